@@ -1,0 +1,36 @@
+"""Construction validation for all three game systems: the public entry point.
+
+    from rules_engine.construction import validate_list, RULES
+    result = validate_list(doc, catalog, lang="en")
+
+`doc` is a `hangar.list/1` document (DESIGN.md §2.2) straight from untrusted JSON; `catalog` is the
+`rules_engine.core.catalog.Catalog` of the system the caller picked. The result is exactly the DESIGN.md §2.3
+shape: {"legal", "system", "format", "violations": [{"code", "severity", "rule", "message", "section", "cards"}],
+"summary"}. `validate_list` never raises for JSON-shaped input: every malformed part becomes a violation.
+
+`RULES` is the ordered registry of construction rules (`RuleInfo`: id, system, code, title_en, title_ja,
+severity), list.* codes first (id and system None), then HAGMI H1–H8, MWDA M1–M4, Warcaster.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from rules_engine.core.catalog import Catalog
+from rules_engine.core.construction import LIST_RULES, RuleInfo, RuleSet
+from rules_engine.hagmi.construction import RULESET as HAGMI
+from rules_engine.mwda.construction import RULESET as MWDA
+from rules_engine.warcaster.construction import RULESET as WARCASTER
+
+__all__ = ["RULES", "RULESETS", "RuleInfo", "validate_list"]
+
+RULESETS: dict[str, RuleSet] = {ruleset.system: ruleset for ruleset in (HAGMI, MWDA, WARCASTER)}
+
+RULES: tuple[RuleInfo, ...] = LIST_RULES + tuple(info for ruleset in RULESETS.values() for info in ruleset.infos())
+
+
+def validate_list(doc: Any, catalog: Catalog, lang: str = "en") -> dict[str, Any]:
+    """Check a list against the construction rules of `catalog.system` and its format; messages in `lang`."""
+    ruleset = RULESETS.get(catalog.system)
+    if ruleset is None:
+        raise ValueError(f"no construction rules for system {catalog.system!r}; known: {', '.join(RULESETS)}")
+    return ruleset.validate(doc, catalog, lang)
