@@ -1,0 +1,56 @@
+"""Errors raised when a list file (hangar.list/1 JSON or the text format) cannot be read.
+
+Every problem is a `ListIssue` that says what is wrong and where: a text line number, a JSON path such as
+`sections.weapons[3].qty`, or both. All problems of a file are collected and raised together as one
+`ListFormatError`, so the user can fix them in one go. Pure Python: no Django here.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+# At most this many issues are kept and shown: a file with 100 000 bad lines gets a short, readable answer.
+MAX_ISSUES = 50
+
+
+@dataclass(frozen=True)
+class ListIssue:
+    """One problem in a list file.
+
+    message:     full sentence, already prefixed with its place ("line 7: ...", "sections.weapons[3].qty: ...")
+    line:        1-based line number (JSON syntax errors and the text format), else None
+    path:        JSON path of the offending value (`sections.weapons[3].qty`), else None
+    suggestions: close matches the user may have meant, e.g. ["補給物資 (HS-001)"]
+    """
+
+    message: str
+    line: int | None = None
+    path: str | None = None
+    suggestions: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"message": self.message, "line": self.line, "path": self.path, "suggestions": list(self.suggestions)}
+
+
+class ListFormatError(ValueError):
+    """A list file that cannot be read; `issues` holds (up to MAX_ISSUES of) its problems, in file order."""
+
+    code = "list.invalid"
+
+    def __init__(self, issues: list[ListIssue]):
+        if not issues:
+            raise ValueError("ListFormatError needs at least one issue")
+        self.total = len(issues)
+        self.issues = list(issues[:MAX_ISSUES])
+        super().__init__(self.message)
+
+    @property
+    def message(self) -> str:
+        first = self.issues[0].message
+        if self.total == 1:
+            return first
+        shown = "" if self.total <= MAX_ISSUES else f"; the first {MAX_ISSUES} are listed"
+        return f"{first} (and {self.total - 1} more problem{'s' if self.total > 2 else ''}{shown})"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"code": self.code, "message": self.message, "issues": [issue.to_dict() for issue in self.issues]}

@@ -1,0 +1,286 @@
+"""Read and write lists in the `hangar.list/1` JSON format (DESIGN.md §2.2).
+
+`parse_list_json` checks the STRUCTURE only (list.schema.json plus a few checks JSON Schema cannot say) and
+returns the list in normalised form; card codes are not looked up here: an unknown code is kept and reported
+later by validation (`list.unknown_card`), so the user's list is never lost.
+
+Normalised form, always exactly these keys in this order:
+
+    {"schema": "hangar.list/1", "system": str, "format": str | None, "name": str,
+     "sections": {<every section of the system, in the system's order>: [entry, ...]}}
+
+An entry is {"card": str, "qty": int} plus "options" (an object, keys sorted) only when the input had it.
+`format` is None when the input has none (missing, null or ""); `name` is stripped and "" when missing.
+Entries are kept exactly as given, in order: duplicates are not merged, so a round trip is exact.
+"""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterable
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError
+
+from cards.systems import SYSTEMS
+
+from .errors import ListFormatError, ListIssue
+
+SCHEMA_ID = "hangar.list/1"
+SCHEMA_PATH = Path(__file__).with_name("list.schema.json")
+MAX_ENTRIES = 1000  # entries in all sections together
+
+
+@lru_cache(maxsize=1)
+def list_schema() -> dict[str, Any]:
+    """The JSON Schema of hangar.list/1 (builder/listio/list.schema.json)."""
+    return json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+
+
+@lru_cache(maxsize=1)
+def _validator() -> Draft202012Validator:
+    schema = list_schema()
+    Draft202012Validator.check_schema(schema)
+    return Draft202012Validator(schema)
+
+
+# The schema file is the single source of the quantity limit.
+MAX_QTY: int = list_schema()["$defs"]["entry"]["properties"]["qty"]["maximum"]
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Public API
+
+
+def parse_list_json(raw: str | bytes | dict) -> dict[str, Any]:
+    """Parse a hangar.list/1 document (JSON text, UTF-8 bytes or an already-decoded dict) and normalise it.
+
+    Raises ListFormatError listing every structural problem with its JSON path (or line and column for a
+    JSON syntax error). The input dict is never modified; the result shares nothing with it.
+    """
+    doc = _decode(raw)
+    check_structure(doc)
+    return _normalise(doc)
+
+
+def export_list_json(doc: dict[str, Any]) -> str:
+    """The canonical JSON text of a list: normalised, UTF-8 characters as-is, indent 2, fixed key order."""
+    return json.dumps(parse_list_json(doc), ensure_ascii=False, indent=2, allow_nan=False) + "\n"
+
+
+def check_structure(doc: Any) -> None:
+    """Raise ListFormatError unless `doc` (decoded JSON) has the hangar.list/1 structure."""
+    if not isinstance(doc, dict):
+        raise ListFormatError([ListIssue(f"a list must be a JSON object, got {_json_type(doc)}")])
+    too_many = _entry_count_issue(doc)
+    if too_many:  # one issue, not one per entry
+        raise ListFormatError([too_many])
+    keyed = _schema_issues(doc) + _python_issues(doc)
+    if keyed:
+        keyed.sort(key=lambda pair: pair[0])  # stable: same-path issues keep their order
+        raise ListFormatError([issue for _, issue in keyed])
+
+
+def normalised_document(
+    system: str, sections: dict[str, list[dict[str, Any]]], format: str | None = None, name: str = ""
+) -> dict[str, Any]:
+    """Build a normalised hangar.list/1 dict from already-checked parts (shared with the text reader)."""
+    return {
+        "schema": SCHEMA_ID,
+        "system": system,
+        "format": format or None,
+        "name": name.strip(),
+        "sections": {
+            section: [_normalise_entry(entry) for entry in sections.get(section, [])]
+            for section in SYSTEMS[system]["sections"]
+        },
+    }
+
+
+def canonical_options(options: dict[str, Any]) -> dict[str, Any]:
+    """A deep copy of an entry's options with keys sorted at every level. ValueError if not plain JSON."""
+    return json.loads(json.dumps(options, ensure_ascii=False, allow_nan=False, sort_keys=True))
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Decoding
+
+
+def _reject_constant(name: str) -> None:
+    raise ValueError(f"{name} is not allowed in a list (only finite numbers)")
+
+
+def _decode(raw: str | bytes | dict) -> Any:
+    if isinstance(raw, dict):
+        return raw
+    if isinstance(raw, (bytes, bytearray)):
+        try:
+            raw = bytes(raw).decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise ListFormatError([ListIssue(f"the file is not UTF-8 text (invalid byte at offset {exc.start})")])
+    if not isinstance(raw, str):
+        raise ListFormatError([ListIssue(f"a list must be JSON text or an object, got {type(raw).__name__}")])
+    try:
+        return json.loads(raw.lstrip("\ufeff"), parse_constant=_reject_constant)
+    except json.JSONDecodeError as exc:
+        message = f"line {exc.lineno}, column {exc.colno}: invalid JSON: {exc.msg}"
+        raise ListFormatError([ListIssue(message, line=exc.lineno)])
+    except ValueError as exc:  # NaN / Infinity
+        raise ListFormatError([ListIssue(f"invalid JSON: {exc}")])
+    except RecursionError:
+        raise ListFormatError([ListIssue("invalid JSON: nested too deeply")])
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Structure checks
+#
+# Issues are collected with a sort key made of their path parts (indexes compared as numbers), then sorted
+# into document order: weapons[2] before weapons[10], the top level first.
+
+_Keyed = list[tuple[tuple, ListIssue]]
+
+
+def _issue(parts: list[str | int], text: str) -> tuple[tuple, ListIssue]:
+    path = format_path(parts)
+    key = tuple((1, part, "") if isinstance(part, int) else (0, 0, str(part)) for part in parts)
+    return key, ListIssue(f"{path or 'list'}: {text}", path=path or None)
+
+
+def _entry_count_issue(doc: dict[str, Any]) -> ListIssue | None:
+    sections = doc.get("sections")
+    if not isinstance(sections, dict):
+        return None
+    total = sum(len(entries) for entries in sections.values() if isinstance(entries, list))
+    if total <= MAX_ENTRIES:
+        return None
+    return ListIssue(f"sections: {total} entries; a list holds at most {MAX_ENTRIES}", path="sections")
+
+
+def _schema_issues(doc: dict[str, Any]) -> _Keyed:
+    keyed: _Keyed = []
+    seen: set[str] = set()
+    for error in _validator().iter_errors(doc):
+        pair = _issue(list(error.absolute_path), _describe(error))
+        if pair[1].message not in seen:  # `required` reports once per missing key
+            seen.add(pair[1].message)
+            keyed.append(pair)
+    return keyed
+
+
+def _python_issues(doc: dict[str, Any]) -> _Keyed:
+    """What JSON Schema cannot say well: section names per system, 2.0 as a quantity, non-JSON options."""
+    keyed: _Keyed = []
+    sections = doc.get("sections")
+    if not isinstance(sections, dict):
+        return keyed
+    system = doc.get("system")
+    if isinstance(system, str) and system in SYSTEMS:
+        valid = SYSTEMS[system]["sections"]
+        for key in sections:
+            if key not in valid:
+                keyed.append(_issue(["sections", key],
+                                    f"unknown section {_show(key)} for {system}; valid sections: {', '.join(valid)}"))
+    for key, entries in sections.items():
+        if isinstance(entries, list):
+            for index, entry in enumerate(entries):
+                keyed.extend(_entry_issues(["sections", key, index], entry))
+    return keyed
+
+
+def _entry_issues(parts: list[str | int], entry: Any) -> _Keyed:
+    keyed: _Keyed = []
+    if not isinstance(entry, dict):
+        return keyed
+    qty = entry.get("qty")
+    if isinstance(qty, float) and qty.is_integer():  # JSON Schema counts 2.0 as an integer; we do not
+        keyed.append(_issue(parts + ["qty"], f"must be a whole number written without a decimal point, got {qty}"))
+    options = entry.get("options")
+    if isinstance(options, dict):
+        try:
+            canonical_options(options)
+        except (TypeError, ValueError) as exc:
+            keyed.append(_issue(parts + ["options"], f"must hold only plain JSON values ({exc})"))
+    return keyed
+
+
+_TYPE_WORDS = {
+    "string": "a string", "integer": "a whole number", "number": "a number", "object": "an object",
+    "array": "a list", "boolean": "true or false", "null": "null",
+}
+
+
+def _describe(error: ValidationError) -> str:
+    """A user-facing sentence for one JSON Schema error."""
+    kind, expected, value = error.validator, error.validator_value, error.instance
+    if kind == "required":
+        missing = [key for key in expected if key not in value]
+        return f"missing required key{'s' if len(missing) > 1 else ''} " + ", ".join(f'"{key}"' for key in missing)
+    if kind == "additionalProperties":
+        allowed = list(error.schema.get("properties", {}))
+        extra = [key for key in value if key not in allowed]
+        return (f"unknown key{'s' if len(extra) > 1 else ''} " + ", ".join(_show(key) for key in extra)
+                + f"; allowed keys: {', '.join(allowed)}")
+    if kind == "type":
+        wanted = expected if isinstance(expected, list) else [expected]
+        return f"must be {' or '.join(_TYPE_WORDS[t] for t in wanted)}, got {_json_type(value)}"
+    if kind in ("minimum", "maximum"):
+        return f"must be from {error.schema.get('minimum')} to {error.schema.get('maximum')}, got {_show(value)}"
+    if kind == "const":
+        return f"must be {_show(expected)}, got {_show(value)}"
+    if kind == "enum":
+        return f"unknown value {_show(value)}; expected one of: {', '.join(map(str, expected))}"
+    if "x-expected" in error.schema:
+        return f"must be {error.schema['x-expected']}, got {_show(value)}"
+    return error.message
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return f"a number ({value})"
+    if isinstance(value, float):
+        return f"a number ({value})"
+    if isinstance(value, str):
+        return f"a string ({_show(value)})"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
+
+
+def _show(value: Any, limit: int = 60) -> str:
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def format_path(parts: Iterable[str | int]) -> str:
+    """JSON path in the user's words: ["sections", "weapons", 3, "qty"] -> "sections.weapons[3].qty"."""
+    text = ""
+    for part in parts:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Normalisation
+
+
+def _normalise(doc: dict[str, Any]) -> dict[str, Any]:
+    return normalised_document(
+        system=doc["system"], sections=doc["sections"], format=doc.get("format"), name=doc.get("name", "")
+    )
+
+
+def _normalise_entry(entry: dict[str, Any]) -> dict[str, Any]:
+    result: dict[str, Any] = {"card": entry["card"], "qty": int(entry["qty"])}
+    if "options" in entry:
+        result["options"] = canonical_options(entry["options"])
+    return result

@@ -1,0 +1,468 @@
+"""The readable text list format (docs/list-formats.md), in the spirit of the MTG / Moxfield deck text:
+
+    Name: Blue rush
+    System: hagmi
+    Format: tactics-v4
+
+    [兵器]
+    2 補給物資
+    2x Supply Drop
+    1 照明弾 (HS-002)
+    1 (XX-999)                      # an explicit code, kept even if the catalog does not know it
+
+    [Force]
+    1 Titan Chassis {"cortex": "WC-030", "weapons": ["WC-040"]}
+
+Card words are matched by code (exact, case-insensitive), then the Japanese name, then the English name
+(case- and width-insensitive: NFKC + casefold, runs of spaces count as one). A trailing "(CODE)" picks the
+card by code. Every problem is collected with its line number and raised as one ListFormatError.
+"""
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from rapidfuzz import fuzz, process
+
+from cards.systems import SECTION_LABELS, SYSTEMS
+from rules_engine.core.catalog import Catalog
+
+from .errors import MAX_ISSUES, ListFormatError, ListIssue
+from .jsonio import MAX_ENTRIES, MAX_QTY, canonical_options, list_schema, normalised_document, parse_list_json
+
+SUGGESTION_COUNT = 3
+SUGGESTION_MIN_SCORE = 30  # rapidfuzz WRatio 0..100; below this a name is not "close"
+MAX_LINE_LENGTH = 4000  # characters; longer lines are refused rather than searched for options
+LANGS = ("ja", "en")
+HEADER_KEYS = {  # folded header word -> list key
+    "name": "name", "名前": "name", "デッキ名": "name", "リスト名": "name",
+    "system": "system", "game": "system", "システム": "system", "ゲーム": "system",
+    "format": "format", "フォーマット": "format", "レギュレーション": "format",
+}
+
+_BLANK_OR_COMMENT = re.compile(r"^\s*(?:$|#|//)")
+_HEADER = re.compile(r"^(?P<key>[^\d\[\](){}:：][^\[\](){}:：]{0,30}?)\s*[:：]\s*(?P<value>.*)$")
+# "[兵器]", "[Weapons] 20", "[weapons] (20)"
+_BRACKET_SECTION = re.compile(r"^\[(?P<label>[^\[\]]*)\]\s*(?:\d+|\(\s*\d+\s*\))?$")
+# "兵器", "兵器 (20)", "Weapons:" (only when the words are a section label of the system)
+_BARE_SECTION = re.compile(r"^(?P<label>[^\d\[\]].*?)\s*(?:\(\s*\d+\s*\)|[:：])?$")
+# "2 補給物資", "2x 補給物資", "2 × 補給物資"; the x must be followed by a space
+_ENTRY = re.compile(r"^(?P<qty>[+\-−]?\d+)(?:\s*[xX×])?(?:\s+(?P<rest>\S.*))?$")
+_CODE_SUFFIX = re.compile(r"^(?P<name>.*?)\s*\((?P<code>[^()]*)\)$")
+_CODE = re.compile(list_schema()["$defs"]["entry"]["properties"]["card"]["pattern"])
+_FORMAT = re.compile(list_schema()["properties"]["format"]["pattern"])
+
+
+def fold(text: str) -> str:
+    """Matching key: width- and case-insensitive (NFKC + casefold), runs of spaces as one."""
+    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Card lookup
+
+
+class _LineProblem(Exception):
+    """A problem with one line; `suggest_for` asks for fuzzy suggestions (computed only while issues are shown)."""
+
+    def __init__(self, message: str, suggest_for: str | None = None, suggestions: list[str] | None = None):
+        super().__init__(message)
+        self.message = message
+        self.suggest_for = suggest_for
+        self.suggestions = suggestions or []
+
+
+@dataclass
+class CardIndex:
+    """Name and code lookup over one catalog."""
+
+    catalog: Catalog
+    by_code: dict[str, str] = field(default_factory=dict)  # folded code -> code
+    by_name: dict[str, list[str]] = field(default_factory=dict)  # folded Japanese name -> codes
+    by_name_en: dict[str, list[str]] = field(default_factory=dict)  # folded English name -> codes
+    choices: list[tuple[str, str, str]] = field(default_factory=list)  # (folded name, shown name, code)
+
+    @classmethod
+    def of(cls, catalog: Catalog) -> "CardIndex":
+        index = cls(catalog)
+        for code, card in catalog.cards.items():
+            index.by_code.setdefault(fold(code), code)
+            for names, key in ((index.by_name, "name"), (index.by_name_en, "name_en")):
+                shown = card.get(key)
+                if isinstance(shown, str) and fold(shown):
+                    names.setdefault(fold(shown), []).append(code)
+                    index.choices.append((fold(shown), shown, code))
+        return index
+
+    @property
+    def system_name(self) -> str:
+        return SYSTEMS[self.catalog.system]["name"]
+
+    def code_of(self, text: str) -> str | None:
+        """The catalog code written as `text`: exact first, then case/width-insensitive."""
+        return text if text in self.catalog.cards else self.by_code.get(fold(text))
+
+    def resolve(self, text: str) -> str:
+        """The card code that `text` (a code, a name, or "NAME (CODE)") means; _LineProblem if none or several."""
+        key = fold(text)
+        if not key:
+            raise _LineProblem("missing card name after the quantity")
+        code = self.code_of(text.strip())
+        if code:
+            return code
+        for names in (self.by_name, self.by_name_en):
+            codes = names.get(key, [])
+            if len(codes) == 1:
+                return codes[0]
+            if codes:
+                return self._explicit_code(text) or self._ambiguous(text.strip(), codes)
+        explicit = self._explicit_code(text)
+        if explicit:
+            return explicit
+        raise _LineProblem(f"no card named {_quote(text.strip())} in {self.system_name}{self._empty_note()}",
+                           suggest_for=key)
+
+    def _explicit_code(self, text: str) -> str | None:
+        """The code of "NAME (CODE)" / "(CODE)". A bare "(CODE)" unknown to the catalog is kept as written."""
+        match = _CODE_SUFFIX.match(text.strip())
+        if not match:
+            return None
+        written, name = match["code"].strip(), match["name"].strip()
+        code = self.code_of(written)
+        if code:
+            return code
+        if not _CODE.match(written):
+            raise _LineProblem(f"{_quote('(' + written + ')')} is not a card code: a code has 1 to 64 characters "
+                               "and no spaces, parentheses or braces")
+        if not name:
+            return written  # unknown to this catalog: kept, reported later by validation (list.unknown_card)
+        raise _LineProblem(f"no card with code {_quote(written)} in {self.system_name}{self._empty_note()}; "
+                           f"write just \"({written})\" to keep an unknown code", suggest_for=fold(name))
+
+    def _ambiguous(self, text: str, codes: list[str]) -> str:
+        shown = [f"{text} ({code})" for code in codes]
+        raise _LineProblem(f"{len(codes)} cards are named {_quote(text)} in {self.system_name} "
+                           f"({', '.join(codes)}); add the code, e.g. \"{shown[0]}\"", suggestions=shown)
+
+    def suggest(self, key: str) -> list[str]:
+        """Up to SUGGESTION_COUNT closest catalog names, one per card, as "NAME (CODE)"."""
+        found: list[str] = []
+        seen: set[str] = set()
+        matches = process.extract(key, [choice[0] for choice in self.choices], scorer=fuzz.WRatio,
+                                  processor=None, limit=SUGGESTION_COUNT * 3,
+                                  score_cutoff=SUGGESTION_MIN_SCORE)
+        for _, _, position in matches:
+            _, shown, code = self.choices[position]
+            if code not in seen and len(found) < SUGGESTION_COUNT:
+                seen.add(code)
+                found.append(f"{shown} ({code})")
+        return found
+
+    def _empty_note(self) -> str:
+        return "" if self.catalog.cards else " (no cards of this system are loaded)"
+
+
+def _quote(text: str) -> str:
+    return json.dumps(text, ensure_ascii=False)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Lines
+
+
+def parse_entry(text: str, index: CardIndex) -> dict[str, Any]:
+    """One entry line ("2 補給物資", "1 Titan {...}") -> {"card", "qty"[, "options"]}; _LineProblem if bad."""
+    match = _ENTRY.match(text)
+    if not match:
+        raise _LineProblem(f"an entry starts with a quantity from 1 to {MAX_QTY}, e.g. \"2 補給物資\"; "
+                           f"got {_quote(text)}")
+    qty = _quantity(match["qty"])
+    rest = match["rest"]
+    if not rest:
+        raise _LineProblem("missing card name after the quantity")
+    words, options = _split_options(rest, index)
+    entry: dict[str, Any] = {"card": index.resolve(words), "qty": qty}
+    if options is not None:
+        entry["options"] = canonical_options(options)
+    return entry
+
+
+def _quantity(written: str) -> int:
+    digits = written.lstrip("+")
+    if len(digits) > 6 or not 1 <= int(digits.replace("−", "-")) <= MAX_QTY:
+        shown = written if len(written) <= 12 else written[:12] + "…"
+        raise _LineProblem(f"quantity must be from 1 to {MAX_QTY}, got {shown}")
+    return int(digits)
+
+
+def _split_options(rest: str, index: CardIndex) -> tuple[str, dict[str, Any] | None]:
+    """Split "NAME {json}" into the card words and the options object (None when there is none)."""
+    if not rest.endswith("}"):
+        return rest, None
+    for position, char in enumerate(rest):
+        if char != "{":
+            continue
+        try:
+            value = json.loads(rest[position:], parse_constant=_no_constant)
+        except (ValueError, RecursionError):
+            continue
+        if isinstance(value, dict):
+            return rest[:position].rstrip(), value
+    try:  # a name that itself ends with "}"
+        index.resolve(rest)
+        return rest, None
+    except _LineProblem:
+        raise _LineProblem('the options at the end of the line are not a JSON object, e.g. '
+                           '{"cortex": "WC-030", "weapons": ["WC-040"]}') from None
+
+
+def _no_constant(name: str) -> None:
+    raise ValueError(name)
+
+
+def _section_labels(system: str) -> dict[str, str]:
+    """Folded slug, Japanese label and English label -> section slug."""
+    labels: dict[str, str] = {}
+    for section in SYSTEMS[system]["sections"]:
+        for word in (section, *SECTION_LABELS[section].values()):
+            labels[fold(word)] = section
+    return labels
+
+
+_UNKNOWN_SECTION = "?"
+_ANY_SECTION_LABEL = {fold(word) for section, labels in SECTION_LABELS.items() for word in (section, *labels.values())}
+
+
+def _section_help(system: str) -> str:
+    return ", ".join(f"[{SECTION_LABELS[s]['ja']}] / [{SECTION_LABELS[s]['en']}]" for s in SYSTEMS[system]["sections"])
+
+
+def _system_slug(written: str) -> str | None:
+    key = fold(written)
+    for slug, info in SYSTEMS.items():
+        if key in (slug, fold(info["name"]), fold(info["name_ja"])):
+            return slug
+    return None
+
+
+def _format_slug(written: str, catalog: Catalog) -> str:
+    """A format given by slug or by name -> its slug; an unknown slug-like word is kept (validation reports it)."""
+    if written in catalog.formats:
+        return written
+    key = fold(written)
+    for slug, fmt in catalog.formats.items():
+        if key in (fold(slug), fold(fmt.get("name") or ""), fold(fmt.get("name_en") or "")):
+            return slug
+    if _FORMAT.match(written):
+        return written
+    known = ", ".join(catalog.formats) or "none loaded"
+    raise _LineProblem(f"{_quote(written)} is not a format of {SYSTEMS[catalog.system]['name']} "
+                       f"(formats: {known})")
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Reader
+
+
+@dataclass
+class _Reader:
+    catalog_for: Callable[[str], Catalog | None]
+    system_argument: str | None
+    issues: list[ListIssue] = field(default_factory=list)
+    headers: dict[str, tuple[str, int]] = field(default_factory=dict)  # key -> (value, line)
+    system: str | None = None
+    index: CardIndex | None = None
+    labels: dict[str, str] = field(default_factory=dict)
+    section: str | None = None
+    sections: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    entries: int = 0
+    format: str | None = None
+
+    def add(self, line: int | None, problem: _LineProblem) -> None:
+        suggestions = list(problem.suggestions)
+        message = problem.message
+        if problem.suggest_for and self.index and len(self.issues) < MAX_ISSUES:
+            suggestions = self.index.suggest(problem.suggest_for)
+            if suggestions:
+                message += f"; did you mean {', '.join(suggestions)}?"
+        prefix = f"line {line}: " if line else ""
+        self.issues.append(ListIssue(prefix + message, line=line, suggestions=suggestions))
+
+    def read(self, text: str) -> dict[str, Any]:
+        for number, raw in enumerate(re.split(r"\r\n|\r|\n", text.lstrip("\ufeff")), start=1):
+            line = raw.strip()
+            if _BLANK_OR_COMMENT.match(line):
+                continue
+            try:
+                if not self.read_line(number, line):
+                    break
+            except _LineProblem as problem:
+                self.add(number, problem)
+        if self.system is None and not self.issues:
+            self.start()
+        if self.issues:
+            raise ListFormatError(self.issues)
+        return self.document()
+
+    def read_line(self, number: int, line: str) -> bool:
+        """Handle one line; False stops reading (no system, too many entries)."""
+        if len(line) > MAX_LINE_LENGTH:
+            raise _LineProblem(f"line is longer than {MAX_LINE_LENGTH} characters")
+        header = _HEADER.match(line)
+        header_key = HEADER_KEYS.get(fold(header["key"])) if header else None
+        if self.section is None and header_key:
+            self.header(number, header_key, header["value"].strip())
+            return True
+        if self.system is None:
+            if header and fold(header["key"]) not in _ANY_SECTION_LABEL:
+                raise _LineProblem(_unknown_header(header["key"]))
+            if not self.start():
+                return False
+        if self.section_header(line):
+            return True
+        if self.section is None:
+            raise _LineProblem(self.before_section(line, header))
+        if header_key:
+            raise _LineProblem("headers (Name:, System:, Format:) must come before the first section")
+        entry = parse_entry(line, self.index)
+        self.entries += 1
+        if self.entries > MAX_ENTRIES:
+            self.add(number, _LineProblem(f"more than {MAX_ENTRIES} entries; a list holds at most {MAX_ENTRIES}"))
+            return False
+        self.sections[self.section].append(entry)
+        return True
+
+    def header(self, number: int, key: str, value: str) -> None:
+        if key in self.headers:
+            raise _LineProblem(f"a second {key.capitalize()}: header (the first is on line {self.headers[key][1]})")
+        if key == "system" and _system_slug(value) is None:
+            self.headers[key] = ("", number)  # reported here; not again as "no system given"
+            raise _LineProblem(f"unknown system {_quote(value)}; known systems: {', '.join(SYSTEMS)}")
+        self.headers[key] = (value, number)
+
+    def start(self) -> bool:
+        """Fix the system (System: header, else the argument) once the headers are over; False if none."""
+        if "system" in self.headers and not self.headers["system"][0]:
+            return False  # an unknown System: header, already reported
+        written = self.headers.get("system", (self.system_argument, None))[0]
+        if not written:
+            self.add(None, _LineProblem("no system given: start the text with a line such as \"System: hagmi\" "
+                                        f"(known systems: {', '.join(SYSTEMS)})"))
+            return False
+        system = _system_slug(written)
+        if system is None:
+            self.add(None, _LineProblem(f"unknown system {_quote(written)}; known systems: {', '.join(SYSTEMS)}"))
+            return False
+        self.system = system
+        catalog = self.catalog_for(system) or Catalog.build(system, [], [])
+        self.index = CardIndex.of(catalog)
+        self.labels = _section_labels(system)
+        self.sections = {section: [] for section in SYSTEMS[system]["sections"]}
+        written, line = self.headers.get("format", ("", None))
+        if written:
+            try:
+                self.format = _format_slug(written, catalog)
+            except _LineProblem as problem:
+                self.add(line, problem)
+        return True
+
+    def section_header(self, line: str) -> bool:
+        bracket = _BRACKET_SECTION.match(line)
+        bare = None if bracket else _BARE_SECTION.match(line)
+        label = (bracket or bare)["label"] if (bracket or bare) else None
+        if label is None:
+            return False
+        section = self.labels.get(fold(label))
+        if section:
+            self.section = section
+            return True
+        if bracket:
+            self.section = _UNKNOWN_SECTION  # its entries are still checked, then dropped
+            self.sections[_UNKNOWN_SECTION] = []
+            raise _LineProblem(f"unknown section [{label.strip()}] for {SYSTEMS[self.system]['name']}; "
+                               f"sections: {_section_help(self.system)}")
+        return False
+
+    def before_section(self, line: str, header: re.Match | None) -> str:
+        first = SYSTEMS[self.system]["sections"][0]
+        example = f"[{SECTION_LABELS[first]['ja']}]"
+        if header:
+            return _unknown_header(header["key"])
+        if _ENTRY.match(line):
+            return f"entry before any section header: add a section header such as {example} above it"
+        return f"expected a header (Name:, System:, Format:) or a section header such as {example}, got {_quote(line)}"
+
+    def document(self) -> dict[str, Any]:
+        return normalised_document(self.system, self.sections, format=self.format,
+                                   name=self.headers.get("name", ("", 0))[0])
+
+
+def _unknown_header(key: str) -> str:
+    return f"unknown header {_quote(key.strip())}; headers are Name:, System: and Format:, then come the sections"
+
+
+def parse_list_text(text: str, catalog_for: Callable[[str], Catalog | None], system: str | None = None
+                    ) -> dict[str, Any]:
+    """Read the text format into a normalised hangar.list/1 dict (see docs/list-formats.md).
+
+    catalog_for(system_slug) gives the catalog used to look names up (None: no cards loaded, only "(CODE)"
+    entries can be read). `system` is used when the text has no "System:" header.
+    Raises ListFormatError with every problem and its line number.
+    """
+    if isinstance(text, (bytes, bytearray)):
+        try:
+            text = bytes(text).decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise ListFormatError([ListIssue(f"the file is not UTF-8 text (invalid byte at offset {exc.start})")])
+    return _Reader(catalog_for, system).read(text)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Writer
+
+
+def export_list_text(doc: dict[str, Any], catalog: Catalog, lang: str = "ja") -> str:
+    """Write a list in the text format: headers, then each non-empty section and one line per entry.
+
+    Cards are written by name (Japanese; English with lang="en" when the card has one), as "NAME (CODE)" when
+    the name alone would not read back as the same card, and as "(CODE)" when the catalog does not know the
+    code. parse_list_text(export_list_text(doc, catalog), ...) == the normalised doc.
+    """
+    if lang not in LANGS:
+        raise ValueError(f"lang must be one of {LANGS}, got {lang!r}")
+    doc = parse_list_json(doc)
+    if catalog.system != doc["system"]:
+        raise ValueError(f"the list is for {doc['system']} but the catalog is for {catalog.system}")
+    index = CardIndex.of(catalog)
+    lines = [f"Name: {doc['name']}"] if doc["name"] else []
+    lines.append(f"System: {doc['system']}")
+    if doc["format"]:
+        lines.append(f"Format: {doc['format']}")
+    for section, entries in doc["sections"].items():
+        if entries:
+            lines += ["", f"[{SECTION_LABELS[section][lang]}]"]
+            lines += [_entry_line(entry, index, lang) for entry in entries]
+    return "\n".join(lines) + "\n"
+
+
+def _entry_line(entry: dict[str, Any], index: CardIndex, lang: str) -> str:
+    """The first of "QTY NAME", "QTY NAME (CODE)", "QTY (CODE)" that reads back as exactly this entry."""
+    code = entry["card"]
+    options = f" {json.dumps(entry['options'], ensure_ascii=False)}" if "options" in entry else ""
+    card = index.catalog.cards.get(code)
+    written: list[str] = []
+    if card:
+        name = (card.get("name_en") if lang == "en" else None) or card.get("name") or ""
+        written = [name, f"{name} ({code})"]
+    written.append(f"({code})")
+    for words in written:
+        line = f"{entry['qty']} {words}{options}"
+        try:
+            if parse_entry(line, index) == entry:
+                return line
+        except _LineProblem:
+            continue
+    raise ValueError(f"card code {code!r} cannot be written in the text format")
