@@ -1,13 +1,16 @@
 """Reads of the catalog (HackSoft style: selectors read, services write)."""
 from __future__ import annotations
 
+import unicodedata
+from dataclasses import dataclass
+
 from django.core.cache import cache
+from django.db.models import Count, F, Max, OuterRef, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 
 from rules_engine.core.catalog import Catalog
 
-from django.db.models import Count, Max
-
-from .models import Card, DataPackage, Format, GameSystem
+from .models import Card, DataPackage, Format, GameSystem, Opponent
 
 _CATALOG_CACHE_KEY = "hangar:catalog:{system}:{stamp}"
 
@@ -47,3 +50,82 @@ def catalog_for(system_slug: str) -> Catalog | None:
     catalog = Catalog.build(system_slug, cards, formats, default_format=default, foreign_cards=foreign)
     cache.set(key, catalog, 3600)
     return catalog
+
+
+# --- catalog browsing (REST API, HTML views) -----------------------------------------------------------------
+
+
+def systems_list() -> QuerySet[GameSystem]:
+    """Systems with `card_count` and `default_format` (slug or None) annotated."""
+    default = Format.objects.filter(system=OuterRef("pk"), is_default=True).values("slug")[:1]
+    cards = Card.objects.filter(system=OuterRef("pk")).order_by().values("system").annotate(n=Count("pk")).values("n")
+    return GameSystem.objects.annotate(
+        card_count=Coalesce(Subquery(cards), 0), default_format=Subquery(default)
+    ).order_by("slug")
+
+
+def system_detail(slug: str) -> GameSystem | None:
+    return systems_list().filter(slug=slug).first()
+
+
+def formats_for(system: GameSystem) -> QuerySet[Format]:
+    return Format.objects.filter(system=system).order_by("-is_default", "slug")
+
+
+def opponents_for(system: GameSystem) -> QuerySet[Opponent]:
+    return Opponent.objects.filter(system=system).order_by("slug")
+
+
+@dataclass(frozen=True)
+class CardQuery:
+    """A validated card search (cards.api.filters builds it from query parameters)."""
+
+    system: str | None = None
+    q: str = ""
+    category: str | None = None  # HAGMI category or MWDA/Warcaster kind
+    faction: str | None = None
+    frame: str | None = None  # HAGMI only
+    cost_min: int | None = None
+    cost_max: int | None = None
+    ordering: str = "code"  # code, name, cost, with "-" for descending
+
+
+CARD_ORDERINGS = ("code", "name", "cost")
+
+
+def card_search(query: CardQuery) -> QuerySet[Card]:
+    cards = Card.objects.select_related("system", "package")
+    if query.system:
+        cards = cards.filter(system__slug=query.system)
+    if query.q:
+        cards = cards.filter(search_text__contains=search_normalise(query.q))
+    if query.category:
+        cards = cards.filter(category=query.category)
+    if query.faction:
+        cards = cards.filter(faction=query.faction)
+    if query.frame:
+        cards = cards.filter(data__frame=query.frame)
+    if query.cost_min is not None:
+        cards = cards.filter(cost__gte=query.cost_min)
+    if query.cost_max is not None:
+        cards = cards.filter(cost__lte=query.cost_max)
+    return cards.order_by(*_card_ordering(query.ordering))
+
+
+def _card_ordering(ordering: str) -> list:
+    descending = ordering.startswith("-")
+    key = ordering.lstrip("-")
+    if key == "cost":  # cards without a cost sort last either way
+        primary = F("cost").desc(nulls_last=True) if descending else F("cost").asc(nulls_last=True)
+    else:
+        primary = f"-{key}" if descending else key
+    return [primary, "system__slug", "code"]
+
+
+def card_get(system_slug: str, code: str) -> Card | None:
+    return Card.objects.select_related("system", "package").filter(system__slug=system_slug, code=code).first()
+
+
+def search_normalise(text: str) -> str:
+    """Same normalisation as Card.search_text (NFKC, lower-case), so full-width input finds half-width names."""
+    return unicodedata.normalize("NFKC", text).strip().lower()

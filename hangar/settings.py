@@ -31,10 +31,12 @@ def env_list(name: str, default: str) -> list[str]:
 
 
 DEBUG = env_bool("DEBUG", False)
+# pytest (8.2+) sets PYTEST_VERSION: tests run the production settings, minus the HTTPS redirect and the static manifest.
+TESTING = "PYTEST_VERSION" in os.environ
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
     # PYTEST_VERSION is set by pytest itself (8.2+): the test suite never needs a real secret.
-    if DEBUG or env_bool("HANGAR_INSECURE_DEV_KEY", False) or "PYTEST_VERSION" in os.environ:
+    if DEBUG or env_bool("HANGAR_INSECURE_DEV_KEY", False) or TESTING:
         SECRET_KEY = "hangar-insecure-development-key-do-not-use-in-production"
     else:
         raise ImproperlyConfigured("SECRET_KEY must be set in the environment when DEBUG is off.")
@@ -116,7 +118,7 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
         "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
-        if DEBUG
+        if DEBUG or TESTING
         else "whitenoise.storage.CompressedManifestStaticFilesStorage"
     },
 }
@@ -194,7 +196,7 @@ CELERY_TASK_TIME_LIMIT = 180
 # Production hardening: `python manage.py check --deploy` is clean when DEBUG is off.
 if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not TESTING)
     SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", True)
     CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", True)
     SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "31536000"))

@@ -1,0 +1,78 @@
+"""Read-only representations of the catalog (data comes from packages, never from API writes)."""
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from cards.models import Card, Format, GameSystem, Opponent
+from cards.systems import SECTION_LABELS
+
+
+class SectionSerializer(serializers.Serializer):
+    slug = serializers.CharField()
+    ja = serializers.CharField(help_text="Japanese label, e.g. 秘策")
+    en = serializers.CharField()
+
+
+class SystemSerializer(serializers.ModelSerializer):
+    sections = serializers.SerializerMethodField(help_text="List sections in display order, with labels.")
+    card_count = serializers.IntegerField(read_only=True)
+    default_format = serializers.CharField(read_only=True, allow_null=True, help_text="Slug of the default format.")
+
+    class Meta:
+        model = GameSystem
+        fields = ["slug", "name", "name_ja", "sections", "card_count", "default_format"]
+
+    @extend_schema_field(SectionSerializer(many=True))
+    def get_sections(self, system: GameSystem) -> list[dict[str, str]]:
+        return [
+            {"slug": slug, **SECTION_LABELS.get(slug, {"ja": slug, "en": slug.title()})} for slug in system.sections
+        ]
+
+
+class FormatSerializer(serializers.ModelSerializer):
+    default = serializers.BooleanField(source="is_default")
+    description = serializers.SerializerMethodField()
+    description_en = serializers.SerializerMethodField()
+    options = serializers.SerializerMethodField(help_text="Construction options; missing ones take their defaults.")
+
+    class Meta:
+        model = Format
+        fields = ["slug", "name", "name_en", "default", "description", "description_en", "options"]
+
+    def get_description(self, fmt: Format) -> str:
+        return fmt.data.get("description", "")
+
+    def get_description_en(self, fmt: Format) -> str:
+        return fmt.data.get("description_en", "")
+
+    @extend_schema_field({"type": "object", "additionalProperties": True})
+    def get_options(self, fmt: Format) -> dict[str, Any]:
+        return fmt.data.get("options", {})
+
+
+class OpponentSerializer(serializers.ModelSerializer):
+    name_en = serializers.SerializerMethodField()
+    kind = serializers.SerializerMethodField(help_text="e.g. goldfish, co-op scenario, sample deck or army.")
+
+    class Meta:
+        model = Opponent
+        fields = ["slug", "name", "name_en", "kind"]
+
+    def get_name_en(self, opponent: Opponent) -> str:
+        return opponent.data.get("name_en", "")
+
+    def get_kind(self, opponent: Opponent) -> str:
+        return opponent.data.get("kind", "")
+
+
+class CardSerializer(serializers.ModelSerializer):
+    system = serializers.CharField(source="system.slug")
+    package = serializers.CharField(source="package.slug", help_text="Slug of the data package the card comes from.")
+    data = serializers.JSONField(help_text="The card exactly as in its package (all per-system fields).")
+
+    class Meta:
+        model = Card
+        fields = ["system", "code", "name", "name_en", "category", "faction", "cost", "package", "data"]

@@ -1,0 +1,12 @@
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("systems/", views.SystemListView.as_view(), name="api-systems"),
+    path("systems/<slug:slug>/", views.SystemDetailView.as_view(), name="api-system"),
+    path("systems/<slug:slug>/formats/", views.SystemFormatsView.as_view(), name="api-system-formats"),
+    path("systems/<slug:slug>/opponents/", views.SystemOpponentsView.as_view(), name="api-system-opponents"),
+    path("cards/", views.CardListView.as_view(), name="api-cards"),
+    path("cards/<slug:system>/<str:code>/", views.CardDetailView.as_view(), name="api-card"),
+]

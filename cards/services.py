@@ -1,0 +1,227 @@
+"""Writes to the catalog: importing data packages (DESIGN.md §2.1, §2.4).
+
+Zulip style: check everything first (cards.package_validation), then write in one transaction. A bad package
+changes nothing. Re-importing a package slug replaces its cards, formats and opponents; lists keep their entries
+because they name cards by code string.
+"""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from django.db import IntegrityError, transaction
+
+from . import package_validation as checks
+from .models import Card, DataPackage, Format, GameSystem, Opponent
+from .selectors import search_normalise
+from .systems import SYSTEMS
+
+BUNDLED_DIR = Path(__file__).resolve().parent / "packages"
+
+
+class PackageError(Exception):
+    """A package was refused. `errors` lists every problem found (capped), each naming where it is."""
+
+    def __init__(self, errors: list[str], *, source: str = ""):
+        self.errors = list(errors)
+        self.source = source
+        super().__init__(self.__str__())
+
+    def __str__(self) -> str:
+        head = f"{self.source}: " if self.source else ""
+        return head + "package refused:\n" + "\n".join(f"  - {error}" for error in self.errors)
+
+
+@dataclass(frozen=True)
+class ImportReport:
+    system: str
+    slug: str
+    version: str
+    status: str  # "loaded" (new), "replaced" (same slug, new content) or "unchanged" (same sha256)
+    cards: int
+    formats: int
+    opponents: int
+    source: str = ""
+
+    def line(self) -> str:
+        return (
+            f"{self.system}/{self.slug} {self.version}: {self.status} "
+            f"({self.cards} cards, {self.formats} formats, {self.opponents} opponents)"
+        )
+
+
+# --- public API ----------------------------------------------------------------------------------------------
+
+
+def package_import(data: Any, *, source: str = "", schema_dir: Path | str | None = None) -> ImportReport:
+    """Validate then import one `hangar.package/1` package (already parsed JSON). Raises PackageError."""
+    errors = checks.check_package(data, schema_directory=schema_dir)
+    canonical = checks.canonical_json(data) if not errors else b""
+    if len(canonical) > checks.MAX_PACKAGE_BYTES:
+        errors = [f"package is larger than {checks.MAX_PACKAGE_BYTES} bytes"]
+    if errors:
+        raise PackageError(errors, source=source)
+    sha256 = hashlib.sha256(canonical).hexdigest()
+    try:
+        with transaction.atomic():
+            return _package_write(data, sha256=sha256, source=source)
+    except IntegrityError as exc:  # only when another import of the same system committed meanwhile
+        raise PackageError([f"another import changed this system at the same time; run again ({exc})"], source=source)
+
+
+def _package_write(data: dict, *, sha256: str, source: str) -> ImportReport:
+    system = system_ensure(data["system"])
+    existing = DataPackage.objects.select_for_update().filter(system=system, slug=data["slug"]).first()
+    errors = checks.check_against_catalog(data, catalog_context(system, exclude=existing))
+    if errors:
+        raise PackageError(errors, source=source)
+    if existing is not None and existing.sha256 == sha256:
+        return _report(data, "unchanged", source)
+    package = _package_save(system, existing, data, sha256=sha256, source=source)
+    _package_contents_replace(system, package, data)
+    return _report(data, "loaded" if existing is None else "replaced", source)
+
+
+def package_import_file(path: Path | str, *, schema_dir: Path | str | None = None) -> ImportReport:
+    """Read, validate and import one package file. Errors name the file (and line/column for bad JSON)."""
+    path = Path(path)
+    source = str(path)
+    try:
+        size = path.stat().st_size
+        if size > checks.MAX_PACKAGE_BYTES:
+            raise PackageError(
+                [f"file is {size} bytes; a data package may be at most {checks.MAX_PACKAGE_BYTES} bytes"],
+                source=source,
+            )
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise PackageError([f"cannot read the file: {exc.strerror or exc}"], source=source) from exc
+    data, errors = checks.parse_package_bytes(raw)
+    if errors:
+        raise PackageError(errors, source=source)
+    return package_import(data, source=source, schema_dir=schema_dir)
+
+
+def bundled_package_files(directory: Path | str | None = None) -> list[Path]:
+    """Every `<directory>/<system>/*.json` (the `lists/` sub-folders hold sample lists, not packages)."""
+    root = Path(directory) if directory is not None else BUNDLED_DIR
+    return sorted(path for system in SYSTEMS for path in (root / system).glob("*.json") if path.is_file())
+
+
+def packages_load_bundled(directory: Path | str | None = None) -> list[ImportReport]:
+    """Import every bundled package; unchanged ones are no-ops, so this is safe to run again.
+
+    Each package is its own transaction; the first bad one raises PackageError (earlier ones stay loaded).
+    """
+    return [package_import_file(path) for path in bundled_package_files(directory)]
+
+
+def system_ensure(slug: str) -> GameSystem:
+    """The GameSystem row for a slug of cards.systems.SYSTEMS, created on first use."""
+    declared = SYSTEMS[slug]
+    system, _ = GameSystem.objects.get_or_create(
+        slug=slug,
+        defaults={"name": declared["name"], "name_ja": declared["name_ja"], "sections": list(declared["sections"])},
+    )
+    return system
+
+
+def search_text(*parts: str | None) -> str:
+    """Card.search_text: code and names, NFKC-normalised (full-width → half-width) and lower-cased."""
+    return " ".join(search_normalise(part) for part in parts if part)
+
+
+# --- internals -----------------------------------------------------------------------------------------------
+
+
+def catalog_context(system: GameSystem, *, exclude: DataPackage | None) -> checks.CatalogContext:
+    """What the other packages of `system` use (all but `exclude`, the package being replaced)."""
+    others = DataPackage.objects.filter(system=system)
+    if exclude is not None:
+        others = others.exclude(pk=exclude.pk)
+    return checks.CatalogContext(
+        card_codes=dict(Card.objects.filter(package__in=others).values_list("code", "package__slug")),
+        format_slugs=dict(Format.objects.filter(package__in=others).values_list("slug", "package__slug")),
+        opponent_slugs=dict(Opponent.objects.filter(package__in=others).values_list("slug", "package__slug")),
+        default_formats=dict(
+            Format.objects.filter(package__in=others, is_default=True).values_list("slug", "package__slug")
+        ),
+    )
+
+
+def _package_save(
+    system: GameSystem, existing: DataPackage | None, data: dict, *, sha256: str, source: str
+) -> DataPackage:
+    package = existing or DataPackage(system=system, slug=data["slug"])
+    package.version = data["version"]
+    package.title = data["title"]
+    package.sha256 = sha256
+    package.source = source[:500]
+    package.save()
+    return package
+
+
+def _package_contents_replace(system: GameSystem, package: DataPackage, data: dict) -> None:
+    package.cards.all().delete()
+    package.formats.all().delete()
+    package.opponents.all().delete()
+    Card.objects.bulk_create([_card_row(system, package, card) for card in data["cards"]], batch_size=500)
+    Format.objects.bulk_create(
+        [
+            Format(
+                system=system,
+                package=package,
+                slug=fmt["slug"],
+                name=fmt["name"],
+                name_en=fmt.get("name_en") or "",
+                is_default=bool(fmt.get("default")),
+                data=fmt,
+            )
+            for fmt in data.get("formats", [])
+        ]
+    )
+    Opponent.objects.bulk_create(
+        [
+            Opponent(system=system, package=package, slug=opp["slug"], name=opp["name"], data=opp)
+            for opp in data.get("opponents", [])
+        ]
+    )
+
+
+def _card_row(system: GameSystem, package: DataPackage, card: dict) -> Card:
+    return Card(
+        system=system,
+        package=package,
+        code=card["code"],
+        name=card["name"],
+        name_en=card.get("name_en") or "",
+        category=card.get("category") or card.get("kind") or "",  # HAGMI category, MWDA/Warcaster kind
+        faction=card.get("faction") or "",
+        cost=card_cost(card),
+        search_text=search_text(card["code"], card["name"], card.get("name_en")),
+        data=card,
+    )
+
+
+def card_cost(card: dict) -> int | None:
+    """HAGMI `cost`, MWDA `points`, Warcaster `cst` (or a warjack weapon's `cost` in weapon points)."""
+    for key in ("cost", "points", "cst"):
+        value = card.get(key)
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+    return None
+
+
+def _report(data: dict, status: str, source: str) -> ImportReport:
+    return ImportReport(
+        system=data["system"],
+        slug=data["slug"],
+        version=data["version"],
+        status=status,
+        cards=len(data["cards"]),
+        formats=len(data.get("formats", [])),
+        opponents=len(data.get("opponents", [])),
+        source=source,
+    )
