@@ -1,10 +1,10 @@
 """Reads of the catalog (HackSoft style: selectors read, services write)."""
 from __future__ import annotations
 
+import threading
 import unicodedata
 from dataclasses import dataclass
 
-from django.core.cache import cache
 from django.db.models import Count, F, Max, OuterRef, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 
@@ -12,7 +12,9 @@ from rules_engine.core.catalog import Catalog
 
 from .models import Card, DataPackage, Format, GameSystem, Opponent
 
-_CATALOG_CACHE_KEY = "hangar:catalog:{system}:{stamp}"
+# Process-local: a Catalog holds read-only mappings (not picklable) and is rebuilt only when the stamp changes.
+_CATALOGS: dict[str, tuple[str, Catalog]] = {}
+_CATALOGS_LOCK = threading.Lock()
 
 
 def catalog_stamp() -> str:
@@ -30,10 +32,10 @@ def catalog_for(system_slug: str) -> Catalog | None:
 
     Cached per process until a package import bumps the stamp.
     """
-    key = _CATALOG_CACHE_KEY.format(system=system_slug, stamp=catalog_stamp())
-    catalog = cache.get(key)
-    if catalog is not None:
-        return catalog
+    stamp = catalog_stamp()
+    cached = _CATALOGS.get(system_slug)
+    if cached is not None and cached[0] == stamp:
+        return cached[1]
     system = system_get(system_slug)
     if system is None:
         return None
@@ -48,7 +50,8 @@ def catalog_for(system_slug: str) -> Catalog | None:
     for card in cards:
         foreign.pop(card["code"], None)
     catalog = Catalog.build(system_slug, cards, formats, default_format=default, foreign_cards=foreign)
-    cache.set(key, catalog, 3600)
+    with _CATALOGS_LOCK:
+        _CATALOGS[system_slug] = (stamp, catalog)
     return catalog
 
 

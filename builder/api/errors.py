@@ -1,21 +1,89 @@
-"""One error shape for the whole API: {"error": {"code", "message", "details"}} plus DRF's field errors."""
+"""One error shape for the whole API: {"error": {"code", "message", "details"}}.
+
+DRF's own exceptions (validation, authentication, throttling, 404...) are wrapped into it; the builder's domain
+errors (builder.services.errors), list-file errors (builder.listio.ListFormatError, which adds "issues" with line
+numbers and paths) and Django's RequestDataTooBig (a body above DATA_UPLOAD_MAX_MEMORY_SIZE -> 413) are mapped here
+too, so views stay thin and no bad input ever becomes a 500.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import RequestDataTooBig
+from rest_framework import exceptions, status
+from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
+
+from builder.listio import ListFormatError
+from builder.services.errors import ListConflict, ListServiceError
+
+
+def error_body(code: str, message: str, details: Any = None, **extra: Any) -> dict[str, Any]:
+    return {"error": {"code": code, "message": message, "details": details, **extra}}
+
+
+def too_large_message(limit: int) -> str:
+    return f"The request body is too large: the limit is {limit // 1024} KiB ({limit} bytes)."
+
+
+class RequestTooLarge(exceptions.APIException):
+    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+    default_code = "request.too_large"
+    default_detail = "The request body is too large."
+
+
+def _conflict_response(exc: ListConflict, context: dict[str, Any]) -> Response:
+    from .serializers import GameListSerializer  # the serializer imports services; import late to avoid a cycle
+
+    current = GameListSerializer(exc.current, context={"request": context.get("request")}).data
+    body = error_body(exc.code, exc.message, current=current, submitted=exc.submitted)
+    return Response(body, status=exc.status, headers={"ETag": f'"{exc.current.version}"'})
+
+
+def _first_message(data: Any) -> str | None:
+    """The first human message in DRF's nested field errors, prefixed with its field path."""
+    if isinstance(data, dict):
+        for key, value in data.items():
+            inner = _first_message(value)
+            if inner:
+                return inner if key == "non_field_errors" else f"{key}: {inner}"
+    elif isinstance(data, list):
+        for value in data:
+            inner = _first_message(value)
+            if inner:
+                return inner
+    elif data:
+        return str(data)
+    return None
 
 
 def exception_handler(exc, context):
+    from django.conf import settings
+
+    if isinstance(exc, RequestDataTooBig):
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        return Response(error_body("request.too_large", too_large_message(limit)), status=413)
+    if isinstance(exc, ListFormatError):
+        return Response({"error": exc.to_dict()}, status=status.HTTP_400_BAD_REQUEST)
+    if isinstance(exc, ListConflict):
+        return _conflict_response(exc, context)
+    if isinstance(exc, ListServiceError):
+        return Response({"error": exc.to_dict()}, status=exc.status)
+
     response = drf_exception_handler(exc, context)
     if response is None:
         return None
     data = response.data
     if isinstance(data, dict) and "error" in data:
         return response
-    code = getattr(exc, "default_code", "error")
     detail = getattr(exc, "detail", None)
+    code = str(getattr(detail, "code", None) or getattr(exc, "default_code", "error"))
     if isinstance(data, dict) and set(data) == {"detail"}:
-        message = str(data["detail"])
-        details = None
+        message, details = str(data["detail"]), None
     else:
-        message = "The request is not valid." if response.status_code == 400 else str(detail or "Error")
+        message = _first_message(data) or "The request is not valid."
         details = data
-    response.data = {"error": {"code": str(getattr(detail, "code", code) or code), "message": message, "details": details}}
+    if isinstance(exc, exceptions.ValidationError):
+        code = "invalid"
+    response.data = error_body(code, message, details)
     return response

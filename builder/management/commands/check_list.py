@@ -1,0 +1,100 @@
+"""`python manage.py check_list FILE [--json] [--lang ja|en]` (DESIGN.md §2.4).
+
+FILE is a hangar.list/1 JSON file, or a text list (.txt, or anything that is not JSON). Exit status:
+0 legal, 1 illegal (the violations are printed), 2 unreadable or malformed file (the message names the file,
+and the line for text lists).
+"""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError
+
+from builder.listio import ListFormatError, parse_list_json, parse_list_text
+from cards.selectors import catalog_for
+from rules_engine.construction import validate_list
+
+EXIT_ILLEGAL = 1
+EXIT_BAD_FILE = 2
+MAX_FILE_BYTES = 20 * 1024 * 1024
+
+
+def bad_file(message: str) -> CommandError:
+    return CommandError(message, returncode=EXIT_BAD_FILE)
+
+
+def looks_like_json(path: Path, text: str) -> bool:
+    suffix = path.suffix.lower()
+    if suffix in {".json", ".txt"}:
+        return suffix == ".json"
+    return text.lstrip().startswith("{")
+
+
+def read_list_file(path: Path) -> dict[str, Any]:
+    """The normalised hangar.list/1 document in `path`, or a CommandError naming the file (and line)."""
+    try:
+        if path.stat().st_size > MAX_FILE_BYTES:
+            raise bad_file(f"{path}: the file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB.")
+        text = path.read_bytes().decode("utf-8-sig")
+    except FileNotFoundError:
+        raise bad_file(f"{path}: no such file.") from None
+    except IsADirectoryError:
+        raise bad_file(f"{path}: is a directory, not a list file.") from None
+    except OSError as error:
+        raise bad_file(f"{path}: cannot be read ({error.strerror}).") from None
+    except UnicodeDecodeError as error:
+        raise bad_file(f"{path}: is not UTF-8 text (byte {error.start}).") from None
+    try:
+        if looks_like_json(path, text):
+            return parse_list_json(text)
+        return parse_list_text(text, catalog_for)
+    except ListFormatError as error:
+        lines = [f"{path}: {issue.message}" for issue in error.issues]
+        if error.total > len(error.issues):
+            lines.append(f"{path}: ... and {error.total - len(error.issues)} more problems")
+        raise bad_file("\n".join(lines)) from None
+
+
+def describe(path: Path, result: dict[str, Any]) -> list[str]:
+    """The verdict and each violation in plain words."""
+    severities = [violation["severity"] for violation in result["violations"]]
+    errors, warnings = severities.count("error"), severities.count("warning")
+    verdict = "LEGAL" if result["legal"] else "ILLEGAL"
+    counts = f"{errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}"
+    lines = [f"{path}: {verdict} ({result['system']}, format {result['format'] or '-'}; {counts})"]
+    for violation in result["violations"]:
+        rule = violation["rule"] or "-"
+        lines.append(f"  {violation['severity']:<7} {rule:<4} {violation['message']}  [{violation['code']}]")
+    summary = ", ".join(f"{key} {value}" for key, value in result["summary"].items())
+    if summary:
+        lines.append(f"  summary: {summary}")
+    return lines
+
+
+class Command(BaseCommand):
+    help = "Check a list file (hangar.list/1 JSON or the text format) against the loaded catalog."
+
+    def add_arguments(self, parser):
+        parser.add_argument("file", help="a hangar.list/1 .json file or a .txt list")
+        parser.add_argument("--json", action="store_true", help="print the validation result as JSON")
+        parser.add_argument("--lang", choices=["ja", "en"], default="en", help="language of the messages")
+
+    def handle(self, *args, **options):
+        path = Path(options["file"])
+        document = read_list_file(path)
+        catalog = catalog_for(document["system"])
+        if catalog is None:
+            raise bad_file(
+                f"{path}: no cards are loaded for system {document['system']!r}; run `manage.py load_packages`."
+            )
+        result = validate_list(document, catalog, lang=options["lang"])
+        if options["json"]:
+            self.stdout.write(json.dumps(result, ensure_ascii=False, indent=2))
+        else:
+            self.stdout.write("\n".join(describe(path, result)))
+        if not result["legal"]:
+            self.stdout.flush()
+            sys.exit(EXIT_ILLEGAL)

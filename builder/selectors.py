@@ -1,0 +1,262 @@
+"""Reads of lists, their validation, revisions and diffs (HackSoft style: selectors read, services write)."""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.db.models import QuerySet
+
+from cards.selectors import catalog_for, catalog_stamp
+from cards.systems import SYSTEMS
+from rules_engine.construction import validate_list
+from rules_engine.core.catalog import Catalog
+
+from .listio import MAX_ENTRIES
+from .models import GameList, ListRevision, Visibility
+from .services.errors import ListInputError, ListNotFound
+
+LIST_SCHEMA = "hangar.list/1"
+SHARED_VISIBILITIES = (Visibility.UNLISTED, Visibility.PUBLIC)
+DIFF_FIELDS = ("name", "format", "notes", "visibility")
+TRUE_WORDS = {"1", "true", "yes"}
+FALSE_WORDS = {"0", "false", "no"}
+
+
+# --- visibility ---------------------------------------------------------------------------------------------
+
+
+def _user_id(user) -> int | None:
+    return user.pk if user is not None and user.is_authenticated else None
+
+
+def list_can_see(game_list: GameList, user) -> bool:
+    """The owner sees their lists, trash included; others see unlisted and public lists that are not deleted."""
+    if game_list.owner_id == _user_id(user):
+        return True
+    return game_list.visibility in SHARED_VISIBILITIES and game_list.deleted_at is None
+
+
+def list_get(*, slug: str, user) -> GameList:
+    """The list `slug` if `user` may see it. A private list is a 404 for everyone but its owner."""
+    game_list = (
+        GameList.objects.select_related("owner", "system", "forked_from")
+        .prefetch_related("entries")
+        .filter(slug=slug)
+        .first()
+    )
+    if game_list is None or not list_can_see(game_list, user):
+        raise ListNotFound(f"No list with id {slug!r}.")
+    return game_list
+
+
+def _parse_bool(name: str, value: str) -> bool:
+    word = value.strip().lower()
+    if word in TRUE_WORDS:
+        return True
+    if word in FALSE_WORDS:
+        return False
+    raise ListInputError(f"Query parameter {name!r} must be true or false, not {value!r}.", code="list.bad_filter")
+
+
+def list_search(
+    *,
+    user,
+    scope: str = "mine",
+    system: str | None = None,
+    format: str | None = None,
+    legal: str | None = None,
+    deleted: str | None = None,
+) -> QuerySet[GameList]:
+    """Lists for the index: `scope=mine` (the user's own, `deleted` for the trash) or `scope=public` (gallery).
+
+    Filters come straight from query parameters; a bad value raises ListInputError naming the parameter.
+    """
+    lists = GameList.objects.select_related("owner", "system", "forked_from")
+    if scope == "public":
+        lists = lists.filter(visibility=Visibility.PUBLIC, deleted_at__isnull=True).order_by("-created_at", "-id")
+    elif scope == "mine":
+        in_trash = _parse_bool("deleted", deleted) if deleted else False
+        lists = lists.filter(owner_id=_user_id(user), deleted_at__isnull=not in_trash).order_by("-updated_at", "-id")
+    else:
+        raise ListInputError(f"Query parameter 'scope' must be 'mine' or 'public', not {scope!r}.", code="list.bad_filter")
+    if system:
+        if system not in SYSTEMS:
+            raise ListInputError(
+                f"Query parameter 'system': unknown system {system!r}; expected one of {', '.join(SYSTEMS)}.",
+                code="list.bad_filter",
+            )
+        lists = lists.filter(system__slug=system)
+    if format:
+        lists = lists.filter(format=format)
+    if legal:
+        lists = lists.filter(legal=_parse_bool("legal", legal))
+    return lists
+
+
+# --- documents and validation -------------------------------------------------------------------------------
+
+
+def system_sections(system_slug: str) -> list[str]:
+    return list(SYSTEMS.get(system_slug, {}).get("sections", []))
+
+
+def list_document(game_list: GameList) -> dict[str, Any]:
+    """The list as a normalised hangar.list/1 document (DESIGN.md §2.2), rebuilt from its entries."""
+    sections: dict[str, list[dict[str, Any]]] = {name: [] for name in system_sections(game_list.system.slug)}
+    for entry in game_list.entries.all():  # ordered by position
+        item: dict[str, Any] = {"card": entry.card, "qty": entry.qty}
+        if entry.options is not None:
+            item["options"] = entry.options
+        sections.setdefault(entry.section, []).append(item)
+    return {
+        "schema": LIST_SCHEMA,
+        "system": game_list.system.slug,
+        "format": game_list.format or None,
+        "name": game_list.name,
+        "sections": sections,
+    }
+
+
+def _catalog(system_slug: str) -> Catalog:
+    return catalog_for(system_slug) or Catalog.build(system_slug, [], [])
+
+
+def validation_compute(document: Any, system_slug: str, lang: str = "en") -> tuple[dict[str, Any], str]:
+    """Validate a document against the current catalog: (DESIGN.md §2.3 result, catalog stamp it was computed on)."""
+    stamp = catalog_stamp()
+    return validate_list(document, _catalog(system_slug), lang=lang), stamp
+
+
+def list_validation_is_stale(game_list: GameList) -> bool:
+    return not game_list.validation or game_list.catalog_stamp != catalog_stamp()
+
+
+def list_validation(game_list: GameList, lang: str = "en") -> dict[str, Any]:
+    """The list's validation result in `lang`: the cached English result while the catalog is unchanged."""
+    if lang == "en" and not list_validation_is_stale(game_list):
+        return game_list.validation
+    result, _ = validation_compute(list_document(game_list), game_list.system.slug, lang)
+    return result
+
+
+# --- revisions and diffs ------------------------------------------------------------------------------------
+
+
+def revision_list(game_list: GameList) -> QuerySet[ListRevision]:
+    return game_list.revisions.select_related("author").order_by("-number")
+
+
+def revision_get(game_list: GameList, number: int) -> ListRevision:
+    revision = game_list.revisions.select_related("author").filter(number=number).first()
+    if revision is None:
+        raise ListNotFound(f"List {game_list.slug!r} has no revision {number}.")
+    return revision
+
+
+def _revision_fields(revision: ListRevision) -> dict[str, Any]:
+    document = revision.document
+    return {
+        "name": document.get("name", ""),
+        "format": document.get("format"),
+        "notes": revision.notes,
+        "visibility": revision.visibility,
+    }
+
+
+def _canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, ensure_ascii=False)
+
+
+def _section_cards(entries: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """card code -> {"qty": total, "options": options of its entries} (a card may sit in several entries)."""
+    cards: dict[str, dict[str, Any]] = {}
+    for entry in entries:
+        card = cards.setdefault(entry["card"], {"qty": 0, "options": []})
+        card["qty"] += entry["qty"]
+        if entry.get("options") is not None:
+            card["options"].append(entry["options"])
+    for card in cards.values():
+        options = card["options"]
+        card["options"] = options[0] if len(options) == 1 else (options or None)
+    return cards
+
+
+def _section_diff(old: list[dict[str, Any]], new: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    before, after = _section_cards(old), _section_cards(new)
+    added = [{"card": code, **after[code]} for code in after if code not in before]
+    removed = [{"card": code, **before[code]} for code in before if code not in after]
+    changed = []
+    for code in after:
+        if code not in before:
+            continue
+        change: dict[str, Any] = {"card": code}
+        if before[code]["qty"] != after[code]["qty"]:
+            change["qty"] = {"from": before[code]["qty"], "to": after[code]["qty"]}
+        if _canonical(before[code]["options"]) != _canonical(after[code]["options"]):
+            change["options"] = {"from": before[code]["options"], "to": after[code]["options"]}
+        if len(change) > 1:
+            changed.append(change)
+    return {"added": added, "removed": removed, "changed": changed}
+
+
+def revision_diff(game_list: GameList, from_number: int, to_number: int) -> dict[str, Any]:
+    """What changed from revision `from_number` to `to_number`: fields, and per section added/removed/changed cards."""
+    old, new = revision_get(game_list, from_number), revision_get(game_list, to_number)
+    old_fields, new_fields = _revision_fields(old), _revision_fields(new)
+    fields = {
+        name: {"from": old_fields[name], "to": new_fields[name]}
+        for name in DIFF_FIELDS
+        if old_fields[name] != new_fields[name]
+    }
+    old_sections = old.document.get("sections", {})
+    new_sections = new.document.get("sections", {})
+    order = system_sections(game_list.system.slug)
+    names = order + [name for name in {**old_sections, **new_sections} if name not in order]
+    sections = {name: _section_diff(old_sections.get(name, []), new_sections.get(name, [])) for name in names}
+    return {"from": from_number, "to": to_number, "fields": fields, "sections": sections}
+
+
+# --- the account-free validate endpoint ---------------------------------------------------------------------
+
+
+def _entry_count(document: dict[str, Any]) -> int:
+    sections = document.get("sections")
+    if not isinstance(sections, dict):
+        return 0
+    return sum(len(items) for items in sections.values() if isinstance(items, list))
+
+
+def document_validate(document: Any, lang: str = "en") -> dict[str, Any]:
+    """Validate an unsaved list (POST /api/validate/). Only the envelope is checked here: a body that is not an
+    object, an unknown system or a system without cards, or an absurd size; everything inside becomes violations."""
+    if not isinstance(document, dict):
+        raise ListInputError(
+            f"The body must be a hangar.list/1 JSON object, not {_json_type(document)}.", details={"path": ""}
+        )
+    system = document.get("system")
+    if not isinstance(system, str) or system not in SYSTEMS:
+        raise ListInputError(
+            f"system: unknown system {system!r}; expected one of {', '.join(SYSTEMS)}.",
+            code="list.unknown_system",
+            details={"path": "system"},
+        )
+    catalog = catalog_for(system)
+    if catalog is None:
+        raise ListInputError(
+            f"system: no cards are loaded for {system!r} yet; an operator must run load_packages.",
+            code="list.unknown_system",
+            details={"path": "system"},
+        )
+    count = _entry_count(document)
+    if count > MAX_ENTRIES:
+        raise ListInputError(
+            f"sections: the list has {count} entries; at most {MAX_ENTRIES} are allowed.",
+            code="list.too_many_entries",
+            details={"path": "sections"},
+        )
+    return validate_list(document, catalog, lang=lang)
+
+
+def _json_type(value: Any) -> str:
+    names = {list: "an array", str: "a string", bool: "a boolean", int: "a number", float: "a number"}
+    return "null" if value is None else names.get(type(value), type(value).__name__)

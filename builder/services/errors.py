@@ -1,0 +1,61 @@
+"""Domain errors raised by builder services and selectors; the API layer (builder.api.errors) maps them to HTTP."""
+from __future__ import annotations
+
+from typing import Any
+
+
+class ListServiceError(Exception):
+    """A request about a list that cannot be carried out. `code` is machine-readable, `message` is for people."""
+
+    code = "list.error"
+    status = 400
+
+    def __init__(self, message: str, *, code: str | None = None, details: Any = None):
+        super().__init__(message)
+        self.message = message
+        if code:
+            self.code = code
+        self.details = details
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"code": self.code, "message": self.message, "details": self.details}
+
+
+class ListInputError(ListServiceError):
+    """The input is not a list we can store (unknown system, bad visibility, unreadable upload...)."""
+
+    code = "list.invalid"
+
+
+class ListNotFound(ListServiceError):
+    code = "not_found"
+    status = 404
+
+
+class ListPermissionDenied(ListServiceError):
+    code = "permission_denied"
+    status = 403
+
+
+class ListVersionRequired(ListServiceError):
+    """An update did not say which version it edits (body `version` or If-Match header)."""
+
+    code = "list.version_required"
+    status = 428
+
+
+class ListTooLarge(ListServiceError):
+    code = "request.too_large"
+    status = 413
+
+
+class ListConflict(ListServiceError):
+    """Optimistic concurrency: the list changed since the client read it. Nothing was written."""
+
+    code = "list.conflict"
+    status = 409
+
+    def __init__(self, message: str, *, current: Any, submitted: Any):
+        super().__init__(message)
+        self.current = current  # the GameList as it is on the server now
+        self.submitted = submitted  # what the client sent, handed back so nothing is lost

@@ -1,0 +1,349 @@
+"""Writes to lists (HackSoft services, Zulip style: `check_*` validates and raises, then `_do_*` writes).
+
+Every write runs in one transaction; create, update, restore and fork each store a ListRevision.
+An ILLEGAL list is saved and flagged (legality is a status, never a reason to refuse); a structurally malformed
+document (builder.listio.ListFormatError) or a bad field is refused whole, and nothing is written.
+"""
+from __future__ import annotations
+
+from pathlib import PurePath
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import F, Max
+from django.utils import timezone
+
+from builder import selectors
+from builder.listio import parse_list_json, parse_list_text
+from builder.models import GameList, ListEntry, ListRevision, Visibility
+from cards.models import GameSystem
+from cards.selectors import catalog_for
+
+from .errors import (
+    ListConflict,
+    ListInputError,
+    ListNotFound,
+    ListPermissionDenied,
+    ListTooLarge,
+    ListVersionRequired,
+)
+
+MAX_NOTES = 20_000
+MAX_NAME = 200
+MAX_FORMAT = 64
+IMPORT_SUFFIXES = {".txt": "text", ".json": "json"}
+
+
+# --- checks (raise, never write) ----------------------------------------------------------------------------
+
+
+def check_document(document: Any) -> tuple[dict[str, Any], GameSystem]:
+    """A normalised hangar.list/1 document and its system, or ListFormatError / ListInputError naming the path."""
+    if not isinstance(document, (dict, str, bytes)):
+        raise ListInputError("'document' must be a hangar.list/1 JSON object.", details={"path": "document"})
+    doc = parse_list_json(document)
+    system = GameSystem.objects.filter(slug=doc["system"]).first()
+    if system is None:
+        raise ListInputError(
+            f"system: no cards are loaded for {doc['system']!r} yet; an operator must run load_packages.",
+            code="list.unknown_system",
+            details={"path": "system"},
+        )
+    if len(doc.get("name") or "") > MAX_NAME:
+        raise ListInputError(f"name: at most {MAX_NAME} characters.", details={"path": "name"})
+    if len(doc.get("format") or "") > MAX_FORMAT:
+        raise ListInputError(f"format: at most {MAX_FORMAT} characters.", details={"path": "format"})
+    return doc, system
+
+
+def check_visibility(visibility: Any) -> str:
+    if visibility not in Visibility.values:
+        raise ListInputError(
+            f"visibility: must be one of {', '.join(Visibility.values)}, not {visibility!r}.",
+            details={"path": "visibility"},
+        )
+    return visibility
+
+
+def check_notes(notes: Any) -> str:
+    if notes is None:
+        return ""
+    if not isinstance(notes, str):
+        raise ListInputError("notes: must be a string.", details={"path": "notes"})
+    if len(notes) > MAX_NOTES:
+        raise ListInputError(f"notes: at most {MAX_NOTES} characters ({len(notes)} given).", details={"path": "notes"})
+    return notes
+
+
+def check_owner(game_list: GameList, user) -> None:
+    """Only the owner writes. Others get 404 when they cannot even see the list, 403 when they can."""
+    if user is not None and user.is_authenticated and game_list.owner_id == user.pk:
+        return
+    if not selectors.list_can_see(game_list, user):
+        raise ListNotFound(f"No list with id {game_list.slug!r}.")
+    raise ListPermissionDenied("Only the owner of this list can change it.")
+
+
+def check_version(expected_version: Any) -> int:
+    if expected_version is None or expected_version == "":
+        raise ListVersionRequired(
+            "Say which version you are editing: send 'version' in the body or an If-Match header "
+            "(the list's current 'version')."
+        )
+    if isinstance(expected_version, bool):
+        raise ListInputError("version: must be an integer.", details={"path": "version"})
+    try:
+        return int(str(expected_version).strip().strip('"'))
+    except ValueError:
+        raise ListInputError(f"version: must be an integer, not {expected_version!r}.", details={"path": "version"})
+
+
+# --- writes --------------------------------------------------------------------------------------------------
+
+
+def _apply_document(game_list: GameList, doc: dict[str, Any]) -> None:
+    game_list.format = doc.get("format") or ""
+    game_list.name = doc.get("name") or ""
+    result, stamp = selectors.validation_compute(doc, doc["system"])
+    _store_validation(game_list, result, stamp)
+
+
+def _store_validation(game_list: GameList, result: dict[str, Any], stamp: str) -> None:
+    severities = [violation.get("severity") for violation in result.get("violations", [])]
+    game_list.legal = bool(result.get("legal"))
+    game_list.error_count = severities.count("error")
+    game_list.warning_count = severities.count("warning")
+    game_list.validation = result
+    game_list.catalog_stamp = stamp
+
+
+def _do_write_entries(game_list: GameList, doc: dict[str, Any]) -> None:
+    game_list.entries.all().delete()
+    entries = [
+        ListEntry(
+            game_list=game_list,
+            section=section,
+            card=entry["card"],
+            qty=entry["qty"],
+            options=entry.get("options"),
+            position=position,
+        )
+        for position, (section, entry) in enumerate(
+            (section, entry) for section, items in doc["sections"].items() for entry in items
+        )
+    ]
+    ListEntry.objects.bulk_create(entries)
+
+
+def _do_write_revision(game_list: GameList, doc: dict[str, Any], author) -> ListRevision:
+    last = game_list.revisions.aggregate(last=Max("number"))["last"] or 0
+    return ListRevision.objects.create(
+        game_list=game_list,
+        number=last + 1,
+        document=doc,
+        notes=game_list.notes,
+        visibility=game_list.visibility,
+        author=author if author is not None and author.is_authenticated else None,
+    )
+
+
+def _reloaded(game_list: GameList) -> GameList:
+    """A fresh copy with entries prefetched, as the API shows it."""
+    return (
+        GameList.objects.select_related("owner", "system", "forked_from")
+        .prefetch_related("entries")
+        .get(pk=game_list.pk)
+    )
+
+
+def list_create(
+    *,
+    owner,
+    document: Any,
+    notes: Any = "",
+    visibility: Any = Visibility.PRIVATE,
+    forked_from: GameList | None = None,
+) -> GameList:
+    """Save a new list (legal or not) with revision 1. Raises ListFormatError / ListInputError for bad input."""
+    doc, system = check_document(document)
+    notes = check_notes(notes)
+    visibility = check_visibility(visibility)
+    with transaction.atomic():
+        game_list = GameList(owner=owner, system=system, notes=notes, visibility=visibility, forked_from=forked_from)
+        _apply_document(game_list, doc)
+        game_list.save()
+        _do_write_entries(game_list, doc)
+        _do_write_revision(game_list, doc, owner)
+    return _reloaded(game_list)
+
+
+def list_update(
+    *,
+    game_list: GameList,
+    user,
+    document: Any = None,
+    notes: Any = None,
+    visibility: Any = None,
+    expected_version: Any,
+) -> GameList:
+    """Change a list the user owns, if it is still at `expected_version`; else ListConflict and nothing is written.
+
+    `None` means "leave as is" for document, notes and visibility. The list's system cannot change.
+    """
+    check_owner(game_list, user)
+    if game_list.deleted_at is not None:
+        raise ListInputError("This list is in the trash; restore it before editing.", code="list.deleted")
+    expected = check_version(expected_version)
+    doc = None
+    if document is not None:
+        doc, system = check_document(document)
+        if system.pk != game_list.system_id:
+            raise ListInputError(
+                f"system: this is a {game_list.system.slug} list; it cannot become {system.slug} "
+                "(fork or import it as a new list instead).",
+                code="list.system_change",
+                details={"path": "system"},
+            )
+    notes = None if notes is None else check_notes(notes)
+    visibility = None if visibility is None else check_visibility(visibility)
+
+    with transaction.atomic():
+        # Compare-and-swap on the version: atomic on every database, so two editors can never both win.
+        claimed = GameList.objects.filter(pk=game_list.pk, version=expected, deleted_at__isnull=True).update(
+            version=F("version") + 1
+        )
+        if not claimed:
+            raise ListConflict(
+                f"This list was changed since version {expected}: nothing was saved. "
+                "Compare your version ('submitted') with the current one ('current') and save again.",
+                current=_reloaded(game_list),
+                submitted=doc if doc is not None else document,
+            )
+        game_list = GameList.objects.select_related("system").get(pk=game_list.pk)
+        if notes is not None:
+            game_list.notes = notes
+        if visibility is not None:
+            game_list.visibility = visibility
+        if doc is not None:
+            _apply_document(game_list, doc)
+            _do_write_entries(game_list, doc)
+        else:
+            doc = selectors.list_document(game_list)
+        game_list.save()
+        _do_write_revision(game_list, doc, user)
+    return _reloaded(game_list)
+
+
+def list_delete(*, game_list: GameList, user) -> GameList:
+    """Soft delete: the list goes to its owner's trash (`?deleted=1`) and can be restored. Deleting twice is fine."""
+    check_owner(game_list, user)
+    if game_list.deleted_at is None:
+        GameList.objects.filter(pk=game_list.pk).update(deleted_at=timezone.now(), version=F("version") + 1)
+    return _reloaded(game_list)
+
+
+def list_restore(*, game_list: GameList, user) -> GameList:
+    """Take a list out of the trash, as a new revision."""
+    check_owner(game_list, user)
+    if game_list.deleted_at is None:
+        raise ListInputError("This list is not in the trash.", code="list.not_deleted")
+    with transaction.atomic():
+        GameList.objects.filter(pk=game_list.pk).update(deleted_at=None, version=F("version") + 1)
+        game_list = _reloaded(game_list)
+        _do_write_revision(game_list, selectors.list_document(game_list), user)
+    return _reloaded(game_list)
+
+
+def list_fork(*, game_list: GameList, user) -> GameList:
+    """Copy a list the user can see into a new private list of theirs, remembering where it came from."""
+    if user is None or not user.is_authenticated:
+        raise ListPermissionDenied("Sign in to fork a list.", code="not_authenticated")
+    if not selectors.list_can_see(game_list, user) or game_list.deleted_at is not None:
+        raise ListNotFound(f"No list with id {game_list.slug!r}.")
+    return list_create(
+        owner=user,
+        document=selectors.list_document(game_list),
+        notes=game_list.notes,
+        visibility=Visibility.PRIVATE,
+        forked_from=game_list,
+    )
+
+
+def list_validation_refresh(*, game_list: GameList) -> GameList:
+    """Recompute the cached validation when the catalog changed since it was computed (no new version)."""
+    if not selectors.list_validation_is_stale(game_list):
+        return game_list
+    result, stamp = selectors.validation_compute(
+        selectors.list_document(game_list), game_list.system.slug
+    )
+    _store_validation(game_list, result, stamp)
+    GameList.objects.filter(pk=game_list.pk).update(
+        legal=game_list.legal,
+        error_count=game_list.error_count,
+        warning_count=game_list.warning_count,
+        validation=result,
+        catalog_stamp=stamp,
+    )
+    return game_list
+
+
+# --- import --------------------------------------------------------------------------------------------------
+
+
+def _with_name(doc: dict[str, Any], name: Any) -> dict[str, Any]:
+    if name is None or name == "":
+        return doc
+    if not isinstance(name, str):
+        raise ListInputError("name: must be a string.", details={"path": "name"})
+    return {**doc, "name": name}
+
+
+def list_import_text(
+    *, owner, text: Any, system: str | None = None, name: Any = None, notes: Any = "", visibility: Any = Visibility.PRIVATE
+) -> GameList:
+    """Import the readable text format (docs/list-formats.md). Raises ListFormatError with line numbers."""
+    if not isinstance(text, str):
+        raise ListInputError("text: must be a string holding the list.", details={"path": "text"})
+    doc = parse_list_text(text, catalog_for, system=system or None)
+    return list_create(owner=owner, document=_with_name(doc, name), notes=notes, visibility=visibility)
+
+
+def list_import_json(
+    *, owner, raw: Any, name: Any = None, notes: Any = "", visibility: Any = Visibility.PRIVATE
+) -> GameList:
+    """Import a hangar.list/1 document given as an object or a JSON string."""
+    if not isinstance(raw, (dict, str, bytes)):
+        raise ListInputError("json: must be a hangar.list/1 object or a JSON string.", details={"path": "json"})
+    doc = parse_list_json(raw)
+    return list_create(owner=owner, document=_with_name(doc, name), notes=notes, visibility=visibility)
+
+
+def list_import_file(
+    *,
+    owner,
+    filename: str,
+    content: bytes,
+    system: str | None = None,
+    name: Any = None,
+    notes: Any = "",
+    visibility: Any = Visibility.PRIVATE,
+) -> GameList:
+    """Import an uploaded .txt (text format) or .json (hangar.list/1) file."""
+    limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    if len(content) > limit:
+        raise ListTooLarge(f"file: {filename} is {len(content)} bytes; the limit is {limit} bytes.")
+    kind = IMPORT_SUFFIXES.get(PurePath(filename or "").suffix.lower())
+    if kind is None:
+        raise ListInputError(
+            f"file: {filename!r} must be a .txt list or a .json (hangar.list/1) file.", details={"path": "file"}
+        )
+    try:
+        text = content.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise ListInputError(
+            f"file: {filename} is not UTF-8 text (byte {error.start}).", details={"path": "file"}
+        ) from None
+    if kind == "json":
+        return list_import_json(owner=owner, raw=text, name=name, notes=notes, visibility=visibility)
+    return list_import_text(owner=owner, text=text, system=system, name=name, notes=notes, visibility=visibility)
