@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+"""Throughput of POST /api/validate/ against the trivial DRF endpoint GET /api/ping/, side by side in one run.
+
+Target (issue 2): validate >= 70% of ping's requests/s, both served by gunicorn with 2 workers.
+
+Usage (from the project root, after `python3 dev.py test` or `run` has made .venv):
+    .venv/bin/python benchmarks/bench_api.py [--seconds 10] [--connections 16] [--list cards/packages/hagmi/lists/X.json]
+
+Needs `wrk` (Debian package `wrk`). It makes its own SQLite database in a temporary folder, loads the bundled
+packages, starts gunicorn on 127.0.0.1 and measures each endpoint with wrk in turn, then prints a JSON report.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PYTHON = ROOT / ".venv" / "bin" / "python"
+GUNICORN = ROOT / ".venv" / "bin" / "gunicorn"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_for(url: str, seconds: float = 30) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            urllib.request.urlopen(url, timeout=1).read()
+            return
+        except OSError:
+            time.sleep(0.2)
+    raise SystemExit(f"the server at {url} did not answer within {seconds} s")
+
+
+def wrk(url: str, seconds: int, connections: int, script: Path | None = None) -> dict:
+    args = ["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--latency"]
+    if script:
+        args += ["-s", str(script)]
+    out = subprocess.run(args + [url], check=True, capture_output=True, text=True).stdout
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    latency = dict(re.findall(r"^\s+(50|90|99)%\s+(\S+)", out, re.M))
+    return {"requests_per_s": rps, "non_2xx": int(errors.group(1)) if errors else 0, "latency": latency}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seconds", type=int, default=10)
+    parser.add_argument("--connections", type=int, default=16)
+    parser.add_argument("--list", type=Path, default=None, help="list JSON to validate (default: first HAGMI sample)")
+    options = parser.parse_args()
+    if not shutil.which("wrk"):
+        raise SystemExit("wrk is not installed: apt-get install -y wrk")
+    list_file = options.list or sorted((ROOT / "cards/packages/hagmi/lists").glob("*.json"))[0]
+    body = list_file.read_text(encoding="utf-8")
+
+    with tempfile.TemporaryDirectory() as tmp:
+        env = dict(os.environ)
+        env.update(
+            DATABASE_URL=f"sqlite:///{tmp}/bench.sqlite3",
+            HANGAR_VAR_DIR=tmp,
+            SECRET_KEY="benchmark-only-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz",
+            DEBUG="0",
+            SECURE_SSL_REDIRECT="0",
+            HANGAR_THROTTLE_ANON="100000000/minute",
+            LOG_LEVEL="WARNING",
+        )
+        for command in (["migrate", "--noinput", "-v0"], ["load_packages"]):
+            subprocess.run([str(PYTHON), "manage.py", *command], cwd=ROOT, env=env, check=True, capture_output=True)
+        script = Path(tmp) / "post.lua"
+        script.write_text(
+            'wrk.method = "POST"\n'
+            'wrk.headers["Content-Type"] = "application/json"\n'
+            f"wrk.body = {json.dumps(body)}\n",
+            encoding="utf-8",
+        )
+        port = free_port()
+        server = subprocess.Popen(
+            [str(GUNICORN), "-w", "2", "-b", f"127.0.0.1:{port}", "--log-level", "warning", "hangar.wsgi"],
+            cwd=ROOT,
+            env=env,
+        )
+        try:
+            base = f"http://127.0.0.1:{port}"
+            wait_for(base + "/api/ping/")
+            wrk(base + "/api/ping/", 2, options.connections)  # warm-up
+            ping = wrk(base + "/api/ping/", options.seconds, options.connections)
+            validate = wrk(base + "/api/validate/", options.seconds, options.connections, script)
+        finally:
+            server.terminate()
+            server.wait(timeout=20)
+    report = {
+        "machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0], "platform": sys.platform},
+        "list": str(list_file.relative_to(ROOT)),
+        "seconds": options.seconds,
+        "connections": options.connections,
+        "ping": ping,
+        "validate": validate,
+        "ratio": round(validate["requests_per_s"] / ping["requests_per_s"], 3),
+        "target_ratio": 0.70,
+    }
+    print(json.dumps(report, indent=2))
+    return 0 if ping["non_2xx"] == 0 and validate["non_2xx"] == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

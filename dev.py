@@ -1,0 +1,122 @@
+#!/usr/bin/env python3
+"""Hangar's two quick-start commands.
+
+    python3 dev.py run    set everything up, then run the site (http://127.0.0.1:8000) and a local worker
+    python3 dev.py test   set everything up, then run the whole test suite (extra arguments go to pytest)
+
+"Set up" means: a virtualenv in .venv with the pinned requirements (re-installed only when requirements.txt
+changes), the database migrated and the bundled catalogs loaded. Embedded defaults: SQLite in var/ and
+kombu's filesystem transport as the Celery broker, so no other service is needed. Set DATABASE_URL and
+CELERY_BROKER_URL to use PostgreSQL and Redis instead (see README.md).
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import signal
+import subprocess
+import sys
+import time
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
+PYTHON = BIN / "python"
+REQUIREMENTS = ROOT / "requirements.txt"
+STAMP = VENV / ".requirements.sha256"
+
+
+def say(message: str) -> None:
+    print(f"[hangar] {message}", flush=True)
+
+
+def run(args: list[str], **kwargs) -> None:
+    subprocess.run(args, check=True, cwd=ROOT, **kwargs)
+
+
+def ensure_venv() -> None:
+    if not PYTHON.exists():
+        say("creating the virtualenv in .venv")
+        venv.EnvBuilder(with_pip=True).create(VENV)
+    wanted = hashlib.sha256(REQUIREMENTS.read_bytes()).hexdigest()
+    if not STAMP.exists() or STAMP.read_text().strip() != wanted:
+        say("installing the pinned requirements")
+        run([str(PYTHON), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-r", str(REQUIREMENTS)])
+        STAMP.write_text(wanted)
+
+
+def base_env(**extra: str) -> dict[str, str]:
+    env = dict(os.environ)
+    env.setdefault("DJANGO_SETTINGS_MODULE", "hangar.settings")
+    env.update(extra)
+    return env
+
+
+def manage(*args: str, env: dict[str, str]) -> None:
+    run([str(PYTHON), "manage.py", *args], env=env)
+
+
+def prepare_var() -> None:
+    for folder in ("var", "var/broker/out", "var/broker/processed"):
+        (ROOT / folder).mkdir(parents=True, exist_ok=True)
+
+
+def command_run(argv: list[str]) -> int:
+    ensure_venv()
+    prepare_var()
+    env = base_env(DEBUG=os.environ.get("DEBUG", "1"))
+    manage("migrate", "--noinput", env=env)
+    manage("load_packages", env=env)
+    address = argv[0] if argv else os.environ.get("HANGAR_ADDRESS", "127.0.0.1:8000")
+    say("starting a local Celery worker")
+    worker = subprocess.Popen(
+        [str(BIN / "celery"), "-A", "hangar", "worker", "--loglevel", "INFO", "--concurrency", "2"],
+        cwd=ROOT,
+        env=env,
+    )
+    say(f"starting the site on http://{address}/ (Ctrl-C stops both)")
+    server = subprocess.Popen([str(PYTHON), "manage.py", "runserver", address], cwd=ROOT, env=env)
+    try:
+        while True:
+            for name, process in (("worker", worker), ("site", server)):
+                code = process.poll()
+                if code is not None:
+                    say(f"the {name} stopped (exit {code})")
+                    return code or 1
+            time.sleep(0.5)
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        for process in (server, worker):
+            if process.poll() is None:
+                process.send_signal(signal.SIGTERM)
+        for process in (server, worker):
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                process.kill()
+
+
+def command_test(argv: list[str]) -> int:
+    ensure_venv()
+    prepare_var()
+    env = base_env(HANGAR_INSECURE_DEV_KEY="1")
+    manage("check", env=env)
+    say("running the test suite" + (f" against {env['DATABASE_URL']}" if env.get("DATABASE_URL") else " (SQLite)"))
+    return subprocess.run([str(PYTHON), "-m", "pytest", *argv], cwd=ROOT, env=env).returncode
+
+
+COMMANDS = {"run": command_run, "test": command_test}
+
+
+def main() -> int:
+    if len(sys.argv) < 2 or sys.argv[1] not in COMMANDS:
+        print(__doc__.strip())
+        return 2
+    return COMMANDS[sys.argv[1]](sys.argv[2:])
+
+
+if __name__ == "__main__":
+    sys.exit(main())
