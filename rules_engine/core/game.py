@@ -1,0 +1,131 @@
+"""The game/state protocol every rules engine implements, modelled on OpenSpiel's game API.
+
+A `Game` (a ruleset and its options, bound to two sides) makes an initial `State` from a `random.Random`
+that the state owns for all its randomness. A `State` tells whose turn it is, which actions are legal,
+applies one, and knows when the game is over and what each player scored. Actions are small hashable
+values (tuples or strings); `legal_actions()` must list them in a deterministic order so that a seeded
+policy picks the same one every time. A state may expose `describe(action) -> str` for people.
+
+Chance (optional): a state whose `current_player()` is `CHANCE` exposes `chance_outcomes() -> list of
+(action, probability)`, and `play_out` samples one with its rng. Engines that roll dice inside `apply()`
+with their own rng never need it.
+"""
+from __future__ import annotations
+
+import random
+from collections.abc import Hashable, Sequence
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
+
+from rules_engine.core.events import EventLog
+
+if TYPE_CHECKING:
+    from rules_engine.core.policies import Policy
+
+__all__ = [
+    "Action", "CHANCE", "TERMINAL", "DEFAULT_MAX_STEPS", "State", "Game", "EngineError", "IllegalActionError",
+    "StepLimitError", "play_out", "apply_checked", "sample_chance",
+]
+
+Action = Hashable
+
+# Pseudo-player ids, as in OpenSpiel (kChancePlayerId, kTerminalPlayerId).
+CHANCE = -1
+TERMINAL = -4
+
+DEFAULT_MAX_STEPS = 100_000
+
+
+@runtime_checkable
+class State(Protocol):
+    events: EventLog
+    turn: int
+
+    def current_player(self) -> int: ...
+
+    def legal_actions(self) -> list[Action]: ...
+
+    def apply(self, action: Action) -> None: ...
+
+    def is_terminal(self) -> bool: ...
+
+    def returns(self) -> tuple[float, ...]: ...
+
+    def clone(self) -> State: ...
+
+
+@runtime_checkable
+class Game(Protocol):
+    name: str
+    num_players: int
+
+    def new_initial_state(self, rng: random.Random) -> State: ...
+
+
+class EngineError(Exception):
+    """A game could not be played on: a bug in an engine or a policy, never a user's mistake."""
+
+
+class IllegalActionError(EngineError):
+    pass
+
+
+class StepLimitError(EngineError):
+    pass
+
+
+def _describe(state: State, action: Action) -> str:
+    describe = getattr(state, "describe", None)
+    if callable(describe):
+        try:
+            return f"{describe(action)} ({action!r})"
+        except Exception:  # a description must never hide the real error
+            pass
+    return repr(action)
+
+
+def apply_checked(state: State, action: Action, *, chooser: str = "caller") -> None:
+    """Apply `action` after checking it is legal; an illegal one raises IllegalActionError saying who chose it."""
+    legal = state.legal_actions()
+    if action not in legal:
+        raise IllegalActionError(
+            f"{chooser} chose illegal action {action!r} on turn {state.turn} "
+            f"for player {state.current_player()}; legal: {', '.join(_describe(state, a) for a in legal) or 'none'}"
+        )
+    state.apply(action)
+
+
+def sample_chance(state: State, rng: random.Random) -> Action:
+    """Pick one chance outcome of a CHANCE node with `rng`, in the order the state lists them."""
+    outcomes = list(state.chance_outcomes())  # type: ignore[attr-defined]
+    if not outcomes:
+        raise EngineError(f"chance node on turn {state.turn} has no outcomes")
+    point = rng.random() * sum(p for _, p in outcomes)
+    for action, probability in outcomes:
+        point -= probability
+        if point < 0:
+            return action
+    return outcomes[-1][0]
+
+
+def play_out(
+    state: State, policies: Sequence[Policy], rng: random.Random, max_steps: int = DEFAULT_MAX_STEPS
+) -> State:
+    """Play `state` to its end in place (and return it): `policies[p]` chooses for player p, with `rng`.
+
+    Every chosen action is checked against `legal_actions()`. Raises StepLimitError if the game is not over
+    after `max_steps` actions (every game must terminate), IllegalActionError if a policy breaks the rules.
+    """
+    steps = 0
+    while not state.is_terminal():
+        if steps >= max_steps:
+            raise StepLimitError(f"game not over after {max_steps} actions (turn {state.turn})")
+        player = state.current_player()
+        if player == CHANCE:
+            apply_checked(state, sample_chance(state, rng), chooser="chance")
+        else:
+            if not 0 <= player < len(policies):
+                raise EngineError(f"turn {state.turn}: player {player} has no policy ({len(policies)} given)")
+            policy = policies[player]
+            apply_checked(state, policy.choose(state, rng), chooser=f"policy {policy.name!r} (player {player})")
+        steps += 1
+    return state
