@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import threading
+import time
 import unicodedata
 from dataclasses import dataclass
 
@@ -17,10 +18,30 @@ _CATALOGS: dict[str, tuple[str, Catalog]] = {}
 _CATALOGS_LOCK = threading.Lock()
 
 
+# The stamp is read from the database at most once per STAMP_TTL_SECONDS per process (the query costs more than
+# validating a list): an import in this process is seen at once (catalog_forget), one in another process within the TTL.
+STAMP_TTL_SECONDS = 2.0
+_stamp: tuple[float, str] | None = None
+
+
 def catalog_stamp() -> str:
     """Changes whenever any package is (re)loaded, in any process; part of the catalog cache key."""
-    stamp = DataPackage.objects.aggregate(latest=Max("loaded_at"), count=Count("id"), ids=Max("id"))
-    return f"{stamp['latest']}:{stamp['count']}:{stamp['ids']}"
+    global _stamp
+    now = time.monotonic()
+    if _stamp is not None and now < _stamp[0]:
+        return _stamp[1]
+    row = DataPackage.objects.aggregate(latest=Max("loaded_at"), count=Count("id"), ids=Max("id"))
+    stamp = f"{row['latest']}:{row['count']}:{row['ids']}"
+    _stamp = (now + STAMP_TTL_SECONDS, stamp)
+    return stamp
+
+
+def catalog_forget() -> None:
+    """Drop this process's cached stamp and catalogs (after a package import, and between tests)."""
+    global _stamp
+    with _CATALOGS_LOCK:
+        _stamp = None
+        _CATALOGS.clear()
 
 
 def system_get(slug: str) -> GameSystem | None:

@@ -15,7 +15,7 @@ from django.db import IntegrityError, transaction
 
 from . import package_validation as checks
 from .models import Card, DataPackage, Format, GameSystem, Opponent
-from .selectors import search_normalise
+from .selectors import catalog_forget, search_normalise
 from .systems import SYSTEMS
 
 BUNDLED_DIR = Path(__file__).resolve().parent / "packages"
@@ -81,6 +81,8 @@ def _package_write(data: dict, *, sha256: str, source: str) -> ImportReport:
         return _report(data, "unchanged", source)
     package = _package_save(system, existing, data, sha256=sha256, source=source)
     _package_contents_replace(system, package, data)
+    catalog_forget()  # this process sees the new catalog at once (also when the import is rolled back)
+    transaction.on_commit(catalog_forget)
     return _report(data, "loaded" if existing is None else "replaced", source)
 
 

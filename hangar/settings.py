@@ -30,6 +30,12 @@ def env_list(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
+def env_rate(name: str, default: str) -> str | None:
+    """A DRF throttle rate such as "600/minute"; "off" turns that throttle off (benchmarks only)."""
+    value = os.environ.get(name, default).strip()
+    return None if value.lower() in {"off", "none", ""} else value
+
+
 DEBUG = env_bool("DEBUG", False)
 # pytest (8.2+) sets PYTEST_VERSION: tests run the production settings, minus the HTTPS redirect and the static manifest.
 TESTING = "PYTEST_VERSION" in os.environ
@@ -151,9 +157,9 @@ REST_FRAMEWORK = {
         "rest_framework.throttling.UserRateThrottle",
     ],
     "DEFAULT_THROTTLE_RATES": {
-        "anon": os.environ.get("HANGAR_THROTTLE_ANON", "600/minute"),
-        "user": os.environ.get("HANGAR_THROTTLE_USER", "1200/minute"),
-        "signup": os.environ.get("HANGAR_THROTTLE_SIGNUP", "30/hour"),
+        "anon": env_rate("HANGAR_THROTTLE_ANON", "600/minute"),
+        "user": env_rate("HANGAR_THROTTLE_USER", "1200/minute"),
+        "signup": env_rate("HANGAR_THROTTLE_SIGNUP", "30/hour"),
     },
     "EXCEPTION_HANDLER": "builder.api.errors.exception_handler",
 }
