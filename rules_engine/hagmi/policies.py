@@ -1,0 +1,107 @@
+"""HAGMI! policies. `random` is the core's (rules_engine.core.policies.RandomPolicy); `hagmi-greedy` is a
+one-ply heuristic: it develops units (the biggest it can pay for, paying with its cheapest cards), uses cards
+that have a target, attacks when the exchange favours it, counters / intercepts when the defender survives or
+takes the attacker with it, and spends emergency cards to save a unit that would be destroyed.
+
+The 機獣 side and the goldfish never choose: the state plays them by the rules (beasts.py), so any policy can
+be given for player 1 in those games.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from rules_engine.core.policies import register_policy
+from rules_engine.hagmi.state import Unit
+
+_TACTIC_SCORES = {
+    "refit": 70, "destroy": 60, "dismantle": 60, "deal_damage": 55, "draw": 30, "refuel": 40,
+    "armor_mod": 25, "firepower_mod": 25, "search_secret": 25, "barrier": 35, "down": 30,
+}
+
+
+def _potential(state: Any, unit: Unit) -> int:
+    return state.firepower(unit) * state.card(unit.uid).hits
+
+
+@register_policy("hagmi-greedy")
+class GreedyPolicy:
+    name = "hagmi-greedy"
+
+    def choose(self, state: Any, rng: random.Random) -> Any:
+        actions = state.legal_actions()
+        kind = state.decision[0]
+        scorer = getattr(self, f"_score_{kind}")
+        best = max(range(len(actions)), key=lambda i: (scorer(state, actions[i]), -i))
+        return actions[best]
+
+    # main phase: develop first, then battle
+    def _score_main(self, state: Any, action: tuple) -> float:
+        kind = action[0]
+        if kind == "battle":
+            return 10
+        if kind == "design":
+            return 200
+        if kind == "hidden":
+            return 80
+        if kind == "skill":
+            return 40
+        card = state.card(action[1])
+        paid = sum(state.card(uid).cost for uid in action[2])
+        if card.category == "unit":
+            return 100 + 10 * card.cost - paid
+        if card.category == "armament":
+            return 50 - paid
+        if card.subtype == "facility":
+            return 45 - paid
+        skills = card.skills_for("on_play")
+        score = max((_TACTIC_SCORES.get(s.kind, 15) for s in skills), default=0)
+        return score - paid if score > 10 + paid else 0
+
+    # battle phase: attacks that favour us
+    def _score_battle(self, state: Any, action: tuple) -> float:
+        if action[0] == "end":
+            return 0
+        attacker = state.find_unit(action[1])
+        power = _potential(state, attacker)
+        score = 0.0
+        for target in action[2]:
+            if isinstance(target, tuple):
+                score += 20 + power
+                continue
+            enemy = state.find_unit(target)
+            kills = power >= state.armor_left(enemy)
+            risk = _potential(state, enemy) >= state.armor_left(attacker) and len(enemy.fuel) >= state.card(enemy.uid).fuel_cost
+            score += 30 * kills - 25 * risk + power
+        return score / len(action[2]) if action[2] else 0
+
+    def _score_defend(self, state: Any, action: tuple) -> float:
+        combat = state.combat
+        attacker = state.find_unit(combat.attacker)
+        incoming = _potential(state, attacker) if attacker else 0
+        if action[0] == "no_defend":
+            return 0
+        defender = state.find_unit(combat.target if action[0] == "counter" else action[1])
+        survives = state.armor_left(defender) > incoming
+        kills = attacker is not None and _potential(state, defender) >= state.armor_left(attacker)
+        if action[0] == "counter":
+            return 50 + 10 * kills
+        return 30 * survives + 20 * kills - 15
+
+    def _score_emergency(self, state: Any, action: tuple) -> float:
+        if action[0] == "pass":
+            return 0
+        combat = state.combat
+        card = state.card(action[1])
+        attacker = state.find_unit(combat.attacker) if combat else None
+        incoming = _potential(state, attacker) if attacker else 0
+        for skill in card.skills_for("emergency"):
+            if skill.kind in ("no_damage", "nullify_damage"):
+                victim = state.find_unit(action[3])
+                if victim is not None and victim.uid in (combat.defender, combat.target) and state.armor_left(victim) <= incoming:
+                    return 40
+            if skill.kind == "end_battle_phase" and isinstance(combat.target, tuple) and incoming >= 3:
+                return 30
+            if skill.kind == "produce":
+                return 20
+        return -1

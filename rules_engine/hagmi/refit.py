@@ -1,0 +1,119 @@
+"""Refit (改装, H21, H22), design production (設計兵装, H23) and 秘匿機構 (H24) — RULES.md §1.5."""
+from __future__ import annotations
+
+from itertools import combinations
+from typing import TYPE_CHECKING
+
+from rules_engine.hagmi.cards import REFIT_TYPE, HagmiCard
+from rules_engine.hagmi.skills import Ctx, resolve_all
+from rules_engine.hagmi.state import Unit
+
+if TYPE_CHECKING:
+    from rules_engine.hagmi.state import StateCore
+
+HIDDEN_KEY = "hidden_mechanism"
+
+
+def equip_ok(armament: HagmiCard, unit: HagmiCard) -> bool:
+    """装備条件: `equip.types` lists types of which the unit needs one; none listed → any unit."""
+    return armament.equip_types is None or bool(set(armament.equip_types) & set(unit.types))
+
+
+def can_refit(source: HagmiCard, target: HagmiCard) -> bool:
+    """H21, H22: the refit target carries [改装], has the same 搭乗者名 and shares ≥ 2 types other than [改装]."""
+    if not target.is_unit or target.category == "design" or REFIT_TYPE not in target.types:
+        return False
+    if not source.pilot or source.pilot != target.pilot:
+        return False
+    shared = (set(source.types) & set(target.types)) - {REFIT_TYPE}
+    return len(shared) >= 2
+
+
+def refit_choices(state: "StateCore", player: int, zones: tuple[str, ...] = ("hand", "secret"),
+                  exclude: int | None = None) -> list[tuple[int, int]]:
+    """(source unit uid, refit card uid) pairs a refit effect could use now."""
+    me = state.players[player]
+    pool = [uid for zone in zones for uid in getattr(me, zone) if uid != exclude]
+    seen: set[tuple[int, str]] = set()
+    choices = []
+    for unit in me.units:
+        for uid in pool:
+            key = (unit.uid, state.card(uid).code)
+            if key not in seen and can_refit(state.card(unit.uid), state.card(uid)):
+                seen.add(key)
+                choices.append((unit.uid, uid))
+    return choices
+
+
+def refit(state: "StateCore", player: int, source_uid: int, new_uid: int) -> None:
+    """H22: the new card enters stacked over the source and takes over all its fuel, modifications and
+    armaments (an armament whose condition fails stays on the battlefield unequipped)."""
+    me = state.players[player]
+    source = state.find_unit(source_uid)
+    zone = me.hand if new_uid in me.hand else me.secret if new_uid in me.secret else None
+    if source is None or zone is None or not can_refit(state.card(source_uid), state.card(new_uid)):
+        return
+    zone.remove(new_uid)
+    new_card = state.card(new_uid)
+    state.presence_counter += 1
+    unit = Unit(uid=new_uid, owner=player, presence=state.presence_counter, fuel=source.fuel,
+                stored=source.stored + [source_uid], damage=source.damage, hard_damage=source.hard_damage,
+                mods=source.mods, barrier=source.barrier, attacked=source.attacked)
+    for armament in source.armaments:
+        if equip_ok(state.card(armament), new_card):
+            unit.armaments.append(armament)
+        else:
+            me.loose_armaments.append(armament)
+            me.durability.pop(armament, None)
+    me.units[me.units.index(source)] = unit
+    state.log("refit", player, source=state.card(source_uid).code, card=new_card.code)
+    resolve_all(Ctx(state, player, source=new_uid), new_card.skills_for("on_enter"))
+
+
+def design_materials(state: "StateCore", player: int, design_uid: int) -> list[tuple[int, ...]]:
+    """H23: every choice of exactly T of your units (T = the design's type count) that each share a type
+    with the design and whose costs total at least the design's cost."""
+    design = state.card(design_uid)
+    count = len(design.types)
+    eligible = [u.uid for u in state.players[player].units if set(state.card(u.uid).types) & set(design.types)]
+    if count == 0 or len(eligible) < count:
+        return []
+    return [combo for combo in combinations(eligible, count)
+            if sum(state.card(uid).cost for uid in combo) >= design.cost]
+
+
+def produce_design(state: "StateCore", player: int, design_uid: int, materials: tuple[int, ...]) -> None:
+    """H23: the design comes from 秘策, stores its materials and keeps the sum of their fuel (even above its
+    cost); it inherits no modifications or armaments (those stay on the battlefield unequipped)."""
+    me = state.players[player]
+    units = [state.find_unit(uid) for uid in materials]
+    if design_uid not in me.secret or any(u is None or u.owner != player for u in units):
+        return
+    me.secret.remove(design_uid)
+    fuel: list[int] = []
+    stored: list[int] = []
+    for unit in units:
+        assert unit is not None
+        me.units.remove(unit)
+        fuel += unit.fuel
+        stored += unit.stored + [unit.uid]
+        me.loose_armaments.extend(unit.armaments)
+        for armament in unit.armaments:
+            me.durability.pop(armament, None)
+    state.log("design", player, card=state.card(design_uid).code, materials=[state.card(u).code for u in materials])
+    state.enter_unit(player, design_uid, fuel, stored)
+
+
+def hidden_ready(state: "StateCore", unit: Unit) -> bool:
+    """H24: a design's 秘匿機構 may be used once per turn per design unit (a new presence resets it)."""
+    return (not unit.down and HIDDEN_KEY not in unit.used
+            and bool(state.card(unit.uid).skills_for("hidden_mechanism")))
+
+
+def use_hidden(state: "StateCore", player: int, uid: int, chosen: int | None) -> None:
+    unit = state.find_unit(uid)
+    if unit is None or not hidden_ready(state, unit):
+        return
+    unit.used.add(HIDDEN_KEY)
+    state.log("hidden_mechanism", player, card=state.card(uid).code)
+    resolve_all(Ctx(state, player, source=uid, chosen=chosen), state.card(uid).skills_for("hidden_mechanism"))

@@ -1,0 +1,283 @@
+"""The HAGMI! skill registry: one parameter schema and one handler per skill kind (docs/data-packages.md §3).
+
+A skill is data (`{"kind", "trigger", params}`); `validate_skill` checks it when a card is parsed and `resolve`
+runs its kind's handler during play. Kinds that are *passive* (`reduce_damage` on `static`, `first_strike`,
+`pierce`, `unreducible`, static `firepower_mod` / `armor_mod`) are read by the combat code through
+`state.py`'s queries; their handler applies them when they are *activated* (e.g. 決闘宣言's first strike).
+
+Target choice: a target chosen by the player is part of the action (`Ctx.chosen`); a triggered skill with no
+chosen target picks one automatically and deterministically (`auto_target`): an enemy unit with the least
+armor left, or the friendly unit with the most firepower (ties: lowest card uid).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, Mapping
+
+from rules_engine.hagmi.cards import CardDataError
+
+if TYPE_CHECKING:
+    from rules_engine.hagmi.cards import Skill
+    from rules_engine.hagmi.game import HagmiState
+
+TRIGGERS = frozenset({
+    "on_enter", "on_destroyed", "on_attack", "on_defend", "emergency", "counter", "static",
+    "hidden_mechanism", "main", "on_play", "on_turn_start", "on_turn_end",
+})
+TARGETS = frozenset({
+    "self", "you", "opponent", "all_opponents", "target", "attacker", "enemy_unit", "all_enemy_units",
+    "friendly_unit", "all_friendly_units", "equipped_unit", "all_units",
+})
+CHOSEN_TARGETS = frozenset({"enemy_unit", "friendly_unit"})
+DURATIONS = frozenset({"attack", "battle", "turn", "permanent"})
+COMMON = frozenset({"kind", "trigger", "text", "text_en", "once_per_turn", "condition"})
+CONDITION_KEYS = frozenset({"target_types", "self_types", "target_category", "min_fuel", "min_units",
+                            "max_damage_deck", "range_longer"})
+
+
+@dataclass
+class Ctx:
+    """Where a skill resolves: its controller, source card, chosen target and the battle it belongs to."""
+
+    state: "HagmiState"
+    player: int
+    source: int | None = None  # card uid of the skill's card
+    chosen: Any = None  # unit uid chosen by the action (or by the first skill of the card)
+    attacker: int | None = None  # the unit attacking `source` (counter, on_defend)
+    target: Any = None  # what the current attack is aimed at
+    data: dict = field(default_factory=dict)
+
+
+Handler = Callable[[Ctx, "Skill"], None]
+
+
+@dataclass(frozen=True)
+class SkillKind:
+    name: str
+    required: Mapping[str, Callable[[Any], bool]]
+    optional: Mapping[str, Callable[[Any], bool]]
+    handler: Handler
+
+
+REGISTRY: dict[str, SkillKind] = {}
+
+
+def _pos_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and v >= 1
+
+
+def _nonneg_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and v >= 0
+
+
+def _int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _target(v: Any) -> bool:
+    return v in TARGETS
+
+
+def _bool(v: Any) -> bool:
+    return isinstance(v, bool)
+
+
+def _one_of(*values: str) -> Callable[[Any], bool]:
+    return lambda v: v in values
+
+
+def _subset_of(*values: str) -> Callable[[Any], bool]:
+    return lambda v: isinstance(v, (list, tuple)) and bool(v) and all(x in values for x in v)
+
+
+def _str_list(v: Any) -> bool:
+    return isinstance(v, (list, tuple)) and all(isinstance(x, str) for x in v)
+
+
+def register(kind: str, required: Mapping[str, Callable] | None = None,
+             optional: Mapping[str, Callable] | None = None) -> Callable[[Handler], Handler]:
+    """Register the handler for `kind` with its parameter schema (name → check)."""
+
+    def decorator(handler: Handler) -> Handler:
+        REGISTRY[kind] = SkillKind(kind, dict(required or {}), dict(optional or {}), handler)
+        return handler
+
+    return decorator
+
+
+def validate_skill(code: str, where: str, raw: Mapping[str, Any], trigger_required: bool = True) -> None:
+    """Refuse an unknown kind, trigger or parameter, or a bad value, naming the card and the field."""
+    kind = raw.get("kind")
+    spec = REGISTRY.get(kind)  # type: ignore[arg-type]
+    if spec is None:
+        raise CardDataError(code, f"{where}.kind", f"unknown skill kind {kind!r}; known: {', '.join(sorted(REGISTRY))}")
+    trigger = raw.get("trigger")
+    if trigger_required and trigger not in TRIGGERS:
+        raise CardDataError(code, f"{where}.trigger", f"unknown trigger {trigger!r}")
+    if not trigger_required and trigger is not None and trigger not in TRIGGERS:
+        raise CardDataError(code, f"{where}.trigger", f"unknown trigger {trigger!r}")
+    for key, value in raw.items():
+        if key in COMMON:
+            continue
+        check = spec.required.get(key) or spec.optional.get(key)
+        if check is None:
+            raise CardDataError(code, f"{where}.{key}", f"parameter not known for skill kind {kind!r}")
+        if not check(value):
+            raise CardDataError(code, f"{where}.{key}", f"bad value {value!r} for skill kind {kind!r}")
+    for key in spec.required:
+        if key not in raw:
+            raise CardDataError(code, f"{where}.{key}", f"required by skill kind {kind!r}")
+    condition = raw.get("condition", {})
+    if not isinstance(condition, Mapping) or set(condition) - CONDITION_KEYS:
+        raise CardDataError(code, f"{where}.condition", f"unknown condition keys {sorted(set(condition) - CONDITION_KEYS)}")
+
+
+def resolve(ctx: Ctx, skill: "Skill") -> None:
+    """Run one skill's handler if its condition holds (and, when `once_per_turn`, it is unused this turn)."""
+    if ctx.state.condition_holds(ctx, skill) and ctx.state.use_once(ctx, skill):
+        REGISTRY[skill.kind].handler(ctx, skill)
+
+
+def resolve_all(ctx: Ctx, skills: tuple["Skill", ...]) -> None:
+    """Several skills of one card with the same trigger, in order; a chosen target carries over (不退転)."""
+    for skill in skills:
+        if ctx.state.is_over():
+            return
+        if ctx.chosen is None and skill.get("target") in CHOSEN_TARGETS:
+            ctx.chosen = ctx.state.auto_target(ctx, skill)
+        resolve(ctx, skill)
+
+
+# ---- handlers -----------------------------------------------------------------------------------------------
+
+@register("deal_damage", {"amount": _pos_int, "target": _target}, {"unreducible": _bool})
+def _deal_damage(ctx: Ctx, skill: "Skill") -> None:
+    for obj in ctx.state.resolve_targets(ctx, skill):
+        ctx.state.deal_damage(obj, skill.get("amount"), unreducible=bool(skill.get("unreducible", False)),
+                              source=ctx.source, by_player=ctx.player)
+
+
+@register("draw", {"count": _pos_int}, {"deck": _one_of("weapons", "tactics", "choice")})
+def _draw(ctx: Ctx, skill: "Skill") -> None:
+    for _ in range(skill.get("count")):
+        ctx.state.draw_card(ctx.player, skill.get("deck", "choice"))
+
+
+@register("charge", {"amount": _pos_int})
+def _charge(ctx: Ctx, skill: "Skill") -> None:
+    ctx.state.beast_charge(skill.get("amount"))  # 充填:N (H30)
+
+
+def _shield(kind: str) -> Handler:
+    def handler(ctx: Ctx, skill: "Skill") -> None:
+        for obj in ctx.state.resolve_targets(ctx, skill):
+            if skill.trigger == "static":
+                continue  # read by state.reductions() while on the battlefield
+            ctx.state.add_shield(obj, kind, skill)
+    return handler
+
+
+register("reduce_damage", {"amount": _pos_int, "target": _target})(_shield("reduce"))  # 軽減 (爆発反応装甲)
+register("nullify_damage", {"target": _target}, {"max_damage": _pos_int})(_shield("nullify"))  # ダメージを0に
+register("no_damage", {"target": _target})(_shield("no_damage"))  # ダメージを受けない (騎士道精神)
+
+
+@register("barrier", {"count": _pos_int, "target": _target})
+def _barrier(ctx: Ctx, skill: "Skill") -> None:
+    for obj in ctx.state.resolve_targets(ctx, skill):
+        ctx.state.add_barrier(obj, skill.get("count"))
+
+
+def _modifier(stat: str) -> Handler:
+    def handler(ctx: Ctx, skill: "Skill") -> None:
+        if skill.trigger == "static":
+            return  # static modifiers are read by state.firepower()/armor()
+        for obj in ctx.state.resolve_targets(ctx, skill):
+            ctx.state.add_modifier(obj, stat, skill.get("amount"), skill.get("duration", "turn"))
+    return handler
+
+
+_MOD_PARAMS = {"amount": _int, "target": _target}
+register("firepower_mod", _MOD_PARAMS, {"duration": lambda v: v in DURATIONS})(_modifier("firepower"))
+register("armor_mod", _MOD_PARAMS, {"duration": lambda v: v in DURATIONS})(_modifier("armor"))
+
+
+def _grant(flag: str) -> Handler:
+    def handler(ctx: Ctx, skill: "Skill") -> None:
+        if skill.trigger == "static":
+            return  # read by state.has_flag()
+        for obj in ctx.state.resolve_targets(ctx, skill, default="self"):
+            ctx.state.grant_flag(obj, flag)
+    return handler
+
+
+register("first_strike", {}, {"target": _target})(_grant("first_strike"))  # 先制攻撃
+register("pierce", {}, {"target": _target})(_grant("pierce"))  # 貫通
+register("unreducible", {}, {"target": _target})(_grant("unreducible"))  # 軽減できないダメージ (H13)
+
+
+@register("end_battle_phase")
+def _end_battle_phase(ctx: Ctx, skill: "Skill") -> None:
+    ctx.state.end_battle_phase()  # 照明弾: remaining multi-attack hits are void (H10)
+
+
+@register("dismantle", {"target": _target}, {"max_cost": _nonneg_int})
+def _dismantle(ctx: Ctx, skill: "Skill") -> None:
+    for obj in ctx.state.resolve_targets(ctx, skill):
+        if ctx.state.cost_of(obj) <= skill.get("max_cost", 99):
+            ctx.state.remove_unit(obj, dismantle=True)  # 解体 (H12)
+
+
+@register("destroy", {"target": _target}, {"max_cost": _nonneg_int, "max_armor": _nonneg_int})
+def _destroy(ctx: Ctx, skill: "Skill") -> None:
+    for obj in ctx.state.resolve_targets(ctx, skill):
+        if ctx.state.cost_of(obj) <= skill.get("max_cost", 99) and ctx.state.armor_left(obj) <= skill.get("max_armor", 99):
+            ctx.state.remove_unit(obj, destroyed_by=ctx.player)
+
+
+@register("refit", {}, {"source": _one_of("self", "friendly_unit"), "from": _subset_of("hand", "secret")})
+def _refit(ctx: Ctx, skill: "Skill") -> None:
+    from rules_engine.hagmi.refit import refit  # H21, H22
+
+    source, new_card = ctx.data.get("refit", (None, None))
+    if source is None and skill.get("source") == "self":
+        source = ctx.source
+    if source is not None and new_card is not None:
+        refit(ctx.state, ctx.player, source, new_card)
+
+
+@register("refuel", {"amount": _pos_int, "target": _target},
+          {"source": _one_of("weapons_deck", "tactics_deck", "hand", "discard")})
+def _refuel(ctx: Ctx, skill: "Skill") -> None:
+    for obj in ctx.state.resolve_targets(ctx, skill):
+        ctx.state.refuel(ctx.player, obj, skill.get("amount"), skill.get("source", "weapons_deck"))  # 補給
+
+
+@register("down", {"target": _target})
+def _down(ctx: Ctx, skill: "Skill") -> None:
+    for obj in ctx.state.resolve_targets(ctx, skill):
+        ctx.state.set_down(obj)  # ダウン
+
+
+@register("return_to_hand", {"target": _target})
+def _return_to_hand(ctx: Ctx, skill: "Skill") -> None:
+    for obj in ctx.state.resolve_targets(ctx, skill):
+        ctx.state.return_to_hand(obj)
+
+
+@register("search_secret", {}, {"category": _one_of("unit", "armament", "tactic", "damage", "design"),
+                                "types": _str_list, "to": _one_of("hand", "battlefield")})
+def _search_secret(ctx: Ctx, skill: "Skill") -> None:
+    ctx.state.search_secret(ctx.player, skill.get("category"), tuple(skill.get("types", ())), skill.get("to", "hand"))
+
+
+@register("summon_beast", {"count": _pos_int}, {"from": _one_of("beast_deck", "discard"), "max_cost": _nonneg_int})
+def _summon_beast(ctx: Ctx, skill: "Skill") -> None:
+    ctx.state.beast_summon(skill.get("count"), skill.get("from", "beast_deck"), skill.get("max_cost"))  # H31
+
+
+@register("produce", {}, {"from": _subset_of("hand", "secret"), "max_cost": _nonneg_int, "pay_cost": _bool})
+def _produce(ctx: Ctx, skill: "Skill") -> None:
+    unit = ctx.data.get("produce")  # the unit card chosen in the action (緊急生産)
+    if unit is not None:
+        ctx.state.produce(ctx.player, unit, pay_cost=bool(skill.get("pay_cost", True)))
