@@ -54,8 +54,8 @@ class Simulator(Protocol):
     def result(self, summary: Summary, snapshot: Mapping[str, Any], *, games: int, seed: int) -> dict[str, Any]:
         """The final, JSON-ready report of a whole run."""
 
-    def opponents(self) -> list[str]:
-        """Built-in opponent kinds this simulator can play (package opponents give the slugs)."""
+    def referenced_cards(self, opponent: Mapping[str, Any]) -> set[str]:
+        """The card codes an opponent uses (its deck, damage deck, mothership, beasts...)."""
 
 
 SIMULATORS: dict[str, Simulator] = {}
@@ -91,6 +91,56 @@ def snapshot_hash(snapshot: Mapping[str, Any]) -> str:
     """sha256 of the canonical JSON of a snapshot: identical requests share a stored result (DESIGN.md §4)."""
     canonical = json.dumps(snapshot, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def list_codes(document: Mapping[str, Any]) -> set[str]:
+    """Every card code a hangar.list/1 document names (options included: a warjack's cortex and weapons)."""
+    codes: set[str] = set()
+    sections = document.get("sections") if isinstance(document, Mapping) else None
+    for entries in (sections or {}).values():
+        for entry in entries if isinstance(entries, list) else ():
+            if not isinstance(entry, Mapping):
+                continue
+            if isinstance(entry.get("card"), str):
+                codes.add(entry["card"])
+            options = entry.get("options")
+            if isinstance(options, Mapping):
+                for value in options.values():
+                    values = value if isinstance(value, list) else [value]
+                    codes.update(item for item in values if isinstance(item, str))
+    return codes
+
+
+def build_snapshot(
+    document: Mapping[str, Any],
+    cards: Mapping[str, Mapping[str, Any]],
+    opponent: Mapping[str, Any],
+    *,
+    policy: str,
+    options: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Freeze a list, the cards it and the opponent need, the opponent and the policy into a snapshot."""
+    system = document.get("system")
+    simulator = simulator_for(system)
+    needed = list_codes(document) | simulator.referenced_cards(opponent)
+    return {
+        "schema": SNAPSHOT_SCHEMA,
+        "system": system,
+        "list": _plain(document),
+        "cards": {code: _plain(cards[code]) for code in sorted(needed) if code in cards},
+        "opponent": _plain(opponent),
+        "policy": policy,
+        "options": _plain(options or {}),
+    }
+
+
+def _plain(value: Any) -> Any:
+    """JSON-ready copy of engine data (read-only mappings and tuples become dicts and lists)."""
+    if isinstance(value, Mapping):
+        return {str(key): _plain(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(item) for item in value]
+    return value
 
 
 def check_run(snapshot: Any, *, games: Any, seed: Any) -> Simulator:
@@ -198,6 +248,6 @@ def simulation_result(summary: Summary, snapshot: Mapping[str, Any], *, games: i
 
 __all__ = [
     "SNAPSHOT_SCHEMA", "ENGINE_VERSION", "CHUNK_SIZE", "MAX_GAMES", "SimulationInputError", "Simulator",
-    "SIMULATORS", "register_simulator", "simulator_for", "snapshot_hash", "check_run", "chunks", "play_chunk",
+    "SIMULATORS", "register_simulator", "simulator_for", "snapshot_hash", "list_codes", "build_snapshot", "check_run", "chunks", "play_chunk",
     "simulate", "simulation_result", "run_parallel_chunks",
 ]

@@ -1,0 +1,74 @@
+"""`manage.py simulate` (DESIGN.md §2.4): same seed, same summary byte for byte, whatever --workers is."""
+import json
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from cards.services import packages_load_bundled
+
+ROOT = Path(__file__).resolve().parents[2]
+LIST = ROOT / "cards/packages/hagmi/lists/akane-assault.json"
+
+
+@pytest.fixture
+def bundled(db):
+    packages_load_bundled()
+
+
+def simulate(*args) -> str:
+    out = StringIO()
+    call_command("simulate", *args, stdout=out)
+    return out.getvalue()
+
+
+def test_simulate_json_is_byte_identical_whatever_the_workers(bundled):
+    args = [str(LIST), "--opponent", "sample-fortress", "--games", "1100", "--seed", "42", "--json"]
+    one = simulate(*args)
+    two = simulate(*args, "--workers", "2")
+    assert one == two
+    result = json.loads(one)
+    assert result["games"] == 1100 and result["seed"] == 42 and result["opponent"] == "sample-fortress"
+    assert result["wins"] + result["losses"] + result["draws"] == 1100
+    low, high = result["win_rate_interval"]
+    assert low <= result["win_rate"] <= high
+    for key in ("turns", "damage_per_turn", "first_unit_turn", "cards_played", "ended_by", "engine_version"):
+        assert key in result
+    assert sum(result["turns"]["histogram"].values()) == 1100
+
+
+def test_another_seed_gives_another_run(bundled):
+    args = [str(LIST), "--opponent", "goldfish", "--games", "200", "--json"]
+    assert simulate(*args, "--seed", "1") != simulate(*args, "--seed", "2")
+
+
+def test_plain_output_says_the_win_rate(bundled):
+    text = simulate(str(LIST), "--opponent", "goldfish", "--games", "50", "--seed", "5")
+    assert "win rate" in text and "50 games" in text
+
+
+def test_list_opponents_names_every_hagmi_opponent(bundled):
+    text = simulate("--list-opponents", "hagmi")
+    for slug in ("goldfish", "coop-ironshell-cradle", "coop-abyssal-ark", "sample-vanguard", "sample-fortress"):
+        assert slug in text
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--opponent", "nope"], "no hagmi opponent 'nope'"),
+        (["--opponent", "goldfish", "--games", "0"], "games"),
+        (["--opponent", "goldfish", "--policy", "clairvoyant"], "unknown policy"),
+        ([], "--opponent is required"),
+    ],
+)
+def test_bad_arguments_fail_with_a_clear_message(bundled, args, message):
+    with pytest.raises(CommandError, match=message):
+        simulate(str(LIST), *args)
+
+
+def test_sample_decks_are_playable_as_the_players_side(bundled):
+    for path in sorted((ROOT / "cards/packages/hagmi/lists").glob("*.json")):
+        result = json.loads(simulate(str(path), "--opponent", "goldfish", "--games", "20", "--seed", "9", "--json"))
+        assert result["games"] == 20, path.name
