@@ -1,0 +1,73 @@
+"""POST /api/odds/ — exact draw odds for a HAGMI! list (issue 3): "P(at least k of these among the first n)"."""
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import serializers
+from rest_framework.parsers import JSONParser
+from rest_framework.permissions import AllowAny
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from builder import selectors
+from builder.services.errors import ListInputError
+from rules_engine.hagmi.odds import OddsError, draw_odds
+
+from .views import BodySizeLimitMixin, _errors
+
+GROUP = inline_serializer(
+    "OddsGroup",
+    {"cards": serializers.ListField(child=serializers.CharField()), "at_least": serializers.IntegerField(default=1)},
+)
+ODDS_REQUEST = inline_serializer(
+    "OddsRequest",
+    {
+        "list": serializers.CharField(required=False, help_text="a saved list's slug (one you can see)"),
+        "document": serializers.JSONField(required=False, help_text="or a hangar.list/1 document"),
+        "deck": serializers.ChoiceField(choices=["weapons", "tactics"]),
+        "draws": serializers.IntegerField(required=False, help_text="cards drawn; default the opening hand (2)"),
+        "groups": GROUP.__class__(many=True),
+    },
+)
+ODDS_RESULT = inline_serializer(
+    "OddsResult",
+    {
+        "deck": serializers.CharField(),
+        "deck_size": serializers.IntegerField(),
+        "draws": serializers.IntegerField(),
+        "groups": serializers.ListField(child=serializers.DictField()),
+        "probability": serializers.FloatField(),
+        "exact": serializers.CharField(help_text="the exact probability as a fraction p/q"),
+    },
+)
+
+
+class OddsView(BodySizeLimitMixin, APIView):
+    """Exact (multivariate hypergeometric) odds of drawing groups of cards from one HAGMI! deck."""
+
+    permission_classes = [AllowAny]
+    parser_classes = [JSONParser]
+
+    @extend_schema(
+        operation_id="draw_odds",
+        summary="Exact odds to draw at least k of some cards among the first n of a deck (HAGMI!)",
+        request=ODDS_REQUEST,
+        responses={200: ODDS_RESULT, **_errors(400, 404, 413)},
+    )
+    def post(self, request):
+        data = request.data
+        if not isinstance(data, dict):
+            raise ListInputError("The body must be a JSON object with deck, groups and a list or document.")
+        if isinstance(data.get("list"), str):
+            document = selectors.list_document(selectors.list_get(slug=data["list"], user=request.user))
+        elif isinstance(data.get("document"), dict):
+            document = data["document"]
+        else:
+            raise ListInputError("Give `list` (a list slug) or `document` (a hangar.list/1 object).")
+        if document.get("system") != "hagmi":
+            raise ListInputError("Draw odds are for HAGMI! lists (system 'hagmi').")
+        try:
+            return Response(
+                draw_odds(document, deck=data.get("deck"), groups=data.get("groups"), draws=data.get("draws"))
+            )
+        except OddsError as error:
+            raise ListInputError(str(error)) from None
