@@ -1,0 +1,76 @@
+"""The HAGMI simulator behind `simulate` and the Celery chunks (issue 3, DESIGN.md §3-§4)."""
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from rules_engine.core.runner import merge_summaries
+from rules_engine.simulation import (
+    SimulationInputError, build_snapshot, chunks, play_chunk, simulate, simulation_result, snapshot_hash,
+)
+
+ROOT = Path(__file__).resolve().parents[3]
+PACKAGE = json.loads((ROOT / "cards/packages/hagmi/core.json").read_text(encoding="utf-8"))
+CARDS = {card["code"]: card for card in PACKAGE["cards"]}
+OPPONENTS = {opponent["slug"]: opponent for opponent in PACKAGE["opponents"]}
+DECK = json.loads((ROOT / "cards/packages/hagmi/lists/akane-assault.json").read_text(encoding="utf-8"))
+
+
+def snapshot(opponent="goldfish", policy="greedy", document=DECK):
+    return build_snapshot(document, CARDS, OPPONENTS[opponent], policy=policy)
+
+
+def test_snapshot_freezes_exactly_the_cards_the_list_and_opponent_use():
+    snap = snapshot("coop-ironshell-cradle")
+    listed = {entry["card"] for entries in DECK["sections"].values() for entry in entries}
+    opponent = OPPONENTS["coop-ironshell-cradle"]
+    beasts = {entry["card"] for entry in opponent["beast_deck"]}
+    assert set(snap["cards"]) == listed | beasts | {opponent["mothership"]}
+    assert snapshot_hash(snap) == snapshot_hash(json.loads(json.dumps(snap)))
+
+
+def test_chunks_played_anywhere_merge_to_the_whole_run():
+    snap = snapshot("sample-vanguard")
+    whole = simulate(snap, games=1200, seed=11)
+    pieces = [play_chunk(snap, seed=11, start=chunk.start, count=len(chunk)) for chunk in reversed(chunks(1200))]
+    merged = merge_summaries(reversed(pieces))
+    assert simulation_result(merged, snap, games=1200, seed=11) == whole
+
+
+def test_global_random_state_does_not_change_a_run():
+    """Randomness comes only from the run seed (DESIGN.md §3: the RLCard/PettingZoo seed test)."""
+    snap = snapshot("coop-abyssal-ark", policy="random")
+    first = simulate(snap, games=60, seed=5)
+    random.seed(999)
+    random.random()
+    assert simulate(snap, games=60, seed=5) == first
+
+
+def test_every_bundled_opponent_can_be_played():
+    for slug in OPPONENTS:
+        result = simulate(snapshot(slug), games=10, seed=1)
+        assert result["wins"] + result["losses"] + result["draws"] == 10, slug
+        assert result["opponent"] == slug
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (lambda s: s.update(policy="clairvoyant"), "unknown policy"),
+        (lambda s: s.update(options={"hand_limit": 7}), "unknown HAGMI option"),
+        (lambda s: s.update(cards="nope"), "snapshot.cards"),
+        (lambda s: s.update(schema="hangar.snapshot/0"), "snapshot.schema"),
+    ],
+)
+def test_bad_snapshots_are_refused_with_the_field_named(change, message):
+    snap = snapshot()
+    change(snap)
+    with pytest.raises(SimulationInputError, match=message):
+        simulate(snap, games=1, seed=1)
+
+
+@pytest.mark.parametrize("games, seed", [(0, 1), (100_001, 1), (10, -1), ("10", 1)])
+def test_run_parameters_are_checked(games, seed):
+    with pytest.raises(SimulationInputError):
+        simulate(snapshot(), games=games, seed=seed)
