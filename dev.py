@@ -47,6 +47,22 @@ def ensure_venv() -> None:
         STAMP.write_text(wanted)
 
 
+CHROMIUM = Path("/usr/bin/chromium")
+
+
+def ensure_browser() -> None:
+    """The browser tests drive Debian's Chromium (never a downloaded browser): install it when it is missing."""
+    if CHROMIUM.exists():
+        return
+    if os.name == "posix" and os.geteuid() == 0 and Path("/usr/bin/apt-get").exists():
+        say("installing Debian's chromium for the browser tests")
+        env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+        subprocess.run(["apt-get", "update", "-qq"], check=True, env=env)
+        subprocess.run(["apt-get", "install", "-y", "-qq", "chromium"], check=True, env=env)
+    else:
+        say("Debian's chromium is missing (sudo apt-get install -y chromium): the browser tests will fail")
+
+
 def base_env(**extra: str) -> dict[str, str]:
     env = dict(os.environ)
     env.setdefault("DJANGO_SETTINGS_MODULE", "hangar.settings")
@@ -101,6 +117,7 @@ def command_run(argv: list[str]) -> int:
 
 def command_test(argv: list[str]) -> int:
     ensure_venv()
+    ensure_browser()
     prepare_var()
     env = base_env(HANGAR_INSECURE_DEV_KEY="1")
     manage("check", env=env)
