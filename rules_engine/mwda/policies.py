@@ -1,0 +1,148 @@
+"""MechWarrior: Dark Age policies. `random` is the core's; these two are one-ply heuristics that score every
+legal action in points of enemy army removed (expected) and pick the best, giving no order (`pass`) when nothing
+scores above zero.
+
+- `mwda-greedy`: focus fire (damaged and valuable targets first; a likely kill gets a bonus), keep the best
+  range (walk or run towards the nearest enemy until it can shoot), vent when hot, push only when the expected
+  damage beats the push's cost (a heat click for a mech — never into a shutdown — a click of damage otherwise).
+- `mwda-defensive`: shoots from range but never charges or jumps in, falls back when it cannot shoot and an
+  enemy threatens it, vents at the first heat click and pushes only for a likely kill.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from rules_engine.core.policies import register_policy
+from rules_engine.mwda import combat
+
+KILL_BONUS = 0.5  # share of a unit's points added for eliminating it
+
+
+def _value_per_click(target: Any) -> float:
+    spec = target.spec
+    damaged = target.click / len(spec.dial)
+    return spec.points / len(spec.dial) * (1.0 + damaged)
+
+
+def attack_score(state: Any, action: tuple) -> float:
+    """Expected points removed by an attack action (shoot, close, charge, dfa)."""
+    kind = action[0]
+    unit, target = state.units[action[1]], state.units[action[2]]
+    ranged = kind == "shoot"
+    weapon = action[3] if ranged else 0
+    chance = combat.chance_to_hit(combat.attack_value(state, unit, target, ranged=ranged),
+                                  combat.defense_value(state, unit, target, ranged=ranged),
+                                  state.options["attack_dice"])
+    amount = combat.weapon_damage(unit, weapon)
+    if kind == "dfa":
+        amount += state.options["dfa_damage_bonus"]
+    if ranged:
+        amount = combat.damage_against(unit.spec, target.spec, weapon, amount)
+    remaining = combat.remaining_clicks(target)
+    dealt = min(amount, remaining)
+    score = chance * dealt * _value_per_click(target)
+    if dealt >= remaining:
+        score += chance * KILL_BONUS * target.spec.points
+    if kind == "dfa":
+        score -= (1 - chance) * state.options["dfa_miss_damage"] * _value_per_click(unit)
+    return score
+
+
+def push_cost(unit: Any, *, careful: bool) -> float:
+    """M11: what giving this unit another order costs when it already carries a token."""
+    if unit.tokens == 0:
+        return 0.0
+    if unit.spec.is_mech:
+        if unit.heat + 1 >= unit.spec.shutdown_heat:
+            return 1000.0  # never push into a shutdown
+        return (6.0 if careful else 3.0) * (unit.heat + 1)
+    return _value_per_click(unit) * (2.0 if careful else 1.0)
+
+
+def nearest_enemy(state: Any, unit: Any) -> Any:
+    return min(state.enemies(unit), key=lambda e: (state.edge(unit, e), e.uid))
+
+
+def threatened(state: Any, unit: Any) -> bool:
+    """Some enemy that acts (not a goldfish) could reach and shoot this unit next turn (move + max range)."""
+    return any(not state.goldfish[e.side] and state.edge(unit, e) <= combat.move_allowance(e) + e.spec.primary.max_range
+               for e in state.enemies(unit))
+
+
+class _Heuristic:
+    name = "mwda-heuristic"
+    careful = False
+    melee_factor = 1.0
+
+    def choose(self, state: Any, rng: random.Random) -> tuple:
+        actions = state.legal_actions()
+        self._nearest: dict[int, Any] = {}
+        scored = [(self.score(state, action), -index) for index, action in enumerate(actions)]
+        return actions[-max(scored)[1]]
+
+    def nearest(self, state: Any, unit: Any) -> Any:
+        found = self._nearest.get(unit.uid)
+        if found is None:
+            found = self._nearest[unit.uid] = nearest_enemy(state, unit)
+        return found
+
+    def score(self, state: Any, action: tuple) -> float:
+        kind = action[0]
+        if kind == "pass":
+            return 0.0
+        unit = state.units[action[1]]
+        if kind == "vent":
+            return self.vent_score(unit)
+        cost = push_cost(unit, careful=self.careful)
+        if kind == "move":
+            return self.move_score(state, unit, action) - cost
+        score = attack_score(state, action)
+        if kind in ("charge", "dfa"):
+            score *= self.melee_factor
+        return score - cost
+
+    def vent_score(self, unit: Any) -> float:
+        if unit.heat + 1 >= unit.spec.shutdown_heat:
+            return 50.0
+        return 8.0 * unit.heat if unit.heat >= (1 if self.careful else 2) else -1.0
+
+    def move_score(self, state: Any, unit: Any, action: tuple) -> float:
+        _, _, toward, run = action
+        if unit.uid in state.shooters:
+            return -1.0
+        if toward < 0:
+            return self.retreat_score(state, unit, run)
+        nearest = self.nearest(state, unit)
+        if state.units[toward] is not nearest:
+            return -1.0
+        reach = combat.move_allowance(unit)
+        travel = state.approach_travel(unit, nearest)
+        if run:
+            return 2.0 if travel > reach else -1.0
+        return 3.0 if travel <= reach else 1.0
+
+    def retreat_score(self, state: Any, unit: Any, run: bool) -> float:
+        return -5.0
+
+
+@register_policy("mwda-greedy")
+class GreedyPolicy(_Heuristic):
+    name = "mwda-greedy"
+
+
+@register_policy("mwda-defensive")
+class DefensivePolicy(_Heuristic):
+    name = "mwda-defensive"
+    careful = True
+    melee_factor = 0.0
+
+    def score(self, state: Any, action: tuple) -> float:
+        if action[0] in ("charge", "dfa"):
+            return -1.0
+        return super().score(state, action)
+
+    def retreat_score(self, state: Any, unit: Any, run: bool) -> float:
+        if threatened(state, unit):
+            return 2.5 if run else 2.0
+        return -5.0
