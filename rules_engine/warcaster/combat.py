@@ -1,0 +1,193 @@
+"""Attacks and damage (W11) with the weapon qualities strafe (W12), blast (W13), spray (W14) and the
+continuous-effect qualities (W15), plus the action/power dice and the odds the greedy policy uses.
+
+Dice [public]: an action die (white) shows 0,0,0,1,1,2 strikes, a power die (red) 0,1,1,1,1,2.
+W11 [interpretation]: attack roll = `attack_dice` action dice + 1 power die per arc spent; a hit when
+RAT/MAT + strikes ≥ DEF. Damage roll = `damage_dice` action dice + the same power dice; damage =
+POW + strikes − ARM (minimum 0), taken from health. A warjack's melee POW also gains its STR modifiers
+(e.g. 限界駆動 Redline's STR +2) [interpretation].
+
+"After-attack rules" are what happens once per attack: the `after_attack` event, the attacker's `on_hit`
+abilities (e.g. 狩人コルテックス Hunter Cortex) and the weapon's effect qualities on a hit. Strafe's extra attacks
+each get them (W12); spray's other models and blast's victims never do (W13, W14).
+"""
+from __future__ import annotations
+
+import math
+import random
+from functools import lru_cache
+
+from rules_engine.warcaster.geometry import extend, gap, segment_distance
+from rules_engine.warcaster.models import EFFECT_NAMES, Weapon
+from rules_engine.warcaster.state import Board, Model
+
+ACTION_FACES = (0, 0, 0, 1, 1, 2)  # white action die
+POWER_FACES = (0, 1, 1, 1, 1, 2)  # red power die
+STRAFE_RANGE = 2  # W12: extra attacks on enemies within 2″ of the target
+BLAST_RANGE = 2  # W13
+BLAST_VICTIMS = 2  # W13: the 2 nearest models within 2″ of the target
+
+
+def strikes(rng: random.Random, action: int, power: int) -> int:
+    total = 0
+    for _ in range(action):
+        total += ACTION_FACES[rng.randrange(6)]
+    for _ in range(power):
+        total += POWER_FACES[rng.randrange(6)]
+    return total
+
+
+@lru_cache(maxsize=None)
+def strike_distribution(action: int, power: int) -> tuple[float, ...]:
+    """P(strikes = k) for k = 0.. on `action` action dice and `power` power dice (exact)."""
+    dist = [1.0]
+    for faces in (ACTION_FACES,) * action + (POWER_FACES,) * power:
+        nxt = [0.0] * (len(dist) + 2)
+        for k, p in enumerate(dist):
+            for face in faces:
+                nxt[k + face] += p / 6
+        dist = nxt
+    return tuple(dist)
+
+
+@lru_cache(maxsize=4096)
+def hit_chance(stat: int, defence: int, action: int, power: int) -> float:
+    return sum(p for k, p in enumerate(strike_distribution(action, power)) if stat + k >= defence)
+
+
+@lru_cache(maxsize=4096)
+def expected_damage(pow_: int, arm: int, action: int, power: int) -> float:
+    return sum(p * max(0, pow_ + k - arm) for k, p in enumerate(strike_distribution(action, power)))
+
+
+def attack_stat(board: Board, model: Model, weapon: Weapon) -> int:
+    return board.stat(model, "mat" if weapon.type == "melee" else "rat")
+
+
+def weapon_pow(board: Board, model: Model, weapon: Weapon) -> int:
+    if weapon.type == "melee" and model.spec.kind == "warjack":
+        return weapon.pow + board.stat(model, "str") - model.spec.str_
+    return weapon.pow
+
+
+def in_reach(attacker: Model, target: Model, weapon: Weapon) -> bool:
+    return gap(attacker.disc, target.disc) <= weapon.rng
+
+
+def nearest_in(attacker: Model, models: list[Model]) -> tuple[Model | None, float]:
+    """The nearest of `models` to `attacker` and its edge-to-edge distance: if it is out of a weapon's reach,
+    every other model is too, so one look serves all the attacker's weapons."""
+    best, best_gap = None, math.inf
+    x, y, r = attacker.x, attacker.y, attacker.spec.radius
+    for model in models:
+        d = math.hypot(model.x - x, model.y - y) - r - model.spec.radius
+        if d < best_gap or d == best_gap and best is not None and model.uid < best.uid:
+            best, best_gap = model, d
+    return best, max(0.0, best_gap)
+
+
+def make_attack(board: Board, attacker: Model, target: Model, weapon: Weapon, arc: int, *,
+                stat: int | None = None, origin: str = "weapon") -> None:
+    """One attack (the arc already paid): strafe's roll right after the target is chosen (W12), the attack on the
+    target, then strafe's extra attacks, each a separate attack with its own after-attack rules."""
+    extra: list[Model] = []
+    if "strafe" in weapon.qualities:
+        rolled = strikes(board.rng, 0, 1)
+        near = sorted((m for m in board.on_board(target.player) if m is not target
+                       and gap(m.disc, target.disc) <= STRAFE_RANGE), key=lambda m: (gap(m.disc, target.disc), m.uid))
+        extra = near[:rolled]
+        board.log("strafe", attacker.player, attacker=attacker.uid, target=target.uid, strikes=rolled,
+                  extra=[m.uid for m in extra])
+    single_attack(board, attacker, target, weapon, arc, stat=stat, kind=origin)
+    for other in extra:
+        if other.alive and attacker.alive:
+            single_attack(board, attacker, other, weapon, 0, stat=stat, kind="strafe")
+
+
+def single_attack(board: Board, attacker: Model, target: Model, weapon: Weapon, arc: int, *,
+                  stat: int | None = None, kind: str = "weapon") -> bool:
+    """Roll to hit (W11) and resolve one attack with blast (W13) and spray (W14). Returns True on a hit."""
+    options = board.options
+    spray = "spray" in weapon.qualities
+    value = attack_stat(board, attacker, weapon) if stat is None else stat
+    defence = board.stat(target, "def", ignore_cover=spray)  # W14: spray ignores cover
+    rolled = strikes(board.rng, options["attack_dice"], arc)
+    hit = value + rolled >= defence
+    board.log("attack", attacker.player, attacker=attacker.uid, unit=attacker.unit, target=target.uid,
+              target_unit=target.unit, weapon=weapon.name, origin=kind, arc=arc, stat=value, defence=defence,
+              strikes=rolled, hit=hit, **{"from": [attacker.x, attacker.y], "to": [target.x, target.y]})
+    pow_ = weapon_pow(board, attacker, weapon)
+    if hit:
+        damage_roll(board, attacker, target, pow_, arc, ignore_cover=spray, source=kind)
+        apply_qualities(board, attacker, target, weapon, kind)
+    if "blast" in weapon.qualities:
+        blast(board, attacker, target, weapon, hit)
+    if spray:
+        spray_line(board, attacker, target, weapon)
+    after_attack(board, attacker, target, hit)
+    return hit
+
+
+def damage_roll(board: Board, attacker: Model, target: Model, pow_: int, arc: int, *, ignore_cover: bool,
+                source: str) -> int:
+    rolled = strikes(board.rng, board.options["damage_dice"], arc)
+    armour = board.stat(target, "arm", ignore_cover=ignore_cover)
+    amount = max(0, pow_ + rolled - armour)
+    board.log("damage_roll", attacker.player, target=target.uid, pow=pow_, strikes=rolled, arm=armour, amount=amount)
+    return board.deal_damage(target, amount, source, attacker.player)
+
+
+def apply_qualities(board: Board, attacker: Model, target: Model, weapon: Weapon, source: str) -> None:
+    if not target.alive:
+        return
+    for effect in sorted(weapon.qualities & EFFECT_NAMES):
+        board.apply_effect(target, effect, attacker.player, f"{source}:{weapon.name}")
+
+
+def blast_amount(board: Board, model: Model, weapon: Weapon) -> int:
+    amount = math.ceil(weapon.pow / 2)
+    if board.options["blast_damage"] == "half_pow_minus_arm":
+        amount = max(0, amount - board.stat(model, "arm"))
+    return amount
+
+
+def blast(board: Board, attacker: Model, target: Model, weapon: Weapon, hit: bool) -> None:
+    """W13: on a hit the 2 nearest models within 2″ of the target (friend or foe, the attacker included) take
+    blast damage; on a miss the target does. Blast damage is not an attack: no after-attack rules."""
+    if hit:
+        centre = target.disc
+        near = sorted((m for m in board.on_board() if m is not target and gap(m.disc, centre) <= BLAST_RANGE),
+                      key=lambda m: (gap(m.disc, centre), m.uid))
+        victims = near[:BLAST_VICTIMS]
+    else:
+        victims = [target] if target.alive else []
+    board.log("blast", attacker.player, attacker=attacker.uid, target=target.uid, hit=hit,
+              victims=[m.uid for m in victims], at=[target.x, target.y])
+    for model in victims:
+        board.deal_damage(model, blast_amount(board, model, weapon), "blast", attacker.player)
+
+
+def spray_line(board: Board, attacker: Model, target: Model, weapon: Weapon) -> None:
+    """W14: every other model on the line from the attacker through the target and on to the weapon's range is
+    hit (friend or foe, cover ignored); these hits are not attacks, so no after-attack rules for them."""
+    length = attacker.spec.radius + weapon.rng
+    ax, ay = attacker.x, attacker.y
+    ex, ey = extend(ax, ay, target.x, target.y, max(length, math.hypot(target.x - ax, target.y - ay)))
+    hit = [m for m in board.on_board() if m is not attacker and m is not target
+           and segment_distance(m.x, m.y, ax, ay, ex, ey) <= m.spec.radius]
+    hit.sort(key=lambda m: (math.hypot(m.x - ax, m.y - ay), m.uid))
+    board.log("spray", attacker.player, attacker=attacker.uid, target=target.uid, models=[m.uid for m in hit],
+              line=[[ax, ay], [round(ex, 2), round(ey, 2)]])
+    for model in hit:
+        if model.alive:
+            damage_roll(board, attacker, model, weapon.pow, 0, ignore_cover=True, source="spray")
+            apply_qualities(board, attacker, model, weapon, "spray")
+
+
+def after_attack(board: Board, attacker: Model, target: Model, hit: bool) -> None:
+    board.log("after_attack", attacker.player, attacker=attacker.uid, target=target.uid, hit=hit)
+    if hit and attacker.alive:
+        from rules_engine.warcaster.cyphers import use_ability  # the effect vocabulary; imported late (cycle)
+
+        for ability in attacker.spec.triggered("on_hit"):
+            use_ability(board, attacker, ability, None)

@@ -1,0 +1,192 @@
+"""Warcaster policies. `random` is the core's; `warcaster-greedy` is a one-ply heuristic:
+
+- charging: arc onto a gate while a reserve unit is waiting for more gate arc, else onto a warjack or hero
+  that fights; never recalls;
+- cyphers: scores each playable cypher on its chosen target (expected damage of attack cyphers from the
+  exact strike distribution, kills, effects put on enemies, healing, arc, cards); buffs that last a turn only
+  in the first cypher phase, before the activation they help; keeps the card when nothing scores;
+- activation: the unit with the best attack now; moves hold when a target is in reach, otherwise advance (or
+  take the centre objective near the end of a pulse round); attacks the target with the best expected damage
+  (kills first) and spends arc when the power dice add enough damage;
+- deploys the most expensive affordable reserve; places gates forward, nearest the centre; discards only
+  when over the hand limit (the least useful cypher).
+"""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from rules_engine.core.policies import register_policy
+from rules_engine.warcaster import combat, cyphers
+from rules_engine.warcaster.geometry import gap
+
+EFFECT_VALUE = {"fire": 6, "corrosion": 6, "lockdown": 4, "system_failure": 7, "tune_up": 5}
+CYPHER_KEEP = 2.0  # a cypher must score above this to be played
+TYPE_VALUE = {"attack": 3, "effect": 2, "pulse": 2, "geometric": 1}
+
+
+@register_policy("warcaster-greedy")
+class WarcasterGreedyPolicy:
+    name = "warcaster-greedy"
+
+    def choose(self, state: Any, rng: random.Random) -> Any:
+        actions = state.legal_actions()
+        if state.phase == "discard" and actions[0] == ("pass",):
+            return actions[0]  # discard only when over the hand limit
+        scorer = getattr(self, f"_score_{state.phase}")
+        best = max(range(len(actions)), key=lambda i: (scorer(state, actions[i]), -i))
+        return actions[best]
+
+    # --- W10 phase 2
+    def _score_charge(self, state: Any, action: tuple) -> float:
+        if action[0] == "pass":
+            return 0
+        if action[0] == "recall":
+            return -5
+        side = state.sides[state.player]
+        if action[1] == "gate":
+            gate = side.gates[action[2]]
+            waiting = [u.spec.cst for u in state.reserves(state.player) if u.spec.cst > gate.arc]
+            return 4 - 0.1 * min(c - gate.arc for c in waiting) if waiting else -1
+        unit = state.units[action[2]]
+        if not any(m.spec.weapons for m in unit.alive_models):
+            return -1
+        return 2 + (1 if unit.spec.kind in ("warjack", "hero") else 0) - 0.5 * unit.arc
+
+    # --- W10 phases 3 and 5
+    def _score_cypher(self, state: Any, action: tuple) -> float:
+        if action[0] == "pass":
+            return CYPHER_KEEP
+        side = state.sides[state.player]
+        cypher = next(c for c in side.hand if c.code == action[1])
+        node, chosen = cyphers.node_and_target(state, state.player, cypher, action[2])
+        score = 0.0
+        for effect in cypher.effects:
+            score += self._effect_value(state, effect, node, chosen)
+        return score
+
+    _score_cypher1 = _score_cypher2 = _score_cypher
+
+    def _effect_value(self, state: Any, effect: Any, node: Any, chosen: Any) -> float:
+        player = state.player
+        kind = effect.kind
+        if kind == "attack":
+            if chosen is None:
+                return 0
+            stat = state.stat(node, state.options["cypher_attack_stat"])
+            arc = min(state.units[node.unit].arc, state.options["max_arc_per_attack"])
+            return 3 * _expected(state, stat, effect.get("pow"), chosen, arc) + 2
+        affected = cyphers._affected(state, player, effect, node, chosen)
+        if kind == "damage":
+            return sum(3 * int(effect.get("amount")) * (1 if m.player != player else -1) for m in affected)
+        if kind == "apply_effect":
+            name = effect.get("effect")
+            value = EFFECT_VALUE.get(name, 3)
+            return sum(value * (1 if (m.player != player) == (name != "tune_up") else -1)
+                       for m in affected if name not in m.effects and name not in m.spec.immunities)
+        if kind == "remove_effect":
+            return sum(3 * len(m.effects) for m in affected if m.player == player)
+        if kind == "heal":
+            return sum(2 * min(int(effect.get("amount")), m.spec.health - m.health) for m in affected)
+        if kind == "arc":
+            target = chosen or node
+            unit = state.units[target.unit]
+            return 2 * min(int(effect.get("amount")), state.arc_limit(unit) - unit.arc, state.sides[player].pool)
+        if kind == "draw":
+            return 1.5 * int(effect.get("count"))
+        if kind == "shield":
+            return sum(1 for m in affected if m.player == player)
+        if kind == "stat_mod":
+            amount = int(effect.get("amount"))
+            if effect.get("duration", "round") == "turn":
+                if state.phase != "cypher1":
+                    return 0
+                return sum(2 * amount for m in affected
+                           if m.player == player and not state.units[m.unit].activated)
+            return sum(1.5 * amount * (1 if m.player == player else -1) for m in affected)
+        if kind == "move":
+            return 1.0 if chosen is not None and chosen.player == player else 0.5
+        return 0
+
+    # --- W10 phase 4
+    def _score_activate(self, state: Any, action: tuple) -> float:
+        if action[0] == "pass":
+            return -1
+        unit = state.units[action[1]]
+        best = max((_attack_value(state, unit, target, 0) for target in state.attack_targets(unit)), default=0.0)
+        return best + 0.1 * unit.spec.cst + 1
+
+    _score_solo = _score_activate
+
+    def _score_move(self, state: Any, action: tuple) -> float:
+        unit = state.units[state.acting]
+        mode = action[1]
+        in_reach = bool(state.attack_targets(unit))
+        if mode == "hold":
+            return 3 if in_reach else 0
+        if mode == "advance":
+            return 2
+        late = state.turns_taken[state.player] >= state.options["turns_per_round"] - 2
+        lead = unit.alive_models[0]
+        distance = gap(lead.disc, (*state.centre, 0.0)) - state.options["objective_radius"]
+        return 2.5 if late and distance <= state.stat(lead, "spd") else 1
+
+    def _score_act(self, state: Any, action: tuple) -> float:
+        kind = action[0]
+        if kind == "wait":
+            return 0
+        unit = state.units[state.acting]
+        if kind == "attack":
+            return _attack_value(state, unit, state.units[action[1]], action[2])
+        model = state.models[action[1]]
+        ability = model.spec.abilities[action[2]]
+        chosen = state.models[action[3]] if action[3] is not None else None
+        return self._effect_value(state, ability.effect, model, chosen) - ability.arc_cost
+
+    # --- W10 phases 6 to 8
+    def _score_deploy(self, state: Any, action: tuple) -> float:
+        if action[0] in ("end", "pass"):
+            return 0
+        return state.units[action[1]].spec.cst - 0.01 * action[2]
+
+    def _score_gate(self, state: Any, action: tuple) -> float:
+        if action[0] == "pass":
+            return -100
+        x, y = state.gate_spots(state.player)[action[1]]
+        cx, cy = state.centre
+        return -abs(x - cx) - abs(y - cy)
+
+    def _score_discard(self, state: Any, action: tuple) -> float:
+        if action[0] == "pass":
+            return 0
+        side = state.sides[state.player]
+        cypher = next(c for c in side.hand if c.code == action[1])
+        usable = bool(cyphers.cypher_options(state, state.player, cypher))
+        return -TYPE_VALUE.get(cypher.cypher_type, 2) - (2 if usable else 0) - 1
+
+
+def _expected(state: Any, stat: int, pow_: int, target: Any, arc: int) -> float:
+    dice = state.options["attack_dice"], state.options["damage_dice"]
+    chance = combat.hit_chance(stat, state.stat(target, "def"), dice[0], arc)
+    return chance * combat.expected_damage(pow_, state.stat(target, "arm"), dice[1], arc)
+
+
+def _attack_value(state: Any, unit: Any, target_unit: Any, arc: int) -> float:
+    """Expected damage of `unit` attacking `target_unit` (arc on the first attack), a kill bonus, minus arc."""
+    total = 0.0
+    first = True
+    targets = target_unit.alive_models
+    for model in unit.alive_models:
+        target, distance = combat.nearest_in(model, targets)
+        if target is None:
+            break
+        for weapon in model.spec.weapons:
+            if distance > weapon.rng or state.blocked(model, weapon.type):
+                continue
+            spent = arc if first else 0
+            first = False
+            stat = combat.attack_stat(state, model, weapon)
+            total += _expected(state, stat, combat.weapon_pow(state, model, weapon), target, spent)
+    remaining = sum(m.health for m in targets)
+    bonus = 2 * target_unit.spec.cst if total >= remaining else 0
+    return total + bonus - 0.6 * arc

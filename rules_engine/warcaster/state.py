@@ -1,0 +1,331 @@
+"""The mutable pieces of a Warcaster game and the rules that read them: stats, damage, continuous effects.
+
+`Board` holds everything on and off the table (units, models, gates, arc pools, cypher decks), the event log and
+the game's own `random.Random`. The turn structure (game.py), combat (combat.py) and the effect vocabulary
+(cyphers.py) all act on a `Board`.
+"""
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from math import hypot
+from typing import Any
+
+from rules_engine.core.events import EventLog
+from rules_engine.warcaster.geometry import Disc, gap, move_towards
+from rules_engine.warcaster.models import CypherSpec, ModelSpec, UnitSpec
+
+DEFAULT_OPTIONS: Mapping[str, Any] = {
+    "attack_dice": 3,  # W11: action dice in an attack roll
+    "damage_dice": 3,  # W11: action dice in a damage roll
+    "blast_damage": "half_pow",  # W13: ⌈POW/2⌉ straight to health; or "half_pow_minus_arm"
+    "table_size": 30,  # inches, square
+    "objective_radius": 3,  # W16: centre objective, within 3″ of the table centre
+    "objective_points": 2,  # W16: per pulse round end
+    "rounds": 3,  # pulse rounds in a game
+    "turns_per_round": 5,  # turns per player per pulse round
+    "hand_limit": 5,  # W10 phase 9
+    "arc_pool": 15,  # arc a player owns: on units, on gates or in the pool
+    "gates": 3,  # void gates a player can place (W10 phase 7)
+    "gate_arc_limit": 8,  # arc a gate can hold
+    "gate_start_arc": 5,  # arc a gate takes from the pool when placed
+    "unit_arc_limit": 3,  # arc a non-hero unit can hold (a hero: its FOC)
+    "max_arc_per_attack": 3,  # power dice a single attack may buy
+    "deploy_range": 3,  # deployed models are placed within this of their gate
+    "cypher_attack_stat": "foc",  # stat of the arc node used for a cypher attack roll ("foc" or "rat")
+}
+
+
+_SPEC_FIELD = {"def": "def_", "str": "str_"}  # stat name → ModelSpec field
+
+
+@dataclass(slots=True)
+class Model:
+    uid: int
+    unit: int
+    player: int
+    spec: ModelSpec
+    health: int
+    x: float = -1.0
+    y: float = -1.0
+    alive: bool = True
+    effects: dict[str, int] = field(default_factory=dict)  # W15: effect → 1 (system_failure: 1 melee / 2 ranged blocked)
+    mods: list[tuple[str, int, str]] = field(default_factory=list)  # (stat, amount, "turn" | "round")
+    shield: int = 0
+
+    @property
+    def disc(self) -> Disc:
+        return self.x, self.y, self.spec.radius
+
+
+@dataclass(slots=True)
+class Unit:
+    uid: int
+    player: int
+    spec: UnitSpec
+    models: list[Model]
+    status: str = "reserve"  # "reserve" | "board" | "destroyed"
+    arc: int = 0
+    activated: bool = False
+    lockdown: bool = False  # W15: the unit's SPD −2
+
+    @property
+    def alive_models(self) -> list[Model]:
+        return [m for m in self.models if m.alive]
+
+
+@dataclass(slots=True)
+class Gate:
+    uid: int
+    player: int
+    x: float
+    y: float
+    arc: int = 0
+
+
+@dataclass(slots=True)
+class Side:
+    player: int
+    goldfish: bool
+    units: list[int]
+    pool: int  # arc not on the table
+    deck: list[CypherSpec]
+    hand: list[CypherSpec] = field(default_factory=list)
+    discard: list[CypherSpec] = field(default_factory=list)
+    gates: list[Gate] = field(default_factory=list)
+    vp: int = 0
+
+
+class Board:
+    """Units, models, gates, arc and cyphers of both sides, plus the log and the rng."""
+
+    def __init__(self, options: Mapping[str, Any], rng: random.Random) -> None:
+        self.options = options
+        self.rng = rng
+        self.events = EventLog()
+        self.turn = 0
+        self.round = 1
+        self.player = 0
+        self.units: list[Unit] = []
+        self.models: list[Model] = []
+        self.sides: list[Side] = []
+        self.size = float(options["table_size"])
+        self.centre = (self.size / 2, self.size / 2)
+        self._board_cache: tuple[list[Model], list[Model], list[Model]] | None = None
+        self._aura_bearers: list[list[Model]] = [[], []]
+        self._gaps: dict[tuple[int, int], float] = {}
+
+    # --- logging
+    def log(self, kind: str, player: int | None = None, **data: Any) -> None:
+        """Log an event of `player` (default: the player whose turn it is)."""
+        self.events.append(kind, self.turn, self.player if player is None else player, **data)
+
+    def log_game(self, kind: str, **data: Any) -> None:
+        """Log an event of the game itself (player null): setup, round end, game over."""
+        self.events.append(kind, self.turn, None, **data)
+
+    # --- queries
+    def on_board(self, player: int | None = None) -> list[Model]:
+        """Living models on the table (of one player, or both). A shared, cached list: never mutate it."""
+        cache = self._board_cache
+        if cache is None:
+            both = [m for m in self.models if m.alive and self.units[m.unit].status == "board"]
+            cache = self._board_cache = (both, [m for m in both if m.player == 0], [m for m in both if m.player == 1])
+        return cache[0] if player is None else cache[player + 1]
+
+    def invalidate(self) -> None:
+        """Forget the cached table contents (after a model dies, moves, or is deployed or set up by hand)."""
+        self._board_cache = None
+        self._gaps = {}
+
+    def gap_between(self, a: Model, b: Model) -> float:
+        """Edge-to-edge distance of two models, cached until a model moves (`invalidate`)."""
+        key = (a.uid, b.uid)
+        found = self._gaps.get(key)
+        if found is None:
+            found = self._gaps[key] = max(0.0, hypot(a.x - b.x, a.y - b.y) - a.spec.radius - b.spec.radius)
+        return found
+
+    def units_on_board(self, player: int) -> list[Unit]:
+        return [self.units[u] for u in self.sides[player].units if self.units[u].status == "board"]
+
+    def reserves(self, player: int) -> list[Unit]:
+        return [self.units[u] for u in self.sides[player].units if self.units[u].status == "reserve"]
+
+    def arc_limit(self, unit: Unit) -> int:
+        if unit.spec.kind == "hero":
+            return max(m.foc for m in unit.spec.models)
+        return int(self.options["unit_arc_limit"])
+
+    def stat(self, model: Model, name: str, *, ignore_cover: bool = False) -> int:
+        """A model's current stat: printed + static self mods + auras + temporary mods + continuous effects."""
+        spec = model.spec
+        value = getattr(spec, _SPEC_FIELD.get(name, name))
+        if spec.self_mods:
+            value += spec.self_mods.get(name, 0)
+        for stat, amount, _ in model.mods:
+            if stat == name:
+                value += amount
+        effects = model.effects
+        if effects:
+            if name in ("rat", "mat") and "fire" in effects:
+                value -= 1
+            if name == "arm" and "corrosion" in effects:
+                value -= 1
+            if name in ("rat", "mat", "def") and "tune_up" in effects:
+                value += 1
+        if name == "spd" and self.units[model.unit].lockdown:
+            value -= 2
+        value += self.aura_bonus(model, name, ignore_cover)
+        return max(0, value)
+
+    def aura_bonus(self, model: Model, name: str, ignore_cover: bool) -> int:
+        if not self._aura_bearers[model.player]:
+            return 0
+        total = 0
+        disc = model.disc
+        for other in self._aura_bearers[model.player]:
+            if other is model or not other.alive or self.units[other.unit].status != "board":
+                continue
+            for aura in other.spec.auras:
+                if aura.stat == name and not (ignore_cover and aura.cover) and gap(disc, other.disc) <= aura.range:
+                    total += aura.amount
+        return total
+
+    def index_auras(self) -> None:
+        """Remember which models carry auras (mantlets, attachments): `stat` looks only at those."""
+        self._aura_bearers = [[m for m in self.models if m.player == p and m.spec.auras] for p in (0, 1)]
+
+    def enemies_on_board(self, player: int) -> list[Model]:
+        return self.on_board(1 - player)
+
+    def nearest(self, model: Model, candidates: list[Model]) -> Model | None:
+        disc = model.disc
+        return min(candidates, key=lambda m: (gap(disc, m.disc), m.uid), default=None)
+
+    def obstacles(self, model: Model) -> list[Disc]:
+        return [m.disc for m in self.on_board() if m is not model]
+
+    def move_model(self, model: Model, dest: tuple[float, float], distance: float, stop_at: float) -> bool:
+        """Move a model straight towards `dest` (see geometry.move_towards); True if it moved."""
+        x, y = move_towards(model.disc, dest, distance, stop_at, self.obstacles(model), self.size)
+        if (x, y) == (model.x, model.y):
+            return False
+        model.x, model.y = x, y
+        self._gaps = {}
+        return True
+
+    def advance(self, model: Model, distance: float) -> bool:
+        """Move towards the nearest enemy model, stopping once its longest usable weapon reaches it."""
+        target = self.nearest(model, self.enemies_on_board(model.player))
+        if target is None:
+            return self.move_model(model, self.centre, distance, self.options["objective_radius"] / 2)
+        reach = max((w.rng for w in model.spec.weapons if not self.blocked(model, w.type)), default=1)
+        stop_at = model.spec.radius + target.spec.radius + max(reach - 0.25, 0.1)
+        return self.move_model(model, (target.x, target.y), distance, stop_at)
+
+    # --- damage and destruction
+    def deal_damage(self, model: Model, amount: int, source: str, by: int | None) -> int:
+        """Damage straight to health after shields; logs it and destroys the model at 0. Returns damage taken."""
+        if amount <= 0 or not model.alive:
+            return 0
+        if model.shield:
+            absorbed = min(model.shield, amount)
+            model.shield -= absorbed
+            amount -= absorbed
+            self.log("shield_absorbed", model.player, model=model.uid, amount=absorbed)
+        if amount <= 0:
+            return 0
+        taken = min(amount, model.health)
+        model.health -= taken
+        self.log("damage", model.player, model=model.uid, unit=model.unit, amount=taken, source=source, by=by,
+                 health=model.health)
+        if model.health <= 0:
+            self.destroy_model(model, by)
+        return taken
+
+    def destroy_model(self, model: Model, by: int | None) -> None:
+        model.alive = False
+        self._board_cache = None
+        unit = self.units[model.unit]
+        self.log("destroyed", model.player, model=model.uid, unit=unit.uid, code=model.spec.code, by=by)
+        if not unit.alive_models:
+            self.destroy_unit(unit, by)
+
+    def destroy_unit(self, unit: Unit, by: int | None) -> None:
+        unit.status = "destroyed"
+        self._board_cache = None
+        self.sides[unit.player].pool += unit.arc  # its arc goes back to its owner's pool
+        unit.arc = 0
+        scorer = 1 - unit.player  # W16: points go to the destroyed unit's enemy, whatever destroyed it
+        self.sides[scorer].vp += unit.spec.cst
+        self.log("unit_destroyed", unit.player, unit=unit.uid, code=unit.spec.code, cst=unit.spec.cst, by=by,
+                 vp_to=scorer)
+
+    # --- arc
+    def spend_unit_arc(self, unit: Unit, amount: int) -> None:
+        amount = min(amount, unit.arc)
+        unit.arc -= amount
+        self.sides[unit.player].pool += amount
+
+    def put_arc(self, unit: Unit, amount: int) -> int:
+        """Arc from the owner's pool onto a unit, up to its limit; returns the arc put."""
+        side = self.sides[unit.player]
+        amount = max(0, min(amount, side.pool, self.arc_limit(unit) - unit.arc))
+        unit.arc += amount
+        side.pool -= amount
+        return amount
+
+    # --- cyphers
+    def draw(self, player: int, count: int) -> int:
+        side = self.sides[player]
+        drawn = 0
+        for _ in range(count):
+            if not side.deck:
+                if not side.discard:
+                    break
+                side.deck = side.discard
+                side.discard = []
+                self.rng.shuffle(side.deck)
+                self.log("reshuffle", player, cards=len(side.deck))
+            side.hand.append(side.deck.pop())
+            drawn += 1
+        return drawn
+
+    # --- continuous effects (W15)
+    def apply_effect(self, model: Model, effect: str, source_player: int | None, source: str) -> bool:
+        """Put a continuous effect on a model (lockdown: on its unit). False when immune or not applicable."""
+        if not model.alive or effect in model.spec.immunities:
+            return False
+        if effect in ("system_failure", "tune_up") and model.spec.kind != "warjack":
+            return False
+        if effect == "lockdown":
+            self.units[model.unit].lockdown = True
+            data: dict[str, Any] = {"unit": model.unit}
+        else:
+            mode = 1
+            if effect == "system_failure":
+                roll = self.rng.randint(1, 6)  # W15: 1–3 no melee attacks, 4–6 no ranged attacks
+                mode = 1 if roll <= 3 else 2
+            model.effects[effect] = mode
+            data = {"model": model.uid, "unit": model.unit}
+            if effect == "system_failure":
+                data["blocks"] = "melee" if mode == 1 else "ranged"
+        self.log("effect", model.player, effect=effect, change="applied", source=source, by=source_player, **data)
+        return True
+
+    def remove_effect(self, model: Model, effect: str | None) -> None:
+        names = [effect] if effect else list(model.effects) + (["lockdown"] if self.units[model.unit].lockdown else [])
+        for name in names:
+            if name == "lockdown" and self.units[model.unit].lockdown:
+                self.units[model.unit].lockdown = False
+                self.log("effect", model.player, effect=name, change="removed", unit=model.unit)
+            elif name in model.effects:
+                del model.effects[name]
+                self.log("effect", model.player, effect=name, change="removed", model=model.uid, unit=model.unit)
+
+    def blocked(self, model: Model, weapon_type: str) -> bool:
+        """System failure (W15) forbids melee (mode 1) or ranged (mode 2) attacks, cypher attacks included."""
+        mode = model.effects.get("system_failure") if model.effects else None
+        return mode == (1 if weapon_type == "melee" else 2)
