@@ -22,7 +22,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Mapping
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from rules_engine.core.runner import chunk_ranges, merge_summaries, run_games
 from rules_engine.core.stats import Summary
@@ -56,6 +56,74 @@ class Simulator(Protocol):
 
     def referenced_cards(self, opponent: Mapping[str, Any]) -> set[str]:
         """The card codes an opponent uses (its deck, damage deck, mothership, beasts...)."""
+
+
+class PreparedGame(NamedTuple):
+    """A snapshot compiled once per process: the game (cards parsed) and one policy per player."""
+
+    game: Any
+    policies: list[Any]
+
+
+class BaseSimulator:
+    """The shared half of a Simulator: snapshot checks, policy lookup, playing one game to its record.
+
+    A system sets `system`, `policy_aliases` ("greedy" → its own greedy), `default_policy`, `default_options`
+    (when its game does not check option names itself) and `input_errors` (engine exception → field prefix of
+    the SimulationInputError), and implements new_game, record, referenced_cards, summarise and result.
+    """
+
+    system = ""
+    title = ""  # the game's name in messages
+    policy_aliases: Mapping[str, str] = {}
+    default_policy = "random"
+    default_options: Mapping[str, Any] | None = None
+    input_errors: tuple[tuple[type[Exception], str], ...] = ()
+    max_steps = 100_000
+
+    def new_game(self, document: Mapping[str, Any], cards: Mapping[str, Any], opponent: Any, options: Mapping[str, Any]):
+        raise NotImplementedError
+
+    def record(self, state: Any) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def policy_name(self, name: Any) -> str:
+        """Short names ("greedy") mean this system's players; other names are the core registry's."""
+        if not isinstance(name, str) or not name:
+            return self.default_policy
+        return self.policy_aliases.get(name, name)
+
+    def prepare(self, snapshot: Mapping[str, Any]) -> PreparedGame:
+        from rules_engine.core.policies import get_policy
+
+        cards = snapshot.get("cards")
+        if not isinstance(cards, Mapping):
+            raise SimulationInputError("snapshot.cards: expected an object of card code → card")
+        options = snapshot.get("options") or {}
+        if not isinstance(options, Mapping):
+            raise SimulationInputError("snapshot.options: expected an object")
+        if self.default_options is not None:
+            unknown = set(options) - set(self.default_options)
+            if unknown:
+                raise SimulationInputError(
+                    f"snapshot.options: unknown {self.title or self.system} option(s) {', '.join(sorted(unknown))}"
+                )
+        try:
+            policy = get_policy(self.policy_name(snapshot.get("policy")))
+        except ValueError as exc:
+            raise SimulationInputError(f"policy: {exc}") from None
+        try:
+            game = self.new_game(snapshot.get("list") or {}, cards, snapshot.get("opponent"), options)
+        except tuple(error for error, _ in self.input_errors) as exc:
+            prefix = next(where for error, where in self.input_errors if isinstance(exc, error))
+            raise SimulationInputError(f"{prefix}: {exc}" if prefix else str(exc)) from None
+        return PreparedGame(game, [policy, policy])
+
+    def play_one(self, prepared: PreparedGame, game_index: int, rng: Any) -> dict[str, Any]:
+        from rules_engine.core.game import play_out
+
+        state = play_out(prepared.game.new_initial_state(rng), prepared.policies, rng, max_steps=self.max_steps)
+        return self.record(state)
 
 
 SIMULATORS: dict[str, Simulator] = {}
@@ -248,6 +316,7 @@ def simulation_result(summary: Summary, snapshot: Mapping[str, Any], *, games: i
 
 __all__ = [
     "SNAPSHOT_SCHEMA", "ENGINE_VERSION", "CHUNK_SIZE", "MAX_GAMES", "SimulationInputError", "Simulator",
+    "BaseSimulator", "PreparedGame",
     "SIMULATORS", "register_simulator", "simulator_for", "snapshot_hash", "list_codes", "build_snapshot", "check_run", "chunks", "play_chunk",
     "simulate", "simulation_result", "run_parallel_chunks",
 ]

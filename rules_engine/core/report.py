@@ -1,0 +1,79 @@
+"""Pieces every game system's simulation report shares: outcome counts, Wilson interval, means, histograms and
+per-card tallies, read from a merged `Summary` (stats.py) in one consistent JSON shape."""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rules_engine.core.stats import Summary, wilson_interval
+
+PLAYER, OPPONENT = 0, 1
+
+
+def outcome_of(winner: Any) -> str:
+    """"win", "loss" or "draw" for the list's player (player 0)."""
+    return "win" if winner == PLAYER else "loss" if winner == OPPONENT else "draw"
+
+
+def add_outcome(summary: Summary, record: Mapping[str, Any]) -> None:
+    """Count one game's `outcome` and `ended_by`."""
+    summary.tally("outcome").add(record["outcome"])
+    summary.tally("ended_by").add(record["ended_by"])
+
+
+def outcome_fields(summary: Summary, games: int) -> dict[str, Any]:
+    """wins, losses, draws, win_rate and its 95% Wilson interval."""
+    outcome = summary.tally("outcome")
+    wins = outcome["win"]
+    low, high = wilson_interval(wins, games) if games else (0.0, 0.0)
+    return {
+        "wins": wins,
+        "losses": outcome["loss"],
+        "draws": outcome["draw"],
+        "win_rate": round(wins / games, 6) if games else 0.0,
+        "win_rate_interval": [round(low, 6), round(high, 6)],
+    }
+
+
+def ended_by(summary: Summary) -> dict[str, int]:
+    return dict(sorted(summary.tally("ended_by").to_dict()["counts"].items()))
+
+
+def mean_of(summary: Summary, name: str) -> float | None:
+    """The mean of a Mean stat rounded for display, or None when nothing was added."""
+    if name not in summary or summary.mean(name).count == 0:
+        return None
+    return round(summary.mean(name).mean, 6)
+
+
+def histogram_of(summary: Summary, name: str) -> dict[str, int]:
+    """A Histogram stat as {"value": count} in numeric order ({} when absent)."""
+    if name not in summary:
+        return {}
+    counts = summary.histogram(name).to_dict()["counts"]
+    return {str(key): value for key, value in sorted(counts.items(), key=lambda kv: int(kv[0]))}
+
+
+def add_counts(summary: Summary, name: str, counts: Mapping[str, int]) -> None:
+    tally = summary.tally(name)
+    for key, count in counts.items():
+        tally.add(key, count)
+
+
+def per_card(summary: Summary, name: str, cards: Mapping[str, Any], games: int, value: str = "count") -> list[dict]:
+    """A per-card tally as [{"card", "name", value, "per_game"}], largest first."""
+    counts = summary.tally(name).to_dict()["counts"] if name in summary else {}
+    return [
+        {
+            "card": code,
+            "name": (cards.get(code) or {}).get("name", code),
+            value: count,
+            "per_game": round(count / games, 6) if games else 0.0,
+        }
+        for code, count in sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+    ]
+
+
+def entry_codes(entries: Any) -> set[str]:
+    """The card codes of [{"card", "qty"}] entries (malformed ones skipped)."""
+    return {e["card"] for e in entries or () if isinstance(e, Mapping) and isinstance(e.get("card"), str)}
