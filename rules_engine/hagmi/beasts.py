@@ -64,7 +64,7 @@ def _reveal(state: "StateCore", amount: int) -> None:
         uid = _top_card(state, side)
         if uid is None:
             return
-        card = state.card(uid)
+        card = state.cards[uid]
         chargers = len(side.chargers)
         appears = card.cost < chargers or (card.cost == chargers and state.options.get("equal_cost", "appears") == "appears")
         state.log("charge_reveal", side.index, card=card.code, cost=card.cost, chargers=chargers,
@@ -88,22 +88,22 @@ def _enter_appearing(state: "StateCore") -> None:
             unit = Unit(uid=uid, owner=side.index, presence=state.presence_counter)
             side.beasts.append(unit)
             entered.append(unit)
-            state.log("beast_enter", side.index, card=state.card(uid).code, uid=uid)
-        in_order = sorted(entered, key=lambda u: (state.card(u.uid).action_order, entered.index(u)))
+            state.log("beast_enter", side.index, card=state.cards[uid].code, uid=uid)
+        in_order = sorted(entered, key=lambda u: (state.cards[u.uid].action_order, entered.index(u)))
         for unit in in_order:  # step 5: life cores, in action order
             if unit.uid in side.no_cores:
                 side.no_cores.discard(unit.uid)
                 continue
-            taken = min(state.card(unit.uid).life_cores, side.cores)
+            taken = min(state.cards[unit.uid].life_cores, side.cores)
             if taken:
                 side.cores -= taken
                 unit.cores += taken
-                state.log("life_cores", side.index, card=state.card(unit.uid).code, cores=taken, left=side.cores)
+                state.log("life_cores", side.index, card=state.cards[unit.uid].code, cores=taken, left=side.cores)
         side.resolving += 1  # step 6: nested beasts are set aside, nested charges only reveal
         try:
             for unit in in_order:
                 if state.find_unit(unit.uid) is unit:
-                    resolve_all(Ctx(state, side.index, source=unit.uid), state.card(unit.uid).skills_for("on_enter"))
+                    resolve_all(Ctx(state, side.index, source=unit.uid), state.cards[unit.uid].skills_for("on_enter"))
         finally:
             side.resolving -= 1
         # step 7: the loop enters the newly set-aside beasts
@@ -139,13 +139,13 @@ def summon(state: "StateCore", count: int, source: str, max_cost: int | None) ->
     side = _side(state)
     pile = side.deck if source == "beast_deck" else side.discard
     for _ in range(count):
-        pick = next((uid for uid in reversed(pile) if max_cost is None or state.card(uid).cost <= max_cost), None)
+        pick = next((uid for uid in reversed(pile) if max_cost is None or state.cards[uid].cost <= max_cost), None)
         if pick is None:
             break
         pile.remove(pick)
         side.appearing.append(pick)
         side.no_cores.add(pick)
-        state.log("summon_beast", side.index, card=state.card(pick).code, source=source)
+        state.log("summon_beast", side.index, card=state.cards[pick].code, source=source)
     if not side.resolving:
         _enter_appearing(state)
         check_attrition(state)
@@ -156,7 +156,7 @@ def remove_beast(state: "StateCore", unit: Unit, *, dismantle: bool, destroyed_b
     (H32); dismantling (H12) removes it from the game without on_destroyed."""
     side = _side(state)
     side.beasts.remove(unit)
-    card = state.card(unit.uid)
+    card = state.cards[unit.uid]
     (side.removed if dismantle else side.discard).append(unit.uid)
     state.log("dismantled" if dismantle else "destroyed", side.index, card=card.code, uid=unit.uid, cores=unit.cores)
     unit.cores = 0
@@ -182,12 +182,12 @@ def beast_turn_start(state: "StateCore") -> list[int]:
     for unit in side.beasts:
         unit.down = False
         unit.used.clear()
-    for unit in sorted(side.beasts, key=lambda u: state.card(u.uid).action_order):
+    for unit in sorted(side.beasts, key=lambda u: state.cards[u.uid].action_order):
         if state.find_unit(unit.uid) is unit and not unit.down:
-            resolve_all(Ctx(state, side.index, source=unit.uid), state.card(unit.uid).skills_for("on_turn_start"))
+            resolve_all(Ctx(state, side.index, source=unit.uid), state.cards[unit.uid].skills_for("on_turn_start"))
     if not state.over:
         charge(state, int(state.options.get("charge_per_turn", 1)))
-    return [u.uid for u in sorted(side.beasts, key=lambda u: (state.card(u.uid).action_order, u.presence))]
+    return [u.uid for u in sorted(side.beasts, key=lambda u: (state.cards[u.uid].action_order, u.presence))]
 
 
 def beast_target(state: "StateCore") -> int:

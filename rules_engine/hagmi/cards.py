@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 REFIT_TYPE = "改装"  # タイプ：改装 (H21)
 _FIREPOWER = re.compile(r"^([0-9]+)(?:x([0-9]+))?$")
@@ -72,6 +72,41 @@ class HagmiCard:
     cores: int = 0  # 機獣核 (mothership)
     attrition: tuple[Attrition, ...] = ()
 
+    if TYPE_CHECKING:  # derived in __post_init__ (not dataclass fields)
+        _by_trigger: dict[str, tuple[Skill, ...]]
+        _max_targets: int | None
+        static_self: tuple[Skill, ...]
+        static_equipped: tuple[Skill, ...]
+        static_friendly: tuple[Skill, ...]
+        type_set: frozenset[str]
+        play_window: str | None
+        main_skills: tuple[tuple[int, Skill], ...]
+
+    def __post_init__(self) -> None:
+        # Performance: the engine asks a card for its skills by trigger (and for its passive static skills)
+        # hundreds of thousands of times per run; the card is frozen, so these are computed once here.
+        # They are plain attributes, not fields: equality, hashing and repr are unchanged.
+        by_trigger: dict[str, tuple[Skill, ...]] = {}
+        for skill in self.skills:
+            by_trigger[skill.trigger] = by_trigger.get(skill.trigger, ()) + (skill,)
+        static = by_trigger.get("static", ())
+        derived = {
+            "_by_trigger": by_trigger,
+            # static skills by whom they affect (state.py `_static_skills`)
+            "static_self": tuple(s for s in static if s.get("target", "self") == "self"),
+            "static_equipped": tuple(s for s in static if s.get("target") == "equipped_unit"),
+            "static_friendly": tuple(s for s in static if s.get("target") in ("all_friendly_units", "all_units")),
+            "type_set": frozenset(self.types),
+            "_max_targets": self._parse_max_targets(),
+            # when the card can be played (game.py `_playable_cards`): 緊急 tactics in an emergency window, other
+            # cards but damage and design cards in the main phase
+            "play_window": ("emergency" if self.category == "tactic" else None) if "emergency" in by_trigger
+                           else None if self.category in ("damage", "design") else "main",
+            "main_skills": tuple((i, s) for i, s in enumerate(self.skills) if s.trigger == "main"),  # (index, skill)
+        }
+        for name, value in derived.items():
+            object.__setattr__(self, name, value)
+
     @property
     def is_unit(self) -> bool:
         return self.category in ("unit", "design")
@@ -79,6 +114,9 @@ class HagmiCard:
     @property
     def max_targets(self) -> int | None:
         """How many targets an attack may have: 1, N for `multi-N`, None for `all`."""
+        return self._max_targets
+
+    def _parse_max_targets(self) -> int | None:
         if self.targets == "all":
             return None
         if self.targets.startswith("multi-"):
@@ -86,10 +124,10 @@ class HagmiCard:
         return 1
 
     def skills_for(self, trigger: str) -> tuple[Skill, ...]:
-        return tuple(skill for skill in self.skills if skill.trigger == trigger)
+        return self._by_trigger.get(trigger, ())
 
     def has_static(self, kind: str) -> bool:
-        return any(s.kind == kind and s.trigger == "static" for s in self.skills)
+        return any(s.kind == kind for s in self.skills_for("static"))
 
 
 def _int(card: Mapping[str, Any], key: str, default: int = 0) -> int:

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 ATTACKER, DEFENDER, SIMULTANEOUS = "A", "D", "="
 
 
-@dataclass
+@dataclass(slots=True)
 class Combat:
     attacker: int  # attacking unit uid
     side: int  # its controller
@@ -38,7 +38,7 @@ def first_to_hit(state: "HagmiState", attacker: Unit, defender: Unit) -> str:
     fa, fd = state.has_flag(attacker, "first_strike"), state.has_flag(defender, "first_strike")
     if fa != fd:
         return ATTACKER if fa else DEFENDER
-    ra, rd = state.card(attacker.uid).range, state.card(defender.uid).range
+    ra, rd = state.cards[attacker.uid].range, state.cards[defender.uid].range
     if ra != rd:
         return ATTACKER if ra > rd else DEFENDER
     return SIMULTANEOUS
@@ -64,7 +64,7 @@ def build_schedule(attacker_hits: int, defender_hits: int, first: str) -> list[l
 
 def pay_fuel(state: "HagmiState", unit: Unit) -> bool:
     """Pay 燃費 from the unit's fuel (newest first) to the discard; False if it cannot."""
-    cost = state.card(unit.uid).fuel_cost
+    cost = state.cards[unit.uid].fuel_cost
     if len(unit.fuel) < cost or unit.down:
         return False
     for _ in range(cost):
@@ -73,7 +73,7 @@ def pay_fuel(state: "HagmiState", unit: Unit) -> bool:
 
 
 def can_defend(state: "HagmiState", unit: Unit) -> bool:
-    return not unit.down and len(unit.fuel) >= state.card(unit.uid).fuel_cost and state.is_player_side(unit.owner)
+    return not unit.down and len(unit.fuel) >= state.cards[unit.uid].fuel_cost and state.is_player_side(unit.owner)
 
 
 def declare_attack(state: "HagmiState", uid: int, targets: tuple[Any, ...]) -> None:
@@ -82,15 +82,15 @@ def declare_attack(state: "HagmiState", uid: int, targets: tuple[Any, ...]) -> N
     if state.is_player_side(unit.owner):
         pay_fuel(state, unit)
     unit.attacked = True
-    state.log("attack", unit.owner, unit=state.card(uid).code, uid=uid, targets=[_label(state, t) for t in targets])
+    state.log("attack", unit.owner, unit=state.cards[uid].code, uid=uid, targets=[_label(state, t) for t in targets])
     state.combat = Combat(attacker=uid, side=unit.owner, targets=list(targets))
     first = targets[0] if targets else None
-    resolve_all(Ctx(state, unit.owner, source=uid, target=first), state.card(uid).skills_for("on_attack"))
+    resolve_all(Ctx(state, unit.owner, source=uid, target=first), state.cards[uid].skills_for("on_attack"))
     next_target(state)
 
 
 def _label(state: "HagmiState", target: Any) -> Any:
-    return list(target) if isinstance(target, tuple) else state.card(target).code
+    return list(target) if isinstance(target, tuple) else state.cards[target].code
 
 
 def _alive(state: "HagmiState", target: Any) -> bool:
@@ -154,15 +154,15 @@ def apply_defense(state: "HagmiState", choice: tuple) -> None:
     if defender is not None:
         pay_fuel(state, defender)
         combat.defender = defender.uid
-        state.log("defend", defender.owner, how=choice[0], unit=state.card(defender.uid).code)
+        state.log("defend", defender.owner, how=choice[0], unit=state.cards[defender.uid].code)
         _on_defend(state, defender, attacker)
     defender = state.find_unit(combat.defender)
     attacker = state.find_unit(combat.attacker)
     if attacker is None:
         finish_target(state)
         return
-    a_hits = state.card(attacker.uid).hits
-    d_hits = state.card(defender.uid).hits if defender is not None else 0
+    a_hits = state.cards[attacker.uid].hits
+    d_hits = state.cards[defender.uid].hits if defender is not None else 0
     first = first_to_hit(state, attacker, defender) if defender is not None else ATTACKER
     combat.schedule = build_schedule(a_hits, d_hits, first)
     state.open_window_or_exchange()
@@ -172,9 +172,9 @@ def _on_defend(state: "HagmiState", defender: Unit, attacker: Unit) -> None:
     """防御時 skills of the defending unit and its armaments (an armament loses 1 耐久 per use)."""
     ctx = Ctx(state, defender.owner, source=defender.uid, attacker=attacker.uid, chosen=defender.uid)
     if not defender.down:
-        resolve_all(ctx, state.card(defender.uid).skills_for("on_defend"))
+        resolve_all(ctx, state.cards[defender.uid].skills_for("on_defend"))
     for armament in list(defender.armaments):
-        skills = state.card(armament).skills_for("on_defend")
+        skills = state.cards[armament].skills_for("on_defend")
         if not skills or state.find_unit(defender.uid) is not defender:
             continue
         resolve_all(Ctx(state, defender.owner, source=armament, attacker=attacker.uid), skills)
@@ -252,7 +252,8 @@ def finish_target(state: "HagmiState") -> None:
     """End the fight against one target: this attack's reductions and modifiers expire."""
     for unit in state.all_units():
         unit.shields.clear()
-        unit.mods = [m for m in unit.mods if m[2] not in ("attack", "battle")]
+        if unit.mods:
+            unit.mods = [m for m in unit.mods if m[2] not in ("attack", "battle")]
     if state.combat is not None:
         next_target(state)
 

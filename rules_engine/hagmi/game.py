@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import copy
 import random
-from itertools import combinations
+from itertools import chain, combinations, islice
 from typing import Any, Iterable, Mapping
 
 from rules_engine.core.dice import roll
@@ -215,7 +215,7 @@ class HagmiState(StateCore):
     def apply(self, action: tuple) -> None:
         if self.over or self.decision is None:
             raise ValueError("the game is over")
-        if action not in self.legal_actions():
+        if action not in (self._legal if self._legal is not None else self.legal_actions()):
             raise ValueError(f"illegal action {action!r} on turn {self.turn}")
         self._legal = None
         kind, player = self.decision
@@ -227,7 +227,7 @@ class HagmiState(StateCore):
 
     def describe(self, action: tuple) -> str:
         def name(x: Any) -> str:
-            return self.card(x).name if isinstance(x, int) else repr(x)
+            return self.cards[x].name if isinstance(x, int) else repr(x)
 
         if action[0] in ("play", "attack", "skill", "hidden", "design", "intercept"):
             return f"{action[0]} {name(action[1])} " + " ".join(repr(a) for a in action[2:])
@@ -235,7 +235,7 @@ class HagmiState(StateCore):
 
     def secret_view(self, viewer: int, owner: int) -> list[str]:
         """H20: its owner sees the 秘策 cards; the opponent sees only each card's deck kind (兵器/作戦/ダメージ)."""
-        cards = [self.card(uid) for uid in self.players[owner].secret]
+        cards = [self.cards[uid] for uid in self.players[owner].secret]
         if viewer == owner:
             return [c.code for c in cards]
         return sorted(DECK_OF_CATEGORY.get(c.category, "兵器") for c in cards)
@@ -278,12 +278,16 @@ class HagmiState(StateCore):
             self.draw_card(index, deck)
 
     def _turn_skills(self, index: int, trigger: str) -> None:
+        # Runs twice a turn for every card in play, and most cards have no such skill: look at the skills first.
         player = self.players[index]
         for uid in list(player.facilities):
-            resolve_all(Ctx(self, index, source=uid), self.card(uid).skills_for(trigger))
+            skills = self.cards[uid].skills_for(trigger)
+            if skills:
+                resolve_all(Ctx(self, index, source=uid), skills)
         for unit in list(player.units):
-            if self.find_unit(unit.uid) is unit and not unit.down:
-                resolve_all(Ctx(self, index, source=unit.uid), self.card(unit.uid).skills_for(trigger))
+            skills = self.cards[unit.uid].skills_for(trigger)
+            if skills and self.find_unit(unit.uid) is unit and not unit.down:
+                resolve_all(Ctx(self, index, source=unit.uid), skills)
 
     def _end_turn(self) -> None:
         index = self.active
@@ -291,10 +295,12 @@ class HagmiState(StateCore):
             self._turn_skills(index, "on_turn_end")
         if self.over:
             return
+        clear_damage = self.options["damage_clears"] == "end_of_turn"
         for unit in self.all_units():
-            if self.options["damage_clears"] == "end_of_turn":
+            if clear_damage:
                 unit.damage = unit.hard_damage = 0
-            unit.mods = [m for m in unit.mods if m[2] == "permanent"]
+            if unit.mods:
+                unit.mods = [m for m in unit.mods if m[2] == "permanent"]
             unit.flags.clear()
             unit.shields.clear()
             unit.attacked = False
@@ -343,7 +349,7 @@ class HagmiState(StateCore):
             unit.armaments.remove(armament)
             del player.durability[armament]
             player.discard.append(armament)
-            self.log("armament_broken", unit.owner, card=self.card(armament).code)
+            self.log("armament_broken", unit.owner, card=self.cards[armament].code)
 
     # ---- legal actions -----------------------------------------------------------------------------------
 
@@ -359,16 +365,25 @@ class HagmiState(StateCore):
             return combat.defense_options(self)
         return self._emergency_plays(player) + [("pass",)]
 
-    def _payments(self, player: int, exclude: int, cost: int) -> list[tuple[int, ...]]:
-        others = sorted((uid for uid in self.players[player].hand if uid != exclude),
-                        key=lambda uid: (self.card(uid).cost, self.card(uid).code, uid))
+    def _payment_order(self, player: int) -> list[int]:
+        """The hand cheapest first (ties: code, then uid), the order payments are listed in."""
+        cards = self.cards
+        return sorted(self.players[player].hand, key=lambda uid: (cards[uid].cost, cards[uid].code, uid))
+
+    def _payments(self, player: int, exclude: int, cost: int,
+                  ordered: list[int] | None = None) -> list[tuple[int, ...]]:
+        """Up to `max_payment_options` ways to pay `cost` with hand cards other than `exclude`, no two with the
+        same codes. `ordered`: `_payment_order(player)` when the caller already has it (one sort per listing)."""
         if cost == 0:
             return [()]
+        if ordered is None:
+            ordered = self._payment_order(player)
+        code = {uid: self.cards[uid].code for uid in ordered if uid != exclude}
         limit = int(self.options["max_payment_options"])
         seen: set[tuple[str, ...]] = set()
         found: list[tuple[int, ...]] = []
-        for combo in combinations(others, cost):
-            key = tuple(self.card(uid).code for uid in combo)
+        for combo in combinations(code, cost):  # dicts keep `ordered`'s order
+            key = tuple(map(code.__getitem__, combo))
             if key not in seen:
                 seen.add(key)
                 found.append(combo)
@@ -378,28 +393,25 @@ class HagmiState(StateCore):
 
     def _playable_cards(self, player: int, emergency: bool) -> list[int]:
         """One card per code: from hand (not 秘策-only cards, H20) and 秘策 cards usable from 秘策."""
-        me = self.players[player]
+        me, all_cards = self.players[player], self.cards
         seen: set[str] = set()
         cards = []
-        for uid in [u for u in me.hand if not self.card(u).usable_from_secret] + \
-                   [u for u in me.secret if self.card(u).usable_from_secret]:
-            card = self.card(uid)
-            is_emergency = bool(card.skills_for("emergency"))
-            if card.code in seen or card.category in ("damage", "design"):
-                continue
-            if emergency != is_emergency or (emergency and card.category != "tactic"):
-                continue
-            seen.add(card.code)
-            cards.append(uid)
+        window = "emergency" if emergency else "main"
+        for zone, from_secret in ((me.hand, False), (me.secret, True)):
+            for uid in zone:
+                card = all_cards[uid]
+                if card.play_window == window and card.usable_from_secret == from_secret and card.code not in seen:
+                    seen.add(card.code)
+                    cards.append(uid)
         return cards
 
     def _targets_for(self, player: int, uid: int, trigger: str) -> list[Any] | None:
         """The choices a card's first targeted skill offers; None when it cannot be played now."""
-        card = self.card(uid)
+        card = self.cards[uid]
         if card.category == "unit":
             return [None]
         if card.category == "armament":
-            return [u.uid for u in self.players[player].units if equip_ok(card, self.card(u.uid))] or None
+            return [u.uid for u in self.players[player].units if equip_ok(card, self.cards[u.uid])] or None
         skills = card.skills_for(trigger)
         if not skills:
             return [None] if card.subtype == "facility" and trigger == "on_play" else None
@@ -422,9 +434,9 @@ class HagmiState(StateCore):
 
     def _valid_target(self, unit: Unit, skill: Any) -> bool:
         if skill.kind == "refuel":
-            return len(unit.fuel) < self.card(unit.uid).cost
+            return len(unit.fuel) < self.cards[unit.uid].cost
         if skill.kind in ("destroy", "dismantle"):
-            return (self.card(unit.uid).cost <= skill.get("max_cost", 99)
+            return (self.cards[unit.uid].cost <= skill.get("max_cost", 99)
                     and self.armor_left(unit) <= skill.get("max_armor", 99))
         return True
 
@@ -434,10 +446,10 @@ class HagmiState(StateCore):
         choices = []
         for zone in zones:
             for unit_uid in getattr(me, zone):
-                card = self.card(unit_uid)
+                card = self.cards[unit_uid]
                 if card.category != "unit" or card.cost > skill.get("max_cost", 99) or card.code in seen:
                     continue
-                spare = len(me.hand) - (1 if uid in me.hand else 0) - self.card(uid).cost - (1 if zone == "hand" else 0)
+                spare = len(me.hand) - (1 if uid in me.hand else 0) - self.cards[uid].cost - (1 if zone == "hand" else 0)
                 if not skill.get("pay_cost", True) or spare >= card.cost:
                     seen.add(card.code)
                     choices.append(unit_uid)
@@ -446,15 +458,23 @@ class HagmiState(StateCore):
     def _card_plays(self, player: int, emergency: bool) -> list[tuple]:
         actions = []
         trigger = "emergency" if emergency else "on_play"
+        ordered = None  # the hand in payment order, sorted once for all the cards listed
+        max_targets = int(self.options["max_target_options"])
         for uid in self._playable_cards(player, emergency):
-            card = self.card(uid)
+            card = self.cards[uid]
             if card.category == "tactic" and not emergency and card.subtype != "facility" and not card.skills_for("on_play"):
                 continue
             targets = self._targets_for(player, uid, trigger)
             if targets is None:
                 continue
-            for payment in self._payments(player, uid, card.cost):
-                for target in targets[: int(self.options["max_target_options"])]:
+            if ordered is None and card.cost:
+                ordered = self._payment_order(player)
+            payments = self._payments(player, uid, card.cost, ordered)
+            if targets == [None] and max_targets > 0:  # the common case: no target to check against the payment
+                actions.extend(("play", uid, payment, None) for payment in payments)
+                continue
+            for payment in payments:
+                for target in targets[:max_targets]:
                     chosen_card = target[1] if isinstance(target, tuple) else target
                     if chosen_card not in payment:  # a refit / produce card cannot also pay the cost
                         actions.append(("play", uid, payment, target))
@@ -468,7 +488,7 @@ class HagmiState(StateCore):
         me = self.players[player]
         seen_designs: set[str] = set()
         for uid in me.secret:
-            card = self.card(uid)
+            card = self.cards[uid]
             if card.category == "design" and card.code not in seen_designs:
                 seen_designs.add(card.code)
                 actions += [("design", uid, materials) for materials in design_materials(self, player, uid)]
@@ -478,8 +498,9 @@ class HagmiState(StateCore):
             for target in self._skill_targets(player, source, (skill,)) or []:
                 actions.append(("skill", source, skill_index, target))
         for unit in me.units:
-            if hidden_ready(self, unit):
-                for target in self._skill_targets(player, unit.uid, self.card(unit.uid).skills_for("hidden_mechanism")) or []:
+            hidden = self.cards[unit.uid].skills_for("hidden_mechanism")
+            if hidden and hidden_ready(self, unit):
+                for target in self._skill_targets(player, unit.uid, hidden) or []:
                     actions.append(("hidden", unit.uid, target))
         actions.append(("battle",))
         return actions
@@ -488,13 +509,11 @@ class HagmiState(StateCore):
         me = self.players[player]
         for unit in me.units:
             if not unit.down:
-                for i, skill in enumerate(self.card(unit.uid).skills):
-                    if skill.trigger == "main":
-                        yield unit.uid, i, skill, f"main{i}" in unit.used
+                for i, skill in self.cards[unit.uid].main_skills:
+                    yield unit.uid, i, skill, f"main{i}" in unit.used
         for uid in me.facilities:
-            for i, skill in enumerate(self.card(uid).skills):
-                if skill.trigger == "main":
-                    yield uid, i, skill, f"{uid}:main{i}" in me.used
+            for i, skill in self.cards[uid].main_skills:
+                yield uid, i, skill, f"{uid}:main{i}" in me.used
 
     def _attack_actions(self, player: int) -> list[tuple]:
         """RULES §1.3 battle phase: each unit attacks once, paying 燃費; targets by 攻撃範囲."""
@@ -503,18 +522,20 @@ class HagmiState(StateCore):
         if self.is_player_side(them):
             candidates.append(("player", them))
         actions = []
+        cut = int(self.options["max_target_options"])
         for unit in self.players[player].units:
-            card = self.card(unit.uid)
+            card = self.cards[unit.uid]
             if unit.attacked or unit.down or len(unit.fuel) < card.fuel_cost or not candidates:
                 continue
             limit = card.max_targets
             if limit is None:
                 actions.append(("attack", unit.uid, tuple(candidates)))
                 continue
-            options: list[tuple] = []
-            for size in range(1, min(limit, len(candidates)) + 1):
-                options += list(combinations(candidates, size))
-            actions += [("attack", unit.uid, targets) for targets in options[: int(self.options["max_target_options"])]]
+            # target sets by size, then in order, cut at max_target_options: only the first `cut` are generated
+            sizes = range(1, min(limit, len(candidates)) + 1)
+            sets = chain.from_iterable(combinations(candidates, size) for size in sizes)
+            options = list(islice(sets, cut)) if cut >= 0 else list(sets)[:cut]
+            actions += [("attack", unit.uid, targets) for targets in options]
         return actions
 
     # ---- apply -------------------------------------------------------------------------------------------
@@ -565,7 +586,7 @@ class HagmiState(StateCore):
         zone.remove(uid)
         for paid in payment:
             me.hand.remove(paid)
-        card = self.card(uid)
+        card = self.cards[uid]
         self.log("play", player, card=card.code, paid=len(payment))
         if card.category == "unit":
             self.enter_unit(player, uid, list(payment))  # the paid cards become its fuel (燃料)
@@ -591,11 +612,11 @@ class HagmiState(StateCore):
         resolve_all(ctx, card.skills_for(trigger))
 
     def _use_main_skill(self, player: int, source: int, index: int, target: Any) -> None:
-        skill = self.card(source).skills[index]
+        skill = self.cards[source].skills[index]
         unit = self.find_unit(source)
         if unit is not None:
             unit.used.add(f"main{index}")
         else:
             self.players[player].used.add(f"{source}:main{index}")
-        self.log("skill", player, card=self.card(source).code, skill=skill.kind)
+        self.log("skill", player, card=self.cards[source].code, skill=skill.kind)
         resolve_all(Ctx(self, player, source=source, chosen=target), (skill,))

@@ -9,6 +9,7 @@ be given for player 1 in those games.
 from __future__ import annotations
 
 import random
+from functools import partial
 from typing import Any
 
 from rules_engine.core.policies import register_policy
@@ -21,7 +22,15 @@ _TACTIC_SCORES = {
 
 
 def _potential(state: Any, unit: Unit) -> int:
-    return state.firepower(unit) * state.card(unit.uid).hits
+    return state.firepower(unit) * state.cards[unit.uid].hits
+
+
+def _attack_facts(state: Any) -> tuple[Unit | None, int, int | None]:
+    """The current attacker, its potential damage and its armor left (None, 0, None once it is gone)."""
+    attacker = state.find_unit(state.combat.attacker)
+    if attacker is None:
+        return None, 0, None
+    return attacker, _potential(state, attacker), state.armor_left(attacker)
 
 
 @register_policy("hagmi-greedy")
@@ -30,10 +39,17 @@ class GreedyPolicy:
 
     def choose(self, state: Any, rng: random.Random) -> Any:
         actions = state.legal_actions()
-        kind = state.decision[0]
-        scorer = getattr(self, f"_score_{kind}")
-        best = max(range(len(actions)), key=lambda i: (scorer(state, actions[i]), -i))
-        return actions[best]
+        if len(actions) == 1:
+            return actions[0]  # nothing to weigh (scoring never has side effects)
+        scorer = getattr(self, f"_score_{state.decision[0]}")
+        if state.decision[0] == "defend":  # the attacker is the same for every choice: look at it once
+            scorer = partial(scorer, attack=_attack_facts(state))
+        best, best_score = actions[0], scorer(state, actions[0])
+        for action in actions[1:]:  # the first of the best-scoring actions
+            score = scorer(state, action)
+            if score > best_score:
+                best, best_score = action, score
+        return best
 
     # main phase: develop first, then battle
     def _score_main(self, state: Any, action: tuple) -> float:
@@ -46,8 +62,8 @@ class GreedyPolicy:
             return 80
         if kind == "skill":
             return 40
-        card = state.card(action[1])
-        paid = sum(state.card(uid).cost for uid in action[2])
+        card = state.cards[action[1]]
+        paid = sum(state.cards[uid].cost for uid in action[2])
         if card.category == "unit":
             return 100 + 10 * card.cost - paid
         if card.category == "armament":
@@ -71,28 +87,27 @@ class GreedyPolicy:
                 continue
             enemy = state.find_unit(target)
             kills = power >= state.armor_left(enemy)
-            risk = _potential(state, enemy) >= state.armor_left(attacker) and len(enemy.fuel) >= state.card(enemy.uid).fuel_cost
+            risk = _potential(state, enemy) >= state.armor_left(attacker) and len(enemy.fuel) >= state.cards[enemy.uid].fuel_cost
             score += 30 * kills - 25 * risk + power
         return score / len(action[2]) if action[2] else 0
 
-    def _score_defend(self, state: Any, action: tuple) -> float:
-        combat = state.combat
-        attacker = state.find_unit(combat.attacker)
-        incoming = _potential(state, attacker) if attacker else 0
+    def _score_defend(self, state: Any, action: tuple, attack: tuple | None = None) -> float:
+        """`attack`: `_attack_facts(state)`, the same for every choice of one decision (choose passes it)."""
         if action[0] == "no_defend":
             return 0
-        defender = state.find_unit(combat.target if action[0] == "counter" else action[1])
-        survives = state.armor_left(defender) > incoming
-        kills = attacker is not None and _potential(state, defender) >= state.armor_left(attacker)
+        attacker, incoming, attacker_armor = attack or _attack_facts(state)
+        defender = state.find_unit(state.combat.target if action[0] == "counter" else action[1])
+        kills = attacker is not None and _potential(state, defender) >= attacker_armor
         if action[0] == "counter":
             return 50 + 10 * kills
+        survives = state.armor_left(defender) > incoming
         return 30 * survives + 20 * kills - 15
 
     def _score_emergency(self, state: Any, action: tuple) -> float:
         if action[0] == "pass":
             return 0
         combat = state.combat
-        card = state.card(action[1])
+        card = state.cards[action[1]]
         attacker = state.find_unit(combat.attacker) if combat else None
         incoming = _potential(state, attacker) if attacker else 0
         for skill in card.skills_for("emergency"):

@@ -38,8 +38,8 @@ def refit_choices(state: "StateCore", player: int, zones: tuple[str, ...] = ("ha
     choices = []
     for unit in me.units:
         for uid in pool:
-            key = (unit.uid, state.card(uid).code)
-            if key not in seen and can_refit(state.card(unit.uid), state.card(uid)):
+            key = (unit.uid, state.cards[uid].code)
+            if key not in seen and can_refit(state.cards[unit.uid], state.cards[uid]):
                 seen.add(key)
                 choices.append((unit.uid, uid))
     return choices
@@ -51,35 +51,35 @@ def refit(state: "StateCore", player: int, source_uid: int, new_uid: int) -> Non
     me = state.players[player]
     source = state.find_unit(source_uid)
     zone = me.hand if new_uid in me.hand else me.secret if new_uid in me.secret else None
-    if source is None or zone is None or not can_refit(state.card(source_uid), state.card(new_uid)):
+    if source is None or zone is None or not can_refit(state.cards[source_uid], state.cards[new_uid]):
         return
     zone.remove(new_uid)
-    new_card = state.card(new_uid)
+    new_card = state.cards[new_uid]
     state.presence_counter += 1
     unit = Unit(uid=new_uid, owner=player, presence=state.presence_counter, fuel=source.fuel,
                 stored=source.stored + [source_uid], damage=source.damage, hard_damage=source.hard_damage,
                 mods=source.mods, barrier=source.barrier, attacked=source.attacked)
     for armament in source.armaments:
-        if equip_ok(state.card(armament), new_card):
+        if equip_ok(state.cards[armament], new_card):
             unit.armaments.append(armament)
         else:
             me.loose_armaments.append(armament)
             me.durability.pop(armament, None)
     me.units[me.units.index(source)] = unit
-    state.log("refit", player, source=state.card(source_uid).code, card=new_card.code)
+    state.log("refit", player, source=state.cards[source_uid].code, card=new_card.code)
     resolve_all(Ctx(state, player, source=new_uid), new_card.skills_for("on_enter"))
 
 
 def design_materials(state: "StateCore", player: int, design_uid: int) -> list[tuple[int, ...]]:
     """H23: every choice of exactly T of your units (T = the design's type count) that each share a type
     with the design and whose costs total at least the design's cost."""
-    design = state.card(design_uid)
+    design = state.cards[design_uid]
     count = len(design.types)
-    eligible = [u.uid for u in state.players[player].units if set(state.card(u.uid).types) & set(design.types)]
+    eligible = [u.uid for u in state.players[player].units if set(state.cards[u.uid].types) & set(design.types)]
     if count == 0 or len(eligible) < count:
         return []
     return [combo for combo in combinations(eligible, count)
-            if sum(state.card(uid).cost for uid in combo) >= design.cost]
+            if sum(state.cards[uid].cost for uid in combo) >= design.cost]
 
 
 def produce_design(state: "StateCore", player: int, design_uid: int, materials: tuple[int, ...]) -> None:
@@ -100,14 +100,14 @@ def produce_design(state: "StateCore", player: int, design_uid: int, materials: 
         me.loose_armaments.extend(unit.armaments)
         for armament in unit.armaments:
             me.durability.pop(armament, None)
-    state.log("design", player, card=state.card(design_uid).code, materials=[state.card(u).code for u in materials])
+    state.log("design", player, card=state.cards[design_uid].code, materials=[state.cards[u].code for u in materials])
     state.enter_unit(player, design_uid, fuel, stored)
 
 
 def hidden_ready(state: "StateCore", unit: Unit) -> bool:
     """H24: a design's 秘匿機構 may be used once per turn per design unit (a new presence resets it)."""
     return (not unit.down and HIDDEN_KEY not in unit.used
-            and bool(state.card(unit.uid).skills_for("hidden_mechanism")))
+            and bool(state.cards[unit.uid].skills_for("hidden_mechanism")))
 
 
 def use_hidden(state: "StateCore", player: int, uid: int, chosen: int | None) -> None:
@@ -115,5 +115,5 @@ def use_hidden(state: "StateCore", player: int, uid: int, chosen: int | None) ->
     if unit is None or not hidden_ready(state, unit):
         return
     unit.used.add(HIDDEN_KEY)
-    state.log("hidden_mechanism", player, card=state.card(uid).code)
-    resolve_all(Ctx(state, player, source=uid, chosen=chosen), state.card(uid).skills_for("hidden_mechanism"))
+    state.log("hidden_mechanism", player, card=state.cards[uid].code)
+    resolve_all(Ctx(state, player, source=uid, chosen=chosen), state.cards[uid].skills_for("hidden_mechanism"))

@@ -35,7 +35,7 @@ CONDITION_KEYS = frozenset({"target_types", "self_types", "target_category", "mi
                             "max_damage_deck", "range_longer"})
 
 
-@dataclass
+@dataclass(slots=True)
 class Ctx:
     """Where a skill resolves: its controller, source card, chosen target and the battle it belongs to."""
 
