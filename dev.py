@@ -75,7 +75,7 @@ def manage(*args: str, env: dict[str, str]) -> None:
 
 
 def prepare_var() -> None:
-    for folder in ("var", "var/broker/out", "var/broker/processed"):
+    for folder in ("var",):
         (ROOT / folder).mkdir(parents=True, exist_ok=True)
 
 

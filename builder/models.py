@@ -103,3 +103,91 @@ class ListRevision(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_list.slug} r{self.number}"
+
+
+# --- simulations (DESIGN.md §4, docs/simulations.md) ---------------------------------------------------------
+
+
+def new_run_id() -> str:
+    """The public id of a simulation run: random and URL-safe, like a list's."""
+    return secrets.token_urlsafe(SLUG_BYTES)
+
+
+class RunStatus(models.TextChoices):
+    QUEUED = "queued", "Queued"
+    RUNNING = "running", "Running"
+    DONE = "done", "Done"
+    FAILED = "failed", "Failed"
+    CANCELLED = "cancelled", "Cancelled"
+
+
+ACTIVE_STATUSES = (RunStatus.QUEUED, RunStatus.RUNNING)
+
+
+class SimulationRun(models.Model):
+    """One simulation request: a frozen snapshot (hangar.snapshot/1) played `games` times, cut into chunks.
+
+    Written only by builder.services.simulations; the snapshot never changes after submit, so editing the list
+    later changes no run.
+    """
+
+    public_id = models.CharField(max_length=32, unique=True, default=new_run_id, editable=False)
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="simulation_runs")
+    game_list = models.ForeignKey(
+        GameList, on_delete=models.SET_NULL, null=True, blank=True, related_name="simulation_runs"
+    )
+    system = models.CharField(max_length=32)
+    snapshot = models.JSONField()
+    snapshot_hash = models.CharField(max_length=64)
+    opponent = models.CharField(max_length=64)  # opponent slug
+    policy = models.CharField(max_length=64)
+    games = models.PositiveIntegerField()
+    seed = models.BigIntegerField()  # 0 .. 2**63-1
+    engine_version = models.CharField(max_length=32)
+    status = models.CharField(max_length=10, choices=RunStatus.choices, default=RunStatus.QUEUED)
+    chunks_total = models.PositiveIntegerField()
+    chunks_done = models.PositiveIntegerField(default=0)
+    requeues = models.PositiveIntegerField(default=0)  # times the watchdog re-enqueued missing chunks
+    result = models.JSONField(null=True, blank=True)
+    error = models.TextField(blank=True)  # why the run failed or was cancelled, for people
+    reused_from = models.ForeignKey("self", on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    heartbeat_at = models.DateTimeField(null=True, blank=True)  # last chunk stored (or last re-queue)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [
+            models.Index(
+                fields=["snapshot_hash", "opponent", "policy", "games", "seed", "engine_version"],
+                name="simrun_reuse_idx",
+            ),
+            models.Index(fields=["owner", "status"], name="simrun_owner_status_idx"),
+            models.Index(fields=["status", "heartbeat_at"], name="simrun_watchdog_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"run {self.public_id} ({self.system}, {self.games} games, {self.status})"
+
+    @property
+    def is_active(self) -> bool:
+        return self.status in ACTIVE_STATUSES
+
+
+class SimulationChunk(models.Model):
+    """The exact summary (Summary.to_dict(exact=True)) of one chunk of a run: stored once per (run, index)."""
+
+    run = models.ForeignKey(SimulationRun, on_delete=models.CASCADE, related_name="chunks")
+    index = models.PositiveIntegerField()
+    games = models.PositiveIntegerField()
+    summary = models.JSONField()
+    worker = models.CharField(max_length=200, blank=True)  # hostname of the worker that computed it
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["run", "index"]
+        constraints = [models.UniqueConstraint(fields=["run", "index"], name="unique_chunk_per_run")]
+
+    def __str__(self) -> str:
+        return f"{self.run.public_id} chunk {self.index}"

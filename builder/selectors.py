@@ -1,10 +1,12 @@
-"""Reads of lists, their validation, revisions and diffs (HackSoft style: selectors read, services write)."""
+"""Reads of lists, their validation, revisions and diffs, and of simulation runs.
+
+HackSoft style: selectors read, services write."""
 from __future__ import annotations
 
 import json
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
 from cards.selectors import catalog_for, catalog_stamp
 from cards.systems import SYSTEMS
@@ -12,7 +14,7 @@ from rules_engine.construction import validate_list
 from rules_engine.core.catalog import Catalog
 
 from .listio import MAX_ENTRIES
-from .models import GameList, ListRevision, Visibility
+from .models import ACTIVE_STATUSES, GameList, ListRevision, RunStatus, SimulationRun, Visibility
 from .services.errors import ListInputError, ListNotFound
 
 LIST_SCHEMA = "hangar.list/1"
@@ -260,3 +262,62 @@ def document_validate(document: Any, lang: str = "en") -> dict[str, Any]:
 def _json_type(value: Any) -> str:
     names = {list: "an array", str: "a string", bool: "a boolean", int: "a number", float: "a number"}
     return "null" if value is None else names.get(type(value), type(value).__name__)
+
+
+# --- simulation runs (builder.services.simulations writes them) --------------------------------------------
+
+
+def simulation_get(*, public_id: str, user) -> SimulationRun:
+    """The run `public_id` if it is the user's own: anyone else's run is a 404 (runs are owner-only)."""
+    run = SimulationRun.objects.select_related("game_list").filter(public_id=public_id).first()
+    if run is None or run.owner_id != _user_id(user):
+        raise ListNotFound(f"No simulation run with id {public_id!r}.")
+    return run
+
+
+def simulation_list(*, user) -> QuerySet[SimulationRun]:
+    """The user's runs, newest first (the snapshot stays out: it can be large)."""
+    return (
+        SimulationRun.objects.filter(owner_id=_user_id(user))
+        .select_related("game_list")
+        .defer("snapshot")
+        .order_by("-created_at", "-id")
+    )
+
+
+def simulation_progress(run: SimulationRun) -> int:
+    """0-100: the share of chunks stored; 100 only once the result is merged."""
+    if run.status == RunStatus.DONE:
+        return 100
+    if not run.chunks_total:
+        return 0
+    return min(99, run.chunks_done * 100 // run.chunks_total)
+
+
+def simulation_active_count(*, user) -> int:
+    return SimulationRun.objects.filter(owner_id=_user_id(user), status__in=ACTIVE_STATUSES).count()
+
+
+def simulation_find_reusable(
+    *, user, snapshot_hash: str, opponent: str, policy: str, games: int, seed: int, engine_version: str
+) -> SimulationRun | None:
+    """A stored run answering the same question: the user's own done or active run first, else anyone's done run."""
+    same = SimulationRun.objects.filter(
+        snapshot_hash=snapshot_hash, opponent=opponent, policy=policy, games=games, seed=seed,
+        engine_version=engine_version,
+    )
+    own = same.filter(owner_id=_user_id(user), status__in=(RunStatus.DONE, *ACTIVE_STATUSES)).order_by("-id").first()
+    return own or same.filter(status=RunStatus.DONE).order_by("-id").first()
+
+
+def simulation_stalled_ids(*, cutoff) -> list[int]:
+    """Active runs whose last progress (or creation) is older than `cutoff`."""
+    runs = SimulationRun.objects.filter(status__in=ACTIVE_STATUSES).filter(
+        Q(heartbeat_at__lt=cutoff) | Q(heartbeat_at__isnull=True, created_at__lt=cutoff)
+    )
+    return list(runs.order_by("id").values_list("id", flat=True))
+
+
+def simulation_missing_chunks(run: SimulationRun) -> list[int]:
+    stored = set(run.chunks.values_list("index", flat=True))
+    return [index for index in range(run.chunks_total) if index not in stored]

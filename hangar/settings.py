@@ -3,6 +3,8 @@
 Environment variables:
   DATABASE_URL        default: SQLite file var/hangar.sqlite3 inside the project
   CELERY_BROKER_URL   default: kombu's filesystem transport under var/broker (no extra service)
+  HANGAR_BROKER_DIR   the filesystem transport's folder (default var/broker)
+  HANGAR_SIMULATOR_MODULES  extra modules registering a simulator (comma-separated; see docs/simulations.md)
   SECRET_KEY          required when DEBUG is off
   DEBUG               "1"/"true" to enable; default off
   ALLOWED_HOSTS       comma-separated; default "localhost,127.0.0.1,[::1]"
@@ -14,6 +16,8 @@ from pathlib import Path
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
+
+from hangar.broker import filesystem_transport_options
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("HANGAR_VAR_DIR", BASE_DIR / "var"))
@@ -102,6 +106,13 @@ DATABASES = {
         conn_max_age=int(os.environ.get("CONN_MAX_AGE", "60")),
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Simulation workers are separate processes: the SQLite test database must be a FILE they can open (its path
+    # reaches them as DATABASE_URL), one per test session (pid) so parallel test runs never share it. IMMEDIATE
+    # transactions and a busy timeout let the web process and several workers write without "database is locked".
+    VAR_DIR.mkdir(parents=True, exist_ok=True)
+    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / f"test_hangar_{os.getpid()}.sqlite3")}
+    DATABASES["default"].setdefault("OPTIONS", {}).update({"transaction_mode": "IMMEDIATE", "timeout": 30})
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -160,6 +171,7 @@ REST_FRAMEWORK = {
         "anon": env_rate("HANGAR_THROTTLE_ANON", "600/minute"),
         "user": env_rate("HANGAR_THROTTLE_USER", "1200/minute"),
         "signup": env_rate("HANGAR_THROTTLE_SIGNUP", "30/hour"),
+        "simulations": env_rate("HANGAR_THROTTLE_SIMULATIONS", "30/minute"),  # POST /api/simulations/ per user
     },
     "EXCEPTION_HANDLER": "builder.api.errors.exception_handler",
 }
@@ -178,27 +190,43 @@ SPECTACULAR_SETTINGS = {
 
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
-# Celery (issue 4 builds the simulation tasks on this).
+# Celery: background simulations (issue 4, docs/simulations.md). Embedded default: kombu's filesystem transport
+# under var/broker (HANGAR_BROKER_DIR), no extra service; production: CELERY_BROKER_URL=redis://...
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "filesystem://")
+BROKER_DIR = Path(os.environ.get("HANGAR_BROKER_DIR", VAR_DIR / "broker"))
 CELERY_BROKER_TRANSPORT_OPTIONS = (
-    {
-        "data_folder_in": str(VAR_DIR / "broker" / "out"),
-        "data_folder_out": str(VAR_DIR / "broker" / "out"),
-        "processed_folder": str(VAR_DIR / "broker" / "processed"),
-        "store_processed": False,
-    }
-    if CELERY_BROKER_URL.startswith("filesystem")
-    else {}
+    filesystem_transport_options(BROKER_DIR) if CELERY_BROKER_URL.startswith("filesystem") else {}
 )
+CELERY_BROKER_CONNECTION_TIMEOUT = float(os.environ.get("CELERY_BROKER_CONNECTION_TIMEOUT", "4"))
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_TASK_DEFAULT_QUEUE = os.environ.get("HANGAR_CELERY_QUEUE", "celery")  # tests use a queue of their own
 CELERY_RESULT_BACKEND = None
+CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
-CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Long tasks: with Redis a worker process reserves one chunk at a time. The filesystem transport has no wake-up
+# (the worker looks for new messages every 2 s after finishing one), so there each process reserves a few chunks to
+# stay busy; chunks lost with a killed worker are re-queued by the watchdog (docs/simulations.md).
+CELERY_WORKER_PREFETCH_MULTIPLIER = int(
+    os.environ.get("CELERY_WORKER_PREFETCH_MULTIPLIER", "4" if CELERY_BROKER_URL.startswith("filesystem") else "1")
+)
 CELERY_TASK_SOFT_TIME_LIMIT = 120
 CELERY_TASK_TIME_LIMIT = 180
+
+# Simulations (docs/simulations.md).
+HANGAR_MAX_GAMES = int(os.environ.get("HANGAR_MAX_GAMES", "100000"))  # games per run (429 above)
+HANGAR_MAX_CONCURRENT_RUNS = int(os.environ.get("HANGAR_MAX_CONCURRENT_RUNS", "3"))  # queued/running per user
+HANGAR_CHUNK_SOFT_TIME_LIMIT = int(os.environ.get("HANGAR_CHUNK_SOFT_TIME_LIMIT", "60"))  # seconds per chunk task
+HANGAR_CHUNK_TIME_LIMIT = int(os.environ.get("HANGAR_CHUNK_TIME_LIMIT", "90"))
+HANGAR_BROKER_CHECK_TIMEOUT = float(os.environ.get("HANGAR_BROKER_CHECK_TIMEOUT", "2"))  # seconds, at submit
+HANGAR_SIMULATION_STALL_SECONDS = int(os.environ.get("HANGAR_SIMULATION_STALL_SECONDS", "300"))  # watchdog
+HANGAR_SIMULATION_MAX_REQUEUES = int(os.environ.get("HANGAR_SIMULATION_MAX_REQUEUES", "3"))  # then: failed
+# Plugin hook: extra modules that register a rules_engine Simulator, imported by the Celery app at worker start
+# and by the services (comma-separated import paths, e.g. "tests.support.toy_simulator").
+HANGAR_SIMULATOR_MODULES = env_list("HANGAR_SIMULATOR_MODULES", "")
 
 # Production hardening: `python manage.py check --deploy` is clean when DEBUG is off.
 if not DEBUG:

@@ -8,7 +8,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def run_manage(*args, **env_overrides):
-    env = {key: value for key, value in os.environ.items() if key not in {"HANGAR_INSECURE_DEV_KEY", "DEBUG", "PYTEST_VERSION"}}
+    env = {key: value for key, value in os.environ.items() if key not in {"HANGAR_INSECURE_DEV_KEY", "DEBUG", "PYTEST_VERSION", "DJANGO_ALLOW_ASYNC_UNSAFE"}}
     env.update(env_overrides)
     return subprocess.run(
         [sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120

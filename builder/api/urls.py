@@ -2,10 +2,11 @@
 from django.urls import path
 from rest_framework.routers import SimpleRouter
 
-from . import views
+from . import health, odds, simulations, views
 
 router = SimpleRouter()
 router.register("lists", views.ListViewSet, basename="lists")
+router.register("simulations", simulations.SimulationViewSet, basename="simulations")
 
 urlpatterns = [
     path("validate/", views.ValidateView.as_view(), name="api-validate"),
@@ -14,5 +15,7 @@ urlpatterns = [
     path("auth/login/", views.LoginView.as_view(), name="api-login"),
     path("auth/logout/", views.LogoutView.as_view(), name="api-logout"),
     path("auth/me/", views.MeView.as_view(), name="api-me"),
+    path("health/", health.HealthView.as_view(), name="api-health"),
+    path("odds/", odds.OddsView.as_view(), name="api-odds"),
     *router.urls,
 ]

@@ -1,4 +1,4 @@
-"""Writes for lists and accounts (HackSoft services). Import from here: `from builder.services import list_create`."""
+"""Writes for lists, accounts and simulation runs (HackSoft services). Import from here: `from builder.services import list_create`."""
 from .accounts import AccountError, user_signup, user_token
 from .errors import (
     ListConflict,
@@ -21,6 +21,21 @@ from .lists import (
     list_update,
     list_validation_refresh,
 )
+from .simulations import (
+    SimulationBrokerUnavailable,
+    SimulationInvalid,
+    SimulationLimitExceeded,
+    SimulationNotActive,
+    load_simulator_modules,
+    simulation_cancel,
+    simulation_chunk_play,
+    simulation_chunk_store,
+    simulation_fail,
+    simulation_finish,
+    simulation_snapshot_build,
+    simulation_start,
+    simulations_requeue_stalled,
+)
 
 __all__ = [
     "AccountError",
@@ -31,6 +46,10 @@ __all__ = [
     "ListServiceError",
     "ListTooLarge",
     "ListVersionRequired",
+    "SimulationBrokerUnavailable",
+    "SimulationInvalid",
+    "SimulationLimitExceeded",
+    "SimulationNotActive",
     "check_document",
     "list_create",
     "list_delete",
@@ -41,6 +60,15 @@ __all__ = [
     "list_restore",
     "list_update",
     "list_validation_refresh",
+    "load_simulator_modules",
+    "simulation_cancel",
+    "simulation_chunk_play",
+    "simulation_chunk_store",
+    "simulation_fail",
+    "simulation_finish",
+    "simulation_snapshot_build",
+    "simulation_start",
+    "simulations_requeue_stalled",
     "user_signup",
     "user_token",
 ]

@@ -1,0 +1,175 @@
+"""Simulations REST API (DESIGN.md §4, docs/simulations.md): start a run, watch it, read its result, cancel it.
+
+Thin: serializers shape input and output, builder.services.simulations decides. Runs are owner-only: another
+user's run is a 404. Errors (400 bad input, 429 limits, 503 broker down) come from the services and are shaped by
+builder.api.errors.exception_handler.
+"""
+from __future__ import annotations
+
+from django.urls import reverse
+from django.utils import timezone
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
+from rest_framework import serializers, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.response import Response
+from rest_framework.throttling import AnonRateThrottle, ScopedRateThrottle, UserRateThrottle
+
+from builder import selectors, services
+from builder.models import RunStatus, SimulationRun
+from rules_engine.simulation import MAX_GAMES
+
+from .serializers import ErrorSerializer, ListDocumentField
+
+SEED_MAX = 2**63 - 1
+
+
+def _error(description: str) -> OpenApiResponse:
+    return OpenApiResponse(ErrorSerializer, description=description)
+
+
+ERRORS = {
+    400: _error("bad input; the message names the field, section or card code"),
+    403: _error("not signed in"),
+    404: _error("no such run or list, or one that is not yours"),
+    409: _error("the run is no longer queued or running"),
+    429: _error("too many games, too many runs at once, or too many requests"),
+    503: _error("the message broker is down: nothing was saved, try again later"),
+}
+
+
+def _errors(*codes: int) -> dict[int, OpenApiResponse]:
+    return {code: ERRORS[code] for code in codes}
+
+
+# --- serializers --------------------------------------------------------------------------------------------
+
+
+class SimulationCreateSerializer(serializers.Serializer):
+    list = serializers.CharField(required=False, max_length=32, help_text="id (slug) of a saved list you can see")
+    document = ListDocumentField(required=False, help_text="or an unsaved hangar.list/1 document")
+    opponent = serializers.CharField(max_length=64, help_text="opponent slug, e.g. goldfish")
+    policy = serializers.CharField(required=False, max_length=64, default=services.simulations.DEFAULT_POLICY)
+    games = serializers.IntegerField(min_value=1, help_text=f"games to play (at most {MAX_GAMES}, see limits)")
+    seed = serializers.IntegerField(min_value=0, max_value=SEED_MAX, help_text="same seed, same result")
+
+    def validate(self, attrs):
+        if ("list" in attrs) == ("document" in attrs):
+            raise serializers.ValidationError("Give exactly one of 'list' (a saved list id) or 'document'.")
+        return attrs
+
+
+def status_url(run: SimulationRun, request) -> str:
+    return request.build_absolute_uri(reverse("simulations-detail", kwargs={"public_id": run.public_id}))
+
+
+class SimulationStartedSerializer(serializers.Serializer):
+    id = serializers.CharField(source="public_id")
+    status = serializers.ChoiceField(choices=RunStatus.choices)
+    status_url = serializers.SerializerMethodField()
+    reused = serializers.SerializerMethodField(help_text="true when an identical stored run answered")
+
+    def get_status_url(self, run: SimulationRun) -> str:
+        return status_url(run, self.context["request"])
+
+    def get_reused(self, run: SimulationRun) -> bool:
+        return bool(self.context.get("reused"))
+
+
+class SimulationRunSerializer(serializers.ModelSerializer):
+    id = serializers.CharField(source="public_id")
+    list = serializers.SerializerMethodField()
+    progress = serializers.SerializerMethodField(help_text="0-100")
+    result = serializers.SerializerMethodField(help_text="the simulator's report, once status is done")
+    error = serializers.SerializerMethodField(help_text="why the run failed or was cancelled")
+    status_url = serializers.SerializerMethodField()
+
+    class Meta:
+        model = SimulationRun
+        fields = [
+            "id", "status", "progress", "system", "list", "opponent", "policy", "games", "seed", "engine_version",
+            "chunks_total", "chunks_done", "created_at", "started_at", "finished_at", "result", "error",
+            "status_url",
+        ]
+
+    def get_list(self, run: SimulationRun) -> str | None:
+        return run.game_list.slug if run.game_list_id else None
+
+    def get_progress(self, run: SimulationRun) -> int:
+        return selectors.simulation_progress(run)
+
+    @extend_schema_field({"type": "object", "nullable": True})
+    def get_result(self, run: SimulationRun):
+        return run.result if run.status == RunStatus.DONE else None
+
+    def get_error(self, run: SimulationRun) -> str | None:
+        return run.error or None
+
+    def get_status_url(self, run: SimulationRun) -> str:
+        return status_url(run, self.context["request"])
+
+
+# --- views --------------------------------------------------------------------------------------------------
+
+
+class SimulationStartThrottle(ScopedRateThrottle):
+    """POST /api/simulations/ per user: REST_FRAMEWORK DEFAULT_THROTTLE_RATES["simulations"]."""
+
+    scope_attr = "start_throttle_scope"
+
+
+class SimulationViewSet(viewsets.GenericViewSet):
+    """Your simulation runs: start (202), list, status/progress/result, cancel."""
+
+    permission_classes = [IsAuthenticated]
+    lookup_field = "public_id"
+    lookup_url_kwarg = "public_id"
+    lookup_value_regex = r"[A-Za-z0-9_-]+"
+    serializer_class = SimulationRunSerializer
+    queryset = SimulationRun.objects.none()  # every read goes through builder.selectors
+    start_throttle_scope = "simulations"
+
+    def get_throttles(self):
+        throttles = [AnonRateThrottle(), UserRateThrottle()]
+        if self.action == "create":
+            throttles.insert(0, SimulationStartThrottle())
+        return throttles
+
+    @extend_schema(
+        summary="Start a simulation of a saved list or a list document",
+        request=SimulationCreateSerializer,
+        responses={202: SimulationStartedSerializer, **_errors(400, 403, 404, 429, 503)},
+    )
+    def create(self, request):
+        params = SimulationCreateSerializer(data=request.data)
+        params.is_valid(raise_exception=True)
+        data = params.validated_data
+        game_list = selectors.list_get(slug=data["list"], user=request.user) if "list" in data else None
+        asked_at = timezone.now()
+        run = services.simulation_start(
+            user=request.user, game_list=game_list, document=data.get("document"), opponent_slug=data["opponent"],
+            policy=data["policy"], games=data["games"], seed=data["seed"],
+        )
+        reused = run.reused_from_id is not None or run.created_at < asked_at
+        body = SimulationStartedSerializer(run, context={"request": request, "reused": reused}).data
+        return Response(body, status=status.HTTP_202_ACCEPTED, headers={"Location": body["status_url"]})
+
+    @extend_schema(summary="Your simulation runs, newest first",
+                   responses={200: SimulationRunSerializer(many=True), **_errors(403)})
+    def list(self, request):
+        page = self.paginate_queryset(selectors.simulation_list(user=request.user))
+        return self.get_paginated_response(self.get_serializer(page, many=True).data)
+
+    @extend_schema(summary="A run's status, progress (0-100), result when done, reason when failed",
+                   responses={200: SimulationRunSerializer, **_errors(403, 404)})
+    def retrieve(self, request, public_id: str):
+        run = selectors.simulation_get(public_id=public_id, user=request.user)
+        return Response(self.get_serializer(run).data)
+
+    @extend_schema(summary="Cancel a queued or running run", request=None,
+                   responses={200: SimulationRunSerializer, **_errors(403, 404, 409)})
+    @action(detail=True, methods=["post"])
+    def cancel(self, request, public_id: str):
+        run = selectors.simulation_get(public_id=public_id, user=request.user)
+        run = services.simulation_cancel(run=run, user=request.user)
+        return Response(self.get_serializer(run).data)

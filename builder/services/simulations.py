@@ -1,0 +1,442 @@
+"""Simulation runs (DESIGN.md §4, docs/simulations.md): submit, play chunks on Celery workers, merge, cancel, watchdog.
+
+Zulip style: `check_*` validates and raises (nothing written), then one transaction writes, and the Celery
+messages are published on commit with ids only. A run of G games is cut into `rules_engine.simulation.chunks(G)`
+(CHUNK_SIZE games each); chunk i always plays the same game indices with the same seeds, so the merged result is
+byte-identical whatever the number of workers or the order in which chunks land.
+
+Exactly-once bookkeeping:
+- a chunk's summary is stored once: (run, index) is UNIQUE and the insert is a get_or_create under the run's row
+  lock, so a redelivered or re-queued task changes nothing;
+- the merge happens once: `simulation_finish` locks the run row and only merges an active run whose chunks are all
+  stored, then marks it done.
+"""
+from __future__ import annotations
+
+import importlib
+import logging
+from collections.abc import Iterable, Mapping
+from datetime import timedelta
+from functools import partial
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+
+from builder import selectors
+from builder.models import ACTIVE_STATUSES, GameList, RunStatus, SimulationChunk, SimulationRun
+from cards.models import Opponent
+from cards.selectors import catalog_for
+from hangar.celery import app as celery_app
+from hangar.celery import prepare_broker_folders
+from rules_engine import simulation as engine
+from rules_engine.core.runner import SimulationError as GameFailed
+from rules_engine.core.runner import merge_summaries
+from rules_engine.core.stats import Summary
+
+from .errors import ListNotFound, ListServiceError
+from .lists import check_document
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_POLICY = "greedy"
+MAX_POLICY = 64
+# Publishing a chunk message: a short retry, then the run fails with the reason (never a run stuck in "queued").
+PUBLISH_RETRY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.5, "interval_max": 1}
+
+
+# --- errors (mapped to HTTP by builder.api.errors through ListServiceError.status) --------------------------
+
+
+class SimulationInvalid(ListServiceError):
+    """The request cannot be simulated: the message names the field, section or card code."""
+
+    code = "simulation.invalid"
+
+
+class SimulationLimitExceeded(ListServiceError):
+    """Too many games in one run, or too many runs queued/running for this user."""
+
+    code = "simulation.limit"
+    status = 429
+
+
+class SimulationBrokerUnavailable(ListServiceError):
+    """The message broker cannot be reached: nothing was written."""
+
+    code = "simulation.broker_unavailable"
+    status = 503
+
+
+class SimulationNotActive(ListServiceError):
+    """Cancelling a run that is already done, failed or cancelled."""
+
+    code = "simulation.not_active"
+    status = 409
+
+
+# --- plugin hook --------------------------------------------------------------------------------------------
+
+_LOADED_MODULES: set[str] = set()
+
+
+def load_simulator_modules() -> None:
+    """Import the modules named by settings.HANGAR_SIMULATOR_MODULES (each registers a Simulator when imported).
+
+    Called by the Celery tasks module at worker start and before any run is checked or merged, so the web
+    process and every worker know the same simulators. A wrong path fails loudly (ImportError).
+    """
+    for path in settings.HANGAR_SIMULATOR_MODULES:
+        if path not in _LOADED_MODULES:
+            importlib.import_module(path)
+            _LOADED_MODULES.add(path)
+
+
+# --- snapshots ----------------------------------------------------------------------------------------------
+
+
+def check_policy(policy: Any) -> str:
+    if policy is None or policy == "":
+        return DEFAULT_POLICY
+    if not isinstance(policy, str) or len(policy) > MAX_POLICY:
+        raise SimulationInvalid(f"policy: expected a policy name such as {DEFAULT_POLICY!r}, got {policy!r}.",
+                                details={"path": "policy"})
+    return policy
+
+
+def simulation_snapshot_build(*, document: dict[str, Any], opponent_slug: Any, policy: Any = None) -> dict[str, Any]:
+    """The hangar.snapshot/1 of a normalised list document against the current catalog (rules_engine.simulation.
+    build_snapshot: the list, every card it and the opponent use, the opponent's dict, the policy, the options)."""
+    system = document["system"]
+    catalog = catalog_for(system)
+    if catalog is None:
+        raise SimulationInvalid(f"system: no cards are loaded for {system!r}.", details={"path": "system"})
+    if not isinstance(opponent_slug, str) or not opponent_slug:
+        raise SimulationInvalid(
+            "opponent: required, the slug of a sample opponent (GET /api/systems/{system}/opponents/).",
+            details={"path": "opponent"},
+        )
+    opponent = Opponent.objects.filter(system__slug=system, slug=opponent_slug).first()
+    if opponent is None:
+        known = sorted(Opponent.objects.filter(system__slug=system).values_list("slug", flat=True))
+        raise SimulationInvalid(
+            f"opponent: {system} has no opponent {opponent_slug!r}; expected one of: {', '.join(known) or 'none'}.",
+            details={"path": "opponent"},
+        )
+    for section, entries in document["sections"].items():
+        for position, entry in enumerate(entries):
+            if entry["card"] not in catalog.cards:
+                raise SimulationInvalid(
+                    f"sections.{section}[{position}]: card {entry['card']!r} is not in the {system} catalog.",
+                    code="list.unknown_card",
+                    details={"path": f"sections.{section}[{position}]", "card": entry["card"]},
+                )
+    load_simulator_modules()
+    try:  # the same snapshot as `manage.py simulate` builds, so both share stored results
+        return engine.build_snapshot(document, catalog.cards, {"slug": opponent.slug, **opponent.data},
+                                     policy=check_policy(policy))
+    except engine.SimulationInputError as exc:
+        raise SimulationInvalid(str(exc)) from exc
+
+
+# --- checks (raise, write nothing) --------------------------------------------------------------------------
+
+
+def check_games_limit(games: Any) -> None:
+    """Past settings.HANGAR_MAX_GAMES (and the engine's MAX_GAMES): 429 with the limit in the message."""
+    limit = min(settings.HANGAR_MAX_GAMES, engine.MAX_GAMES)
+    if isinstance(games, int) and not isinstance(games, bool) and games > limit:
+        raise SimulationLimitExceeded(
+            f"games: {games} games is more than the {limit} a run may play; split it into smaller runs.",
+            details={"path": "games", "limit": limit},
+        )
+
+
+def check_snapshot(snapshot: Any, *, games: Any, seed: Any) -> None:
+    """The engine's own check of the run and a full `prepare` of the snapshot, here, so bad input is a 400 now
+    rather than a failed run later."""
+    load_simulator_modules()
+    check_games_limit(games)
+    try:
+        simulator = engine.check_run(snapshot, games=games, seed=seed)
+        simulator.prepare(snapshot)
+    except engine.SimulationInputError as exc:
+        raise SimulationInvalid(str(exc)) from exc
+
+
+def check_concurrent_runs(user) -> None:
+    limit = settings.HANGAR_MAX_CONCURRENT_RUNS
+    active = selectors.simulation_active_count(user=user)
+    if active >= limit:
+        raise SimulationLimitExceeded(
+            f"You already have {active} simulations queued or running (the limit is {limit}); "
+            "wait for one to finish or cancel one.",
+            details={"limit": limit, "active": active},
+        )
+
+
+def check_broker() -> None:
+    """Refuse the run (503) when the broker cannot be reached, before anything is written."""
+    try:
+        prepare_broker_folders()
+        with celery_app.connection_for_write() as connection:
+            connection.ensure_connection(
+                max_retries=1, interval_start=0, interval_step=0.2, timeout=settings.HANGAR_BROKER_CHECK_TIMEOUT
+            )
+    except Exception as exc:  # kombu raises OperationalError, OSError, ... depending on the transport
+        logger.warning("simulation broker check failed: %s", exc)
+        raise SimulationBrokerUnavailable(
+            "The simulation queue (message broker) cannot be reached right now, so the run was not started "
+            "and nothing was saved. Try again in a minute; if it persists, tell the site operator.",
+        ) from exc
+
+
+# --- submit -------------------------------------------------------------------------------------------------
+
+
+def _snapshot_from(
+    *, snapshot: Any, game_list: GameList | None, document: Any, opponent_slug: Any, policy: Any
+) -> dict[str, Any]:
+    given = [name for name, value in (("snapshot", snapshot), ("list", game_list), ("document", document))
+             if value is not None]
+    if len(given) != 1:
+        raise SimulationInvalid("Give exactly one of 'list' (a saved list id) or 'document' (a hangar.list/1 JSON).",
+                                details={"given": given})
+    if snapshot is not None:
+        return snapshot
+    if game_list is not None:
+        doc = selectors.list_document(game_list)
+    else:
+        doc, _system = check_document(document)
+    return simulation_snapshot_build(document=doc, opponent_slug=opponent_slug, policy=policy)
+
+
+def _reuse(user, run: SimulationRun) -> SimulationRun:
+    """A stored identical run: the user's own is returned as is; someone else's finished result is copied."""
+    if run.owner_id == user.pk:
+        return run
+    now = timezone.now()
+    return SimulationRun.objects.create(
+        owner=user, system=run.system, snapshot=run.snapshot, snapshot_hash=run.snapshot_hash,
+        opponent=run.opponent, policy=run.policy, games=run.games, seed=run.seed,
+        engine_version=run.engine_version, status=RunStatus.DONE, chunks_total=run.chunks_total,
+        chunks_done=run.chunks_total, result=run.result, reused_from=run, started_at=now, finished_at=now,
+        heartbeat_at=now,
+    )
+
+
+def simulation_start(
+    *,
+    user,
+    snapshot: Mapping[str, Any] | None = None,
+    game_list: GameList | None = None,
+    document: Any = None,
+    opponent_slug: Any = None,
+    policy: Any = None,
+    games: Any,
+    seed: Any,
+) -> SimulationRun:
+    """Start (or reuse) a run of `games` games seeded `seed` of a saved list, a posted list document, or a ready
+    snapshot (then the opponent and policy are the snapshot's). Raises SimulationInvalid (400),
+    SimulationLimitExceeded (429) or SimulationBrokerUnavailable (503) with nothing written."""
+    frozen = dict(_snapshot_from(snapshot=snapshot, game_list=game_list, document=document,
+                                 opponent_slug=opponent_slug, policy=policy))
+    check_snapshot(frozen, games=games, seed=seed)
+    key = {
+        "snapshot_hash": engine.snapshot_hash(frozen),
+        "opponent": str((frozen.get("opponent") or {}).get("slug") or ""),
+        "policy": str(frozen.get("policy") or ""),
+        "games": games,
+        "seed": seed,
+        "engine_version": engine.ENGINE_VERSION,
+    }
+    stored = selectors.simulation_find_reusable(user=user, **key)
+    if stored is not None:
+        return _reuse(user, stored)
+    check_broker()  # before the transaction: never hold a lock while waiting for the broker
+    with transaction.atomic():
+        get_user_model().objects.select_for_update().filter(pk=user.pk).first()  # one submit per user at a time
+        stored = selectors.simulation_find_reusable(user=user, **key)
+        if stored is not None:
+            return _reuse(user, stored)
+        check_concurrent_runs(user)
+        run = SimulationRun.objects.create(
+            owner=user, game_list=game_list, system=frozen["system"], snapshot=frozen,
+            chunks_total=len(engine.chunks(games)), **key,
+        )
+        transaction.on_commit(partial(enqueue_chunks, run.pk, range(run.chunks_total)))
+    return run
+
+
+def enqueue_chunks(run_id: int, indices: Iterable[int]) -> None:
+    """Publish one `simulation_chunk(run_id, index)` message per chunk (ids only, JSON). If the broker refuses
+    even after PUBLISH_RETRY, the run is marked failed with the reason: never a run stuck in "queued"."""
+    from builder.tasks import simulation_chunk  # the tasks module imports these services
+
+    queue = celery_app.conf.task_default_queue
+    try:
+        for index in indices:
+            simulation_chunk.apply_async((run_id, index), queue=queue, retry=True, retry_policy=PUBLISH_RETRY)
+    except Exception as exc:
+        logger.exception("could not publish the chunks of simulation run %s", run_id)
+        simulation_fail(run_id=run_id, reason=(
+            f"The run could not be handed to the workers: the message broker refused chunk {index} ({exc}). "
+            "Start it again once the broker is back."
+        ))
+
+
+# --- chunks -------------------------------------------------------------------------------------------------
+
+
+def simulation_chunk_play(*, run_id: int, index: int, worker: str = "") -> bool:
+    """Play chunk `index` of run `run_id` and store its summary; True when this call stored it.
+
+    Skipped (False) when the run is gone, no longer active, or already has this chunk. A bad snapshot or a
+    game that raises fails the run with the reason: replaying it would fail the same way.
+    """
+    run = SimulationRun.objects.filter(pk=run_id).first()
+    if run is None or not run.is_active:
+        return False
+    if SimulationChunk.objects.filter(run_id=run_id, index=index).exists():
+        return False
+    ranges = engine.chunks(run.games)
+    if not 0 <= index < len(ranges):
+        logger.error("simulation run %s has no chunk %s (it has %s)", run_id, index, len(ranges))
+        return False
+    if run.status == RunStatus.QUEUED:
+        SimulationRun.objects.filter(pk=run_id, status=RunStatus.QUEUED).update(
+            status=RunStatus.RUNNING, started_at=timezone.now(), heartbeat_at=timezone.now()
+        )
+    games = ranges[index]
+    load_simulator_modules()
+    try:
+        summary = engine.play_chunk(run.snapshot, seed=run.seed, start=games.start, count=len(games))
+    except (engine.SimulationInputError, GameFailed) as exc:
+        if type(exc.__cause__).__name__ == "SoftTimeLimitExceeded":
+            raise exc.__cause__ from None  # the task layer reports the chunk time limit
+        simulation_fail(run_id=run_id, reason=f"chunk {index} (games {games.start}-{games.stop - 1}): {exc}")
+        return False
+    return simulation_chunk_store(run_id=run_id, index=index, summary=summary.to_dict(exact=True), worker=worker)
+
+
+def simulation_chunk_store(*, run_id: int, index: int, summary: Mapping[str, Any], worker: str = "") -> bool:
+    """Store a chunk's exact summary once; True when stored now, False when it was already there (a redelivered
+    task) or the run is no longer active. The last chunk triggers the merge."""
+    parsed = Summary.from_dict(summary)  # a malformed summary raises ValueError naming the stat
+    with transaction.atomic():
+        run = SimulationRun.objects.select_for_update().filter(pk=run_id).first()
+        if run is None or not run.is_active:
+            return False
+        if not 0 <= index < run.chunks_total:
+            raise ValueError(f"chunk index {index} is outside run {run.public_id} (0..{run.chunks_total - 1})")
+        _chunk, created = SimulationChunk.objects.get_or_create(
+            run=run, index=index, defaults={"games": parsed.games, "summary": dict(summary), "worker": worker[:200]}
+        )
+        if created:
+            now = timezone.now()
+            run.chunks_done = run.chunks.count()
+            run.heartbeat_at = now
+            run.status = RunStatus.RUNNING
+            run.started_at = run.started_at or now
+            run.save(update_fields=["chunks_done", "heartbeat_at", "status", "started_at"])
+        complete = run.chunks_done >= run.chunks_total
+    if complete:
+        simulation_finish(run_id=run_id)
+    return created
+
+
+def simulation_finish(*, run_id: int) -> SimulationRun | None:
+    """Merge the chunks of a complete run into its result, exactly once (run row locked; only an active run
+    with every chunk stored is merged). Chunks merge in index order, so the result is byte-identical to an
+    in-process `rules_engine.simulation.simulate` of the same snapshot, games and seed."""
+    load_simulator_modules()
+    with transaction.atomic():
+        run = SimulationRun.objects.select_for_update().filter(pk=run_id).first()
+        if run is None or not run.is_active:
+            return run
+        summaries = list(run.chunks.order_by("index").values_list("summary", flat=True))
+        if len(summaries) != run.chunks_total:
+            return run
+        merged = merge_summaries(Summary.from_dict(summary) for summary in summaries)
+        run.result = engine.simulation_result(merged, run.snapshot, games=run.games, seed=run.seed)
+        run.status = RunStatus.DONE
+        run.chunks_done = run.chunks_total
+        run.finished_at = run.heartbeat_at = timezone.now()
+        run.save(update_fields=["result", "status", "chunks_done", "finished_at", "heartbeat_at"])
+    return run
+
+
+def simulation_fail(*, run_id: int, reason: str) -> bool:
+    """Mark an active run failed with a reason for people; True when it was active."""
+    updated = SimulationRun.objects.filter(pk=run_id, status__in=ACTIVE_STATUSES).update(
+        status=RunStatus.FAILED, error=reason, finished_at=timezone.now()
+    )
+    return bool(updated)
+
+
+def simulation_cancel(*, run: SimulationRun, user) -> SimulationRun:
+    """Cancel one of the user's queued or running runs; its pending chunks are skipped by the workers."""
+    with transaction.atomic():
+        locked = SimulationRun.objects.select_for_update().get(pk=run.pk)
+        if locked.owner_id != user.pk:
+            raise ListNotFound(f"No simulation run with id {locked.public_id!r}.")  # runs are owner-only
+        if not locked.is_active:
+            raise SimulationNotActive(f"Run {locked.public_id} is already {locked.status}; only a queued or "
+                                      "running run can be cancelled.")
+        locked.status = RunStatus.CANCELLED
+        locked.error = "Cancelled by its owner."
+        locked.finished_at = timezone.now()
+        locked.save(update_fields=["status", "error", "finished_at"])
+    return locked
+
+
+# --- watchdog -----------------------------------------------------------------------------------------------
+
+
+def simulations_requeue_stalled(
+    *, older_than: float | None = None, max_requeues: int | None = None
+) -> dict[str, list[str]]:
+    """Runs queued/running with no progress for `older_than` seconds (default HANGAR_SIMULATION_STALL_SECONDS):
+    their MISSING chunks are published again (a worker died, or the filesystem broker lost a message), or, after
+    `max_requeues` re-queues (default HANGAR_SIMULATION_MAX_REQUEUES), the run fails with the reason.
+    A run whose chunks are all stored but which was never merged is merged now. Returns the public ids acted on."""
+    older_than = settings.HANGAR_SIMULATION_STALL_SECONDS if older_than is None else older_than
+    max_requeues = settings.HANGAR_SIMULATION_MAX_REQUEUES if max_requeues is None else max_requeues
+    cutoff = timezone.now() - timedelta(seconds=older_than)
+    report: dict[str, list[str]] = {"requeued": [], "failed": [], "finished": []}
+    for run_id in selectors.simulation_stalled_ids(cutoff=cutoff):
+        outcome = _requeue_one(run_id, cutoff=cutoff, older_than=older_than, max_requeues=max_requeues)
+        if outcome is not None:
+            report[outcome[0]].append(outcome[1])
+    return report
+
+
+def _requeue_one(run_id: int, *, cutoff, older_than: float, max_requeues: int) -> tuple[str, str] | None:
+    with transaction.atomic():
+        run = SimulationRun.objects.select_for_update().filter(pk=run_id).first()
+        if run is None or not run.is_active or (run.heartbeat_at or run.created_at) >= cutoff:
+            return None  # finished or progressed meanwhile
+        missing = selectors.simulation_missing_chunks(run)
+        if not missing:
+            complete = True
+        elif run.requeues >= max_requeues:
+            run.status, run.finished_at = RunStatus.FAILED, timezone.now()
+            run.error = (
+                f"No progress for {older_than:g} s after {run.requeues} re-queues: {len(missing)} of "
+                f"{run.chunks_total} chunks never finished. Are the workers running? Start the run again."
+            )
+            run.save(update_fields=["status", "finished_at", "error"])
+            return ("failed", run.public_id)
+        else:
+            complete = False
+            run.requeues += 1
+            run.heartbeat_at = timezone.now()
+            run.save(update_fields=["requeues", "heartbeat_at"])
+            transaction.on_commit(partial(enqueue_chunks, run.pk, missing))
+    if complete:
+        simulation_finish(run_id=run_id)
+        return ("finished", run.public_id)
+    logger.warning("simulation run %s stalled: re-queued %s missing chunks", run.public_id, len(missing))
+    return ("requeued", run.public_id)

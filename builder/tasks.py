@@ -1,0 +1,55 @@
+"""Celery tasks for simulations: thin wrappers that take ids, load by id and call builder.services.simulations.
+
+One task = one chunk of CHUNK_SIZE games (rules_engine.simulation.CHUNK_SIZE = 500, fixed so results are
+byte-identical however a run is spread). Measured cost per chunk: see docs/simulations.md.
+Delivery: JSON only, acks_late + reject_on_worker_lost (a killed worker's message goes back to the queue where
+the transport supports it), prefetch 1, soft/hard time limits, automatic retries with backoff on transient
+database/broker errors. A redelivered or re-queued chunk is harmless: the service skips a stored chunk.
+"""
+from __future__ import annotations
+
+from celery import shared_task
+from celery.exceptions import SoftTimeLimitExceeded
+from django.conf import settings
+from django.db import InterfaceError, OperationalError
+from kombu.exceptions import OperationalError as BrokerError
+
+from builder.services import simulations
+
+# Worker start: the Celery app autodiscovers this module, so plugin simulators (HANGAR_SIMULATOR_MODULES) are
+# registered before the first chunk arrives.
+simulations.load_simulator_modules()
+
+TRANSIENT_ERRORS = (OperationalError, InterfaceError, BrokerError, ConnectionError)
+
+
+@shared_task(
+    bind=True,
+    name="builder.simulation_chunk",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    soft_time_limit=settings.HANGAR_CHUNK_SOFT_TIME_LIMIT,
+    time_limit=settings.HANGAR_CHUNK_TIME_LIMIT,
+    autoretry_for=TRANSIENT_ERRORS,
+    retry_backoff=1,
+    retry_backoff_max=60,
+    retry_jitter=True,
+    max_retries=8,
+    ignore_result=True,
+)
+def simulation_chunk(self, run_id: int, index: int) -> bool:
+    """Play and store chunk `index` of run `run_id`; skipped when the run is not active or has the chunk."""
+    try:
+        return simulations.simulation_chunk_play(run_id=run_id, index=index, worker=self.request.hostname or "")
+    except SoftTimeLimitExceeded:
+        simulations.simulation_fail(run_id=run_id, reason=(
+            f"Chunk {index} took longer than {settings.HANGAR_CHUNK_SOFT_TIME_LIMIT} s (the per-chunk time limit); "
+            "the simulation is too slow for this list or the workers are overloaded."
+        ))
+        return False
+
+
+@shared_task(name="builder.simulations_watchdog", ignore_result=True)
+def simulations_watchdog() -> dict[str, list[str]]:
+    """Re-queue the missing chunks of stalled runs (for celery beat; the management command does the same)."""
+    return simulations.simulations_requeue_stalled()

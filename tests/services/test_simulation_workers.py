@@ -1,0 +1,96 @@
+"""Simulations on real Celery worker processes (issue 4): same result as in-process, survives a SIGKILLed
+worker, refuses cleanly when the broker is down. Runs on the embedded default (filesystem broker + SQLite file)
+and, under .ci/run, on Redis + PostgreSQL."""
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from builder.models import RunStatus, SimulationChunk, SimulationRun
+from builder.services import SimulationBrokerUnavailable, simulation_start, simulations_requeue_stalled
+from rules_engine.simulation import simulate
+from tests.support.celery_broker import CLOSED_PORT_URL, use_broker
+
+GAMES = 20_000
+SEED = 20261130
+RUN_TIMEOUT = 120.0
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(scope="module")
+def expected_results() -> dict:
+    return {}
+
+
+@pytest.fixture
+def expected(simulation_snapshot, expected_results) -> dict:
+    """The in-process result of the same snapshot, games and seed (computed once per module)."""
+    key = json.dumps(simulation_snapshot, sort_keys=True)
+    if key not in expected_results:
+        expected_results[key] = simulate(simulation_snapshot, games=GAMES, seed=SEED)
+    return expected_results[key]
+
+
+@pytest.fixture
+def user(transactional_db):
+    return get_user_model().objects.create_user(username="racer", password="x-Test-pw-42")
+
+
+def wait_done(run: SimulationRun, workers, *, watchdog_after: float | None = None) -> SimulationRun:
+    """Poll until the run is finished; with `watchdog_after`, run the watchdog as an operator's cron would."""
+    deadline = time.monotonic() + RUN_TIMEOUT
+    while time.monotonic() < deadline:
+        run.refresh_from_db()
+        if not run.is_active:
+            return run
+        if watchdog_after is not None:
+            simulations_requeue_stalled(older_than=watchdog_after, max_requeues=5)
+        time.sleep(0.3)
+    logs = "\n".join(workers.log(i)[-3000:] for i in range(len(workers.processes)))
+    pytest.fail(f"run {run.public_id} not finished after {RUN_TIMEOUT} s: {run.status} "
+                f"{run.chunks_done}/{run.chunks_total}\n{logs}")
+
+
+def assert_complete_once(run: SimulationRun, expected: dict) -> None:
+    assert run.status == RunStatus.DONE, run.error
+    assert json.dumps(run.result, sort_keys=True) == json.dumps(expected, sort_keys=True)
+    chunks = SimulationChunk.objects.filter(run=run)
+    assert chunks.count() == run.chunks_total == run.chunks_done == GAMES // 500
+    assert sorted(chunks.values_list("index", flat=True)) == list(range(run.chunks_total))
+    assert sum(chunks.values_list("games", flat=True)) == GAMES
+
+
+def test_two_workers_give_the_in_process_result(workers, user, simulation_snapshot, expected):
+    run = simulation_start(user=user, snapshot=simulation_snapshot, games=GAMES, seed=SEED)
+    run = wait_done(run, workers)
+    assert_complete_once(run, expected)
+    hosts = set(SimulationChunk.objects.filter(run=run).values_list("worker", flat=True))
+    assert len(hosts) == 2, f"both workers should have played chunks, got {hosts}"
+
+
+def test_sigkilled_worker_run_still_completes_with_the_same_result(workers, user, simulation_snapshot, expected):
+    run = simulation_start(user=user, snapshot=simulation_snapshot, games=GAMES, seed=SEED)
+    deadline = time.monotonic() + RUN_TIMEOUT
+    while SimulationChunk.objects.filter(run=run).count() < 4:
+        assert time.monotonic() < deadline, "no progress before the kill"
+        time.sleep(0.05)
+    workers.kill(0)
+    run = wait_done(run, workers, watchdog_after=2.0)
+    assert_complete_once(run, expected)
+
+
+def test_broker_down_at_submit_is_a_503_and_writes_nothing_then_works(workers, user, simulation_snapshot, expected):
+    with use_broker(CLOSED_PORT_URL):
+        with pytest.raises(SimulationBrokerUnavailable) as refused:
+            simulation_start(user=user, snapshot=simulation_snapshot, games=GAMES, seed=SEED)
+    assert refused.value.status == 503
+    assert "broker" in refused.value.message and "nothing was saved" in refused.value.message
+    assert SimulationRun.objects.count() == 0
+    assert SimulationChunk.objects.count() == 0
+
+    run = simulation_start(user=user, snapshot=simulation_snapshot, games=GAMES, seed=SEED)  # the broker is back
+    assert_complete_once(wait_done(run, workers), expected)

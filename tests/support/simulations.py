@@ -1,0 +1,43 @@
+"""Fixtures and helpers for the simulation unit tests (no worker process: chunks are played by direct calls)."""
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from builder import services
+from builder.models import SimulationRun
+from cards.services import package_import
+from tests.builder.conftest import hagmi_package
+
+GOLDFISH = {"slug": "goldfish", "name": "案山子", "name_en": "Goldfish", "kind": "goldfish",
+            "damage_deck": [{"card": "HT-021", "qty": 10}]}
+
+
+@pytest.fixture
+def toy(settings):
+    """The toy simulator is known to this process (as workers know it through HANGAR_SIMULATOR_MODULES)."""
+    settings.HANGAR_SIMULATOR_MODULES = ["tests.support.toy_simulator"]
+    services.load_simulator_modules()
+
+
+@pytest.fixture
+def published(monkeypatch) -> list[tuple[Any, dict[str, Any]]]:
+    """Record the chunk messages instead of publishing them: (args, options) per message."""
+    from builder.tasks import simulation_chunk
+
+    sent: list[tuple[Any, dict[str, Any]]] = []
+    monkeypatch.setattr(simulation_chunk, "apply_async", lambda args, **options: sent.append((args, options)))
+    return sent
+
+
+@pytest.fixture
+def hagmi_catalog(db):
+    """The builder test catalog (tests/builder/conftest.py) plus a goldfish opponent, for the real HAGMI engine."""
+    package_import({**hagmi_package(), "opponents": [GOLDFISH]}, source="tests/support")
+
+
+def play_all(run: SimulationRun, order: list[int] | None = None, worker: str = "test@host") -> None:
+    """Play the run's chunks in this process, as the workers would, in the given order."""
+    for index in order if order is not None else range(run.chunks_total):
+        services.simulation_chunk_play(run_id=run.pk, index=index, worker=worker)
