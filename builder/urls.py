@@ -1,7 +1,32 @@
-from django.urls import path
+"""Web UI routes (mounted at / by hangar/urls.py). `list_detail` (kwarg `slug`) is the API's share_url."""
+from django.contrib.auth import views as auth_views
+from django.urls import include, path
 
-from . import views
+from builder.web import lists, pages, simulations
 
 urlpatterns = [
-    path("", views.home, name="home"),
+    path("", pages.home, name="home"),
+    path("i18n/", include("django.conf.urls.i18n")),  # set_language (POST) for the language switcher
+    path("accounts/signup/", pages.signup, name="signup"),
+    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(next_page="home"), name="logout"),
+    path("catalog/<slug:system>/", pages.catalog, name="catalog"),
+    path("catalog/<slug:system>/<str:code>/", pages.card_detail, name="card_detail"),
+    path("rules/<slug:system>/", pages.rules, name="rules"),
+    path("verify/", lists.verify, name="verify"),
+    path("lists/", lists.my_lists, name="my_lists"),
+    path("lists/gallery/", lists.gallery, name="gallery"),
+    path("lists/new/", lists.new_list, name="list_new"),
+    path("lists/import/", lists.list_import, name="list_import"),
+    path("lists/<str:slug>/", lists.list_detail, name="list_detail"),
+    path("lists/<str:slug>/edit/", lists.list_edit, name="list_edit"),
+    path("lists/<str:slug>/edit/cards/", lists.list_picker, name="list_picker"),
+    path("lists/<str:slug>/fork/", lists.list_fork, name="list_fork"),
+    path("lists/<str:slug>/history/", lists.list_history, name="list_history"),
+    path("lists/<str:slug>/sheet/", lists.list_sheet, name="list_sheet"),
+    path("lists/<str:slug>/simulate/", simulations.simulation_new, name="simulation_new"),
+    path("simulations/", simulations.simulation_list, name="simulation_list"),
+    path("simulations/compare/", simulations.simulation_compare, name="simulation_compare"),
+    path("simulations/<str:public_id>/", simulations.simulation_detail, name="simulation_detail"),
+    path("simulations/<str:public_id>/progress/", simulations.simulation_progress, name="simulation_progress"),
 ]

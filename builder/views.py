@@ -1,7 +1,2 @@
-from django.shortcuts import render
-
-from cards.models import GameSystem
-
-
-def home(request):
-    return render(request, "home.html", {"systems": GameSystem.objects.all()})
+"""The web views live in builder.web (pages, lists, simulations); this module keeps the old import path."""
+from builder.web.pages import home  # noqa: F401

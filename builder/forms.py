@@ -1,0 +1,135 @@
+"""Forms of the web pages: they check the shape of what a browser sends; the services decide everything else."""
+from __future__ import annotations
+
+from django import forms
+from django.conf import settings
+from django.core.validators import MaxValueValidator
+from django.utils.translation import gettext_lazy as _
+
+from builder.models import Visibility
+from cards.selectors import CARD_ORDERINGS, CardQuery
+from rules_engine.simulation import MAX_GAMES
+
+VISIBILITY_CHOICES = [
+    (Visibility.PRIVATE, _("Private: only you")),
+    (Visibility.UNLISTED, _("Unlisted: anyone with the link")),
+    (Visibility.PUBLIC, _("Public: listed in the gallery")),
+]
+POLICY_CHOICES = [("greedy", _("Greedy (plays the strongest card it can)")), ("random", _("Random legal moves"))]
+ORDERING_CHOICES = [(key, key) for key in CARD_ORDERINGS] + [(f"-{key}", f"-{key}") for key in CARD_ORDERINGS]
+
+
+class SignupForm(forms.Form):
+    username = forms.CharField(label=_("Username"), max_length=150)
+    email = forms.EmailField(label=_("Email (optional)"), required=False)
+    password = forms.CharField(label=_("Password"), widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}))
+    password_again = forms.CharField(label=_("Password again"),
+                                     widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}))
+
+    def clean(self):
+        data = super().clean()
+        if data.get("password") and data.get("password_again") and data["password"] != data["password_again"]:
+            self.add_error("password_again", _("The two passwords differ."))
+        return data
+
+
+class NewListForm(forms.Form):
+    name = forms.CharField(label=_("List name"), max_length=200, required=False)
+    format = forms.ChoiceField(label=_("Format"), choices=[])
+    visibility = forms.ChoiceField(label=_("Who can see it"), choices=VISIBILITY_CHOICES, initial=Visibility.PRIVATE)
+
+    def __init__(self, *args, formats=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["format"].choices = [(fmt.slug, fmt.label) for fmt in formats]
+
+
+class EditorForm(forms.Form):
+    """The editor: the draft document (hidden), the version it was loaded at, and the list's own fields."""
+
+    document = forms.CharField(widget=forms.HiddenInput)
+    version = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
+    name = forms.CharField(label=_("List name"), max_length=200, required=False)
+    format = forms.ChoiceField(label=_("Format"), choices=[], required=False)
+    visibility = forms.ChoiceField(label=_("Who can see it"), choices=VISIBILITY_CHOICES)
+    notes = forms.CharField(label=_("Notes"), required=False, max_length=20_000,
+                            widget=forms.Textarea(attrs={"rows": 3}))
+
+    def __init__(self, *args, formats=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["format"].choices = [("", _("(none)"))] + [(fmt.slug, fmt.label) for fmt in formats]
+
+
+class ImportForm(forms.Form):
+    text = forms.CharField(label=_("Paste a list (text format)"), required=False,
+                           widget=forms.Textarea(attrs={"rows": 12, "spellcheck": "false"}))
+    file = forms.FileField(label=_("…or upload a .txt or .json file"), required=False)
+    system = forms.ChoiceField(label=_("Game (for a text list without a 'System:' line)"), required=False, choices=[])
+    name = forms.CharField(label=_("List name (optional)"), max_length=200, required=False)
+    visibility = forms.ChoiceField(label=_("Who can see it"), choices=VISIBILITY_CHOICES, initial=Visibility.PRIVATE)
+
+    def __init__(self, *args, systems=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["system"].choices = [("", _("(from the list)"))] + [(slug, name) for slug, name in systems]
+
+    def clean(self):
+        data = super().clean()
+        if bool(data.get("text", "").strip()) == bool(data.get("file")):
+            raise forms.ValidationError(_("Paste a list or choose a file (one of the two)."))
+        return data
+
+
+class SimulationForm(forms.Form):
+    opponent = forms.ChoiceField(label=_("Opponent"), choices=[])
+    policy = forms.ChoiceField(label=_("How your side plays"), choices=POLICY_CHOICES, initial="greedy")
+    games = forms.IntegerField(label=_("Games"), min_value=1, initial=500)
+    seed = forms.IntegerField(label=_("Seed (same seed, same result)"), min_value=0, max_value=2**63 - 1, initial=1)
+
+    def __init__(self, *args, opponents=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["opponent"].choices = list(opponents)
+        limit = min(settings.HANGAR_MAX_GAMES, MAX_GAMES)
+        self.fields["games"].max_value = limit
+        self.fields["games"].validators.append(MaxValueValidator(limit))
+        self.fields["games"].widget.attrs["max"] = limit
+
+
+class VerifyForm(forms.Form):
+    list = forms.CharField(label=_("List link or ID (from the sheet)"), max_length=300)
+    code = forms.CharField(label=_("Verification code"), max_length=40)
+
+    def clean_list(self) -> str:
+        """Accept the ID or the whole link (…/lists/<id>/…)."""
+        value = self.cleaned_data["list"].strip().rstrip("/")
+        if "/lists/" in value:
+            value = value.split("/lists/", 1)[1].split("/", 1)[0]
+        return value
+
+
+class CatalogFilterForm(forms.Form):
+    q = forms.CharField(label=_("Search name or code"), required=False, max_length=100)
+    category = forms.ChoiceField(label=_("Category"), required=False, choices=[])
+    faction = forms.ChoiceField(label=_("Faction"), required=False, choices=[])
+    frame = forms.ChoiceField(label=_("Frame"), required=False, choices=[])
+    cost_min = forms.IntegerField(label=_("Cost from"), required=False, min_value=0)
+    cost_max = forms.IntegerField(label=_("Cost to"), required=False, min_value=0)
+    ordering = forms.ChoiceField(label=_("Order by"), required=False, choices=ORDERING_CHOICES)
+
+    def __init__(self, *args, categories=(), factions=(), frames=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        anything = [("", _("(any)"))]
+        self.fields["category"].choices = anything + [(value, value) for value in categories]
+        self.fields["faction"].choices = anything + [(value, value) for value in factions]
+        self.fields["frame"].choices = anything + [(value, value) for value in frames]
+
+    def query(self, system: str) -> CardQuery:
+        data = self.cleaned_data if self.is_valid() else {}
+        return CardQuery(
+            system=system,
+            q=data.get("q") or "",
+            category=data.get("category") or None,
+            faction=data.get("faction") or None,
+            frame=data.get("frame") or None,
+            cost_min=data.get("cost_min"),
+            cost_max=data.get("cost_max"),
+            ordering=data.get("ordering") or "code",
+        )

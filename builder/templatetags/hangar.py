@@ -1,0 +1,60 @@
+"""Template helpers for the web UI. Everything user- or package-supplied goes through format_html (escaped)."""
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
+
+from builder.web import presenters
+
+register = template.Library()
+
+
+@register.simple_tag
+def cardname(names: dict[str, str]) -> str:
+    """A name in the UI language with the other language's name beside it, both escaped."""
+    other = names.get("other") or ""
+    if not other:
+        return format_html('<span class="name">{}</span>', names.get("main", ""))
+    return format_html('<span class="name">{}</span> <small class="alt-name">{}</small>', names.get("main", ""), other)
+
+
+@register.filter
+def section_label(section: str) -> str:
+    return presenters.section_label(section)
+
+
+@register.filter
+def system_name(slug: str) -> str:
+    return presenters.system_name(slug)
+
+
+@register.filter
+def percent(value: Any) -> str:
+    return f"{100 * value:.1f}%" if isinstance(value, (int, float)) else "–"
+
+
+@register.inclusion_tag("partials/chart.html")
+def chart(spec: dict[str, Any], chart_id: str = "") -> dict[str, Any]:
+    """A Chart.js canvas fed from a json_script block, with the same numbers as a table for no-JS readers."""
+    series = spec.get("series") or []
+    rows = [(label, [s["data"][i] if i < len(s["data"]) else "" for s in series])
+            for i, label in enumerate(spec.get("labels") or [])]
+    return {"spec": spec, "chart_id": chart_id or spec.get("id") or "chart", "rows": rows, "series": series}
+
+
+VISIBILITY_LABELS = {"private": _("Private"), "unlisted": _("Unlisted"), "public": _("Public")}
+RUN_STATUS_LABELS = {"queued": _("Queued"), "running": _("Running"), "done": _("Done"), "failed": _("Failed"),
+                     "cancelled": _("Cancelled")}
+
+
+@register.filter
+def visibility_label(value: str) -> str:
+    return str(VISIBILITY_LABELS.get(value, value))
+
+
+@register.filter
+def run_status(value: str) -> str:
+    return str(RUN_STATUS_LABELS.get(value, value))

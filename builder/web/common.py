@@ -1,0 +1,37 @@
+"""Shared bits of the web views: htmx detection, error pages and turning service errors into messages."""
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404, HttpRequest
+from django.shortcuts import render
+
+from builder.listio import ListFormatError
+from builder.services import ListServiceError
+from cards.selectors import system_detail
+
+
+def is_htmx(request: HttpRequest) -> bool:
+    return request.headers.get("HX-Request") == "true"
+
+
+def system_or_404(slug: str):
+    system = system_detail(slug)
+    if system is None:
+        raise Http404(f"No game system {slug!r}.")
+    return system
+
+
+def error_lines(error: Exception) -> list[dict[str, Any]]:
+    """What the user must fix: one row per problem with its line, path and suggestions (never a traceback)."""
+    if isinstance(error, ListFormatError):
+        return [issue.to_dict() for issue in error.issues]
+    if isinstance(error, ListServiceError):
+        details = error.details if isinstance(error.details, dict) else {}
+        return [{"message": error.message, "line": None, "path": details.get("path"), "suggestions": []}]
+    return [{"message": str(error), "line": None, "path": None, "suggestions": []}]
+
+
+def error_page(request: HttpRequest, error: ListServiceError) -> Any:
+    """A service error as a page with its status (404 for a list the user may not see, 403, 409, 429, 503...)."""
+    return render(request, "error.html", {"error": error, "lines": error_lines(error)}, status=error.status)

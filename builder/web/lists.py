@@ -1,0 +1,381 @@
+"""List pages: my lists, gallery, new, share page, editor, fork, history, import, tournament sheet, verification.
+
+Thin: every read goes through builder.selectors, every write through builder.services (as the REST API does).
+"""
+from __future__ import annotations
+
+import json
+from types import SimpleNamespace
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods, require_POST
+
+from builder import selectors, services
+from builder.forms import EditorForm, ImportForm, NewListForm, VerifyForm
+from builder.listio import ListFormatError, export_list_text
+from builder.models import GameList
+from builder.services import ListConflict, ListNotFound, ListServiceError
+from builder.services.lists import check_owner
+from cards.selectors import CardQuery, card_search, systems_list
+from rules_engine.hagmi.construction import OPPONENT_CATEGORIES
+
+from . import presenters as p
+from .common import error_lines, error_page, is_htmx, system_or_404
+from .editing import Edit, EditError, apply_edit
+
+LISTS_PAGE = 50
+PICKER_SIZE = 80
+SCHEMA = "hangar.list/1"
+
+
+def _list_or_error(request: HttpRequest, slug: str) -> GameList:
+    return selectors.list_get(slug=slug, user=request.user)
+
+
+def _filters(request: HttpRequest) -> dict[str, str | None]:
+    return {key: request.GET.get(key) or None for key in ("system", "format", "legal")}
+
+
+def _index(request: HttpRequest, *, scope: str, template: str) -> HttpResponse:
+    filters = _filters(request)
+    try:
+        lists = selectors.list_search(user=request.user, scope=scope, **filters)
+    except ListServiceError as error:
+        return error_page(request, error)
+    page = Paginator(lists, LISTS_PAGE).get_page(request.GET.get("page"))
+    systems = [(s.slug, p.system_name(s.slug)) for s in systems_list()]
+    return render(request, template, {"page": page, "filters": filters, "systems": systems,
+                                      "query": request.GET.urlencode()})
+
+
+@login_required
+def my_lists(request: HttpRequest) -> HttpResponse:
+    return _index(request, scope="mine", template="lists/mine.html")
+
+
+def gallery(request: HttpRequest) -> HttpResponse:
+    return _index(request, scope="public", template="lists/gallery.html")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def new_list(request: HttpRequest) -> HttpResponse:
+    slug = request.GET.get("system") or request.POST.get("system")
+    if not slug:
+        systems = [{"slug": s.slug, "name": p.system_name(s.slug)} for s in systems_list()]
+        return render(request, "lists/new.html", {"systems": systems})
+    game = system_or_404(slug)
+    formats = p.format_options(game)
+    default = next((f.slug for f in formats if f.default), None)
+    form = NewListForm(request.POST or None, formats=formats, initial={"format": default})
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        document = {"schema": SCHEMA, "system": game.slug, "format": data["format"], "name": data["name"],
+                    "sections": {section: [] for section in selectors.system_sections(game.slug)}}
+        try:
+            game_list = services.list_create(owner=request.user, document=document, visibility=data["visibility"])
+        except (ListServiceError, ListFormatError) as error:
+            form.add_error(None, error_lines(error)[0]["message"])
+        else:
+            return redirect("list_edit", slug=game_list.slug)
+    return render(request, "lists/new.html", {"game": game, "system_name": p.system_name(game.slug), "form": form})
+
+
+# --- the share page ----------------------------------------------------------------------------------------
+
+
+def _list_view(game_list: GameList, document: dict[str, Any], result: dict[str, Any]) -> dict[str, Any]:
+    cat = p.catalog(game_list.system.slug)
+    return {
+        "list": game_list,
+        "system_name": p.system_name(game_list.system.slug),
+        "document": document,
+        "sections": p.section_rows(document, cat),
+        "result": result,
+        "violations": p.violation_rows(result, cat),
+        "counters": p.counters(game_list.system.slug, result.get("summary") or {}),
+        "chart": p.cost_chart(document, cat),
+    }
+
+
+def list_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    """Read-only, works without JS: copy as text, download JSON, fork, Open Graph tags. URL name used by the API."""
+    try:
+        game_list = _list_or_error(request, slug)
+    except ListServiceError as error:
+        return error_page(request, error)
+    document = selectors.list_document(game_list)
+    result = selectors.list_validation(game_list, lang=p.ui_lang())
+    cat = p.catalog(game_list.system.slug)
+    context = _list_view(game_list, document, result)
+    context.update({
+        "text_export": export_list_text(document, cat, lang=p.ui_lang()),
+        "is_owner": request.user.is_authenticated and game_list.owner_id == request.user.pk,
+        "share_url": request.build_absolute_uri(reverse("list_detail", kwargs={"slug": game_list.slug})),
+    })
+    return render(request, "lists/detail.html", context)
+
+
+@login_required
+@require_POST
+def list_fork(request: HttpRequest, slug: str) -> HttpResponse:
+    try:
+        fork = services.list_fork(game_list=_list_or_error(request, slug), user=request.user)
+    except ListServiceError as error:
+        return error_page(request, error)
+    return redirect("list_edit", slug=fork.slug)
+
+
+# --- the editor --------------------------------------------------------------------------------------------
+
+
+def _picker(system: str, q: str) -> list[dict[str, Any]]:
+    # 機獣 and 母艦 are the co-op opponent's cards, never a player's (H3): the picker leaves them out.
+    cards = card_search(CardQuery(system=system, q=q)).exclude(category__in=list(OPPONENT_CATEGORIES))[:PICKER_SIZE]
+    return [{"code": c.code, "names": p.names(c.data, c.code), "cost": p.card_cost(system, c.data),
+             "category": c.category, "section": p.default_section(system, c.data)} for c in cards]
+
+
+def _draft_validation(draft: dict[str, Any]) -> dict[str, Any]:
+    try:
+        return selectors.document_validate(draft, lang=p.ui_lang())
+    except ListServiceError as error:
+        return {"legal": False, "violations": [{"code": error.code, "severity": "error", "rule": None,
+                                                "message": error.message, "section": None, "cards": []}],
+                "summary": {}}
+
+
+def _editor_context(game_list, form, draft, *, saved_doc, q="", conflict=None, problems=None, saved=False):
+    result = _draft_validation(draft)
+    context = _list_view(game_list, draft, result)
+    system = game_list.system.slug
+    context.update({
+        "form": form, "draft_json": json.dumps(draft, ensure_ascii=False), "q": q,
+        "picker": _picker(system, q), "conflict": conflict, "problems": problems or [], "saved": saved,
+        "dirty": draft != saved_doc, "hagmi": system == "hagmi",
+    })
+    return context
+
+
+def _formats(game_list: GameList) -> list[Any]:
+    """The system's formats, plus the list's own format when the catalog no longer has it (list.unknown_format)."""
+    formats = p.format_options(game_list.system)
+    if game_list.format and game_list.format not in {fmt.slug for fmt in formats}:
+        formats.append(SimpleNamespace(slug=game_list.format, label=game_list.format, default=False))
+    return formats
+
+
+def _initial_form(game_list: GameList, document: dict[str, Any]) -> EditorForm:
+    return EditorForm(
+        formats=_formats(game_list),
+        initial={"document": json.dumps(document, ensure_ascii=False), "version": game_list.version,
+                 "name": game_list.name, "format": game_list.format, "visibility": game_list.visibility,
+                 "notes": game_list.notes},
+    )
+
+
+def _owned(request: HttpRequest, slug: str) -> GameList:
+    game_list = _list_or_error(request, slug)
+    check_owner(game_list, request.user)
+    if game_list.deleted_at is not None:
+        raise ListServiceError("This list is in the trash; restore it before editing.", code="list.deleted")
+    return game_list
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def list_edit(request: HttpRequest, slug: str) -> HttpResponse:
+    """Add/remove with + and −, a live legality panel (htmx swaps #editor-live), Save with the version edited."""
+    try:
+        game_list = _owned(request, slug)
+    except ListServiceError as error:
+        return error_page(request, error)
+    saved_doc = selectors.list_document(game_list)
+    if request.method == "GET":
+        form = _initial_form(game_list, saved_doc)
+        context = _editor_context(game_list, form, saved_doc, saved_doc=saved_doc, q=request.GET.get("q", ""),
+                                  saved=request.GET.get("saved") == "1")
+        return render(request, "lists/edit.html", context)
+    return _editor_post(request, game_list, saved_doc)
+
+
+def _editor_post(request: HttpRequest, game_list: GameList, saved_doc: dict[str, Any]) -> HttpResponse:
+    form = EditorForm(request.POST, formats=_formats(game_list))
+    q = request.POST.get("q", "")
+    if not form.is_valid():
+        problems = [f"{name}: {' '.join(errors)}" for name, errors in form.errors.items()]
+        context = _editor_context(game_list, _initial_form(game_list, saved_doc), saved_doc,
+                                  saved_doc=saved_doc, q=q, problems=problems)
+        return render(request, "lists/edit.html", context, status=_status(request, 400))
+    data = form.cleaned_data
+    try:
+        draft, _system = services.check_document(data["document"])
+    except (ListServiceError, ListFormatError) as error:
+        context = _editor_context(game_list, _initial_form(game_list, saved_doc), saved_doc,
+                                  saved_doc=saved_doc, q=q, problems=[row["message"] for row in error_lines(error)])
+        return render(request, "lists/edit.html", context, status=_status(request, 400))
+    draft = {**draft, "name": data["name"], "format": data["format"] or None}
+    op = request.POST.get("op", "")
+    problems: list[str] = []
+    if op not in ("", "save", "overwrite", "search", "refresh"):
+        try:
+            draft = apply_edit(draft, Edit.parse(op), selectors.system_sections(game_list.system.slug))
+        except EditError as error:
+            problems.append(str(error))
+    conflict, saved = None, False
+    if op in ("save", "overwrite"):
+        version = request.POST.get("current_version") if op == "overwrite" else data["version"]
+        try:
+            game_list = services.list_update(game_list=game_list, user=request.user, document=draft,
+                                             notes=data["notes"], visibility=data["visibility"],
+                                             expected_version=version)
+        except ListConflict as error:
+            conflict = {"yours": data["version"], "current": error.current.version,
+                        "current_name": error.current.name}
+        except (ListServiceError, ListFormatError) as error:
+            problems += [row["message"] for row in error_lines(error)]
+        else:
+            if not is_htmx(request):
+                return redirect(f"{reverse('list_edit', kwargs={'slug': game_list.slug})}?saved=1")
+            saved_doc, saved = selectors.list_document(game_list), True
+            draft = saved_doc
+    post = request.POST.copy()
+    post["document"] = json.dumps(draft, ensure_ascii=False)
+    if saved:
+        post["version"] = str(game_list.version)
+    form = EditorForm(post, formats=_formats(game_list))
+    form.is_valid()
+    context = _editor_context(game_list, form, draft, saved_doc=saved_doc, q=q, conflict=conflict,
+                              problems=problems, saved=saved)
+    return render(request, "lists/edit.html", context, status=_status(request, 409 if conflict else 200))
+
+
+def _status(request: HttpRequest, status: int) -> int:
+    """htmx swaps only 2xx answers: the editor's 400/409 pages reach it as 200 (the page itself says what is wrong)."""
+    return 200 if is_htmx(request) else status
+
+
+@login_required
+def list_picker(request: HttpRequest, slug: str) -> HttpResponse:
+    """htmx: the editor's card search results (add buttons belong to the editor form)."""
+    try:
+        game_list = _owned(request, slug)
+    except ListServiceError as error:
+        return error_page(request, error)
+    return render(request, "lists/_picker.html", {
+        "picker": _picker(game_list.system.slug, request.GET.get("q", "")),
+        "hagmi": game_list.system.slug == "hagmi",
+    })
+
+
+# --- history -----------------------------------------------------------------------------------------------
+
+
+def list_history(request: HttpRequest, slug: str) -> HttpResponse:
+    try:
+        game_list = _list_or_error(request, slug)
+        revisions = list(selectors.revision_list(game_list))
+        diff = None
+        if len(revisions) > 1 or "from" in request.GET:
+            to = int(request.GET.get("to") or revisions[0].number)
+            start = int(request.GET.get("from") or max(1, to - 1))
+            diff = selectors.revision_diff(game_list, start, to)
+    except ValueError:
+        return error_page(request, ListServiceError("from/to must be revision numbers (1, 2, ...).",
+                                                    code="invalid"))
+    except ListServiceError as error:
+        return error_page(request, error)
+    cat = p.catalog(game_list.system.slug)
+    sections = []
+    for section, change in (diff or {}).get("sections", {}).items():
+        if any(change.values()):
+            sections.append({"label": p.section_label(section), **{
+                kind: [{**item, "names": p.names(cat.cards.get(item["card"]), item["card"])} for item in items]
+                for kind, items in change.items()}})
+    return render(request, "lists/history.html", {"list": game_list, "revisions": revisions, "diff": diff,
+                                                  "diff_sections": sections})
+
+
+# --- import ------------------------------------------------------------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def list_import(request: HttpRequest) -> HttpResponse:
+    systems = [(s.slug, p.system_name(s.slug)) for s in systems_list()]
+    form = ImportForm(request.POST or None, request.FILES or None, systems=systems)
+    issues: list[dict[str, Any]] = []
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            data = form.cleaned_data
+            common = {"owner": request.user, "name": data["name"] or None, "visibility": data["visibility"]}
+            try:
+                if data.get("file"):
+                    upload = data["file"]
+                    game_list = services.list_import_file(filename=upload.name, content=upload.read(),
+                                                          system=data["system"] or None, **common)
+                else:
+                    game_list = services.list_import_text(text=data["text"], system=data["system"] or None,
+                                                          **common)
+            except (ListServiceError, ListFormatError) as error:
+                issues, status = error_lines(error), getattr(error, "status", 400)
+            else:
+                return redirect("list_edit", slug=game_list.slug)
+        else:
+            status = 400
+    return render(request, "lists/import.html", {"form": form, "issues": issues}, status=status)
+
+
+# --- tournament sheet and verification -------------------------------------------------------------------------
+
+
+def list_sheet(request: HttpRequest, slug: str) -> HttpResponse:
+    """Printable: the list, its legality, a verification code (sha256 of the canonical JSON + revision) and link."""
+    try:
+        game_list = _list_or_error(request, slug)
+    except ListServiceError as error:
+        return error_page(request, error)
+    revision = selectors.revision_list(game_list).first()
+    document = revision.document if revision else selectors.list_document(game_list)
+    result = selectors.document_validate(document, lang=p.ui_lang())
+    context = _list_view(game_list, document, result)
+    context.update({
+        "revision": revision,
+        "code": p.verification_code(document, revision.number if revision else 0),
+        "verify_url": request.build_absolute_uri(reverse("verify")),
+        "share_url": request.build_absolute_uri(reverse("list_detail", kwargs={"slug": game_list.slug})),
+    })
+    return render(request, "lists/sheet.html", context)
+
+
+def verify(request: HttpRequest) -> HttpResponse:
+    """An organiser types the list link/ID and the code from a sheet: does the sheet match the stored list?"""
+    form = VerifyForm(request.GET or None)
+    outcome: dict[str, Any] | None = None
+    if request.GET and form.is_valid():
+        outcome = _verify(request, form.cleaned_data["list"], form.cleaned_data["code"])
+    return render(request, "lists/verify.html", {"form": form, "outcome": outcome})
+
+
+def _verify(request: HttpRequest, slug: str, code: str) -> dict[str, Any]:
+    parsed = p.parse_verification_code(code)
+    if parsed is None:
+        return {"ok": False, "reason": "format"}
+    _digest, number = parsed
+    try:
+        game_list = _list_or_error(request, slug)
+        revision = selectors.revision_get(game_list, number)
+    except ListNotFound:
+        return {"ok": False, "reason": "missing", "revision": number}
+    ok = p.verification_code(revision.document, revision.number) == code.strip().lower().replace(" ", "")
+    latest = selectors.revision_list(game_list).first()
+    result = selectors.document_validate(revision.document, lang=p.ui_lang())
+    return {"ok": ok, "reason": "" if ok else "mismatch", "list": game_list, "revision": revision,
+            "latest": latest.number if latest else None, "legal": result.get("legal"),
+            "sections": p.section_rows(revision.document, p.catalog(game_list.system.slug)) if ok else []}

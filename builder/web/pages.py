@@ -1,0 +1,118 @@
+"""Home, accounts, catalog and rules pages."""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from pathlib import Path
+
+from django.conf import settings
+from django.contrib.auth import login
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods
+
+from builder import services
+from builder.forms import CatalogFilterForm, SignupForm
+from cards.selectors import CardQuery, card_get, card_search, formats_for, systems_list
+from rules_engine.construction import RULES
+
+from . import presenters as p
+from .common import is_htmx, system_or_404
+
+CATALOG_PAGE = 48
+RULES_DOC = Path(settings.BASE_DIR) / "docs" / "rules.md"
+SYSTEM_HEADINGS = {"hagmi": "HAGMI!", "mwda": "MechWarrior", "warcaster": "Warcaster"}
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    systems = [{"slug": s.slug, "name": p.system_name(s.slug), "cards": s.card_count} for s in systems_list()]
+    return render(request, "home.html", {"systems": systems})
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    form = SignupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            user, _token = services.user_signup(username=data["username"], password=data["password"],
+                                                email=data.get("email") or "")
+        except services.AccountError as error:
+            for field, messages in (error.details or {}).items():
+                for message in messages:
+                    form.add_error(field if field in form.fields else None, message)
+        else:
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            return redirect("my_lists")
+    return render(request, "registration/signup.html", {"form": form})
+
+
+# --- catalog ------------------------------------------------------------------------------------------------
+
+
+def _filter_choices(system_slug: str) -> dict[str, list[str]]:
+    cards = card_search(CardQuery(system=system_slug)).order_by()
+
+    def distinct(field: str) -> list[str]:
+        return sorted({str(value) for value in cards.values_list(field, flat=True) if value})
+
+    frames = distinct("data__frame") if system_slug == "hagmi" else []
+    return {"categories": distinct("category"), "factions": distinct("faction"), "frames": frames}
+
+
+def card_rows(cards, system_slug: str) -> list[dict]:
+    return [{"code": c.code, "names": p.names(c.data, c.code), "category": c.category, "faction": c.faction,
+             "cost": c.cost, "frame": c.data.get("frame", ""), "section": p.default_section(system_slug, c.data)}
+            for c in cards]
+
+
+def catalog(request: HttpRequest, system: str) -> HttpResponse:
+    """Search and filters as a GET form (works without JS); htmx swaps only the results."""
+    game = system_or_404(system)
+    form = CatalogFilterForm(request.GET or None, **_filter_choices(system))
+    page = Paginator(card_search(form.query(system)), CATALOG_PAGE).get_page(request.GET.get("page"))
+    context = {"game": game, "system_name": p.system_name(system), "form": form, "page": page,
+               "cards": card_rows(page.object_list, system), "query": request.GET.urlencode()}
+    template = "catalog/_results.html" if is_htmx(request) else "catalog/browse.html"
+    return render(request, template, context)
+
+
+def card_detail(request: HttpRequest, system: str, code: str) -> HttpResponse:
+    game = system_or_404(system)
+    card = card_get(system, code)
+    if card is None:
+        raise Http404(f"No card {code!r} in {system}.")
+    return render(request, f"catalog/card_{system}.html", {
+        "game": game, "system_name": p.system_name(system), "card": card, "data": card.data,
+        "names": p.names(card.data, card.code), "skills": card.data.get("skills") or card.data.get("abilities") or [],
+    })
+
+
+# --- rules --------------------------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=1)
+def _rule_texts() -> dict[str, str]:
+    """Rule ID -> its bullet in docs/rules.md (the interpretations in force are marked [interpretation] there)."""
+    texts: dict[str, str] = {}
+    if not RULES_DOC.exists():
+        return texts
+    for line in RULES_DOC.read_text(encoding="utf-8").splitlines():
+        match = re.match(r"^- \*\*([HMW]\d+)\b[^*]*\*\*\s*(.*)$", line)
+        if match:
+            texts[match.group(1)] = match.group(2)
+    return texts
+
+
+def rules(request: HttpRequest, system: str) -> HttpResponse:
+    game = system_or_404(system)
+    lang = p.ui_lang()
+    texts = _rule_texts()
+    rows = [{"id": info.id, "code": info.code, "title": info.title(lang), "severity": info.severity,
+             "text": texts.get(info.id or "", ""), "interpretation": "[interpretation" in texts.get(info.id or "", "")}
+            for info in RULES if info.system in (system, None)]
+    formats = [{"slug": f.slug, "names": p.names({"name": f.name, "name_en": f.name_en}, f.slug),
+                "options": (f.data.get("options") or {}), "default": f.is_default} for f in formats_for(game)]
+    return render(request, "rules.html", {"game": game, "system_name": p.system_name(system), "rules": rows,
+                                          "formats": formats})

@@ -1,0 +1,187 @@
+"""Display helpers for the web pages: names in the UI language, list rows, counters and chart data.
+
+Read-only shaping of what the selectors return; no writes, no rules (the rules engine decides legality).
+"""
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from collections.abc import Mapping
+from types import SimpleNamespace
+from typing import Any
+
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+
+from builder.listio import export_list_json
+from cards.selectors import catalog_for, formats_for, opponents_for
+from cards.systems import SECTION_LABELS, SYSTEMS
+from rules_engine.core.catalog import Catalog
+from rules_engine.hagmi.construction import home_section
+
+VERIFICATION_HEX = 10  # the tournament sheet's code: first 10 hex digits of sha256(canonical JSON) + revision
+
+
+def ui_lang() -> str:
+    """"ja" or "en": the language of the page being rendered (validation messages follow it)."""
+    return "ja" if (get_language() or "en").startswith("ja") else "en"
+
+
+def system_name(slug: str) -> str:
+    info = SYSTEMS.get(slug, {})
+    return info.get("name_ja" if ui_lang() == "ja" else "name", slug)
+
+
+def section_label(section: str) -> str:
+    labels = SECTION_LABELS.get(section)
+    return labels[ui_lang()] if labels else section
+
+
+def names(item: Mapping[str, Any] | None, code: str = "") -> dict[str, str]:
+    """{"main": name in the UI language, "other": the other language's name or ""} for a card/format/opponent."""
+    if not item:
+        return {"main": code, "other": ""}
+    ja, en = str(item.get("name") or code), str(item.get("name_en") or "")
+    if ui_lang() == "en" and en:
+        return {"main": en, "other": ja if ja != en else ""}
+    return {"main": ja, "other": en if en != ja else ""}
+
+
+def catalog(system: str) -> Catalog:
+    return catalog_for(system) or Catalog.build(system, [], [])
+
+
+def default_section(system: str, card: Mapping[str, Any]) -> str:
+    """Where the editor's "add" button puts a card: its home deck (H3), 秘策 for 秘策-only cards (H7)."""
+    if system == "hagmi":
+        return home_section(card) or "secret"
+    if system == "warcaster":
+        return "rack" if card.get("kind") == "cypher" else "force"
+    return SYSTEMS.get(system, {}).get("sections", ["army"])[0]
+
+
+def card_cost(system: str, card: Mapping[str, Any]) -> int | None:
+    """The number the cost chart counts: HAGMI cost, MWDA points, Warcaster CST (or weapon cost)."""
+    for field in {"hagmi": ("cost",), "mwda": ("points",), "warcaster": ("cst", "cost")}.get(system, ("cost",)):
+        value = card.get(field)
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+    return None
+
+
+def section_rows(document: Mapping[str, Any], cat: Catalog) -> list[dict[str, Any]]:
+    """[{"section", "label", "count", "entries": [{"card", "qty", "names", "known", "cost", "options"}]}] in order."""
+    system = document.get("system", "")
+    order = list(SYSTEMS.get(system, {}).get("sections", []))
+    sections = document.get("sections") or {}
+    order += [name for name in sections if name not in order]
+    rows = []
+    for section in order:
+        entries = []
+        for entry in sections.get(section) or []:
+            card = cat.cards.get(entry.get("card"))
+            entries.append({
+                "card": entry.get("card"),
+                "qty": entry.get("qty"),
+                "names": names(card, str(entry.get("card"))),
+                "known": card is not None,
+                "cost": card_cost(system, card) if card else None,
+                "options": entry.get("options"),
+            })
+        rows.append({"section": section, "label": section_label(section), "entries": entries,
+                     "count": sum(e["qty"] for e in entries if isinstance(e["qty"], int))})
+    return rows
+
+
+def counters(system: str, summary: Mapping[str, Any]) -> list[dict[str, str]]:
+    """The legality panel's counters, e.g. 秘策 2 / 2, orders per round 3 (H5, M1, M2, W1-W3)."""
+    def count(label: str, value: Any, limit: Any = None, rule: str = "") -> dict[str, str]:
+        text = f"{value} / {limit}" if limit is not None else f"{value}"
+        return {"label": label, "value": text, "rule": rule}
+
+    if system == "hagmi":
+        return [
+            count(section_label("weapons"), summary.get("weapons", 0), rule="H1"),
+            count(section_label("tactics"), summary.get("tactics", 0), rule="H2"),
+            count(_("main deck"), summary.get("main", 0)),
+            count(section_label("damage"), summary.get("damage", 0), rule="H8"),
+            count(section_label("secret"), summary.get("secret", 0), summary.get("secret_allowed", 0), rule="H5"),
+        ]
+    if system == "mwda":
+        return [
+            count(_("points"), summary.get("points", 0), summary.get("point_limit"), rule="M1"),
+            count(_("orders per round"), summary.get("orders_per_round", 0), rule="M2"),
+        ]
+    if system == "warcaster":
+        return [
+            count(_("heroes"), summary.get("heroes", 0), rule="W1"),
+            count(_("units"), summary.get("units", 0), rule="W2"),
+            count(_("cyphers"), summary.get("cyphers", 0), rule="W3"),
+        ]
+    return [count(str(key), value) for key, value in summary.items()]
+
+
+def cost_chart(document: Mapping[str, Any], cat: Catalog) -> dict[str, Any]:
+    """Chart data for the editor: HAGMI a cost curve of the main deck; MWDA/Warcaster points per unit."""
+    system = document.get("system", "")
+    sections = document.get("sections") or {}
+    if system == "hagmi":
+        curve: Counter[int] = Counter()
+        for section in ("weapons", "tactics"):
+            for entry in sections.get(section) or []:
+                card = cat.cards.get(entry.get("card"))
+                cost = card_cost(system, card) if card else None
+                if cost is not None and isinstance(entry.get("qty"), int):
+                    curve[cost] += entry["qty"]
+        keys = list(range(0, max(curve, default=0) + 1))
+        return {"type": "bar", "title": _("Cost curve (main deck)"), "labels": [str(k) for k in keys],
+                "series": [{"label": _("cards"), "data": [curve[k] for k in keys]}]}
+    labels, data = [], []
+    for entry in (sections.get("army") or []) + (sections.get("force") or []):
+        card = cat.cards.get(entry.get("card"))
+        cost = card_cost(system, card) if card else None
+        if cost is not None and isinstance(entry.get("qty"), int):
+            labels.append(names(card, entry["card"])["main"])
+            data.append(cost * entry["qty"])
+    title = _("Points per unit") if system == "mwda" else _("Deployment cost (CST) per unit")
+    return {"type": "bar", "title": title, "labels": labels, "series": [{"label": _("points"), "data": data}]}
+
+
+def violation_rows(result: Mapping[str, Any], cat: Catalog) -> list[dict[str, Any]]:
+    """Violations with their card codes turned into names (the message already says what is wrong)."""
+    rows = []
+    for violation in result.get("violations", []):
+        cards = [{"code": code, "names": names(cat.cards.get(code), code)} for code in violation.get("cards") or []]
+        rows.append({**violation, "card_names": cards})
+    return rows
+
+
+def verification_code(document: Mapping[str, Any], revision: int) -> str:
+    """The tournament sheet's code: first 10 hex of sha256 of the canonical hangar.list/1 JSON, then `-r<rev>`."""
+    digest = hashlib.sha256(export_list_json(dict(document)).encode("utf-8")).hexdigest()
+    return f"{digest[:VERIFICATION_HEX]}-r{revision}"
+
+
+def parse_verification_code(code: str) -> tuple[str, int] | None:
+    """("abcdef0123", 3) from "abcdef0123-r3" (spaces and case forgiven), or None when it is not such a code."""
+    text = (code or "").strip().lower().replace(" ", "")
+    digest, sep, revision = text.partition("-r")
+    if not sep or len(digest) != VERIFICATION_HEX or not revision.isdigit():
+        return None
+    if any(ch not in "0123456789abcdef" for ch in digest):
+        return None
+    return digest, int(revision)
+
+
+def format_options(system) -> list[Any]:
+    """The system's formats for a select: objects with `slug`, `label` (UI language), `default`."""
+    return [
+        SimpleNamespace(slug=fmt.slug, label=names({"name": fmt.name, "name_en": fmt.name_en}, fmt.slug)["main"],
+                        default=fmt.is_default)
+        for fmt in formats_for(system)
+    ]
+
+
+def opponent_options(system) -> list[tuple[str, str]]:
+    return [(opp.slug, names({"name": opp.name, "name_en": opp.data.get("name_en", "")}, opp.slug)["main"])
+            for opp in opponents_for(system)]

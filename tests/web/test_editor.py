@@ -1,0 +1,142 @@
+"""The list editor: clicks change an unsaved draft, the legality panel follows, Save uses the version (409 safe)."""
+from __future__ import annotations
+
+import html
+import json
+
+import pytest
+
+from builder import selectors, services
+from builder.models import GameList
+from tests.web.conftest import empty_hagmi, hagmi_legal_doc
+
+pytestmark = pytest.mark.django_db
+
+
+def editor_post(client, game_list, op: str, document: dict | None = None, *, version=None, htmx=False, **fields):
+    data = {
+        "document": json.dumps(document if document is not None else selectors.list_document(game_list)),
+        "version": version if version is not None else game_list.version,
+        "name": fields.pop("name", game_list.name), "format": fields.pop("format", game_list.format),
+        "visibility": fields.pop("visibility", game_list.visibility), "notes": fields.pop("notes", ""),
+        "op": op, **fields,
+    }
+    extra = {"HTTP_HX_REQUEST": "true"} if htmx else {}
+    return client.post(f"/lists/{game_list.slug}/edit/", data, **extra)
+
+
+def draft_of(response) -> dict:
+    page = response.content.decode()
+    start = page.index('name="document" value="') + len('name="document" value="')
+    return json.loads(html.unescape(page[start:page.index('"', start)]))
+
+
+def test_new_list_is_created_for_the_chosen_format_and_opens_the_editor(catalog, owner_client):
+    response = owner_client.post("/lists/new/?system=hagmi", {"system": "hagmi", "name": "Deck one",
+                                                               "format": "tactics-v3", "visibility": "private"})
+    game_list = GameList.objects.get(name="Deck one")
+    assert response["Location"] == f"/lists/{game_list.slug}/edit/"
+    assert game_list.format == "tactics-v3" and game_list.system.slug == "hagmi"
+
+
+def test_add_plus_minus_remove_change_only_the_draft(make_list, owner_client):
+    game_list = make_list(empty_hagmi())
+    response = editor_post(owner_client, game_list, "add:weapons:HS-001")
+    draft = draft_of(response)
+    assert draft["sections"]["weapons"] == [{"card": "HS-001", "qty": 1}]
+    draft = draft_of(editor_post(owner_client, game_list, "inc:weapons:HS-001", draft))
+    assert draft["sections"]["weapons"] == [{"card": "HS-001", "qty": 2}]
+    draft = draft_of(editor_post(owner_client, game_list, "dec:weapons:HS-001", draft))
+    assert draft["sections"]["weapons"] == [{"card": "HS-001", "qty": 1}]
+    draft = draft_of(editor_post(owner_client, game_list, "remove:weapons:HS-001", draft))
+    assert draft["sections"]["weapons"] == []
+    game_list.refresh_from_db()
+    assert game_list.version == 1  # nothing saved by clicks
+
+
+def test_the_legality_panel_shows_rule_ids_and_the_secret_counter_h5(make_list, owner_client):
+    game_list = make_list(empty_hagmi())
+    page = editor_post(owner_client, game_list, "add:weapons:HS-001", htmx=True).content.decode()
+    assert "Not legal yet" in page and '<span class="rule-id">H1</span>' in page
+    legal = hagmi_legal_doc()
+    legal["sections"]["secret"] = [{"card": "HS-057", "qty": 1}]
+    page = editor_post(owner_client, game_list, "add:secret:HS-058", legal, htmx=True).content.decode()
+    assert "is-legal" in page
+    assert "<strong>2 / 2</strong> <small class=\"rule\">H5</small>" in page  # 秘策 2 / 2 with 40 main cards
+
+
+def test_mwda_panel_counts_orders_per_round_m2(catalog, owner, owner_client):
+    game_list = services.list_create(owner=owner, document={
+        "schema": "hangar.list/1", "system": "mwda", "format": "tournament-300", "name": "Army",
+        "sections": {"army": [{"card": "MW-001", "qty": 1}]}})
+    page = editor_post(owner_client, game_list, "refresh", htmx=True).content.decode()
+    assert "orders per round" in page and 'M2</small>' in page
+
+
+def test_save_stores_a_new_version_through_list_update(make_list, owner_client):
+    game_list = make_list(empty_hagmi())
+    response = editor_post(owner_client, game_list, "save", hagmi_legal_doc(), name="Saved deck")
+    assert response.status_code == 302 and response["Location"].endswith("/edit/?saved=1")
+    game_list.refresh_from_db()
+    assert game_list.version == 2 and game_list.legal and game_list.name == "Saved deck"
+    assert game_list.revisions.count() == 2
+
+
+def test_a_stale_save_is_a_409_that_keeps_the_draft_and_names_the_current_version(make_list, owner, owner_client):
+    game_list = make_list(empty_hagmi())
+    services.list_update(game_list=game_list, user=owner, notes="saved elsewhere", expected_version=1)  # now v2
+    mine = hagmi_legal_doc()
+    response = editor_post(owner_client, game_list, "save", mine, version=1)
+    assert response.status_code == 409
+    page = response.content.decode()
+    assert "you edited version 1; it is now at version 2" in page
+    assert draft_of(response)["sections"] == mine["sections"]  # nothing lost
+    game_list.refresh_from_db()
+    assert game_list.version == 2 and not game_list.legal  # nothing written
+    response = editor_post(owner_client, game_list, "overwrite", mine, version=1, current_version=2)
+    game_list.refresh_from_db()
+    assert game_list.version == 3 and game_list.legal
+
+
+def test_a_tampered_draft_is_refused_with_the_path_never_a_500(make_list, owner_client):
+    game_list = make_list(empty_hagmi())
+    bad = {**empty_hagmi(), "sections": {"weapons": [{"card": "HS-001", "qty": 0}]}}
+    response = editor_post(owner_client, game_list, "save", bad)
+    assert response.status_code == 400
+    assert "sections.weapons[0].qty" in response.content.decode()
+    game_list.refresh_from_db()
+    assert game_list.version == 1
+
+
+def test_unknown_editor_action_is_explained(make_list, owner_client):
+    game_list = make_list(empty_hagmi())
+    page = editor_post(owner_client, game_list, "inc:weapons:HS-001").content.decode()
+    assert "HS-001 is not in weapons." in page
+    page = editor_post(owner_client, game_list, "add:army:HS-001").content.decode()
+    assert "No section &#x27;army&#x27;" in page
+
+
+def test_the_picker_offers_player_cards_only_with_their_home_section_h3(make_list, owner_client):
+    game_list = make_list(empty_hagmi())
+    page = owner_client.get(f"/lists/{game_list.slug}/edit/cards/").content.decode()
+    assert 'value="add:weapons:HS-001"' in page and 'value="add:tactics:HS-029"' in page
+    assert 'value="add:secret:HS-060"' in page  # a design goes to 秘策 (H7)
+    assert "HB-001" not in page and "HM-001" not in page  # 機獣 and 母艦 never belong in a player's list
+
+
+def test_the_cost_curve_counts_the_main_deck_by_cost(make_list, owner_client):
+    game_list = make_list(hagmi_legal_doc())
+    page = owner_client.get(f"/lists/{game_list.slug}/edit/").content.decode()
+    start = page.index('<script id="cost" type="application/json">') + len('<script id="cost" type="application/json">')
+    chart = json.loads(page[start:page.index("</script>", start)])
+    assert sum(chart["series"][0]["data"]) == 40
+
+
+def test_htmx_gets_the_conflict_and_errors_as_swappable_200_pages(make_list, owner, owner_client):
+    game_list = make_list(empty_hagmi())
+    services.list_update(game_list=game_list, user=owner, notes="elsewhere", expected_version=1)
+    response = editor_post(owner_client, game_list, "save", hagmi_legal_doc(), version=1, htmx=True)
+    assert response.status_code == 200 and 'class="conflict"' in response.content.decode()
+    bad = {**empty_hagmi(), "sections": {"weapons": [{"card": "HS-001", "qty": -1}]}}
+    response = editor_post(owner_client, game_list, "refresh", bad, htmx=True)
+    assert response.status_code == 200 and "sections.weapons[0].qty" in response.content.decode()
