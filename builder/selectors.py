@@ -275,6 +275,15 @@ def simulation_get(*, public_id: str, user) -> SimulationRun:
     return run
 
 
+def simulation_get_shared(*, public_id: str, user) -> SimulationRun:
+    """A run by its link: its owner sees it in any state; anyone with the (unguessable) link sees a FINISHED run's
+    result — that is what "share this result" means. Unfinished runs of others stay a 404."""
+    run = SimulationRun.objects.select_related("game_list").filter(public_id=public_id).first()
+    if run is None or (run.owner_id != _user_id(user) and run.status != RunStatus.DONE):
+        raise ListNotFound(f"No simulation run with id {public_id!r}.")
+    return run
+
+
 def simulation_list(*, user) -> QuerySet[SimulationRun]:
     """The user's runs, newest first (the snapshot stays out: it can be large)."""
     return (

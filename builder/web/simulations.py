@@ -60,10 +60,10 @@ def simulation_list(request: HttpRequest) -> HttpResponse:
     return render(request, "simulations/list.html", {"runs": runs})
 
 
-@login_required
 def simulation_detail(request: HttpRequest, public_id: str) -> HttpResponse:
+    """A run's page; its link is shareable: a finished result opens for anyone who has it."""
     try:
-        run = _run_or_error(request, public_id)
+        run = selectors.simulation_get_shared(public_id=public_id, user=request.user)
     except ListServiceError as error:
         return error_page(request, error)
     return render(request, "simulations/detail.html", {
@@ -85,10 +85,10 @@ def simulation_progress(request: HttpRequest, public_id: str) -> HttpResponse:
     return response
 
 
-@login_required
 def simulation_compare(request: HttpRequest) -> HttpResponse:
     try:
-        runs = [_run_or_error(request, request.GET.get(key, "")) for key in ("a", "b")]
+        runs = [selectors.simulation_get_shared(public_id=request.GET.get(key, ""), user=request.user)
+                for key in ("a", "b")]
     except ListServiceError as error:
         return error_page(request, error)
     return render(request, "simulations/compare.html", {"pairs": [(run, run_view(run)) for run in runs],

@@ -47,11 +47,22 @@ def test_bad_simulation_input_is_shown_on_the_form(make_list, owner_client, publ
     assert not SimulationRun.objects.exists()
 
 
-def test_runs_are_their_owners_only(make_list, owner_client, other_client, published):
+def test_an_unfinished_run_is_its_owners_only(make_list, owner_client, other_client, published):
     game_list = make_list(hagmi_legal_doc(), visibility="public")
     start(owner_client, game_list)
     run = SimulationRun.objects.get()
     assert other_client.get(f"/simulations/{run.public_id}/").status_code == 404
+    assert other_client.get(f"/simulations/{run.public_id}/progress/").status_code == 404
+
+
+def test_a_finished_result_opens_for_anyone_with_its_link(make_list, owner_client, other_client, client, published):
+    game_list = make_list(hagmi_legal_doc())
+    start(owner_client, game_list)
+    run = SimulationRun.objects.get()
+    play_all(run)
+    for visitor in (other_client, client):  # another user, and nobody logged in
+        page = visitor.get(f"/simulations/{run.public_id}/")
+        assert page.status_code == 200 and 'class="winrate"' in page.content.decode()
     assert other_client.get(f"/simulations/{run.public_id}/progress/").status_code == 404
 
 
