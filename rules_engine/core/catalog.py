@@ -36,6 +36,12 @@ class Catalog:
     formats: Mapping[str, Mapping[str, Any]]
     default_format: str
     foreign_cards: Mapping[str, str] = field(default_factory=dict)
+    # Values derived from the cards, computed once per catalog by whoever needs them (e.g. a card's home deck).
+    memo: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    def derived(self, name: str) -> dict[str, Any]:
+        """A per-catalog cache named `name` (engines fill it lazily; the catalog itself is read-only)."""
+        return self.memo.setdefault(name, {})
 
     @classmethod
     def build(cls, system: str, cards, formats, default_format: str | None = None, foreign_cards=None) -> "Catalog":

@@ -106,7 +106,10 @@ class ListContext:
 
     @property
     def section_keys(self) -> tuple[str, ...]:
-        return tuple(self.labels)
+        return self._section_keys
+
+    def __post_init__(self) -> None:
+        self._section_keys = tuple(self.labels)
 
     def section_label(self, key: str) -> Label:
         return self.labels[key]
@@ -370,6 +373,12 @@ class RuleSet:
     @staticmethod
     def _entry(key: str, index: int, raw: Any, catalog: Catalog, problems: _Problems) -> Entry | None:
         """Read one entry; None (and a list.* violation) when it cannot be counted."""
+        if type(raw) is dict:  # fast path for the usual well-formed entry of a known card (POST /api/validate/)
+            code, qty = raw.get("card"), raw.get("qty", 1)
+            if type(code) is str and type(qty) is int and 1 <= qty <= MAX_QTY:
+                card = catalog.cards.get(code)
+                if card is not None:
+                    return Entry(key, index, code, qty, card, raw.get("options"))
         if not is_mapping(raw):
             problems.entry(UNKNOWN_CARD, "list.no_code", key, index)
             return None

@@ -57,6 +57,16 @@ def home_section(card: Mapping[str, Any]) -> str | None:
     return CATEGORY_HOMES.get(card.get("category"))
 
 
+def placement(ctx: ListContext, code: str) -> tuple[bool, str | None]:
+    """(is a 機獣/母艦 card, home deck) of a card, computed once per catalog (H3, H7 read it for every entry)."""
+    memo = ctx.catalog.derived("hagmi.placement")
+    found = memo.get(code)
+    if found is None:
+        card = ctx.card(code)
+        found = memo[code] = (is_opponent_card(card), home_section(card))
+    return found
+
+
 def frame_label(card: Mapping[str, Any]) -> Label:
     frame = card.get("frame")
     if not isinstance(frame, str):
@@ -120,15 +130,17 @@ class WrongDeck(Rule):
     def check(self, ctx: ListContext) -> Iterator[Violation]:
         for section in ctx.section_keys:
             for code in ctx.by_code[section]:
+                opponent, home = placement(ctx, code)
+                if section == SECRET and not opponent:
+                    continue
                 card = ctx.card(code)
-                if is_opponent_card(card):
+                if opponent:
                     category = OPPONENT_CATEGORIES[card["category"]]
                     yield self.violation(
                         "H3.opponent", section=section, cards=[code], card=ctx.label(code), category=category
                     )
                     continue
-                home = home_section(card)
-                if section != SECRET and home is not None and home != section:
+                if home is not None and home != section:
                     yield self.violation(
                         section=section,
                         cards=[code],
@@ -189,9 +201,10 @@ class SecretOnly(Rule):
     def check(self, ctx: ListContext) -> Iterator[Violation]:
         for section in (WEAPONS, TACTICS, DAMAGE):
             for code in ctx.by_code[section]:
-                card = ctx.card(code)
-                if is_opponent_card(card) or home_section(card) is not None:
+                opponent, home = placement(ctx, code)
+                if opponent or home is not None:
                     continue
+                card = ctx.card(code)
                 message = "H7.design" if card.get("category") == "design" else "H7"
                 yield self.violation(
                     message,
