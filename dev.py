@@ -86,9 +86,10 @@ def command_run(argv: list[str]) -> int:
     manage("migrate", "--noinput", env=env)
     manage("load_packages", env=env)
     address = argv[0] if argv else os.environ.get("HANGAR_ADDRESS", "127.0.0.1:8000")
-    say("starting a local Celery worker")
+    say("starting a local Celery worker (with the simulations watchdog)")
     worker = subprocess.Popen(
-        [str(BIN / "celery"), "-A", "hangar", "worker", "--loglevel", "INFO", "--concurrency", "2"],
+        [str(BIN / "celery"), "-A", "hangar", "worker", "--loglevel", "INFO", "--concurrency", "2",
+         "-B", "--schedule", str(ROOT / "var" / "celerybeat-schedule")],  # -B: the simulations watchdog, every minute
         cwd=ROOT,
         env=env,
     )

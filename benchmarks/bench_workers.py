@@ -103,7 +103,7 @@ def main() -> int:
         django.setup()
         from django.core.management import call_command
 
-        from rules_engine.simulation import CHUNK_SIZE, chunks, play_chunk, simulate
+        from rules_engine.simulation import chunk_size_for, chunks, play_chunk, simulate
         from tests.support.snapshots import bundled_hagmi_snapshot
         from tests.support.toy_simulator import toy_snapshot
 
@@ -113,9 +113,10 @@ def main() -> int:
         else:
             snapshot = toy_snapshot(target=args.target)
 
-        play_chunk(snapshot, seed=args.seed, start=0, count=CHUNK_SIZE)  # warm up: the snapshot is prepared once
+        size = chunk_size_for(snapshot)
+        play_chunk(snapshot, seed=args.seed, start=0, count=size)  # warm up: the snapshot is prepared once
         started = time.perf_counter()
-        play_chunk(snapshot, seed=args.seed, start=CHUNK_SIZE, count=CHUNK_SIZE)
+        play_chunk(snapshot, seed=args.seed, start=size, count=size)
         chunk_seconds = time.perf_counter() - started
 
         in_process = one = two = float("inf")
@@ -136,8 +137,8 @@ def main() -> int:
         "system": args.system,
         "opponent": snapshot["opponent"]["slug"],
         "games": args.games,
-        "chunks": len(chunks(args.games)),
-        "chunk_size": CHUNK_SIZE,
+        "chunks": len(chunks(args.games, snapshot)),
+        "chunk_size": size,
         "seconds_per_chunk": round(chunk_seconds, 3),
         "broker": args.broker.split("://")[0],
         "database": env["DATABASE_URL"].split("://")[0],

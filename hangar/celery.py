@@ -6,7 +6,7 @@ See docs/simulations.md and README "Running workers on several machines".
 """
 import os
 
-from celery import Celery, signals
+from celery import Celery
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "hangar.settings")
 
@@ -15,14 +15,9 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
 
-def prepare_broker_folders() -> None:
-    """The embedded default broker is a folder (kombu's filesystem transport): make sure it exists."""
-    options = app.conf.broker_transport_options or {}
-    for key in ("data_folder_in", "data_folder_out", "processed_folder"):
-        if options.get(key):
-            os.makedirs(options[key], exist_ok=True)
-
-
-@signals.import_modules.connect
-def _on_import_modules(sender=None, **kwargs) -> None:  # worker start
-    prepare_broker_folders()
+# The watchdog re-queues the missing chunks of runs that stopped progressing (a worker died, a message was lost).
+# `python3 dev.py run` starts its worker with an embedded beat (-B) that runs it every minute; on several machines
+# run ONE beat (or cron `manage.py simulations_watchdog`), never one per worker.
+app.conf.beat_schedule = {
+    "simulations-watchdog": {"task": "builder.simulations_watchdog", "schedule": 60.0},
+}

@@ -13,8 +13,9 @@ worker on any machine plays it without the database (DESIGN.md §4):
       "options": { ruleset options (RULES.md interpretations) }
     }
 
-Each game system registers a `Simulator`. A run of G games with seed S is cut into chunks of CHUNK_SIZE
-consecutive game indices; game i always plays with `game_rng(S, i)` and chunk summaries are merged in chunk
+Each game system registers a `Simulator`. A run of G games with seed S is cut into chunks of consecutive game
+indices, of a size the simulator chooses per opponent so that one chunk takes about 1–5 s (`chunk_size_for`: a
+function of the snapshot only, never of the number of workers); game i always plays with `game_rng(S, i)` and chunk summaries are merged in chunk
 order, so the result is the same byte for byte whatever the number of processes or workers.
 """
 from __future__ import annotations
@@ -28,8 +29,8 @@ from rules_engine.core.runner import chunk_ranges, merge_summaries, run_games
 from rules_engine.core.stats import Summary
 
 SNAPSHOT_SCHEMA = "hangar.snapshot/1"
-ENGINE_VERSION = "2026.11.1"  # bump whenever a change to any engine can change a simulation's result
-CHUNK_SIZE = 500  # fixed: results must not depend on how a run is split (rules_engine/core/stats.py)
+ENGINE_VERSION = "2026.11.2"  # bump whenever a change to any engine can change a simulation's result
+CHUNK_SIZE = 500  # the default games per chunk; a simulator may choose another per opponent (chunk_size)
 MAX_GAMES = 100_000
 
 
@@ -56,6 +57,9 @@ class Simulator(Protocol):
 
     def referenced_cards(self, opponent: Mapping[str, Any]) -> set[str]:
         """The card codes an opponent uses (its deck, damage deck, mothership, beasts...)."""
+
+    def chunk_size(self, opponent: Mapping[str, Any]) -> int:
+        """Games per chunk against this opponent: about 1–5 s of work (one Celery task)."""
 
 
 class PreparedGame(NamedTuple):
@@ -118,6 +122,12 @@ class BaseSimulator:
             prefix = next(where for error, where in self.input_errors if isinstance(exc, error))
             raise SimulationInputError(f"{prefix}: {exc}" if prefix else str(exc)) from None
         return PreparedGame(game, [policy, policy])
+
+    chunk_sizes: Mapping[str, int] = {}  # opponent kind -> games per chunk (measured: docs/benchmarks.md)
+
+    def chunk_size(self, opponent: Mapping[str, Any]) -> int:
+        kind = opponent.get("kind") if isinstance(opponent, Mapping) else None
+        return self.chunk_sizes.get(kind, CHUNK_SIZE)
 
     def play_one(self, prepared: PreparedGame, game_index: int, rng: Any) -> dict[str, Any]:
         from rules_engine.core.game import play_out
@@ -224,9 +234,17 @@ def check_run(snapshot: Any, *, games: Any, seed: Any) -> Simulator:
     return simulator_for(snapshot.get("system"))
 
 
-def chunks(games: int) -> list[range]:
-    """The run's chunks of game indices, always cut at CHUNK_SIZE."""
-    return chunk_ranges(games, CHUNK_SIZE)
+def chunk_size_for(snapshot: Mapping[str, Any]) -> int:
+    """Games per chunk for this run: the simulator's choice for its opponent (a function of the snapshot only,
+    so the in-process `simulate` and the Celery workers cut a run the same way and merge to the same result)."""
+    simulator = simulator_for(snapshot.get("system"))
+    chunk_size = getattr(simulator, "chunk_size", None)
+    return chunk_size(snapshot.get("opponent") or {}) if chunk_size else CHUNK_SIZE
+
+
+def chunks(games: int, snapshot: Mapping[str, Any]) -> list[range]:
+    """The run's chunks of game indices."""
+    return chunk_ranges(games, chunk_size_for(snapshot))
 
 
 _PREPARED: dict[str, tuple[Simulator, Any]] = {}
@@ -274,7 +292,7 @@ def simulate(
     simulator.prepare(snapshot)  # fail early, in this process, with a clear message
     if workers <= 1:
         summaries = []
-        for index, chunk in enumerate(chunks(games)):
+        for index, chunk in enumerate(chunks(games, snapshot)):
             summary = play_chunk(snapshot, seed=seed, start=chunk.start, count=len(chunk))
             summaries.append(summary)
             if on_chunk:
@@ -289,7 +307,7 @@ def run_parallel_chunks(snapshot, *, games: int, seed: int, workers: int, on_chu
     import multiprocessing
 
     ctx = multiprocessing.get_context("spawn")
-    tasks = [(snapshot, seed, chunk.start, len(chunk)) for chunk in chunks(games)]
+    tasks = [(snapshot, seed, chunk.start, len(chunk)) for chunk in chunks(games, snapshot)]
     with ctx.Pool(processes=workers) as pool:
         summaries = pool.starmap(_play_chunk_task, tasks, chunksize=1)
     if on_chunk:
@@ -316,7 +334,7 @@ def simulation_result(summary: Summary, snapshot: Mapping[str, Any], *, games: i
 
 __all__ = [
     "SNAPSHOT_SCHEMA", "ENGINE_VERSION", "CHUNK_SIZE", "MAX_GAMES", "SimulationInputError", "Simulator",
-    "BaseSimulator", "PreparedGame",
+    "BaseSimulator", "PreparedGame", "chunk_size_for",
     "SIMULATORS", "register_simulator", "simulator_for", "snapshot_hash", "list_codes", "build_snapshot", "check_run", "chunks", "play_chunk",
     "simulate", "simulation_result", "run_parallel_chunks",
 ]

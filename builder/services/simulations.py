@@ -1,8 +1,8 @@
 """Simulation runs (DESIGN.md §4, docs/simulations.md): submit, play chunks on Celery workers, merge, cancel, watchdog.
 
 Zulip style: `check_*` validates and raises (nothing written), then one transaction writes, and the Celery
-messages are published on commit with ids only. A run of G games is cut into `rules_engine.simulation.chunks(G)`
-(CHUNK_SIZE games each); chunk i always plays the same game indices with the same seeds, so the merged result is
+messages are published on commit with ids only. A run of G games is cut into `rules_engine.simulation.chunks(G, snapshot)`
+(about 1–5 s of games each, chosen by the simulator per opponent); chunk i always plays the same game indices with the same seeds, so the merged result is
 byte-identical whatever the number of workers or the order in which chunks land.
 
 Exactly-once bookkeeping:
@@ -30,7 +30,6 @@ from builder.models import ACTIVE_STATUSES, GameList, RunStatus, SimulationChunk
 from cards.models import Opponent
 from cards.selectors import catalog_for
 from hangar.celery import app as celery_app
-from hangar.celery import prepare_broker_folders
 from rules_engine import simulation as engine
 from rules_engine.core.runner import SimulationError as GameFailed
 from rules_engine.core.runner import merge_summaries
@@ -180,7 +179,6 @@ def check_concurrent_runs(user) -> None:
 def check_broker() -> None:
     """Refuse the run (503) when the broker cannot be reached, before anything is written."""
     try:
-        prepare_broker_folders()
         with celery_app.connection_for_write() as connection:
             connection.ensure_connection(
                 max_retries=1, interval_start=0, interval_step=0.2, timeout=settings.HANGAR_BROKER_CHECK_TIMEOUT
@@ -264,7 +262,7 @@ def simulation_start(
         check_concurrent_runs(user)
         run = SimulationRun.objects.create(
             owner=user, game_list=game_list, system=frozen["system"], snapshot=frozen,
-            chunks_total=len(engine.chunks(games)), **key,
+            chunks_total=len(engine.chunks(games, frozen)), **key,
         )
         transaction.on_commit(partial(enqueue_chunks, run.pk, range(run.chunks_total)))
     return run
@@ -301,7 +299,7 @@ def simulation_chunk_play(*, run_id: int, index: int, worker: str = "") -> bool:
         return False
     if SimulationChunk.objects.filter(run_id=run_id, index=index).exists():
         return False
-    ranges = engine.chunks(run.games)
+    ranges = engine.chunks(run.games, run.snapshot)
     if not 0 <= index < len(ranges):
         logger.error("simulation run %s has no chunk %s (it has %s)", run_id, index, len(ranges))
         return False

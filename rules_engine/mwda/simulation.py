@@ -27,6 +27,7 @@ class MwdaSimulator(BaseSimulator):
     policy_aliases = {"greedy": "mwda-greedy", "defensive": "mwda-defensive"}
     default_policy = "mwda-greedy"
     input_errors = ((MwdaOptionError, "snapshot.options"), (UnitDataError, "card data"))
+    chunk_sizes = {"goldfish": 500, "army": 500}  # ~300 battles/s
     max_steps = 20_000  # a safety net far above any real battle (max_rounds ends battles first)
 
     def new_game(self, document, cards, opponent, options) -> MwdaGame:

@@ -7,11 +7,11 @@ import pytest
 from builder import services
 from builder.models import RunStatus, SimulationRun
 from tests.support.celery_broker import CLOSED_PORT_URL, filesystem_options, use_broker
-from tests.support.simulations import hagmi_catalog, play_all, published  # noqa: F401
+from tests.support.simulations import hagmi_catalog, play_all, published, small_chunks  # noqa: F401
 
 from .conftest import hagmi_doc
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("hagmi_catalog", "published")]
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("hagmi_catalog", "published", "small_chunks")]
 
 URL = "/api/simulations/"
 

@@ -22,6 +22,15 @@ def toy(settings):
 
 
 @pytest.fixture
+def small_chunks(monkeypatch):
+    """Cut every run into chunks of CHUNK_SIZE (500) games, whatever the opponent: tests of progress and merging
+    need several chunks of a short run (the real sizes, up to 4 000 games, are for 1–5 s of work per task)."""
+    import rules_engine.simulation as engine
+
+    monkeypatch.setattr(engine, "chunk_size_for", lambda snapshot: engine.CHUNK_SIZE)
+
+
+@pytest.fixture
 def published(monkeypatch) -> list[tuple[Any, dict[str, Any]]]:
     """Record the chunk messages instead of publishing them: (args, options) per message."""
     from builder.tasks import simulation_chunk

@@ -5,10 +5,10 @@ import pytest
 
 from builder import services
 from builder.models import SimulationRun
-from tests.support.simulations import play_all, published  # noqa: F401  (records chunk messages instead of sending)
+from tests.support.simulations import play_all, published, small_chunks  # noqa: F401  (records chunk messages)
 from tests.web.conftest import hagmi_legal_doc
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("small_chunks")]
 
 
 def start(client, game_list, **fields):

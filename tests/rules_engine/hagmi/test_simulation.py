@@ -31,9 +31,10 @@ def test_snapshot_freezes_exactly_the_cards_the_list_and_opponent_use():
 
 
 def test_chunks_played_anywhere_merge_to_the_whole_run():
-    snap = snapshot("sample-vanguard")
+    snap = snapshot("coop-abyssal-ark", policy="random")  # co-op chunks are 500 games: three chunks here
     whole = simulate(snap, games=1200, seed=11)
-    pieces = [play_chunk(snap, seed=11, start=chunk.start, count=len(chunk)) for chunk in reversed(chunks(1200))]
+    assert len(chunks(1200, snap)) == 3
+    pieces = [play_chunk(snap, seed=11, start=chunk.start, count=len(chunk)) for chunk in reversed(chunks(1200, snap))]
     merged = merge_summaries(reversed(pieces))
     assert simulation_result(merged, snap, games=1200, seed=11) == whole
 

@@ -38,7 +38,7 @@ def test_one_and_two_workers_give_the_same_result_byte_for_byte():
 def test_chunks_played_anywhere_merge_to_the_whole_run():
     snap = snapshot("republic-knight-guard", policy="random", options={"max_rounds": 3})
     whole = simulate(snap, games=700, seed=11)
-    pieces = [play_chunk(snap, seed=11, start=c.start, count=len(c)) for c in reversed(chunks(700))]
+    pieces = [play_chunk(snap, seed=11, start=c.start, count=len(c)) for c in reversed(chunks(700, snap))]
     assert simulation_result(merge_summaries(reversed(pieces)), snap, games=700, seed=11) == whole
 
 
