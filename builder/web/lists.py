@@ -8,11 +8,13 @@ import json
 from types import SimpleNamespace
 from typing import Any
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from builder import selectors, services
@@ -38,7 +40,7 @@ def _list_or_error(request: HttpRequest, slug: str) -> GameList:
 
 
 def _filters(request: HttpRequest) -> dict[str, str | None]:
-    return {key: request.GET.get(key) or None for key in ("system", "format", "legal")}
+    return {key: request.GET.get(key) or None for key in ("system", "format", "legal", "deleted")}
 
 
 def _index(request: HttpRequest, *, scope: str, template: str) -> HttpResponse:
@@ -55,6 +57,7 @@ def _index(request: HttpRequest, *, scope: str, template: str) -> HttpResponse:
 
 @login_required
 def my_lists(request: HttpRequest) -> HttpResponse:
+    """The user's lists; `?deleted=1` is the trash (deleted lists, each with a Restore button)."""
     return _index(request, scope="mine", template="lists/mine.html")
 
 
@@ -129,6 +132,29 @@ def list_fork(request: HttpRequest, slug: str) -> HttpResponse:
     except ListServiceError as error:
         return error_page(request, error)
     return redirect("list_edit", slug=fork.slug)
+
+
+@login_required
+@require_POST
+def list_delete(request: HttpRequest, slug: str) -> HttpResponse:
+    """Soft delete (the owner's trash keeps it, restorable): nothing a user made is lost."""
+    try:
+        services.list_delete(game_list=_list_or_error(request, slug), user=request.user)
+    except ListServiceError as error:
+        return error_page(request, error)
+    messages.success(request, _("The list is in your trash; you can restore it from there."))
+    return redirect(f"{reverse('my_lists')}?deleted=1")
+
+
+@login_required
+@require_POST
+def list_restore(request: HttpRequest, slug: str) -> HttpResponse:
+    try:
+        game_list = services.list_restore(game_list=_list_or_error(request, slug), user=request.user)
+    except ListServiceError as error:
+        return error_page(request, error)
+    messages.success(request, _("The list is restored."))
+    return redirect("list_detail", slug=game_list.slug)
 
 
 # --- the editor --------------------------------------------------------------------------------------------

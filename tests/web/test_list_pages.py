@@ -119,3 +119,22 @@ def test_verification_refuses_a_forged_code_a_malformed_one_and_a_private_list(m
     private = make_list(hagmi_legal_doc(), visibility="private")
     page = Client().get("/verify/", {"list": private.slug, "code": "0000000000-r1"}).content.decode()
     assert "No such list visible to you" in page
+
+
+def test_owner_deletes_a_list_to_the_trash_and_restores_it(make_list, owner_client):
+    game_list = make_list(hagmi_legal_doc(name="Trash me"))
+    response = owner_client.post(f"/lists/{game_list.slug}/delete/")
+    assert response.status_code == 302 and response["Location"] == "/lists/?deleted=1"
+    assert "Trash me" not in owner_client.get("/lists/").content.decode()
+    trash = owner_client.get("/lists/?deleted=1").content.decode()
+    assert "Trash me" in trash and f"/lists/{game_list.slug}/restore/" in trash
+    restored = owner_client.post(f"/lists/{game_list.slug}/restore/")
+    assert restored["Location"] == f"/lists/{game_list.slug}/"
+    assert "Trash me" in owner_client.get("/lists/").content.decode()
+
+
+def test_nobody_else_can_delete_a_list(make_list, other_client):
+    game_list = make_list(hagmi_legal_doc(), visibility="public")
+    assert other_client.post(f"/lists/{game_list.slug}/delete/").status_code == 403
+    game_list.refresh_from_db()
+    assert game_list.deleted_at is None
