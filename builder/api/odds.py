@@ -3,7 +3,6 @@ from __future__ import annotations
 
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
-from rest_framework.parsers import JSONParser
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -12,6 +11,7 @@ from builder import selectors
 from builder.services.errors import ListInputError
 from rules_engine.hagmi.odds import OddsError, draw_odds
 
+from .parsers import JSONBodyParser
 from .views import BodySizeLimitMixin, _errors
 
 GROUP = inline_serializer(
@@ -45,7 +45,7 @@ class OddsView(BodySizeLimitMixin, APIView):
     """Exact (multivariate hypergeometric) odds of drawing groups of cards from one HAGMI! deck."""
 
     permission_classes = [AllowAny]
-    parser_classes = [JSONParser]
+    parser_classes = [JSONBodyParser]
 
     @extend_schema(
         operation_id="draw_odds",

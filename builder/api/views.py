@@ -16,7 +16,7 @@ from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_sche
 from rest_framework import status, viewsets
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.decorators import action
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
@@ -33,6 +33,7 @@ from rules_engine.core.catalog import Catalog
 
 from . import serializers as s
 from .errors import RequestTooLarge, too_large_message
+from .parsers import JSONBodyParser
 from .permissions import ListsPermission
 
 LANGS = ["ja", "en"]
@@ -114,7 +115,7 @@ class ValidateView(BodySizeLimitMixin, APIView):
     """The body is a hangar.list/1 document; the answer is exactly the DESIGN.md §2.3 validation result."""
 
     permission_classes = [AllowAny]
-    parser_classes = [JSONParser]
+    parser_classes = [JSONBodyParser]
 
     @extend_schema(
         operation_id="validate_list",
@@ -297,7 +298,7 @@ class ListViewSet(BodySizeLimitMixin, viewsets.GenericViewSet):
         responses={201: s.GameListSerializer, **_errors(400, 403, 413)},
     )
     @action(detail=False, methods=["post"], url_path="import",
-            parser_classes=[JSONParser, MultiPartParser, FormParser])
+            parser_classes=[JSONBodyParser, MultiPartParser, FormParser])
     def import_list(self, request):
         form = s.ListImportSerializer(data=request.data)
         form.is_valid(raise_exception=True)
@@ -368,7 +369,7 @@ class SignupView(BodySizeLimitMixin, APIView):
 class TokenView(BodySizeLimitMixin, ObtainAuthToken):
     """POST username + password, get the API token (`Authorization: Token <key>`)."""
 
-    parser_classes = [JSONParser, FormParser, MultiPartParser]
+    parser_classes = [JSONBodyParser, FormParser, MultiPartParser]
 
     @extend_schema(summary="Get your API token", request=s.LoginSerializer,
                    responses={200: s.TokenSerializer, **_errors(400)}, auth=[])

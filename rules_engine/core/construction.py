@@ -125,8 +125,11 @@ class ListContext:
     def copies_by_name(self, *sections: str) -> dict[str, tuple[int, list[str]]]:
         """Copies per card *name* over the given sections: name -> (copies, codes with that name)."""
         groups: dict[str, tuple[int, list[str]]] = {}
+        names = self.catalog.derived("card_name")  # code -> name, once per catalog
         for code, qty in self.counts(*sections).items():
-            name = card_name(self.card(code), code)
+            name = names.get(code)
+            if name is None:
+                name = names[code] = card_name(self.card(code), code)
             group = groups.get(name)
             if group is None:
                 groups[name] = (qty, [code])
@@ -278,7 +281,10 @@ class RuleSet:
 
     @property
     def section_keys(self) -> tuple[str, ...]:
-        return tuple(spec.key for spec in self.sections)
+        return self._section_keys
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_section_keys", tuple(spec.key for spec in self.sections))
 
     def infos(self) -> tuple[RuleInfo, ...]:
         """The registry lines of this system, in rule order (summary-only notes by rule ID)."""
@@ -326,13 +332,25 @@ class RuleSet:
             by_code={key: {} for key in labels},
             totals=dict.fromkeys(labels, 0),
         )
+        cards = catalog.cards
         for key, raw_entries in self._sections(doc.get("sections", {}), problems):
+            entries, by_code, total = ctx.entries[key], ctx.by_code[key], 0
             for index, raw in enumerate(raw_entries, start=1):
-                entry = self._entry(key, index, raw, catalog, problems)
-                if entry is not None:
-                    ctx.entries[key].append(entry)
-                    ctx.by_code[key][entry.code] = ctx.by_code[key].get(entry.code, 0) + entry.qty
-                    ctx.totals[key] += entry.qty
+                entry = None
+                if type(raw) is dict:  # fast path: a well-formed entry of a known card
+                    code, qty = raw.get("card"), raw.get("qty", 1)
+                    if type(code) is str and type(qty) is int and 1 <= qty <= MAX_QTY:
+                        card = cards.get(code)
+                        if card is not None:
+                            entry = tuple.__new__(Entry, (key, index, code, qty, card, raw.get("options")))
+                if entry is None:
+                    entry = self._entry(key, index, raw, catalog, problems)
+                    if entry is None:
+                        continue
+                entries.append(entry)
+                by_code[entry.code] = by_code.get(entry.code, 0) + entry.qty
+                total += entry.qty
+            ctx.totals[key] += total
             problems.close_section(key, len(raw_entries))
         return ctx, problems.found
 
@@ -373,12 +391,6 @@ class RuleSet:
     @staticmethod
     def _entry(key: str, index: int, raw: Any, catalog: Catalog, problems: _Problems) -> Entry | None:
         """Read one entry; None (and a list.* violation) when it cannot be counted."""
-        if type(raw) is dict:  # fast path for the usual well-formed entry of a known card (POST /api/validate/)
-            code, qty = raw.get("card"), raw.get("qty", 1)
-            if type(code) is str and type(qty) is int and 1 <= qty <= MAX_QTY:
-                card = catalog.cards.get(code)
-                if card is not None:
-                    return Entry(key, index, code, qty, card, raw.get("options"))
         if not is_mapping(raw):
             problems.entry(UNKNOWN_CARD, "list.no_code", key, index)
             return None

@@ -6,7 +6,7 @@ secret_counts_damage_deck, secret_max_copies.
 """
 from __future__ import annotations
 
-from typing import Any, Iterator, Mapping
+from typing import Any, Callable, Iterator, Mapping
 
 from rules_engine.core.construction import WARNING, ListContext, Rule, RuleSet, SectionSpec, Violation
 from rules_engine.core.messages import Label, plain
@@ -57,14 +57,18 @@ def home_section(card: Mapping[str, Any]) -> str | None:
     return CATEGORY_HOMES.get(card.get("category"))
 
 
-def placement(ctx: ListContext, code: str) -> tuple[bool, str | None]:
-    """(is a 機獣/母艦 card, home deck) of a card, computed once per catalog (H3, H7 read it for every entry)."""
+def placements(ctx: ListContext) -> Callable[[str], tuple[bool, str | None]]:
+    """code -> (is a 機獣/母艦 card, home deck), computed once per catalog (H3, H7 read it for every entry)."""
     memo = ctx.catalog.derived("hagmi.placement")
-    found = memo.get(code)
-    if found is None:
-        card = ctx.card(code)
-        found = memo[code] = (is_opponent_card(card), home_section(card))
-    return found
+
+    def placement(code: str) -> tuple[bool, str | None]:
+        found = memo.get(code)
+        if found is None:
+            card = ctx.card(code)
+            found = memo[code] = (is_opponent_card(card), home_section(card))
+        return found
+
+    return placement
 
 
 def frame_label(card: Mapping[str, Any]) -> Label:
@@ -128,9 +132,10 @@ class WrongDeck(Rule):
     title_en, title_ja = "Card in the deck its frame gives", "枠に対応するデッキに入れる"
 
     def check(self, ctx: ListContext) -> Iterator[Violation]:
+        placement = placements(ctx)
         for section in ctx.section_keys:
             for code in ctx.by_code[section]:
-                opponent, home = placement(ctx, code)
+                opponent, home = placement(code)
                 if section == SECRET and not opponent:
                     continue
                 card = ctx.card(code)
@@ -199,9 +204,10 @@ class SecretOnly(Rule):
     title_en, title_ja = "Other frames and designs only in 秘策", "黒・青・赤以外の枠と設計兵装は秘策のみ"
 
     def check(self, ctx: ListContext) -> Iterator[Violation]:
+        placement = placements(ctx)
         for section in (WEAPONS, TACTICS, DAMAGE):
             for code in ctx.by_code[section]:
-                opponent, home = placement(ctx, code)
+                opponent, home = placement(code)
                 if opponent or home is not None:
                     continue
                 card = ctx.card(code)
