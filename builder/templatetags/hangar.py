@@ -51,6 +51,12 @@ RUN_STATUS_LABELS = {"queued": _("Queued"), "running": _("Running"), "done": _("
 
 
 @register.filter
+def format_name(slug: str | None, system: str) -> str:
+    """{{ list.format|format_name:list.system.slug }}: the format's name in the UI language."""
+    return presenters.format_name(slug, system)
+
+
+@register.filter
 def visibility_label(value: str) -> str:
     return str(VISIBILITY_LABELS.get(value, value))
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from builder.listio import MAX_QTY  # quantity 1..999 (docs/api.md limits)
 
-OPS = ("add", "inc", "dec", "remove")
+OPS = ("add", "inc", "dec", "remove", "loadout")
 
 
 class EditError(ValueError):
@@ -31,6 +31,29 @@ class Edit:
         if len(parts) != 3 or parts[0] not in OPS or not parts[1] or not parts[2]:
             raise EditError(f"Unknown editor action {value!r}.")
         return cls(*parts)
+
+
+def apply_loadout(document: dict[str, Any], edit: Edit, sections: list[str], cortex: str | None,
+                  weapons: list[str]) -> dict[str, Any]:
+    """A copy of `document` whose warjack entry `edit.card` carries {"cortex", "weapons"} options (W5 checks them).
+    An empty choice removes that key; no cortex and no weapons removes the options."""
+    if edit.section not in sections:
+        raise EditError(f"No section {edit.section!r} in this list (sections: {', '.join(sections)}).")
+    doc = copy.deepcopy(document)
+    entries = doc.setdefault("sections", {}).setdefault(edit.section, [])
+    entry = next((entry for entry in entries if entry.get("card") == edit.card), None)
+    if entry is None:
+        raise EditError(f"{edit.card} is not in {edit.section}.")
+    options = {key: value for key, value in (entry.get("options") or {}).items() if key not in ("cortex", "weapons")}
+    if cortex:
+        options["cortex"] = cortex
+    if weapons:
+        options["weapons"] = list(weapons)
+    if options:
+        entry["options"] = options
+    else:
+        entry.pop("options", None)
+    return doc
 
 
 def apply_edit(document: dict[str, Any], edit: Edit, sections: list[str]) -> dict[str, Any]:

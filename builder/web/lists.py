@@ -28,7 +28,7 @@ from rules_engine.hagmi.construction import OPPONENT_CATEGORIES
 
 from . import presenters as p
 from .common import error_lines, error_page, is_htmx, system_or_404
-from .editing import Edit, EditError, apply_edit
+from .editing import Edit, EditError, apply_edit, apply_loadout
 
 LISTS_PAGE = 50
 PICKER_SIZE = 80
@@ -184,6 +184,7 @@ def _editor_context(game_list, form, draft, *, saved_doc, q="", conflict=None, p
         "form": form, "draft_json": json.dumps(draft, ensure_ascii=False), "q": q,
         "picker": _picker(system, q), "conflict": conflict, "problems": problems or [], "saved": saved,
         "dirty": draft != saved_doc, "hagmi": system == "hagmi",
+        "loadout": p.warjack_loadout_choices(p.catalog(system)) if system == "warcaster" else None,
     })
     return context
 
@@ -249,8 +250,14 @@ def _editor_post(request: HttpRequest, game_list: GameList, saved_doc: dict[str,
     op = request.POST.get("op", "")
     problems: list[str] = []
     if op not in ("", "save", "overwrite", "search", "refresh"):
+        sections = selectors.system_sections(game_list.system.slug)
         try:
-            draft = apply_edit(draft, Edit.parse(op), selectors.system_sections(game_list.system.slug))
+            edit = Edit.parse(op)
+            if edit.op == "loadout":  # a warjack's cortex and weapons (W5), from the entry's own fields
+                draft = apply_loadout(draft, edit, sections, request.POST.get(f"cortex-{edit.card}") or None,
+                                      [code for code in request.POST.getlist(f"weapons-{edit.card}") if code])
+            else:
+                draft = apply_edit(draft, edit, sections)
         except EditError as error:
             problems.append(str(error))
     conflict, saved = None, False

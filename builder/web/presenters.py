@@ -69,6 +69,17 @@ def card_cost(system: str, card: Mapping[str, Any]) -> int | None:
     return None
 
 
+def warjack_loadout_choices(cat: Catalog) -> dict[str, Any]:
+    """The cortexes and warjack weapons a Warcaster editor offers for a warjack's loadout (W5)."""
+    def rows(kind: str) -> list[dict[str, Any]]:
+        found = [card for card in cat.cards.values() if card.get("kind") == kind]
+        return [{"code": card["code"], "names": names(card, card["code"]), "cost": card.get("cost")}
+                for card in sorted(found, key=lambda card: card["code"])]
+
+    warjacks = {code for code, card in cat.cards.items() if card.get("kind") == "warjack"}
+    return {"warjacks": warjacks, "cortexes": rows("cortex"), "weapons": rows("weapon")}
+
+
 def section_rows(document: Mapping[str, Any], cat: Catalog) -> list[dict[str, Any]]:
     """[{"section", "label", "count", "entries": [{"card", "qty", "names", "known", "cost", "options"}]}] in order."""
     system = document.get("system", "")
@@ -180,6 +191,15 @@ def format_options(system) -> list[Any]:
                         default=fmt.is_default)
         for fmt in formats_for(system)
     ]
+
+
+def format_name(slug: str | None, system: str) -> str:
+    """A format's name in the UI language (from the cached catalog), or its slug when the catalog has no such format."""
+    if not slug:
+        return "–"
+    cat = catalog(system)
+    fmt = cat.formats.get(slug) if cat is not None else None
+    return names(fmt, slug)["main"] if fmt is not None else slug
 
 
 def opponent_options(system) -> list[tuple[str, str]]:

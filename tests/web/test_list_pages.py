@@ -9,6 +9,7 @@ from django.test import Client
 
 from builder import services
 from builder.models import GameList
+from cards.models import Format
 from tests.web.conftest import empty_hagmi, hagmi_legal_doc
 
 pytestmark = pytest.mark.django_db
@@ -138,3 +139,13 @@ def test_nobody_else_can_delete_a_list(make_list, other_client):
     assert other_client.post(f"/lists/{game_list.slug}/delete/").status_code == 403
     game_list.refresh_from_db()
     assert game_list.deleted_at is None
+
+
+def test_list_pages_name_the_format_in_the_ui_language(make_list, owner_client):
+    game_list = make_list(hagmi_legal_doc())
+    fmt = Format.objects.get(system__slug="hagmi", slug="tactics-v4")
+    english = owner_client.get(f"/lists/{game_list.slug}/").content.decode()
+    assert fmt.name_en in english
+    japanese = owner_client.get(f"/lists/{game_list.slug}/", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert fmt.name in japanese
+    assert fmt.name_en in owner_client.get("/lists/").content.decode()
