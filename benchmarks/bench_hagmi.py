@@ -14,11 +14,7 @@ other processes share the machine, and is the one checked against the targets; `
 from __future__ import annotations
 
 import argparse
-import cProfile
-import io
-import json
 import platform
-import pstats
 import statistics
 import sys
 import time
@@ -30,24 +26,19 @@ sys.path.insert(0, str(ROOT))
 
 from rules_engine.simulation import build_snapshot, simulate  # noqa: E402
 
-PACKAGE = ROOT / "cards" / "packages" / "hagmi"
+from _engine import games_per_second, load_package, profile  # noqa: E402  (benchmarks/_engine.py)
+
 DECK = "akane-assault"  # the 40-card deck (20 兵器 + 20 作戦)
 POLICIES = ("greedy", "random")
 SEED = 2026
 TARGETS = {"goldfish": 1000, "coop": 300}
 
 
-def load_package() -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, dict[str, Any]]]:
-    """(cards by code, opponents, sample lists by file stem)."""
-    core = json.loads((PACKAGE / "core.json").read_text(encoding="utf-8"))
-    cards = {card["code"]: card for card in core["cards"]}
-    lists = {path.stem: json.loads(path.read_text(encoding="utf-8")) for path in sorted((PACKAGE / "lists").glob("*.json"))}
-    return cards, core["opponents"], lists
 
 
 def cases() -> list[tuple[str, str, dict[str, Any]]]:
     """(opponent kind, label, snapshot) for the deck against every opponent with every policy."""
-    cards, opponents, lists = load_package()
+    cards, opponents, lists = load_package("hagmi")
     found = []
     for opponent in opponents:
         for policy in POLICIES:
@@ -56,21 +47,8 @@ def cases() -> list[tuple[str, str, dict[str, Any]]]:
     return found
 
 
-def games_per_second(snapshot: dict[str, Any], games: int) -> tuple[float, float]:
-    """(games per CPU second, games per wall-clock second) of one in-process run."""
-    wall, cpu = time.perf_counter(), time.process_time()
-    simulate(snapshot, games=games, seed=SEED, workers=1)
-    return games / (time.process_time() - cpu), games / (time.perf_counter() - wall)
 
 
-def profile(snapshot: dict[str, Any], games: int, top: int = 15) -> str:
-    profiler = cProfile.Profile()
-    profiler.enable()
-    simulate(snapshot, games=games, seed=SEED, workers=1)
-    profiler.disable()
-    out = io.StringIO()
-    pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(top)
-    return out.getvalue()
 
 
 def main() -> None:
@@ -85,7 +63,7 @@ def main() -> None:
     all_cases = cases()
     for kind, label, snapshot in all_cases:
         simulate(snapshot, games=20, seed=SEED, workers=1)  # warm-up: parse the cards once (per-process cache)
-        runs = [games_per_second(snapshot, args.games) for _ in range(args.repeat)]
+        runs = [games_per_second(snapshot, args.games, SEED) for _ in range(args.repeat)]
         cpu, wall = statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs)
         target = TARGETS.get(kind)
         mark = "" if target is None else f"{target:>7}" + ("" if cpu >= target else "  BELOW")
@@ -93,7 +71,7 @@ def main() -> None:
     if not args.no_profile:
         label, snapshot = next((label, s) for kind, label, s in all_cases if kind == "coop" and s["policy"] == "greedy")
         print(f"\ncProfile, top 15 by tottime: {label}, {args.games} games")
-        print(profile(snapshot, args.games))
+        print(profile(snapshot, args.games, SEED))
 
 
 if __name__ == "__main__":

@@ -12,14 +12,9 @@ Target: ≥ 200 battles/s of two 300-point armies. Pure Python, no Django.
 from __future__ import annotations
 
 import argparse
-import cProfile
-import io
-import json
 import platform
-import pstats
 import statistics
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -28,23 +23,18 @@ sys.path.insert(0, str(ROOT))
 
 from rules_engine.simulation import build_snapshot, simulate  # noqa: E402
 
-PACKAGE = ROOT / "cards" / "packages" / "mwda"
+from _engine import games_per_second, load_package, profile  # noqa: E402  (benchmarks/_engine.py)
+
 POLICIES = ("greedy", "random")
 SEED = 2026
 TARGET = 200  # battles/s, army vs army
 
 
-def load_package() -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, dict[str, Any]]]:
-    """(cards by code, opponents, sample lists by file stem)."""
-    core = json.loads((PACKAGE / "core-sample.json").read_text(encoding="utf-8"))
-    cards = {card["code"]: card for card in core["cards"]}
-    lists = {path.stem: json.loads(path.read_text(encoding="utf-8")) for path in sorted((PACKAGE / "lists").glob("*.json"))}
-    return cards, core["opponents"], lists
 
 
 def cases() -> list[tuple[str, str, dict[str, Any]]]:
     """(opponent kind, label, snapshot): each sample army against each opponent other than itself."""
-    cards, opponents, lists = load_package()
+    cards, opponents, lists = load_package("mwda")
     found = []
     for name, document in lists.items():
         for opponent in opponents:
@@ -56,21 +46,8 @@ def cases() -> list[tuple[str, str, dict[str, Any]]]:
     return found
 
 
-def rates(snapshot: dict[str, Any], games: int) -> tuple[float, float]:
-    """(battles per wall-clock second, battles per CPU second)."""
-    wall, cpu = time.perf_counter(), time.process_time()
-    simulate(snapshot, games=games, seed=SEED, workers=1)
-    return games / (time.perf_counter() - wall), games / (time.process_time() - cpu)
 
 
-def profile(snapshot: dict[str, Any], games: int, top: int = 15) -> str:
-    profiler = cProfile.Profile()
-    profiler.enable()
-    simulate(snapshot, games=games, seed=SEED, workers=1)
-    profiler.disable()
-    out = io.StringIO()
-    pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(top)
-    return out.getvalue()
 
 
 def main() -> None:
@@ -86,7 +63,7 @@ def main() -> None:
     army_rates = []
     for kind, label, snapshot in all_cases:
         simulate(snapshot, games=10, seed=SEED, workers=1)  # warm-up: parse the units once (per-process cache)
-        measured = [rates(snapshot, args.games) for _ in range(args.repeat)]
+        measured = [games_per_second(snapshot, args.games, SEED)[::-1] for _ in range(args.repeat)]  # (wall, cpu)
         wall = statistics.median(m[0] for m in measured)
         cpu = statistics.median(m[1] for m in measured)
         mark = ""
@@ -99,7 +76,7 @@ def main() -> None:
     if not args.no_profile:
         label, snapshot = next((label, s) for kind, label, s in all_cases if kind == "army" and s["policy"] == "greedy")
         print(f"\ncProfile, top 15 by tottime: {label}, {args.games} battles")
-        print(profile(snapshot, args.games))
+        print(profile(snapshot, args.games, SEED))
 
 
 if __name__ == "__main__":

@@ -11,14 +11,9 @@ table (median of R runs; games per CPU second, the fair figure on a shared machi
 from __future__ import annotations
 
 import argparse
-import cProfile
-import io
-import json
 import platform
-import pstats
 import statistics
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +22,8 @@ sys.path.insert(0, str(ROOT))
 
 from rules_engine.simulation import build_snapshot, simulate  # noqa: E402
 
-PACKAGE = ROOT / "cards" / "packages" / "warcaster"
+from _engine import games_per_second, load_package, profile  # noqa: E402  (benchmarks/_engine.py)
+
 LIST = "isa-starsteel-vanguard"
 PROFILED = "marcher-frontier-posse"
 POLICIES = ("greedy", "random")
@@ -36,32 +32,18 @@ TARGET = 200  # games/s, two skirmish lists
 
 
 def cases() -> list[tuple[str, str, dict[str, Any]]]:
-    core = json.loads((PACKAGE / "core-sample.json").read_text(encoding="utf-8"))
-    cards = {card["code"]: card for card in core["cards"]}
-    document = json.loads((PACKAGE / "lists" / f"{LIST}.json").read_text(encoding="utf-8"))
+    cards, opponents, lists = load_package("warcaster")
+    document = lists[LIST]
     found = []
-    for opponent in core["opponents"]:
+    for opponent in opponents:
         for policy in POLICIES:
             snapshot = build_snapshot(document, cards, opponent, policy=policy)
             found.append((opponent["slug"], f"{LIST} vs {opponent['slug']} ({policy})", snapshot))
     return found
 
 
-def games_per_second(snapshot: dict[str, Any], games: int) -> tuple[float, float]:
-    """(games per CPU second, games per wall-clock second): CPU time is the fair figure on a busy machine."""
-    wall, cpu = time.perf_counter(), time.process_time()
-    simulate(snapshot, games=games, seed=SEED, workers=1)
-    return games / (time.process_time() - cpu), games / (time.perf_counter() - wall)
 
 
-def profile(snapshot: dict[str, Any], games: int, top: int = 15) -> str:
-    profiler = cProfile.Profile()
-    profiler.enable()
-    simulate(snapshot, games=games, seed=SEED, workers=1)
-    profiler.disable()
-    out = io.StringIO()
-    pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(top)
-    return out.getvalue()
 
 
 def main() -> None:
@@ -75,14 +57,14 @@ def main() -> None:
     print(f"{'case':64} {'games/CPU s':>11} {'games/s':>9} {'target':>7}")
     found = cases()
     for slug, label, snapshot in found:
-        runs = [games_per_second(snapshot, args.games) for _ in range(args.repeat)]
+        runs = [games_per_second(snapshot, args.games, SEED) for _ in range(args.repeat)]
         cpu, wall = statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs)
         target = "" if slug == "goldfish" else str(TARGET)
         print(f"{label:64} {cpu:11.1f} {wall:9.1f} {target:>7}")
     if not args.no_profile:
         snapshot = next(s for slug, label, s in found if slug == PROFILED and label.endswith("(greedy)"))
         print(f"\ncProfile, {LIST} vs {PROFILED} (greedy), {args.games} games:")
-        print(profile(snapshot, args.games))
+        print(profile(snapshot, args.games, SEED))
 
 
 if __name__ == "__main__":

@@ -2,17 +2,16 @@
 package import (cards.services.package_import), users, API clients, and list documents."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from cards.services import package_import
 
-PASSWORD = "hangar-Test-pw-42"
+from tests.conftest import PASSWORD  # noqa: F401  (tests import it from here too)
 
 
 def _hagmi_unit(number: int) -> dict[str, Any]:
@@ -141,24 +140,6 @@ def _clear_cache(settings):
 def catalogs(db):
     package_import(hagmi_package(), source="tests/builder")
     package_import(mwda_package(), source="tests/builder")
-
-
-@pytest.fixture
-def make_user(db) -> Callable[[str], Any]:
-    def make(username: str):
-        return get_user_model().objects.create_user(username=username, password=PASSWORD)
-
-    return make
-
-
-@pytest.fixture
-def owner(make_user):
-    return make_user("owner")
-
-
-@pytest.fixture
-def other(make_user):
-    return make_user("other")
 
 
 def client_for(user=None) -> APIClient:

@@ -4,14 +4,13 @@ from __future__ import annotations
 from typing import Any, Callable
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.core.management import call_command
 from django.test import Client
 
 from builder import services
 
-PASSWORD = "hangar-Web-pw-42"
+from tests.conftest import PASSWORD  # noqa: F401  (tests import it from here too)
 
 
 @pytest.fixture(autouse=True)
@@ -27,24 +26,6 @@ def _web_settings(settings):
 def catalog(db):
     """Every bundled package (HAGMI, MWDA, Warcaster), loaded through the real command."""
     call_command("load_packages", verbosity=0)
-
-
-@pytest.fixture
-def make_user(db) -> Callable[[str], Any]:
-    def make(username: str):
-        return get_user_model().objects.create_user(username=username, password=PASSWORD)
-
-    return make
-
-
-@pytest.fixture
-def owner(make_user):
-    return make_user("owner")
-
-
-@pytest.fixture
-def other(make_user):
-    return make_user("other")
 
 
 def logged_in(user) -> Client:

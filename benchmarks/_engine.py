@@ -1,0 +1,45 @@
+"""Shared pieces of the engine benchmarks (bench_hagmi.py, bench_mwda.py, bench_warcaster.py): the bundled
+package of a system, the games/s of one in-process run, and a cProfile of one."""
+from __future__ import annotations
+
+import cProfile
+import io
+import json
+import pstats
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from rules_engine.simulation import simulate  # noqa: E402
+
+
+def load_package(system: str) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, dict[str, Any]]]:
+    """(cards by code, opponents, sample lists by file stem) of a system's bundled package."""
+    folder = ROOT / "cards" / "packages" / system
+    core = json.loads(next(folder.glob("*.json")).read_text(encoding="utf-8"))
+    cards = {card["code"]: card for card in core["cards"]}
+    lists = {path.stem: json.loads(path.read_text(encoding="utf-8")) for path in sorted((folder / "lists").glob("*.json"))}
+    return cards, core["opponents"], lists
+
+
+def games_per_second(snapshot: dict[str, Any], games: int, seed: int) -> tuple[float, float]:
+    """(games per CPU second, games per wall-clock second) of one in-process run: CPU time is the fair figure on a
+    busy machine."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    simulate(snapshot, games=games, seed=seed, workers=1)
+    return games / (time.process_time() - cpu), games / (time.perf_counter() - wall)
+
+
+def profile(snapshot: dict[str, Any], games: int, seed: int, top: int = 15) -> str:
+    """The cProfile of one run, top functions by own time."""
+    profiler = cProfile.Profile()
+    profiler.enable()
+    simulate(snapshot, games=games, seed=seed, workers=1)
+    profiler.disable()
+    out = io.StringIO()
+    pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(top)
+    return out.getvalue()
