@@ -2,7 +2,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from builder.web import lists, pages, simulations
+from builder.web import lists, pages, replays, simulations
 
 urlpatterns = [
     path("", pages.home, name="home"),
@@ -31,4 +31,5 @@ urlpatterns = [
     path("simulations/compare/", simulations.simulation_compare, name="simulation_compare"),
     path("simulations/<str:public_id>/", simulations.simulation_detail, name="simulation_detail"),
     path("simulations/<str:public_id>/progress/", simulations.simulation_progress, name="simulation_progress"),
+    path("simulations/<str:public_id>/games/<int:index>/", replays.replay, name="replay"),
 ]

@@ -1,0 +1,231 @@
+"""Replay page: one game of a simulation run drawn on the table (SVG) turn by turn from its event log.
+
+The game is played again from the run's frozen snapshot with `game_rng(seed, index)` (rules_engine.replay), so it
+is exactly the game the run counted. The drawing data (pieces, then one frame per turn: positions, health,
+eliminations, attack lines) is embedded with `json_script` for static/hangar/replay.js; without JavaScript the
+server-rendered SVG shows the final positions and the whole event log is listed.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+
+from builder import selectors
+from builder.services import ListNotFound, ListServiceError
+from rules_engine.replay import replay_events
+from rules_engine.simulation import ENGINE_VERSION, SimulationInputError
+
+from .common import error_page
+
+SIDE_NAMES = ("list", "opponent")
+
+
+def replay(request: HttpRequest, public_id: str, index: int) -> HttpResponse:
+    """`/simulations/<id>/games/<index>/`: visible to whoever may see the run (simulation_get_shared).
+
+    `?game=N` (the "Replay game N" form on the run's page) redirects to game N's own address.
+    """
+    if "game" in request.GET:
+        return _to_game(request, public_id, request.GET["game"])
+    try:
+        run = selectors.simulation_get_shared(public_id=public_id, user=request.user)
+        if not 0 <= index < run.games:
+            raise ListNotFound(f"Run {run.public_id} has games 0 to {run.games - 1}; there is no game {index}.")
+        game = replay_events(run.snapshot, run.seed, index)
+    except ListServiceError as error:
+        return error_page(request, error)
+    except SimulationInputError as error:
+        return error_page(request, ListServiceError(f"This game cannot be replayed: {error}"))
+    drawing = replay_drawing(game, run.snapshot.get("cards") or {})
+    return render(request, "replays/replay.html", {
+        "run": run, "index": index, "game": game, "drawing": drawing,
+        "final": final_pieces(drawing), "gates": drawing["frames"][-1]["gates"] if drawing["frames"] else [],
+        "attacks": drawing["frames"][-1]["attacks"] if drawing["frames"] else [], "turns": turn_logs(game["system"], game["events"], drawing["pieces"]),
+        "previous": index - 1 if index > 0 else None, "next": index + 1 if index + 1 < run.games else None,
+        "stale_engine": run.engine_version != ENGINE_VERSION,
+    })
+
+
+def _to_game(request: HttpRequest, public_id: str, raw: str) -> HttpResponse:
+    try:
+        index = int(raw)
+    except ValueError:
+        return error_page(request, ListServiceError(f"game: expected a game number, got {raw[:40]!r}."))
+    if index < 0:
+        return error_page(request, ListNotFound(f"There is no game {index}: games are numbered from 0."))
+    return redirect("replay", public_id=public_id, index=index)
+
+
+# --- drawing data ------------------------------------------------------------------------------------------
+
+
+def replay_drawing(game: Mapping[str, Any], cards: Mapping[str, Any]) -> dict[str, Any]:
+    """{table, pieces, frames}: a piece per MWDA unit or Warcaster model; a frame after each turn of the log.
+
+    y is flipped for the drawing (the list's side, player 0, deploys at the bottom of the picture).
+    """
+    table = game["table"]
+    reader = _READERS.get(game["system"])
+    if reader is None or not table["width"]:
+        return {"table": table, "pieces": [], "frames": []}
+    board = _Board(height=table["height"])
+    frames: list[dict[str, Any]] = []
+    for turn, events in _by_turn(game["events"]):
+        attacks: list[dict[str, Any]] = []
+        for event in events:
+            reader(board, event, attacks, cards)
+        frames.append(board.frame(turn, attacks))
+    height, depth = table["height"], table.get("deploy_depth")
+    zones = [{"side": 0, "y": height - depth, "h": depth}, {"side": 1, "y": 0, "h": depth}] if depth else []
+    return {"table": {**table, "zones": zones,
+                      "terrain": [_flip_shape(shape, height) for shape in table["terrain"]]},
+            "pieces": board.pieces, "frames": frames}
+
+
+def final_pieces(drawing: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Every piece that reached the table, where it stood at the end (the SVG drawn without JavaScript)."""
+    if not drawing["frames"]:
+        return []
+    pieces = {piece["id"]: piece for piece in drawing["pieces"]}
+    return [{**pieces[pid], "x": x, "y": y, "hp": hp, "alive": alive}
+            for pid, x, y, hp, alive in drawing["frames"][-1]["at"]]
+
+
+class _Board:
+    """Where every piece stands now, its health and whether it is still on the table."""
+
+    def __init__(self, height: float) -> None:
+        self.height = height
+        self.pieces: list[dict[str, Any]] = []
+        self.place: dict[int, list[Any]] = {}  # piece id -> [x, y, health, alive]
+        self.gates: dict[int, list[Any]] = {}  # gate id -> [side, x, y, arc]
+
+    def add(self, piece_id: int, side: int, code: str, name: str, radius: float, health: int) -> None:
+        label = code.rsplit("-", 1)[-1][:4]
+        self.pieces.append({"id": piece_id, "side": side, "code": code, "name": name, "label": label,
+                            "r": radius, "max": health})
+        self.place[piece_id] = [None, None, health, True]
+
+    def point(self, at: Iterable[float]) -> list[float]:
+        x, y = at
+        return [round(x, 3), round(self.height - y, 3)]
+
+    def move(self, piece_id: int, at: Iterable[float]) -> None:
+        if piece_id in self.place:
+            self.place[piece_id][0:2] = self.point(at)
+
+    def health(self, piece_id: int, value: int) -> None:
+        if piece_id in self.place:
+            self.place[piece_id][2] = max(0, value)
+
+    def remove(self, piece_id: int) -> None:
+        if piece_id in self.place:
+            self.place[piece_id][3] = False
+
+    def frame(self, turn: int, attacks: list[dict[str, Any]]) -> dict[str, Any]:
+        return {"turn": turn,
+                "at": [[pid, x, y, hp, alive] for pid, (x, y, hp, alive) in self.place.items() if x is not None],
+                "gates": [[gid, *gate] for gid, gate in self.gates.items()], "attacks": attacks}
+
+
+def _mwda_event(board: _Board, event: Mapping[str, Any], attacks: list, cards: Mapping[str, Any]) -> None:
+    """MWDA units (docs/engine-mwda.md event log): health is the clicks left on the dial (M16)."""
+    kind, data = event["kind"], event["data"]
+    if kind == "deploy":
+        board.add(data["unit"], event["player"], data["code"], _name(cards, data["code"], data.get("name")),
+                  data["radius"], data["clicks"])
+        board.move(data["unit"], data["at"])
+    elif kind == "move" and not data.get("blocked"):
+        board.move(data["unit"], data["to"])
+    elif kind == "attack":  # M15/M16: a line from the attacker to its target
+        attacks.append({"from": board.point(data["origin"]), "to": board.point(data["to"]), "hit": data["hit"],
+                        "side": event["player"]})
+    elif kind == "damage":
+        board.health(data["unit"], data["clicks"] - data["click"])
+    elif kind == "eliminated":
+        board.remove(data["unit"])
+
+
+def _warcaster_event(board: _Board, event: Mapping[str, Any], attacks: list, cards: Mapping[str, Any]) -> None:
+    """Warcaster models and void gates (docs/engine-warcaster.md event log)."""
+    kind, data = event["kind"], event["data"]
+    if kind == "setup":
+        for side, units in enumerate(data.get("sides") or []):
+            for unit in units.get("units") or []:
+                for model in unit.get("models") or []:
+                    board.add(model["model"], side, model["code"], _name(cards, model["code"], unit.get("name")),
+                              model["radius"], model["health"])
+    elif kind in ("deploy", "move"):
+        for piece_id, x, y in data.get("models") or []:
+            board.move(piece_id, (x, y))
+    elif kind == "gate":
+        board.gates[data["gate"]] = [event["player"], *board.point(data["at"]), data.get("arc", 0)]
+    elif kind in ("gate_paid", "charge", "recall") and data.get("holder", "gate") == "gate":
+        gate = board.gates.get(data.get("gate", data.get("uid")))
+        if gate is not None and "arc" in data:
+            gate[3] = data["arc"]
+    elif kind == "attack" and data.get("from") and data.get("to"):  # W11: a line from attacker to target
+        attacks.append({"from": board.point(data["from"]), "to": board.point(data["to"]), "hit": data["hit"],
+                        "side": event["player"]})
+    elif kind in ("damage", "heal") and "health" in data:
+        board.health(data["model"], data["health"])
+    elif kind == "destroyed":
+        board.remove(data["model"])
+
+
+_READERS = {"mwda": _mwda_event, "warcaster": _warcaster_event}
+
+
+def _by_turn(events: list[dict[str, Any]]) -> list[tuple[int, list[dict[str, Any]]]]:
+    groups: list[tuple[int, list[dict[str, Any]]]] = []
+    for event in events:
+        if not groups or groups[-1][0] != event["turn"]:
+            groups.append((event["turn"], []))
+        groups[-1][1].append(event)
+    return groups
+
+
+def _flip_shape(shape: Mapping[str, Any], height: float) -> dict[str, Any]:
+    if shape.get("shape") == "rect":
+        return {**shape, "y0": round(height - shape["y1"], 3), "y1": round(height - shape["y0"], 3),
+                "w": round(shape["x1"] - shape["x0"], 3), "h": round(shape["y1"] - shape["y0"], 3)}
+    if shape.get("shape") == "circle":
+        return {**shape, "cy": round(height - shape["cy"], 3)}
+    return dict(shape)
+
+
+def _name(cards: Mapping[str, Any], code: str, fallback: Any) -> str:
+    """The card's name in both languages when the snapshot has them: "ja / en"."""
+    card = cards.get(code) or {}
+    ja, en = card.get("name") or fallback or code, card.get("name_en")
+    return f"{ja} / {en}" if en and en != ja else str(ja)
+
+
+# --- the event log as text --------------------------------------------------------------------------------
+
+# The data keys that name a piece: MWDA's `source`/`by` are units, Warcaster's `by` is sometimes a player.
+_PIECE_KEYS = {"mwda": ("unit", "target", "source", "by"), "warcaster": ("model", "target", "attacker")}
+
+
+def turn_logs(system: str, events: list[dict[str, Any]], pieces: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per turn: its number, the player whose turn it was, and one line of text per event."""
+    names = {piece["id"]: f"{piece['label']}#{piece['id']}" for piece in pieces}
+    keys = _PIECE_KEYS.get(system, ())
+    return [{"turn": turn, "player": next((e["player"] for e in group if e["kind"] == "turn_start"), None),
+             "lines": [describe(event, names, keys) for event in group]} for turn, group in _by_turn(events)]
+
+
+def describe(event: Mapping[str, Any], names: Mapping[int, str], piece_keys: Iterable[str] = ()) -> str:
+    """One event as a short line: `P0 attack: unit=MW-010#0 target=…#5 hit=True damage=4`."""
+    who = "" if event.get("player") is None else f"P{event['player']} "
+    fields = []
+    for key, value in (event.get("data") or {}).items():
+        if isinstance(value, (dict, list)) and key not in ("at", "to", "origin", "from", "roll", "vp"):
+            continue  # long structures (terrain, paths, model lists) are for the drawing
+        if key in piece_keys and isinstance(value, int) and not isinstance(value, bool) and value in names:
+            value = names[value]
+        fields.append(f"{key}={value}")
+    return f"{who}{event.get('kind')}: {' '.join(fields)}".rstrip(": ")
