@@ -13,23 +13,20 @@ model advances towards the nearest enemy, an enemy model is pushed away from the
 from __future__ import annotations
 
 from collections.abc import Sequence
+from math import hypot
 
 from rules_engine.warcaster import combat
-from rules_engine.warcaster.geometry import gap
-from rules_engine.warcaster.models import Ability, CypherSpec, Effect, Weapon
+from rules_engine.warcaster.models import AREA_TARGETS, CHOSEN_TARGETS, Ability, CypherSpec, Effect, Weapon
 from rules_engine.warcaster.state import Board, Model
 
-CHOSEN = frozenset({"friendly_model", "friendly_unit", "friendly_warjack", "enemy_model", "enemy_unit",
-                    "enemy_warjack", "any_model"})
-AREA = frozenset({"all_friendly", "all_enemy", "all_models"})
+CHOSEN = CHOSEN_TARGETS
+AREA = AREA_TARGETS
 
 
 def effect_target(effect: Effect) -> str:
     """The effect's target kind: attacks target an enemy model, `arc` defaults to the origin ("self"),
     effects without a target (draw) give "none"."""
-    if effect.kind == "attack":
-        return "enemy_model"
-    return effect.get("target", "self" if effect.kind == "arc" else "none")
+    return effect.target  # worked out once when the card is compiled (models.Effect)
 
 
 def needs_choice(effects: Sequence[Effect]) -> Effect | None:
@@ -55,11 +52,30 @@ def _range(board: Board, effect: Effect) -> float:
     return board.size * 2 if value is None else value
 
 
-def candidates(board: Board, player: int, effect: Effect, origins: Sequence[Model]) -> list[Model]:
+def candidates(board: Board, player: int, effect: Effect, origins: Sequence[Model],
+               shared: dict[tuple, list[tuple[float, Model]]] | None = None) -> list[Model]:
     """The models a chosen target may be: one per unit, the unit's model nearest an origin (models of one unit
-    are interchangeable targets) [interpretation, keeps the choice small]; `any_model` lists every model."""
+    are interchangeable targets) [interpretation, keeps the choice small]; `any_model` lists every model.
+
+    `shared`: a dict kept while the table does not change (one legal-action listing), so that cyphers with the
+    same kind of target through the same arc nodes measure the table once, whatever their range."""
     target = effect_target(effect)
+    wounded_only = effect.kind == "heal"
+    key = (target, wounded_only, tuple(o.uid for o in origins))
+    nearest = shared.get(key) if shared is not None else None
+    if nearest is None:
+        nearest = _nearest_per_unit(board, player, target, wounded_only, origins)
+        if shared is not None:
+            shared[key] = nearest
     reach = _range(board, effect)
+    return [m for best, m in nearest if best <= reach]
+
+
+def _nearest_per_unit(board: Board, player: int, target: str, wounded_only: bool,
+                      origins: Sequence[Model]) -> list[tuple[float, Model]]:
+    """(distance, model) of each unit's model nearest an origin (every model for `any_model`), in uid order.
+    A unit's model within reach exists exactly when its nearest one is within reach, so one list serves
+    every range."""
     if target.startswith("friendly"):
         pool = board.on_board(player)
     elif target.startswith("enemy"):
@@ -67,40 +83,47 @@ def candidates(board: Board, player: int, effect: Effect, origins: Sequence[Mode
     else:
         pool = board.on_board()
     warjacks_only = target.endswith("warjack")
-    wounded_only = effect.kind == "heal"
     per_model = target == "any_model"
-    found: dict[int, tuple[float, int, Model]] = {}
-    distance = board.gap_between
-    for model in pool:
-        if warjacks_only and model.spec.kind != "warjack":
+    found: dict[int, tuple[float, Model]] = {}
+    starts = [(o.x, o.y, o.spec.radius) for o in origins]
+    ox, oy, orad = starts[0] if len(starts) == 1 else (0.0, 0.0, 0.0)
+    for model in pool:  # in uid order, so a later model of a unit replaces it only when strictly nearer
+        spec = model.spec
+        if warjacks_only and spec.kind != "warjack":
             continue
-        if wounded_only and model.health >= model.spec.health:
+        if wounded_only and model.health >= spec.health:
             continue
-        best = min(distance(origin, model) for origin in origins)
-        if best > reach:
-            continue
+        x, y, r = model.x, model.y, spec.radius
+        if len(starts) == 1:  # geometry.gap, inline: this runs for every model in every cypher listing
+            best = max(0.0, hypot(ox - x, oy - y) - orad - r)
+        else:
+            best = min(max(0.0, hypot(sx - x, sy - y) - sr - r) for sx, sy, sr in starts)
         key = model.uid if per_model else model.unit
-        if key not in found or (best, model.uid) < found[key][:2]:
-            found[key] = (best, model.uid, model)
-    return sorted((m for _, _, m in found.values()), key=lambda m: m.uid)
+        held = found.get(key)
+        if held is None or best < held[0]:
+            found[key] = (best, model)
+    # In uid order already: keys go in as the pool is read, and a unit's models have consecutive uids.
+    return list(found.values())
 
 
 def arc_nodes(board: Board, player: int) -> list[Model]:
-    return [m for m in board.on_board(player) if m.spec.arc_node]
+    return board.arc_nodes(player)
 
 
-def cypher_options(board: Board, player: int, cypher: CypherSpec) -> list[int | None]:
-    """The choices a cypher can be played with: chosen model uids, arc node uids (area cyphers), or [None]."""
+def cypher_options(board: Board, player: int, cypher: CypherSpec,
+                   shared: dict[tuple, list[tuple[float, Model]]] | None = None) -> list[int | None]:
+    """The choices a cypher can be played with: chosen model uids, arc node uids (area cyphers), or [None].
+    `shared`: see `candidates` (one dict for every cypher listed on an unchanged table)."""
     nodes = arc_nodes(board, player)
     if not nodes:
         return []
-    chosen = needs_choice(cypher.effects)
+    chosen = cypher.choice
     if chosen is not None:
         if chosen.kind == "attack":
             weapon_type = chosen.get("type", "ranged")
             nodes = [n for n in nodes if not board.blocked(n, weapon_type)]  # W15 system failure: cyphers too
-        return [m.uid for m in candidates(board, player, chosen, nodes)]
-    if any(effect_target(e) in AREA or effect_target(e) == "self" for e in cypher.effects):
+        return [m.uid for m in candidates(board, player, chosen, nodes, shared)]
+    if cypher.on_node:
         return [n.uid for n in nodes]
     return [None]
 
@@ -112,8 +135,10 @@ def node_and_target(board: Board, player: int, cypher: CypherSpec, choice: int |
     chosen = board.models[choice] if choice is not None else None
     if chosen is None:
         return nodes[0], None
-    if needs_choice(cypher.effects) is None:
+    if cypher.choice is None:
         return chosen, None
+    if len(nodes) == 1:
+        return nodes[0], chosen
     return board.nearest(chosen, nodes) or nodes[0], chosen
 
 
@@ -165,15 +190,15 @@ def _affected(board: Board, player: int, effect: Effect, origin: Model, pick: Mo
         return [origin] if origin.alive else []
     area = effect.get("area")
     if target in AREA:
-        return [m for m in board.on_board() if _side_ok(player, m, target)
-                and gap(m.disc, origin.disc) <= (area or 0)]
+        distance = board.gap_between
+        return [m for m in board.on_board() if _side_ok(player, m, target) and distance(m, origin) <= (area or 0)]
     if pick is None or not pick.alive:
         return []
-    chosen = board.units[pick.unit].alive_models if target.endswith("unit") else [pick]
+    chosen = list(board.units[pick.unit].alive_models) if target.endswith("unit") else [pick]
     if area:
         chosen_units = {pick.unit}
         for model in board.on_board():
-            if model in chosen or not _side_ok(player, model, target) or gap(model.disc, pick.disc) > area:
+            if model in chosen or not _side_ok(player, model, target) or board.gap_between(model, pick) > area:
                 continue
             if target.endswith("unit"):
                 if model.unit not in chosen_units:

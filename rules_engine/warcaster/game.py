@@ -218,11 +218,13 @@ class WarcasterState(Board):
     def _legal_cypher(self, side: Side) -> list[Any]:
         actions: list[Any] = [PASS]
         seen = set()
+        shared: dict[tuple, Any] = {}  # the table is still: cyphers with the same kind of target share one look
         for cypher in side.hand:
             if cypher.code in seen:
                 continue
             seen.add(cypher.code)
-            actions += [("cypher", cypher.code, choice) for choice in cyphers.cypher_options(self, side.player, cypher)]
+            actions += [("cypher", cypher.code, choice)
+                        for choice in cyphers.cypher_options(self, side.player, cypher, shared)]
         return actions
 
     _legal_cypher1 = _legal_cypher2 = _legal_cypher
@@ -292,7 +294,9 @@ class WarcasterState(Board):
     def _find_targets(self, unit: Unit) -> list[Unit]:
         shooters = []
         for model in unit.alive_models:
-            reach = max((w.rng for w in model.spec.weapons if not self.blocked(model, w.type)), default=-1)
+            reach = model.spec.reach
+            if model.effects:  # W15 system failure may forbid some of its weapons
+                reach = max((w.rng for w in model.spec.weapons if not self.blocked(model, w.type)), default=-1)
             if reach >= 0:
                 shooters.append((model.x, model.y, model.spec.radius + reach))
         found: list[Unit] = []

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from functools import lru_cache
 
 Point = tuple[float, float]
 Disc = tuple[float, float, float]  # x, y, radius
@@ -25,7 +26,11 @@ def gap(a: Disc, b: Disc) -> float:
 
 
 def overlaps(x: float, y: float, r: float, others: Iterable[Disc]) -> bool:
-    return any(math.hypot(x - ox, y - oy) < r + orad - 1e-9 for ox, oy, orad in others)
+    hypot = math.hypot
+    for ox, oy, orad in others:  # a plain loop: this runs for every step of every move and placement
+        if hypot(x - ox, y - oy) < r + orad - 1e-9:
+            return True
+    return False
 
 
 def clamp(x: float, y: float, r: float, size: float) -> Point:
@@ -72,12 +77,21 @@ def extend(ax: float, ay: float, bx: float, by: float, length: float) -> Point:
 def free_spot(cx: float, cy: float, r: float, within: float, others: list[Disc], size: float,
               facing: Point) -> Point | None:
     """A free centre for a base of radius `r` within `within` of (cx, cy), preferring the side towards `facing`."""
+    for x, y in _spots(cx, cy, r, within, size, facing):
+        if not overlaps(x, y, r, others):
+            return x, y
+    return None
+
+
+@lru_cache(maxsize=1024)
+def _spots(cx: float, cy: float, r: float, within: float, size: float, facing: Point) -> tuple[Point, ...]:
+    """The centres `free_spot` tries, in order: 3 rings of 12, fanning out from the direction of `facing`. Gates
+    and set-up spots are few, so these are worked out once each."""
     base = math.atan2(facing[1] - cy, facing[0] - cx)
+    spots = []
     for ring in (within * 0.5, within, within * 0.25):
         for k in range(12):
             angle = base + (k + 1) // 2 * (1 if k % 2 else -1) * math.pi / 6
             x, y = clamp(cx + ring * math.cos(angle), cy + ring * math.sin(angle), r, size)
-            x, y = round(x, 2), round(y, 2)
-            if not overlaps(x, y, r, others):
-                return x, y
-    return None
+            spots.append((round(x, 2), round(y, 2)))
+    return tuple(spots)

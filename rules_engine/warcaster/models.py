@@ -11,13 +11,15 @@ weapon cards of the list entry's options (W5).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
 EFFECT_NAMES = frozenset({"fire", "corrosion", "lockdown", "system_failure", "tune_up"})  # W15
 QUALITIES = frozenset({"strafe", "blast", "spray"}) | EFFECT_NAMES
 STATS = ("spd", "mat", "rat", "def", "arm", "foc", "str", "health", "num")
+STAT_NAMES = ("spd", "mat", "rat", "def", "arm", "foc", "str", "health", "cst")  # what Board.stat reads
+_SPEC_FIELD = {"def": "def_", "str": "str_"}  # stat name → ModelSpec field
 MODEL_KINDS = frozenset({"hero", "hero_attachment", "squad", "solo", "warjack", "vehicle", "mantlet"})
 TARGETS = frozenset({
     "self", "friendly_model", "friendly_unit", "friendly_warjack", "enemy_model", "enemy_unit", "enemy_warjack",
@@ -25,6 +27,9 @@ TARGETS = frozenset({
 })
 EFFECT_KINDS = frozenset({"attack", "damage", "apply_effect", "remove_effect", "heal", "move", "arc", "draw", "shield",
                           "stat_mod"})
+CHOSEN_TARGETS = frozenset({"friendly_model", "friendly_unit", "friendly_warjack", "enemy_model", "enemy_unit",
+                            "enemy_warjack", "any_model"})  # the player picks the model
+AREA_TARGETS = frozenset({"all_friendly", "all_enemy", "all_models"})  # every such model around the arc node
 ABILITY_ONLY_KINDS = frozenset({"immunity", "flight", "arc_node"})
 TRIGGERS = frozenset({"static", "action", "on_activate", "on_hit", "on_destroyed", "on_deploy"})
 # Base radius in inches by kind (30 mm, 40 mm, 50 mm bases): used for overlap, ranges and blast/spray.
@@ -68,6 +73,14 @@ class Effect(Immutable):
 
     kind: str
     params: Mapping[str, Any]
+    # What it targets (worked out once, read in every legal-action listing): attacks target an enemy model,
+    # `arc` defaults to its origin ("self"), effects without a target (draw) give "none".
+    target: str = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        target = "enemy_model" if self.kind == "attack" else self.params.get(
+            "target", "self" if self.kind == "arc" else "none")
+        object.__setattr__(self, "target", target)
 
     def get(self, key: str, default: Any = None) -> Any:
         return self.params.get(key, default)
@@ -115,9 +128,22 @@ class ModelSpec(Immutable):
     immunities: frozenset[str]
     arc_node: bool
     flight: bool
+    # Worked out once (read for every stat and every target listing): printed stats plus the static self mods,
+    # by stat name ("def", "str", ...), and the longest weapon range (−1 without weapons).
+    base: Mapping[str, int] = field(init=False, compare=False, repr=False)
+    reach: int = field(init=False, compare=False, repr=False)
+    by_trigger: Mapping[str, tuple[Ability, ...]] = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        base = {name: getattr(self, _SPEC_FIELD.get(name, name)) + self.self_mods.get(name, 0) for name in STAT_NAMES}
+        object.__setattr__(self, "base", MappingProxyType(base))
+        object.__setattr__(self, "reach", max((w.rng for w in self.weapons), default=-1))
+        triggers = {a.trigger for a in self.abilities}
+        by_trigger = {t: tuple(a for a in self.abilities if a.trigger == t) for t in triggers}
+        object.__setattr__(self, "by_trigger", MappingProxyType(by_trigger))
 
     def triggered(self, trigger: str) -> tuple[Ability, ...]:
-        return tuple(a for a in self.abilities if a.trigger == trigger)
+        return self.by_trigger.get(trigger, ())
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,6 +154,10 @@ class UnitSpec(Immutable):
     cst: int  # deployment cost in arc, and the victory points for destroying it (W16)
     models: tuple[ModelSpec, ...]
     options: Mapping[str, Any]
+    max_foc: int = field(init=False, compare=False, repr=False)  # a hero unit's arc limit (Board.arc_limit)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "max_foc", max((m.foc for m in self.models), default=0))
 
     @property
     def is_solo(self) -> bool:
@@ -146,6 +176,14 @@ class CypherSpec(Immutable):
     suit: str
     cypher_type: str
     effects: tuple[Effect, ...]
+    # Worked out once (read in every cypher listing): the effect whose target the player chooses (None when
+    # nothing is chosen), and whether the player chooses the arc node instead (area or self effects).
+    choice: Effect | None = field(init=False, compare=False, repr=False)
+    on_node: bool = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "choice", next((e for e in self.effects if e.target in CHOSEN_TARGETS), None))
+        object.__setattr__(self, "on_node", any(e.target in AREA_TARGETS or e.target == "self" for e in self.effects))
 
 
 def _int(card: Mapping[str, Any], value: Any, field_name: str, minimum: int = 0) -> int:

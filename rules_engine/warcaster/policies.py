@@ -34,7 +34,11 @@ class WarcasterGreedyPolicy:
         if state.phase == "discard" and actions[0] == ("pass",):
             return actions[0]  # discard only when over the hand limit
         scorer = getattr(self, f"_score_{state.phase}")
-        best = max(range(len(actions)), key=lambda i: (scorer(state, actions[i]), -i))
+        state.freeze()  # stats and attack plans worked out once for all the actions scored
+        try:
+            best = max(range(len(actions)), key=lambda i: (scorer(state, actions[i]), -i))
+        finally:
+            state.thaw()
         return actions[best]
 
     # --- W10 phase 2
@@ -173,20 +177,38 @@ def _expected(state: Any, stat: int, pow_: int, target: Any, arc: int) -> float:
 
 def _attack_value(state: Any, unit: Any, target_unit: Any, arc: int) -> float:
     """Expected damage of `unit` attacking `target_unit` (arc on the first attack), a kill bonus, minus arc."""
+    memo = state.memo
+    key = ("attack", unit.uid, target_unit.uid)
+    plan = memo.get(key) if memo is not None else None
+    if plan is None:
+        plan = _attack_plan(state, unit, target_unit)
+        if memo is not None:
+            memo[key] = plan
+    attacks, remaining = plan
+    action_dice, damage_dice = state.options["attack_dice"], state.options["damage_dice"]
     total = 0.0
-    first = True
+    spent = arc  # power dice on the first attack only
+    for stat, defence, pow_, armour in attacks:
+        total += combat.hit_chance(stat, defence, action_dice, spent) * combat.expected_damage(
+            pow_, armour, damage_dice, spent)
+        spent = 0
+    bonus = 2 * target_unit.spec.cst if total >= remaining else 0
+    return total + bonus - 0.6 * arc
+
+
+def _attack_plan(state: Any, unit: Any, target_unit: Any) -> tuple[list[tuple[int, int, int, int]], int]:
+    """The attacks `unit` would make on `target_unit` as (stat, DEF, POW, ARM), in the order they are made
+    (each model's weapons at the nearest model of the target), and the target's health left."""
+    attacks = []
     targets = target_unit.alive_models
     for model in unit.alive_models:
         target, distance = combat.nearest_in(model, targets)
         if target is None:
             break
-        for weapon in model.spec.weapons:
-            if distance > weapon.rng or state.blocked(model, weapon.type):
-                continue
-            spent = arc if first else 0
-            first = False
-            stat = combat.attack_stat(state, model, weapon)
-            total += _expected(state, stat, combat.weapon_pow(state, model, weapon), target, spent)
-    remaining = sum(m.health for m in targets)
-    bonus = 2 * target_unit.spec.cst if total >= remaining else 0
-    return total + bonus - 0.6 * arc
+        weapons = [w for w in model.spec.weapons
+                   if distance <= w.rng and not (model.effects and state.blocked(model, w.type))]
+        if weapons:
+            defence, armour = state.stat(target, "def"), state.stat(target, "arm")
+            attacks += [(combat.attack_stat(state, model, w), defence, combat.weapon_pow(state, model, w), armour)
+                        for w in weapons]
+    return attacks, sum(m.health for m in targets)

@@ -13,7 +13,7 @@ from math import hypot
 from typing import Any
 
 from rules_engine.core.events import EventLog
-from rules_engine.warcaster.geometry import Disc, gap, move_towards
+from rules_engine.warcaster.geometry import Disc, move_towards
 from rules_engine.warcaster.models import CypherSpec, ModelSpec, UnitSpec
 
 DEFAULT_OPTIONS: Mapping[str, Any] = {
@@ -35,9 +35,6 @@ DEFAULT_OPTIONS: Mapping[str, Any] = {
     "deploy_range": 3,  # deployed models are placed within this of their gate
     "cypher_attack_stat": "foc",  # stat of the arc node used for a cypher attack roll ("foc" or "rat")
 }
-
-
-_SPEC_FIELD = {"def": "def_", "str": "str_"}  # stat name → ModelSpec field
 
 
 @dataclass(slots=True)
@@ -69,10 +66,18 @@ class Unit:
     arc: int = 0
     activated: bool = False
     lockdown: bool = False  # W15: the unit's SPD −2
+    alive_cache: list[Model] | None = field(default=None, repr=False, compare=False)
 
     @property
     def alive_models(self) -> list[Model]:
-        return [m for m in self.models if m.alive]
+        """Its living models: a shared list, kept until one dies (`forget_alive`); never mutate it."""
+        found = self.alive_cache
+        if found is None:
+            found = self.alive_cache = [m for m in self.models if m.alive]
+        return found
+
+    def forget_alive(self) -> None:
+        self.alive_cache = None
 
 
 @dataclass(slots=True)
@@ -112,9 +117,11 @@ class Board:
         self.sides: list[Side] = []
         self.size = float(options["table_size"])
         self.centre = (self.size / 2, self.size / 2)
-        self._board_cache: tuple[list[Model], list[Model], list[Model]] | None = None
+        self._board_cache: tuple[list[Model], ...] | None = None  # both, player 0, player 1, arc nodes 0, 1
         self._aura_bearers: list[list[Model]] = [[], []]
         self._gaps: dict[tuple[int, int], float] = {}
+        self._stats: dict[tuple[int, str, bool], int] | None = None  # stats while frozen (`freeze`)
+        self.memo: dict[Any, Any] | None = None  # a policy's derived values while frozen
 
     # --- logging
     def log(self, kind: str, player: int | None = None, **data: Any) -> None:
@@ -128,16 +135,27 @@ class Board:
     # --- queries
     def on_board(self, player: int | None = None) -> list[Model]:
         """Living models on the table (of one player, or both). A shared, cached list: never mutate it."""
-        cache = self._board_cache
-        if cache is None:
-            both = [m for m in self.models if m.alive and self.units[m.unit].status == "board"]
-            cache = self._board_cache = (both, [m for m in both if m.player == 0], [m for m in both if m.player == 1])
+        cache = self._board_cache or self._fill_board_cache()
         return cache[0] if player is None else cache[player + 1]
+
+    def arc_nodes(self, player: int) -> list[Model]:
+        """A player's living arc nodes (アークノード) on the table. Shared and cached like `on_board`."""
+        cache = self._board_cache or self._fill_board_cache()
+        return cache[player + 3]
+
+    def _fill_board_cache(self) -> tuple[list[Model], ...]:
+        both = [m for m in self.models if m.alive and self.units[m.unit].status == "board"]
+        sides = [m for m in both if m.player == 0], [m for m in both if m.player == 1]
+        nodes = [m for m in sides[0] if m.spec.arc_node], [m for m in sides[1] if m.spec.arc_node]
+        self._board_cache = (both, *sides, *nodes)
+        return self._board_cache
 
     def invalidate(self) -> None:
         """Forget the cached table contents (after a model dies, moves, or is deployed or set up by hand)."""
         self._board_cache = None
         self._gaps = {}
+        for unit in self.units:
+            unit.forget_alive()
 
     def gap_between(self, a: Model, b: Model) -> float:
         """Edge-to-edge distance of two models, cached until a model moves (`invalidate`)."""
@@ -155,15 +173,32 @@ class Board:
 
     def arc_limit(self, unit: Unit) -> int:
         if unit.spec.kind == "hero":
-            return max(m.foc for m in unit.spec.models)
+            return unit.spec.max_foc
         return int(self.options["unit_arc_limit"])
+
+    # --- a still table, for policies
+    def freeze(self) -> None:
+        """A policy is about to weigh the legal actions, and nothing on the table changes until `thaw`: each stat
+        is worked out once, and the policy may keep its own derived values in `memo`."""
+        self._stats, self.memo = {}, {}
+
+    def thaw(self) -> None:
+        """Forget what `freeze` remembered, so no action is ever applied with a stale value."""
+        self._stats = self.memo = None
 
     def stat(self, model: Model, name: str, *, ignore_cover: bool = False) -> int:
         """A model's current stat: printed + static self mods + auras + temporary mods + continuous effects."""
-        spec = model.spec
-        value = getattr(spec, _SPEC_FIELD.get(name, name))
-        if spec.self_mods:
-            value += spec.self_mods.get(name, 0)
+        stats = self._stats
+        if stats is None:
+            return self._stat(model, name, ignore_cover)
+        key = (model.uid, name, ignore_cover)
+        found = stats.get(key)
+        if found is None:
+            found = stats[key] = self._stat(model, name, ignore_cover)
+        return found
+
+    def _stat(self, model: Model, name: str, ignore_cover: bool) -> int:
+        value = model.spec.base[name]  # printed + static self mods
         for stat, amount, _ in model.mods:
             if stat == name:
                 value += amount
@@ -177,19 +212,20 @@ class Board:
                 value += 1
         if name == "spd" and self.units[model.unit].lockdown:
             value -= 2
-        value += self.aura_bonus(model, name, ignore_cover)
+        if self._aura_bearers[model.player]:
+            value += self.aura_bonus(model, name, ignore_cover)
         return max(0, value)
 
     def aura_bonus(self, model: Model, name: str, ignore_cover: bool) -> int:
         if not self._aura_bearers[model.player]:
             return 0
         total = 0
-        disc = model.disc
+        distance = self.gap_between
         for other in self._aura_bearers[model.player]:
             if other is model or not other.alive or self.units[other.unit].status != "board":
                 continue
             for aura in other.spec.auras:
-                if aura.stat == name and not (ignore_cover and aura.cover) and gap(disc, other.disc) <= aura.range:
+                if aura.stat == name and not (ignore_cover and aura.cover) and distance(model, other) <= aura.range:
                     total += aura.amount
         return total
 
@@ -201,8 +237,8 @@ class Board:
         return self.on_board(1 - player)
 
     def nearest(self, model: Model, candidates: list[Model]) -> Model | None:
-        disc = model.disc
-        return min(candidates, key=lambda m: (gap(disc, m.disc), m.uid), default=None)
+        distance = self.gap_between
+        return min(candidates, key=lambda m: (distance(model, m), m.uid), default=None)
 
     def obstacles(self, model: Model) -> list[Disc]:
         return [m.disc for m in self.on_board() if m is not model]
@@ -249,6 +285,7 @@ class Board:
         model.alive = False
         self._board_cache = None
         unit = self.units[model.unit]
+        unit.forget_alive()
         self.log("destroyed", model.player, model=model.uid, unit=unit.uid, code=model.spec.code, by=by)
         if not unit.alive_models:
             self.destroy_unit(unit, by)
