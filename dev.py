@@ -5,7 +5,8 @@
     python3 dev.py test   set everything up, then run the whole test suite (extra arguments go to pytest)
 
 "Set up" means: a virtualenv in .venv with the pinned requirements (re-installed only when requirements.txt
-changes), the database migrated and the bundled catalogs loaded. Embedded defaults: SQLite in var/ and
+changes), the Warcaster engine compiled with mypyc when its sources changed (plain Python if that fails), the
+database migrated and the bundled catalogs loaded. Embedded defaults: SQLite in var/ and
 kombu's filesystem transport as the Celery broker, so no other service is needed. Set DATABASE_URL and
 CELERY_BROKER_URL to use PostgreSQL and Redis instead (see README.md).
 """
@@ -63,6 +64,15 @@ def ensure_browser() -> None:
         say("Debian's chromium is missing (sudo apt-get install -y chromium): the browser tests will fail")
 
 
+def build_engine() -> bool:
+    """Compile the Warcaster engine with mypyc (about twice as fast, the same games); skipped when up to date.
+    Without a C compiler the build fails and the engine runs as plain Python (rules_engine/compiled.py)."""
+    done = subprocess.run([str(PYTHON), "-m", "rules_engine.compiled", "build"], cwd=ROOT)
+    if done.returncode != 0:
+        say("the engine could not be compiled: it runs as plain Python (slower, same results)")
+    return done.returncode == 0
+
+
 def base_env(**extra: str) -> dict[str, str]:
     env = dict(os.environ)
     env.setdefault("DJANGO_SETTINGS_MODULE", "hangar.settings")
@@ -82,6 +92,7 @@ def prepare_var() -> None:
 def command_run(argv: list[str]) -> int:
     ensure_venv()
     prepare_var()
+    build_engine()
     env = base_env(DEBUG=os.environ.get("DEBUG", "1"))
     manage("migrate", "--noinput", env=env)
     manage("load_packages", env=env)
@@ -120,7 +131,10 @@ def command_test(argv: list[str]) -> int:
     ensure_venv()
     ensure_browser()
     prepare_var()
+    compiled = build_engine()
     env = base_env(HANGAR_INSECURE_DEV_KEY="1")
+    if compiled:  # the tests then check the compiled engine is the one in use, and that it plays as pure Python
+        env["HANGAR_ENGINE_EXPECT_COMPILED"] = "1"
     manage("check", env=env)
     say("running the test suite" + (f" against {env['DATABASE_URL']}" if env.get("DATABASE_URL") else " (SQLite)"))
     return subprocess.run([str(PYTHON), "-m", "pytest", *argv], cwd=ROOT, env=env).returncode

@@ -25,7 +25,6 @@ takes `gate_start_arc` from the pool when placed.
 """
 from __future__ import annotations
 
-import copy
 import math
 import random
 from collections.abc import Mapping
@@ -89,8 +88,12 @@ class WarcasterGame:
 
 
 class WarcasterState(Board):
-    def __init__(self, game: WarcasterGame, rng: random.Random) -> None:
-        super().__init__(game.options, rng)
+    def __init__(self, game: WarcasterGame | None, rng: random.Random, copy_of: WarcasterState | None = None) -> None:
+        """A new game of `game`, set up and played up to the first choice; or, with `copy_of`, a copy of that
+        state (`clone`: compiled classes cannot be deep-copied by `copy`)."""
+        source = copy_of if copy_of is not None else None
+        super().__init__(source.options if source is not None else game.options if game is not None else {}, rng,
+                         copy_of=source)
         self.phase = "setup"
         self.acting: int | None = None
         self.solo_activation = False
@@ -99,6 +102,13 @@ class WarcasterState(Board):
         self.ended_by: str | None = None
         self._legal: list[Any] | None = None
         self._targets: dict[int, list[Unit]] = {}
+        self.first = 0
+        if source is not None:
+            self.phase, self.acting, self.solo_activation = source.phase, source.acting, source.solo_activation
+            self.turns_taken, self.winner = list(source.turns_taken), source.winner
+            self.ended_by, self.first = source.ended_by, source.first
+            return
+        assert game is not None, "WarcasterState needs a game (or copy_of)"
         for player, (units, rack, goldfish) in enumerate(game.sides):
             side = Side(player, goldfish, [], int(self.options["arc_pool"]), list(rack))
             self.sides.append(side)
@@ -165,7 +175,10 @@ class WarcasterState(Board):
         return (1.0, -1.0) if self.winner == 0 else (-1.0, 1.0)
 
     def clone(self) -> WarcasterState:
-        return copy.deepcopy(self)
+        """An independent copy: the table, hands, decks, log and the random generator's state."""
+        twin = random.Random()
+        twin.setstate(self.rng.getstate())
+        return WarcasterState(None, twin, copy_of=self)
 
     def legal_actions(self) -> list[Any]:
         if self._legal is None:
@@ -227,7 +240,11 @@ class WarcasterState(Board):
                         for choice in cyphers.cypher_options(self, side.player, cypher, shared)]
         return actions
 
-    _legal_cypher1 = _legal_cypher2 = _legal_cypher
+    def _legal_cypher1(self, side: Side) -> list[Any]:
+        return self._legal_cypher(side)
+
+    def _legal_cypher2(self, side: Side) -> list[Any]:
+        return self._legal_cypher(side)
 
     def _legal_activate(self, side: Side) -> list[Any]:
         return [PASS] + [("activate", u.uid) for u in self.units_on_board(side.player)
@@ -238,13 +255,13 @@ class WarcasterState(Board):
                          if u.spec.is_solo and not u.activated]
 
     def _legal_move(self, side: Side) -> list[Any]:
-        unit = self.units[self.acting]
+        unit = self.acting_unit
         if all(self.stat(m, "spd") == 0 for m in unit.alive_models):
             return [("move", "hold")]
         return [("move", mode) for mode in MOVE_MODES]
 
     def _legal_act(self, side: Side) -> list[Any]:
-        unit = self.units[self.acting]
+        unit = self.acting_unit
         actions: list[Any] = [("wait",)]
         max_arc = min(unit.arc, self.options["max_arc_per_attack"])
         for target in self.attack_targets(unit):
@@ -283,6 +300,12 @@ class WarcasterState(Board):
         return [PASS] + discards
 
     # ------------------------------------------------------------------ helpers used by policies too
+    @property
+    def acting_unit(self) -> Unit:
+        """The unit being activated (phases `move` and `act`)."""
+        assert self.acting is not None, f"no unit is being activated in phase {self.phase}"
+        return self.units[self.acting]
+
     def attack_targets(self, unit: Unit) -> list[Unit]:
         """Enemy units that at least one of `unit`'s models can reach with a usable weapon (cached until the
         next action changes the table)."""
@@ -366,7 +389,11 @@ class WarcasterState(Board):
             side.discard.append(cypher)
         self.phase = "activate" if self.phase == "cypher1" else "deploy"
 
-    _do_cypher1 = _do_cypher2 = _do_cypher
+    def _do_cypher1(self, action: Any) -> None:
+        self._do_cypher(action)
+
+    def _do_cypher2(self, action: Any) -> None:
+        self._do_cypher(action)
 
     def _do_activate(self, action: Any) -> None:
         if action[0] == "pass":
@@ -393,7 +420,7 @@ class WarcasterState(Board):
         self.phase = "move" if unit.status == "board" else self._after_activation()
 
     def _do_move(self, action: Any) -> None:
-        unit = self.units[self.acting]
+        unit = self.acting_unit
         mode = action[1]
         if mode != "hold":
             moved = []
@@ -411,7 +438,7 @@ class WarcasterState(Board):
         self.phase = "act"
 
     def _do_act(self, action: Any) -> None:
-        unit = self.units[self.acting]
+        unit = self.acting_unit
         kind = action[0]
         if kind == "attack":
             self._attack_with_unit(unit, self.units[action[1]], action[2])

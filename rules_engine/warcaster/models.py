@@ -62,7 +62,7 @@ class Immutable:
 class Weapon(Immutable):
     name: str
     type: str  # "ranged" | "melee"
-    rng: int
+    rng: float  # inches
     pow: int
     qualities: frozenset[str]
 
@@ -131,7 +131,7 @@ class ModelSpec(Immutable):
     # Worked out once (read for every stat and every target listing): printed stats plus the static self mods,
     # by stat name ("def", "str", ...), and the longest weapon range (−1 without weapons).
     base: Mapping[str, int] = field(init=False, compare=False, repr=False)
-    reach: int = field(init=False, compare=False, repr=False)
+    reach: float = field(init=False, compare=False, repr=False)
     by_trigger: Mapping[str, tuple[Ability, ...]] = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -254,7 +254,7 @@ def model_spec(card: Mapping[str, Any], *, extra_weapons: Iterable[Weapon] = (),
     stats = card.get("stats") or {}
     if not isinstance(stats, Mapping):
         raise CardDataError(code, "stats", "expected an object")
-    kind = card.get("kind")
+    kind: Any = card.get("kind")
     value = {name: _int(card, stats.get(name, 0), f"stats.{name}") for name in STATS}
     if value["health"] < 1:
         raise CardDataError(code, "stats.health", "a model needs health ≥ 1")

@@ -14,11 +14,16 @@
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rules_engine.core.policies import register_policy
 from rules_engine.warcaster import combat, cyphers
 from rules_engine.warcaster.geometry import gap
+from rules_engine.warcaster.models import Effect
+from rules_engine.warcaster.state import Model, Unit
+
+if TYPE_CHECKING:  # game.py imports this module (to register the policy)
+    from rules_engine.warcaster.game import WarcasterState
 
 EFFECT_VALUE = {"fire": 6, "corrosion": 6, "lockdown": 4, "system_failure": 7, "tune_up": 5}
 CYPHER_KEEP = 2.0  # a cypher must score above this to be played
@@ -29,20 +34,24 @@ TYPE_VALUE = {"attack": 3, "effect": 2, "pulse": 2, "geometric": 1}
 class WarcasterGreedyPolicy:
     name = "warcaster-greedy"
 
-    def choose(self, state: Any, rng: random.Random) -> Any:
+    def choose(self, state: WarcasterState, rng: random.Random) -> Any:
         actions = state.legal_actions()
         if state.phase == "discard" and actions[0] == ("pass",):
             return actions[0]  # discard only when over the hand limit
         scorer = getattr(self, f"_score_{state.phase}")
         state.freeze()  # stats and attack plans worked out once for all the actions scored
         try:
-            best = max(range(len(actions)), key=lambda i: (scorer(state, actions[i]), -i))
+            best, best_score = actions[0], scorer(state, actions[0])
+            for action in actions[1:]:  # the best score; on a tie, the action listed first
+                score = scorer(state, action)
+                if score > best_score:
+                    best, best_score = action, score
         finally:
             state.thaw()
-        return actions[best]
+        return best
 
     # --- W10 phase 2
-    def _score_charge(self, state: Any, action: tuple) -> float:
+    def _score_charge(self, state: WarcasterState, action: tuple) -> float:
         if action[0] == "pass":
             return 0
         if action[0] == "recall":
@@ -58,7 +67,7 @@ class WarcasterGreedyPolicy:
         return 2 + (1 if unit.spec.kind in ("warjack", "hero") else 0) - 0.5 * unit.arc
 
     # --- W10 phases 3 and 5
-    def _score_cypher(self, state: Any, action: tuple) -> float:
+    def _score_cypher(self, state: WarcasterState, action: tuple) -> float:
         if action[0] == "pass":
             return CYPHER_KEEP
         side = state.sides[state.player]
@@ -69,9 +78,13 @@ class WarcasterGreedyPolicy:
             score += self._effect_value(state, effect, node, chosen)
         return score
 
-    _score_cypher1 = _score_cypher2 = _score_cypher
+    def _score_cypher1(self, state: WarcasterState, action: tuple) -> float:
+        return self._score_cypher(state, action)
 
-    def _effect_value(self, state: Any, effect: Any, node: Any, chosen: Any) -> float:
+    def _score_cypher2(self, state: WarcasterState, action: tuple) -> float:
+        return self._score_cypher(state, action)
+
+    def _effect_value(self, state: WarcasterState, effect: Effect, node: Model, chosen: Model | None) -> float:
         player = state.player
         kind = effect.kind
         if kind == "attack":
@@ -113,17 +126,18 @@ class WarcasterGreedyPolicy:
         return 0
 
     # --- W10 phase 4
-    def _score_activate(self, state: Any, action: tuple) -> float:
+    def _score_activate(self, state: WarcasterState, action: tuple) -> float:
         if action[0] == "pass":
             return -1
         unit = state.units[action[1]]
         best = max((_attack_value(state, unit, target, 0) for target in state.attack_targets(unit)), default=0.0)
         return best + 0.1 * unit.spec.cst + 1
 
-    _score_solo = _score_activate
+    def _score_solo(self, state: WarcasterState, action: tuple) -> float:
+        return self._score_activate(state, action)
 
-    def _score_move(self, state: Any, action: tuple) -> float:
-        unit = state.units[state.acting]
+    def _score_move(self, state: WarcasterState, action: tuple) -> float:
+        unit = state.acting_unit
         mode = action[1]
         in_reach = bool(state.attack_targets(unit))
         if mode == "hold":
@@ -135,11 +149,11 @@ class WarcasterGreedyPolicy:
         distance = gap(lead.disc, (*state.centre, 0.0)) - state.options["objective_radius"]
         return 2.5 if late and distance <= state.stat(lead, "spd") else 1
 
-    def _score_act(self, state: Any, action: tuple) -> float:
+    def _score_act(self, state: WarcasterState, action: tuple) -> float:
         kind = action[0]
         if kind == "wait":
             return 0
-        unit = state.units[state.acting]
+        unit = state.acting_unit
         if kind == "attack":
             return _attack_value(state, unit, state.units[action[1]], action[2])
         model = state.models[action[1]]
@@ -148,19 +162,19 @@ class WarcasterGreedyPolicy:
         return self._effect_value(state, ability.effect, model, chosen) - ability.arc_cost
 
     # --- W10 phases 6 to 8
-    def _score_deploy(self, state: Any, action: tuple) -> float:
+    def _score_deploy(self, state: WarcasterState, action: tuple) -> float:
         if action[0] in ("end", "pass"):
             return 0
         return state.units[action[1]].spec.cst - 0.01 * action[2]
 
-    def _score_gate(self, state: Any, action: tuple) -> float:
+    def _score_gate(self, state: WarcasterState, action: tuple) -> float:
         if action[0] == "pass":
             return -100
         x, y = state.gate_spots(state.player)[action[1]]
         cx, cy = state.centre
         return -abs(x - cx) - abs(y - cy)
 
-    def _score_discard(self, state: Any, action: tuple) -> float:
+    def _score_discard(self, state: WarcasterState, action: tuple) -> float:
         if action[0] == "pass":
             return 0
         side = state.sides[state.player]
@@ -169,13 +183,13 @@ class WarcasterGreedyPolicy:
         return -TYPE_VALUE.get(cypher.cypher_type, 2) - (2 if usable else 0) - 1
 
 
-def _expected(state: Any, stat: int, pow_: int, target: Any, arc: int) -> float:
+def _expected(state: WarcasterState, stat: int, pow_: int, target: Model, arc: int) -> float:
     dice = state.options["attack_dice"], state.options["damage_dice"]
     chance = combat.hit_chance(stat, state.stat(target, "def"), dice[0], arc)
     return chance * combat.expected_damage(pow_, state.stat(target, "arm"), dice[1], arc)
 
 
-def _attack_value(state: Any, unit: Any, target_unit: Any, arc: int) -> float:
+def _attack_value(state: WarcasterState, unit: Unit, target_unit: Unit, arc: int) -> float:
     """Expected damage of `unit` attacking `target_unit` (arc on the first attack), a kill bonus, minus arc."""
     memo = state.memo
     key = ("attack", unit.uid, target_unit.uid)
@@ -196,7 +210,7 @@ def _attack_value(state: Any, unit: Any, target_unit: Any, arc: int) -> float:
     return total + bonus - 0.6 * arc
 
 
-def _attack_plan(state: Any, unit: Any, target_unit: Any) -> tuple[list[tuple[int, int, int, int]], int]:
+def _attack_plan(state: WarcasterState, unit: Unit, target_unit: Unit) -> tuple[list[tuple[int, int, int, int]], int]:
     """The attacks `unit` would make on `target_unit` as (stat, DEF, POW, ARM), in the order they are made
     (each model's weapons at the nearest model of the target), and the target's health left."""
     attacks = []

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from math import hypot
 from typing import Any
 
-from rules_engine.core.events import EventLog
+from rules_engine.core.events import Event, EventLog
 from rules_engine.warcaster.geometry import Disc, move_towards
 from rules_engine.warcaster.models import CypherSpec, ModelSpec, UnitSpec
 
@@ -105,10 +105,12 @@ class Side:
 class Board:
     """Units, models, gates, arc and cyphers of both sides, plus the log and the rng."""
 
-    def __init__(self, options: Mapping[str, Any], rng: random.Random) -> None:
+    def __init__(self, options: Mapping[str, Any], rng: random.Random, copy_of: Board | None = None) -> None:
+        """An empty table; or, with `copy_of`, a copy of that one's pieces (immutable specs and events shared)."""
         self.options = options
         self.rng = rng
         self.events = EventLog()
+        self._event_list = self.events._events  # `log` appends here directly (the hot path of every game)
         self.turn = 0
         self.round = 1
         self.player = 0
@@ -122,15 +124,29 @@ class Board:
         self._gaps: dict[tuple[int, int], float] = {}
         self._stats: dict[tuple[int, str, bool], int] | None = None  # stats while frozen (`freeze`)
         self.memo: dict[Any, Any] | None = None  # a policy's derived values while frozen
+        if copy_of is not None:
+            self._copy_pieces(copy_of)
+
+    def _copy_pieces(self, source: Board) -> None:
+        self.events = source.events.copy()
+        self._event_list = self.events._events
+        self.turn, self.round, self.player = source.turn, source.round, source.player
+        self.models = [Model(m.uid, m.unit, m.player, m.spec, m.health, m.x, m.y, m.alive, dict(m.effects),
+                             list(m.mods), m.shield) for m in source.models]
+        self.units = [Unit(u.uid, u.player, u.spec, [self.models[m.uid] for m in u.models], u.status, u.arc,
+                           u.activated, u.lockdown) for u in source.units]
+        self.sides = [Side(s.player, s.goldfish, list(s.units), s.pool, list(s.deck), list(s.hand), list(s.discard),
+                           [Gate(g.uid, g.player, g.x, g.y, g.arc) for g in s.gates], s.vp) for s in source.sides]
+        self.index_auras()
 
     # --- logging
     def log(self, kind: str, player: int | None = None, **data: Any) -> None:
         """Log an event of `player` (default: the player whose turn it is)."""
-        self.events.append(kind, self.turn, self.player if player is None else player, **data)
+        self._event_list.append(Event(kind, self.turn, self.player if player is None else player, data))
 
     def log_game(self, kind: str, **data: Any) -> None:
         """Log an event of the game itself (player null): setup, round end, game over."""
-        self.events.append(kind, self.turn, None, **data)
+        self._event_list.append(Event(kind, self.turn, None, data))
 
     # --- queries
     def on_board(self, player: int | None = None) -> list[Model]:
