@@ -147,7 +147,7 @@ class SimulationRun(models.Model):
     status = models.CharField(max_length=10, choices=RunStatus.choices, default=RunStatus.QUEUED)
     chunks_total = models.PositiveIntegerField()
     chunks_done = models.PositiveIntegerField(default=0)
-    requeues = models.PositiveIntegerField(default=0)  # times the watchdog re-enqueued missing chunks
+    requeues = models.PositiveIntegerField(default=0)  # watchdog re-enqueues in a row without progress (reset when a chunk is stored)
     result = models.JSONField(null=True, blank=True)
     error = models.TextField(blank=True)  # why the run failed or was cancelled, for people
     reused_from = models.ForeignKey("self", on_delete=models.SET_NULL, null=True, blank=True, related_name="+")

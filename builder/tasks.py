@@ -4,9 +4,13 @@ One task = one chunk of games (rules_engine.simulation.chunks: about 1–5 s of 
 snapshot alone, so results are byte-identical however a run is spread). Measured cost per chunk: docs/simulations.md.
 Delivery: JSON only, acks_late + reject_on_worker_lost (a killed worker's message goes back to the queue where
 the transport supports it), prefetch 1, soft/hard time limits, automatic retries with backoff on transient
-database/broker errors. A redelivered or re-queued chunk is harmless: the service skips a stored chunk.
+database/broker errors (a database restart: the chunk is played again, and stored once). Any other error (a game
+that raises, a bug) plays the chunk again after a short pause, HANGAR_CHUNK_ATTEMPTS times in all, then fails the run
+naming the chunk and the error. A redelivered or re-queued chunk is harmless: the service skips a stored chunk.
 """
 from __future__ import annotations
+
+import logging
 
 from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
@@ -19,6 +23,8 @@ from builder.services import simulations
 # Worker start: the Celery app autodiscovers this module, so plugin simulators (HANGAR_SIMULATOR_MODULES) are
 # registered before the first chunk arrives.
 simulations.load_simulator_modules()
+
+logger = logging.getLogger(__name__)
 
 TRANSIENT_ERRORS = (OperationalError, InterfaceError, BrokerError, ConnectionError)
 
@@ -37,15 +43,29 @@ TRANSIENT_ERRORS = (OperationalError, InterfaceError, BrokerError, ConnectionErr
     max_retries=8,
     ignore_result=True,
 )
-def simulation_chunk(self, run_id: int, index: int) -> bool:
-    """Play and store chunk `index` of run `run_id`; skipped when the run is not active or has the chunk."""
+def simulation_chunk(self, run_id: int, index: int, attempt: int = 1) -> bool:
+    """Play and store chunk `index` of run `run_id`; skipped when the run is not active or has the chunk.
+    `attempt` numbers the plays of this chunk: 1 on the first message (and on a watchdog re-queue), one more after
+    each play that raised; the play numbered HANGAR_CHUNK_ATTEMPTS is the last."""
+    last = attempt >= settings.HANGAR_CHUNK_ATTEMPTS or self.request.retries >= self.max_retries
     try:
-        return simulations.simulation_chunk_play(run_id=run_id, index=index, worker=self.request.hostname or "")
+        return simulations.simulation_chunk_play(run_id=run_id, index=index, worker=self.request.hostname or "",
+                                                 attempt=attempt, last_attempt=last)
     except SoftTimeLimitExceeded:
         simulations.simulation_fail(run_id=run_id, reason=(
             f"Chunk {index} took longer than {settings.HANGAR_CHUNK_SOFT_TIME_LIMIT} s (the per-chunk time limit); "
             "the simulation is too slow for this list or the workers are overloaded."
         ))
+        return False
+    except TRANSIENT_ERRORS:
+        raise  # autoretry_for: the same attempt again after a backoff
+    except Exception as exc:
+        if not last:
+            logger.warning("chunk %s of simulation run %s raised on attempt %s, playing it again: %r",
+                           index, run_id, attempt, exc)
+            raise self.retry(args=(run_id, index), kwargs={"attempt": attempt + 1}, countdown=attempt, exc=exc)
+        logger.exception("chunk %s of simulation run %s raised on its last attempt (%s)", index, run_id, attempt)
+        simulations.simulation_chunk_failed(run_id=run_id, index=index, error=exc, attempts=attempt)
         return False
 
 

@@ -47,11 +47,17 @@ SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
     # PYTEST_VERSION is set by pytest itself (8.2+): the test suite never needs a real secret.
     if DEBUG or env_bool("HANGAR_INSECURE_DEV_KEY", False) or TESTING:
-        SECRET_KEY = "hangar-insecure-development-key-do-not-use-in-production"
+        # The "django-insecure-" prefix makes `check --deploy` refuse it (security.W009) if it ever reaches production.
+        SECRET_KEY = "django-insecure-hangar-development-key-do-not-use-in-production"
     else:
         raise ImproperlyConfigured("SECRET_KEY must be set in the environment when DEBUG is off.")
+SECRET_KEY_FALLBACKS = env_list("SECRET_KEY_FALLBACKS", "")  # old keys while rotating (docs/security.md)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
+# Reverse proxies in front of the site (nginx: 1; none: 0). Each appends the address it saw to X-Forwarded-For: the
+# throttles count the address the nearest proxy saw (a client cannot dodge them with a forged header), and with a
+# proxy the X-Forwarded-Proto it sets tells Django the request came over HTTPS (SECURE_PROXY_SSL_HEADER below).
+NUM_PROXIES = int(os.environ.get("HANGAR_NUM_PROXIES", "1"))
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -104,6 +110,9 @@ DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL", f"sqlite:///{VAR_DIR / 'hangar.sqlite3'}"),
         conn_max_age=int(os.environ.get("CONN_MAX_AGE", "60")),
+        # A kept connection is checked (SELECT 1) before its first use in each request or Celery task, so after a
+        # database restart the site and the workers reconnect instead of failing once on the dead connection.
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -163,21 +172,23 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "builder.api.schema.HangarAutoSchema",  # drf-spectacular + the implied error answers
     "DEFAULT_RENDERER_CLASSES": [
         "rest_framework.renderers.JSONRenderer",
         "rest_framework.renderers.BrowsableAPIRenderer",
     ],
     "DEFAULT_THROTTLE_CLASSES": [
-        "rest_framework.throttling.AnonRateThrottle",
-        "rest_framework.throttling.UserRateThrottle",
+        "builder.throttles.AnonThrottle",  # DRF's, reading the rates at request time (docs/security.md)
+        "builder.throttles.UserThrottle",
     ],
     "DEFAULT_THROTTLE_RATES": {
         "anon": env_rate("HANGAR_THROTTLE_ANON", "600/minute"),
         "user": env_rate("HANGAR_THROTTLE_USER", "1200/minute"),
-        "signup": env_rate("HANGAR_THROTTLE_SIGNUP", "30/hour"),
+        "signup": env_rate("HANGAR_THROTTLE_SIGNUP", "30/hour"),  # API and page sign-ups per client address
+        "login": env_rate("HANGAR_THROTTLE_LOGIN", "30/hour"),  # FAILED sign-ins (API, token, page) per address
         "simulations": env_rate("HANGAR_THROTTLE_SIMULATIONS", "30/minute"),  # POST /api/simulations/ per user
     },
+    "NUM_PROXIES": NUM_PROXIES,
     "EXCEPTION_HANDLER": "builder.api.errors.exception_handler",
 }
 
@@ -226,6 +237,9 @@ HANGAR_MAX_GAMES = int(os.environ.get("HANGAR_MAX_GAMES", "100000"))  # games pe
 HANGAR_MAX_CONCURRENT_RUNS = int(os.environ.get("HANGAR_MAX_CONCURRENT_RUNS", "3"))  # queued/running per user
 HANGAR_CHUNK_SOFT_TIME_LIMIT = int(os.environ.get("HANGAR_CHUNK_SOFT_TIME_LIMIT", "60"))  # seconds per chunk task
 HANGAR_CHUNK_TIME_LIMIT = int(os.environ.get("HANGAR_CHUNK_TIME_LIMIT", "90"))
+# A chunk task that raises (a game error, a bug) is played again up to this many times in all, then its run fails
+# naming the chunk and the error. Database/broker errors are retried apart from these (builder/tasks.py).
+HANGAR_CHUNK_ATTEMPTS = int(os.environ.get("HANGAR_CHUNK_ATTEMPTS", "3"))
 HANGAR_BROKER_CHECK_TIMEOUT = float(os.environ.get("HANGAR_BROKER_CHECK_TIMEOUT", "2"))  # seconds, at submit
 HANGAR_SIMULATION_STALL_SECONDS = int(os.environ.get("HANGAR_SIMULATION_STALL_SECONDS", "300"))  # watchdog
 HANGAR_SIMULATION_MAX_REQUEUES = int(os.environ.get("HANGAR_SIMULATION_MAX_REQUEUES", "3"))  # then: failed
@@ -233,16 +247,22 @@ HANGAR_SIMULATION_MAX_REQUEUES = int(os.environ.get("HANGAR_SIMULATION_MAX_REQUE
 # and by the services (comma-separated import paths, e.g. "tests.support.toy_simulator").
 HANGAR_SIMULATOR_MODULES = env_list("HANGAR_SIMULATOR_MODULES", "")
 
-# Production hardening: `python manage.py check --deploy` is clean when DEBUG is off.
+# Production hardening (docs/security.md): `python manage.py check --deploy` is clean when DEBUG is off.
 if not DEBUG:
-    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    # Only a proxy may say "this came over HTTPS"; without one (HANGAR_NUM_PROXIES=0) the header is ignored.
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if NUM_PROXIES else None
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not TESTING)
     SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", True)
     CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", True)
     SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "31536000"))
-    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
-    SECURE_HSTS_PRELOAD = True
-    SECURE_CONTENT_TYPE_NOSNIFF = True
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
+    SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"  # share links carry list ids: never send them to other sites
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = "Lax"
+CSRF_COOKIE_SAMESITE = "Lax"
 X_FRAME_OPTIONS = "DENY"
 
 LOGGING = {

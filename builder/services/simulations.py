@@ -268,9 +268,11 @@ def simulation_start(
     return run
 
 
-def enqueue_chunks(run_id: int, indices: Iterable[int]) -> None:
+def enqueue_chunks(run_id: int, indices: Iterable[int], *, fail_run: bool = True) -> None:
     """Publish one `simulation_chunk(run_id, index)` message per chunk (ids only, JSON). If the broker refuses
-    even after PUBLISH_RETRY, the run is marked failed with the reason: never a run stuck in "queued"."""
+    even after PUBLISH_RETRY, the run is marked failed with the reason: never a run stuck in "queued". The watchdog
+    passes fail_run=False: its run stays as it is and the next watchdog pass tries again (a broker restart must not
+    fail a run that can still finish), until HANGAR_SIMULATION_MAX_REQUEUES fails it."""
     from builder.tasks import simulation_chunk  # the tasks module imports these services
 
     queue = celery_app.conf.task_default_queue
@@ -279,6 +281,8 @@ def enqueue_chunks(run_id: int, indices: Iterable[int]) -> None:
             simulation_chunk.apply_async((run_id, index), queue=queue, retry=True, retry_policy=PUBLISH_RETRY)
     except Exception as exc:
         logger.exception("could not publish the chunks of simulation run %s", run_id)
+        if not fail_run:
+            return
         simulation_fail(run_id=run_id, reason=(
             f"The run could not be handed to the workers: the message broker refused chunk {index} ({exc}). "
             "Start it again once the broker is back."
@@ -288,16 +292,30 @@ def enqueue_chunks(run_id: int, indices: Iterable[int]) -> None:
 # --- chunks -------------------------------------------------------------------------------------------------
 
 
-def simulation_chunk_play(*, run_id: int, index: int, worker: str = "") -> bool:
+def simulation_chunk_play(
+    *, run_id: int, index: int, worker: str = "", attempt: int = 1, last_attempt: bool = True
+) -> bool:
     """Play chunk `index` of run `run_id` and store its summary; True when this call stored it.
 
-    Skipped (False) when the run is gone, no longer active, or already has this chunk. A bad snapshot or a
-    game that raises fails the run with the reason: replaying it would fail the same way.
+    Skipped (False) when the run is gone, no longer active, or already has this chunk (then a complete run that
+    was never merged, because the task that stored its last chunk died before merging, is merged now). A bad
+    snapshot fails the run with the reason at once; a game that raises fails it on the `last_attempt` (naming the
+    chunk, the game, the seed and the error), else the error propagates so that the task plays the chunk again.
     """
     run = SimulationRun.objects.filter(pk=run_id).first()
     if run is None or not run.is_active:
         return False
+    if run.engine_version != engine.ENGINE_VERSION:
+        # An upgrade changed the engine while the run was in flight (docs/deployment.md, "Upgrades"): this worker's
+        # games would differ from the ones already stored, and a result must come from one engine only.
+        simulation_fail(run_id=run_id, reason=(
+            f"The simulation engine was upgraded from {run.engine_version} to {engine.ENGINE_VERSION} while this "
+            "run was in progress, and one result cannot mix two engines' games. Start the simulation again."
+        ))
+        return False
     if SimulationChunk.objects.filter(run_id=run_id, index=index).exists():
+        if run.chunks_done >= run.chunks_total:
+            simulation_finish(run_id=run_id)  # idempotent: merges only an active, complete run
         return False
     ranges = engine.chunks(run.games, run.snapshot)
     if not 0 <= index < len(ranges):
@@ -314,9 +332,31 @@ def simulation_chunk_play(*, run_id: int, index: int, worker: str = "") -> bool:
     except (engine.SimulationInputError, GameFailed) as exc:
         if type(exc.__cause__).__name__ == "SoftTimeLimitExceeded":
             raise exc.__cause__ from None  # the task layer reports the chunk time limit
-        simulation_fail(run_id=run_id, reason=f"chunk {index} (games {games.start}-{games.stop - 1}): {exc}")
+        if isinstance(exc, GameFailed) and not last_attempt:
+            raise  # the task plays the chunk again (builder/tasks.py, HANGAR_CHUNK_ATTEMPTS)
+        tried = f" (tried {attempt} times)" if attempt > 1 else ""
+        simulation_fail(run_id=run_id, reason=f"{_chunk_label(index, games)}: {exc}{tried}")
         return False
     return simulation_chunk_store(run_id=run_id, index=index, summary=summary.to_dict(exact=True), worker=worker)
+
+
+def _chunk_label(index: int, games: range | None) -> str:
+    return f"chunk {index} (games {games.start}-{games.stop - 1})" if games else f"chunk {index}"
+
+
+def simulation_chunk_failed(*, run_id: int, index: int, error: BaseException, attempts: int) -> bool:
+    """A chunk task raised something else than a game error (a bug, a malformed summary...) on its last attempt:
+    the run fails with the chunk and the error, and keeps no partial result. True when the run was active."""
+    run = SimulationRun.objects.filter(pk=run_id).only("games", "snapshot").first()
+    if run is None:
+        return False
+    ranges = engine.chunks(run.games, run.snapshot)
+    games = ranges[index] if 0 <= index < len(ranges) else None
+    tried = f" (tried {attempts} times)" if attempts > 1 else ""
+    return simulation_fail(run_id=run_id, reason=(
+        f"{_chunk_label(index, games)} could not be played: {type(error).__name__}: {error}{tried}. "
+        "The run was stopped; start it again, and tell the site operator if it fails the same way."
+    ))
 
 
 def simulation_chunk_store(*, run_id: int, index: int, summary: Mapping[str, Any], worker: str = "") -> bool:
@@ -336,9 +376,10 @@ def simulation_chunk_store(*, run_id: int, index: int, summary: Mapping[str, Any
             now = timezone.now()
             run.chunks_done = run.chunks.count()
             run.heartbeat_at = now
+            run.requeues = 0  # progress: the watchdog counts re-queues WITHOUT progress
             run.status = RunStatus.RUNNING
             run.started_at = run.started_at or now
-            run.save(update_fields=["chunks_done", "heartbeat_at", "status", "started_at"])
+            run.save(update_fields=["chunks_done", "heartbeat_at", "requeues", "status", "started_at"])
         complete = run.chunks_done >= run.chunks_total
     if complete:
         simulation_finish(run_id=run_id)
@@ -397,8 +438,9 @@ def simulations_requeue_stalled(
     *, older_than: float | None = None, max_requeues: int | None = None
 ) -> dict[str, list[str]]:
     """Runs queued/running with no progress for `older_than` seconds (default HANGAR_SIMULATION_STALL_SECONDS):
-    their MISSING chunks are published again (a worker died, or the filesystem broker lost a message), or, after
-    `max_requeues` re-queues (default HANGAR_SIMULATION_MAX_REQUEUES), the run fails with the reason.
+    their MISSING chunks are published again (a worker died, a broker restart or the filesystem broker lost a
+    message), or, after `max_requeues` re-queues in a row with no chunk stored in between (default
+    HANGAR_SIMULATION_MAX_REQUEUES), the run fails with the reason.
     A run whose chunks are all stored but which was never merged is merged now. Returns the public ids acted on."""
     older_than = settings.HANGAR_SIMULATION_STALL_SECONDS if older_than is None else older_than
     max_requeues = settings.HANGAR_SIMULATION_MAX_REQUEUES if max_requeues is None else max_requeues
@@ -423,7 +465,8 @@ def _requeue_one(run_id: int, *, cutoff, older_than: float, max_requeues: int) -
             run.status, run.finished_at = RunStatus.FAILED, timezone.now()
             run.error = (
                 f"No progress for {older_than:g} s after {run.requeues} re-queues: {len(missing)} of "
-                f"{run.chunks_total} chunks never finished. Are the workers running? Start the run again."
+                f"{run.chunks_total} chunks never finished. Are the workers and the message broker running? "
+                "Start the run again."
             )
             run.save(update_fields=["status", "finished_at", "error"])
             return ("failed", run.public_id)
@@ -432,7 +475,7 @@ def _requeue_one(run_id: int, *, cutoff, older_than: float, max_requeues: int) -
             run.requeues += 1
             run.heartbeat_at = timezone.now()
             run.save(update_fields=["requeues", "heartbeat_at"])
-            transaction.on_commit(partial(enqueue_chunks, run.pk, missing))
+            transaction.on_commit(partial(enqueue_chunks, run.pk, missing, fail_run=False))
     if complete:
         simulation_finish(run_id=run_id)
         return ("finished", run.public_id)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
 import time
 from pathlib import Path
@@ -29,7 +30,8 @@ def database_url(settings_dict: dict[str, Any]) -> str:
 
 
 def worker_env(*, database: str, broker_url: str, broker_dir: Path | None, queue: str,
-               simulator_modules: str = "tests.support.toy_simulator") -> dict[str, str]:
+               simulator_modules: str = "tests.support.toy_simulator",
+               extra: dict[str, str] | None = None) -> dict[str, str]:
     env = {key: value for key, value in os.environ.items() if key != "PYTEST_VERSION"}
     env.update({
         "DJANGO_SETTINGS_MODULE": "hangar.settings",
@@ -43,25 +45,29 @@ def worker_env(*, database: str, broker_url: str, broker_dir: Path | None, queue
     })
     if broker_dir is not None:
         env["HANGAR_BROKER_DIR"] = str(broker_dir)
+    env.update(extra or {})
     return env
 
 
 class Workers:
-    """`celery -A hangar worker --concurrency 1` processes; `kill(i)` SIGKILLs one, `stop()` ends them all."""
+    """`celery -A hangar worker --concurrency 1` processes; `kill(i)` SIGKILLs one, `stop()` ends them all.
+    `names[i]` is worker i's node name (the `worker` of the chunks it stores)."""
 
     def __init__(self, env: dict[str, str], log_dir: Path) -> None:
         self.env, self.log_dir = env, log_dir
         self.processes: list[subprocess.Popen] = []
         self.logs: list[Path] = []
+        self.names: list[str] = []
 
     def start(self, count: int) -> None:
         first = len(self.processes)
         for number in range(first, first + count):
             log = self.log_dir / f"worker{number}.log"
             self.logs.append(log)
+            self.names.append(f"w{number}-{os.getpid()}@{socket.gethostname()}")  # Celery's %h is the host name
             self.processes.append(subprocess.Popen(
                 [str(CELERY), "-A", "hangar", "worker", "--concurrency", "1", "--pool", "prefork",
-                 "-n", f"w{number}-{os.getpid()}@%h", "--without-gossip", "--without-mingle", "--loglevel", "INFO"],
+                 "-n", self.names[number], "--without-gossip", "--without-mingle", "--loglevel", "INFO"],
                 cwd=ROOT, env=self.env, stdout=log.open("wb"), stderr=subprocess.STDOUT, start_new_session=True,
             ))
         for number in range(first, first + count):
@@ -79,6 +85,17 @@ class Workers:
 
     def log(self, number: int) -> str:
         return self.logs[number].read_text(errors="replace")
+
+    def number_of(self, pid: int) -> int:
+        """Which worker a process (the worker or one of its pool children: same process group) belongs to."""
+        group = os.getpgid(pid)
+        for number, process in enumerate(self.processes):
+            if process.pid == group:
+                return number
+        raise LookupError(f"process {pid} (group {group}) is none of the workers {[p.pid for p in self.processes]}")
+
+    def alive(self, number: int) -> bool:
+        return self.processes[number].poll() is None
 
     def kill(self, number: int) -> None:
         """SIGKILL the worker and its pool child (its process group): no warm shutdown, no ack."""
