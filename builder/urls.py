@@ -8,7 +8,7 @@ urlpatterns = [
     path("", pages.home, name="home"),
     path("i18n/", include("django.conf.urls.i18n")),  # set_language (POST) for the language switcher
     path("accounts/signup/", pages.signup, name="signup"),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/login/", pages.LoginPage.as_view(), name="login"),  # failed sign-ins throttled
     path("accounts/logout/", auth_views.LogoutView.as_view(next_page="home"), name="logout"),
     path("catalog/<slug:system>/", pages.catalog, name="catalog"),
     path("catalog/<slug:system>/<str:code>/", pages.card_detail, name="card_detail"),

@@ -10,12 +10,15 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import RequestDataTooBig
+from django.http import JsonResponse
+from django.views.defaults import page_not_found
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from builder.listio import ListFormatError
 from builder.services.errors import ListConflict, ListServiceError
+from builder.throttles import retry_after, throttle_message
 
 
 def error_body(code: str, message: str, details: Any = None, **extra: Any) -> dict[str, Any]:
@@ -57,6 +60,16 @@ def _first_message(data: Any) -> str | None:
     return None
 
 
+def not_found(request, exception=None):
+    """handler404 (hangar/urls.py): a path under /api/ that matches no route (a list id with characters no id has,
+    a revision number that is not a number...) gets the API's JSON error, like any other 404 of the API; pages
+    keep the site's HTML 404."""
+    if request.path.startswith("/api/"):
+        return JsonResponse(error_body("not_found", f"Nothing at {request.path}: no such API endpoint or id."),
+                            status=404)
+    return page_not_found(request, exception)
+
+
 def exception_handler(exc, context):
     from django.conf import settings
 
@@ -85,5 +98,8 @@ def exception_handler(exc, context):
         details = data
     if isinstance(exc, exceptions.ValidationError):
         code = "invalid"
+    if isinstance(exc, exceptions.Throttled):  # say which limit, and when to come back (docs/security.md)
+        message = throttle_message(context.get("request"), exc.wait)
+        response["Retry-After"] = str(retry_after(exc.wait))
     response.data = error_body(code, message, details)
     return response

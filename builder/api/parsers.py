@@ -20,3 +20,5 @@ class JSONBodyParser(JSONParser):
             return json.loads(stream.read().decode(encoding), parse_constant=strict_constant if self.strict else None)
         except (ValueError, UnicodeDecodeError) as exc:
             raise ParseError(f"JSON parse error - {exc}") from None
+        except RecursionError:  # "[[[[...": json.loads gives up past Python's recursion limit
+            raise ParseError("JSON parse error - arrays or objects nested too deeply") from None

@@ -4,7 +4,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.urls import NoReverseMatch, reverse
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -40,8 +39,21 @@ LIST_DOCUMENT_SCHEMA = {
 }
 
 
+class JSONValueField(serializers.JSONField):
+    """DRF's JSONField, with a 400 instead of a 500 for JSON nested past Python's recursion limit (a form field
+    holding "[[[[...", or a JSON body nested almost as deep as the parser allows: found by the API fuzz run)."""
+
+    default_error_messages = {"too_deep": "Arrays or objects are nested too deeply."}
+
+    def to_internal_value(self, data):
+        try:
+            return super().to_internal_value(data)
+        except RecursionError:
+            self.fail("too_deep")
+
+
 @extend_schema_field(LIST_DOCUMENT_SCHEMA)
-class ListDocumentField(serializers.JSONField):
+class ListDocumentField(JSONValueField):
     """A hangar.list/1 document, passed untouched to the services (they give the precise errors)."""
 
 
@@ -107,9 +119,14 @@ class GameListSummarySerializer(serializers.ModelSerializer):
     def get_share_url(self, game_list: GameList) -> str:
         return self._absolute(share_path(game_list.slug))
 
-    @extend_schema_field(OpenApiTypes.STR)
+    @extend_schema_field({"type": "string", "nullable": True, "description": "the origin's id, or null"})
     def get_forked_from(self, game_list: GameList) -> str | None:
-        return game_list.forked_from.slug if game_list.forked_from_id else None
+        """The origin's id, unless the reader may no longer see it (now private or trashed: docs/security.md)."""
+        if not game_list.forked_from_id:
+            return None
+        request = self.context.get("request")
+        visible = selectors.list_can_see(game_list.forked_from, getattr(request, "user", None))
+        return game_list.forked_from.slug if visible else None
 
 
 class GameListSerializer(GameListSummarySerializer):
@@ -150,7 +167,7 @@ class ListImportSerializer(serializers.Serializer):
     """Exactly one of text, json or file."""
 
     text = serializers.CharField(required=False, trim_whitespace=False, help_text="the text format")
-    json = serializers.JSONField(required=False, help_text="a hangar.list/1 document or a JSON string")
+    json = JSONValueField(required=False, help_text="a hangar.list/1 document or a JSON string")
     file = serializers.FileField(required=False, help_text="a .txt or .json file (multipart)")
     system = serializers.ChoiceField(
         choices=["hagmi", "mwda", "warcaster"], required=False, help_text="for text without a System: line"
@@ -240,7 +257,7 @@ class TokenSerializer(serializers.Serializer):
 
 class UserSerializer(serializers.Serializer):
     username = serializers.CharField()
-    email = serializers.EmailField(allow_blank=True)
+    email = serializers.CharField(allow_blank=True, help_text='the e-mail address, or "" when none was given')
     date_joined = serializers.DateTimeField()
 
 

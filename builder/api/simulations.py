@@ -13,10 +13,10 @@ from rest_framework import serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
-from rest_framework.throttling import AnonRateThrottle, ScopedRateThrottle, UserRateThrottle
 
 from builder import selectors, services
 from builder.models import RunStatus, SimulationRun
+from builder.throttles import AnonThrottle, ScopedThrottle, UserThrottle
 from rules_engine.simulation import MAX_GAMES
 
 from .serializers import ErrorSerializer, ListDocumentField
@@ -112,7 +112,7 @@ class SimulationRunSerializer(serializers.ModelSerializer):
 # --- views --------------------------------------------------------------------------------------------------
 
 
-class SimulationStartThrottle(ScopedRateThrottle):
+class SimulationStartThrottle(ScopedThrottle):
     """POST /api/simulations/ per user: REST_FRAMEWORK DEFAULT_THROTTLE_RATES["simulations"]."""
 
     scope_attr = "start_throttle_scope"
@@ -130,7 +130,7 @@ class SimulationViewSet(viewsets.GenericViewSet):
     start_throttle_scope = "simulations"
 
     def get_throttles(self):
-        throttles = [AnonRateThrottle(), UserRateThrottle()]
+        throttles = [AnonThrottle(), UserThrottle()]
         if self.action == "create":
             throttles.insert(0, SimulationStartThrottle())
         return throttles

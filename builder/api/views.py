@@ -16,18 +16,19 @@ from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_sche
 from rest_framework import status, viewsets
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.decorators import action
+from rest_framework.exceptions import Throttled, ValidationError
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
-from rest_framework.throttling import AnonRateThrottle, ScopedRateThrottle, UserRateThrottle
 from rest_framework.views import APIView
 
 from builder import selectors, services
 from builder.listio import export_list_json, export_list_text
 from builder.models import GameList
-from builder.services.errors import ListInputError
+from builder.services.errors import ListInputError, ListNotFound
+from builder.throttles import AnonThrottle, LoginFailureThrottle, ScopedThrottle, UserThrottle
 from cards.selectors import catalog_for
 from rules_engine.core.catalog import Catalog
 
@@ -84,7 +85,8 @@ def request_version(request, data: dict[str, Any]) -> Any:
 
 def int_param(request, name: str) -> int:
     value = request.query_params.get(name)
-    if value is None or not value.strip().isdigit():
+    digits = (value or "").strip()
+    if not (digits.isascii() and digits.isdigit() and len(digits) <= 10):  # "²" is a digit to str.isdigit()
         raise ListInputError(
             f"Query parameter {name!r} must be a revision number (1, 2, ...), not {value!r}.", code="invalid"
         )
@@ -254,7 +256,7 @@ class ListViewSet(BodySizeLimitMixin, viewsets.GenericViewSet):
         return self._show(services.list_restore(game_list=self._get(), user=request.user))
 
     @extend_schema(summary="Copy a visible list into a new private list of yours", request=None,
-                   responses={201: s.GameListSerializer, **_errors(403, 404)})
+                   responses={201: s.GameListSerializer, **_errors(400, 403, 404)})  # 400: your list, in the trash
     @action(detail=True, methods=["post"])
     def fork(self, request, slug=None):
         return self._show(services.list_fork(game_list=self._get(), user=request.user), status.HTTP_201_CREATED)
@@ -330,7 +332,10 @@ class ListViewSet(BodySizeLimitMixin, viewsets.GenericViewSet):
                    responses={200: s.RevisionSerializer, **_errors(404)})
     @action(detail=True, methods=["get"], url_path=r"revisions/(?P<number>[0-9]+)")
     def revision(self, request, slug=None, number=None):
-        return Response(s.RevisionSerializer(selectors.revision_get(self._get(), int(number))).data)
+        game_list = self._get()
+        if len(number) > 10:  # a number Python would not even parse (over 4300 digits) is no revision either
+            raise ListNotFound(f"List {game_list.slug!r} has no revision {number[:12]}….")
+        return Response(s.RevisionSerializer(selectors.revision_get(game_list, int(number))).data)
 
     @extend_schema(
         summary="What changed between two revisions",
@@ -354,7 +359,7 @@ class SignupView(BodySizeLimitMixin, APIView):
     """Username, password (checked by the site's password rules) and optional email; throttled per client."""
 
     permission_classes = [AllowAny]
-    throttle_classes = [ScopedRateThrottle, AnonRateThrottle, UserRateThrottle]
+    throttle_classes = [ScopedThrottle, AnonThrottle, UserThrottle]
     throttle_scope = "signup"
 
     @extend_schema(summary="Create an account; returns an API token", request=s.SignupSerializer,
@@ -366,32 +371,56 @@ class SignupView(BodySizeLimitMixin, APIView):
         return Response(_token_payload(user, token), status=status.HTTP_201_CREATED)
 
 
+def check_login_budget(request) -> LoginFailureThrottle:
+    """Failed sign-ins are limited per client address (scope `login`, docs/security.md): 429 once spent."""
+    throttle = LoginFailureThrottle()
+    wait = throttle.blocked(request)
+    if wait is not None:
+        raise Throttled(wait)
+    return throttle
+
+
 class TokenView(BodySizeLimitMixin, ObtainAuthToken):
-    """POST username + password, get the API token (`Authorization: Token <key>`)."""
+    """POST username + password, get the API token (`Authorization: Token <key>`). Failed attempts are throttled."""
 
     parser_classes = [JSONBodyParser, FormParser, MultiPartParser]
 
     @extend_schema(summary="Get your API token", request=s.LoginSerializer,
-                   responses={200: s.TokenSerializer, **_errors(400)}, auth=[])
+                   responses={200: s.TokenSerializer, **_errors(400),
+                              429: OpenApiResponse(s.ErrorSerializer, description="too many failed sign-ins")},
+                   auth=[])
     def post(self, request, *args, **kwargs):
+        throttle = check_login_budget(request)
         form = self.get_serializer(data=request.data)
-        form.is_valid(raise_exception=True)
+        try:
+            form.is_valid(raise_exception=True)
+        except ValidationError:
+            throttle.record_failure(request)
+            raise
         user = form.validated_data["user"]
         return Response(_token_payload(user, services.user_token(user=user)))
 
 
 class LoginView(BodySizeLimitMixin, APIView):
-    """Session sign-in for browser clients (send the CSRF token on later writes)."""
+    """Session sign-in for browser clients (send the CSRF token on later writes). JSON only: a cross-site HTML
+    form cannot send JSON, so no other site can sign a visitor into an account (login CSRF). Failed attempts are
+    throttled."""
 
     permission_classes = [AllowAny]
+    parser_classes = [JSONBodyParser]
 
-    @extend_schema(summary="Sign in with a session cookie", request=s.LoginSerializer,
-                   responses={200: s.UserSerializer, **_errors(400)}, auth=[])
+    @extend_schema(summary="Sign in with a session cookie", request={"application/json": s.LoginSerializer},
+                   responses={200: s.UserSerializer, **_errors(400),
+                              415: OpenApiResponse(s.ErrorSerializer, description="a body that is not JSON"),
+                              429: OpenApiResponse(s.ErrorSerializer, description="too many failed sign-ins")},
+                   auth=[])
     def post(self, request):
+        throttle = check_login_budget(request)
         form = s.LoginSerializer(data=request.data)
         form.is_valid(raise_exception=True)
         user = authenticate(request._request, **form.validated_data)
         if user is None:
+            throttle.record_failure(request)
             raise ListInputError("Wrong username or password.", code="auth.failed")
         login(request._request, user)
         return Response(s.UserSerializer(user).data)

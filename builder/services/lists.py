@@ -32,6 +32,7 @@ from .errors import (
 MAX_NOTES = 20_000
 MAX_NAME = 200
 MAX_FORMAT = 64
+MAX_VERSION = 2**31 - 1  # GameList.version: the largest version every database stores
 IMPORT_SUFFIXES = {".txt": "text", ".json": "json"}
 
 
@@ -93,10 +94,16 @@ def check_version(expected_version: Any) -> int:
         )
     if isinstance(expected_version, bool):
         raise ListInputError("version: must be an integer.", details={"path": "version"})
+    text = str(expected_version).strip().strip('"')
+    shown = text if len(text) <= 24 else text[:24] + "…"
     try:
-        return int(str(expected_version).strip().strip('"'))
+        version = int(text)
     except ValueError:
-        raise ListInputError(f"version: must be an integer, not {expected_version!r}.", details={"path": "version"})
+        raise ListInputError(f"version: must be an integer, not {shown!r}.", details={"path": "version"}) from None
+    if not 1 <= version <= MAX_VERSION:  # no list has it, and past the column's range the database would raise
+        raise ListInputError(f"version: must be a list version from 1 to {MAX_VERSION}, not {shown}.",
+                             details={"path": "version"})
+    return version
 
 
 # --- writes --------------------------------------------------------------------------------------------------
@@ -259,8 +266,10 @@ def list_fork(*, game_list: GameList, user) -> GameList:
     """Copy a list the user can see into a new private list of theirs, remembering where it came from."""
     if user is None or not user.is_authenticated:
         raise ListPermissionDenied("Sign in to fork a list.", code="not_authenticated")
-    if not selectors.list_can_see(game_list, user) or game_list.deleted_at is not None:
+    if not selectors.list_can_see(game_list, user):  # others never see a trashed list: 404
         raise ListNotFound(f"No list with id {game_list.slug!r}.")
+    if game_list.deleted_at is not None:  # its owner does, and is told why
+        raise ListInputError("This list is in the trash; restore it before forking.", code="list.deleted")
     return list_create(
         owner=user,
         document=selectors.list_document(game_list),

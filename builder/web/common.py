@@ -1,13 +1,15 @@
 """Shared bits of the web views: htmx detection, error pages and turning service errors into messages."""
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
-from django.http import Http404, HttpRequest
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from builder.listio import ListFormatError
 from builder.services import ListServiceError
+from builder.throttles import retry_after, throttle_message
 from cards.selectors import system_detail
 
 
@@ -35,3 +37,12 @@ def error_lines(error: Exception) -> list[dict[str, Any]]:
 def error_page(request: HttpRequest, error: ListServiceError) -> Any:
     """A service error as a page with its status (404 for a list the user may not see, 403, 409, 429, 503...)."""
     return render(request, "error.html", {"error": error, "lines": error_lines(error)}, status=error.status)
+
+
+def throttled_page(request: HttpRequest, wait: float | None) -> HttpResponse:
+    """429 with Retry-After and a message naming the limit (builder.throttles), as the API answers."""
+    error = SimpleNamespace(status=429, code="throttled", message=throttle_message(request, wait))
+    lines = [{"message": error.message, "line": None, "path": None, "suggestions": []}]
+    response = render(request, "error.html", {"error": error, "lines": lines}, status=429)
+    response["Retry-After"] = str(retry_after(wait))
+    return response

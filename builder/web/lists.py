@@ -120,6 +120,9 @@ def list_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "text_export": export_list_text(document, cat, lang=p.ui_lang()),
         "is_owner": request.user.is_authenticated and game_list.owner_id == request.user.pk,
         "share_url": request.build_absolute_uri(reverse("list_detail", kwargs={"slug": game_list.slug})),
+        # where it was forked from, unless that list is now private or trashed (its name is not ours to show)
+        "forked_from": game_list.forked_from if game_list.forked_from_id
+        and selectors.list_can_see(game_list.forked_from, request.user) else None,
     })
     return render(request, "lists/detail.html", context)
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from django.conf import settings
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -14,11 +15,12 @@ from django.views.decorators.http import require_http_methods
 
 from builder import services
 from builder.forms import CatalogFilterForm, SignupForm
+from builder.throttles import LoginFailureThrottle, scope_wait
 from cards.selectors import CardQuery, card_get, card_search, formats_for, systems_list
 from rules_engine.construction import RULES
 
 from . import presenters as p
-from .common import is_htmx, system_or_404
+from .common import is_htmx, system_or_404, throttled_page
 
 CATALOG_PAGE = 48
 RULES_DOC = Path(settings.BASE_DIR) / "docs" / "rules.md"
@@ -32,6 +34,8 @@ def home(request: HttpRequest) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
+    if request.method == "POST" and (wait := scope_wait(request, "signup")) is not None:
+        return throttled_page(request, wait)  # the same budget as POST /api/auth/signup/ (docs/security.md)
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -46,6 +50,20 @@ def signup(request: HttpRequest) -> HttpResponse:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             return redirect("my_lists")
     return render(request, "registration/signup.html", {"form": form})
+
+
+class LoginPage(auth_views.LoginView):
+    """Django's login page; failed sign-ins share the API's budget per client address (scope `login`)."""
+
+    def post(self, request, *args, **kwargs):
+        throttle = LoginFailureThrottle()
+        wait = throttle.blocked(request)
+        if wait is not None:
+            return throttled_page(request, wait)
+        response = super().post(request, *args, **kwargs)
+        if response.status_code == 200:  # the form came back with an error: not signed in
+            throttle.record_failure(request)
+        return response
 
 
 # --- catalog ------------------------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from rules_engine.replay import replay_events
 from rules_engine.simulation import ENGINE_VERSION, SimulationInputError
 
 from .common import error_page
+from .simulations import with_shown_list
 
 SIDE_NAMES = ("list", "opponent")
 
@@ -31,7 +32,7 @@ def replay(request: HttpRequest, public_id: str, index: int) -> HttpResponse:
     if "game" in request.GET:
         return _to_game(request, public_id, request.GET["game"])
     try:
-        run = selectors.simulation_get_shared(public_id=public_id, user=request.user)
+        run = with_shown_list(selectors.simulation_get_shared(public_id=public_id, user=request.user), request.user)
         if not 0 <= index < run.games:
             raise ListNotFound(f"Run {run.public_id} has games 0 to {run.games - 1}; there is no game {index}.")
         game = replay_events(run.snapshot, run.seed, index)

@@ -15,9 +15,10 @@ from builder.forms import SimulationForm
 from builder.listio import ListFormatError
 from builder.models import SimulationRun
 from builder.services import ListServiceError
+from builder.throttles import scope_wait
 
 from . import presenters as p
-from .common import error_lines, error_page, is_htmx
+from .common import error_lines, error_page, is_htmx, throttled_page
 
 TOP_CARDS = 15
 
@@ -29,6 +30,8 @@ def simulation_new(request: HttpRequest, slug: str) -> HttpResponse:
         game_list = selectors.list_get(slug=slug, user=request.user)
     except ListServiceError as error:
         return error_page(request, error)
+    if request.method == "POST" and (wait := scope_wait(request, "simulations")) is not None:
+        return throttled_page(request, wait)  # the same budget per user as POST /api/simulations/
     form = SimulationForm(request.POST or None, opponents=p.opponent_options(game_list.system))
     status = 200
     if request.method == "POST":
@@ -54,16 +57,24 @@ def _run_or_error(request: HttpRequest, public_id: str) -> SimulationRun:
     return selectors.simulation_get(public_id=public_id, user=request.user)
 
 
+def with_shown_list(run: SimulationRun, user) -> SimulationRun:
+    """Set `run.shown_list`: the run's list if `user` may see it, else None. A run's result link is shareable, but
+    the name of a private (or trashed) list stays its owner's (docs/security.md)."""
+    game_list = run.game_list if run.game_list_id else None
+    run.shown_list = game_list if game_list is not None and selectors.list_can_see(game_list, user) else None
+    return run
+
+
 @login_required
 def simulation_list(request: HttpRequest) -> HttpResponse:
-    runs = list(selectors.simulation_list(user=request.user)[:100])
+    runs = [with_shown_list(run, request.user) for run in selectors.simulation_list(user=request.user)[:100]]
     return render(request, "simulations/list.html", {"runs": runs})
 
 
 def simulation_detail(request: HttpRequest, public_id: str) -> HttpResponse:
     """A run's page; its link is shareable: a finished result opens for anyone who has it."""
     try:
-        run = selectors.simulation_get_shared(public_id=public_id, user=request.user)
+        run = with_shown_list(selectors.simulation_get_shared(public_id=public_id, user=request.user), request.user)
     except ListServiceError as error:
         return error_page(request, error)
     return render(request, "simulations/detail.html", {
@@ -87,8 +98,8 @@ def simulation_progress(request: HttpRequest, public_id: str) -> HttpResponse:
 
 def simulation_compare(request: HttpRequest) -> HttpResponse:
     try:
-        runs = [selectors.simulation_get_shared(public_id=request.GET.get(key, ""), user=request.user)
-                for key in ("a", "b")]
+        runs = [with_shown_list(selectors.simulation_get_shared(public_id=request.GET.get(key, ""), user=request.user),
+                                request.user) for key in ("a", "b")]
     except ListServiceError as error:
         return error_page(request, error)
     return render(request, "simulations/compare.html", {"pairs": [(run, run_view(run)) for run in runs],

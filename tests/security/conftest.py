@@ -1,0 +1,132 @@
+"""Fixtures for the security tests (docs/security.md): a small catalog with an opponent, the actors (anonymous,
+owner, another user, staff) and their clients, lists in every visibility state and simulation runs of them."""
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import pytest
+from django.core.cache import cache
+from django.test import Client
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from builder import services
+from builder.models import GameList, SimulationRun
+from tests.builder.conftest import hagmi_doc
+from tests.conftest import PASSWORD
+from tests.support.simulations import hagmi_catalog, play_all, published  # noqa: F401  (fixtures)
+
+ACTORS = ("anon", "owner", "other", "staff")
+USERS = ("owner", "other", "staff")
+# A list's states: its visibility, or a public list in its owner's trash (soft-deleted).
+LIST_STATES = ("private", "unlisted", "public", "deleted")
+# A run's states: finished (of a private or of a public list) or still queued.
+RUN_STATES = ("done-private", "done-public", "queued")
+
+
+@pytest.fixture(autouse=True)
+def _security_settings(settings):
+    settings.SECURE_SSL_REDIRECT = False  # the test client speaks plain http
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    settings.HANGAR_MAX_CONCURRENT_RUNS = 1000  # the matrix starts many runs; the limit has its own tests
+    cache.clear()  # the throttles count in the cache
+    yield
+    cache.clear()
+
+
+_HANDLERS: dict[tuple[type, bool], Any] = {}
+
+
+def shared_handler(client):
+    """Give `client` the handler of an earlier client of its kind: a new handler loads the middleware again, and
+    WhiteNoise's middleware then walks every static file (~0.15 s per client). The tests never force_authenticate
+    (which stores the user on the handler), so sharing it is safe."""
+    key = (type(client.handler), bool(client.handler.enforce_csrf_checks))
+    client.handler = _HANDLERS.setdefault(key, client.handler)
+    return client
+
+
+class World:
+    """The actors and objects of one test. Lists and runs belong to `owner`; names carry a unique marker so a
+    response can be searched for them (a refused request must never show the name of what it refused)."""
+
+    def __init__(self, users: dict[str, Any]) -> None:
+        self.users = users
+        self._counter = itertools.count(1)
+        self._lists: dict[str, GameList] = {}
+        self._runs: dict[str, SimulationRun] = {}
+
+    # --- clients ------------------------------------------------------------------------------------------
+
+    def page_client(self, actor: str, **options: Any) -> Client:
+        """A browser: the session cookie of `actor` (none when anonymous)."""
+        client = shared_handler(Client(**options))
+        if actor != "anon":
+            client.force_login(self.users[actor])
+        return client
+
+    def api_client(self, actor: str) -> APIClient:
+        """A script: `Authorization: Token <key>` of `actor` (none when anonymous)."""
+        client = shared_handler(APIClient())
+        if actor != "anon":
+            token, _ = Token.objects.get_or_create(user=self.users[actor])
+            client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+        return client
+
+    # --- objects ------------------------------------------------------------------------------------------
+
+    def unique(self, prefix: str) -> str:
+        return f"{prefix}-mk{next(self._counter)}q"
+
+    def new_list(self, state: str, *, owner: str = "owner") -> GameList:
+        """A fresh list of `owner` in `state` (for writes, which change it)."""
+        visibility = "public" if state == "deleted" else state
+        game_list = services.list_create(owner=self.users[owner], document=hagmi_doc(name=self.unique(f"Plan-{state}")),
+                                         visibility=visibility)
+        if state == "deleted":
+            game_list = services.list_delete(game_list=game_list, user=self.users[owner])
+        return game_list
+
+    def list(self, state: str) -> GameList:
+        """The owner's list in `state`, shared by the reads of one test."""
+        if state not in self._lists:
+            self._lists[state] = self.new_list(state)
+        return self._lists[state]
+
+    def all_lists(self) -> list[GameList]:
+        return [self.list(state) for state in LIST_STATES]
+
+    def new_run(self, state: str) -> SimulationRun:
+        """A fresh run of the owner: `done-private`/`done-public` (played to the end) or `queued` (of a private list)."""
+        visibility = "public" if state == "done-public" else "private"
+        game_list = self.new_list(visibility)
+        run = services.simulation_start(user=self.users["owner"], game_list=game_list, opponent_slug="goldfish",
+                                        policy="greedy", games=2, seed=next(self._counter))
+        if state.startswith("done"):
+            play_all(run)
+        return SimulationRun.objects.select_related("game_list").get(pk=run.pk)
+
+    def run(self, state: str) -> SimulationRun:
+        if state not in self._runs:
+            self._runs[state] = self.new_run(state)
+        return self._runs[state]
+
+    def all_runs(self) -> list[SimulationRun]:
+        return [self.run(state) for state in RUN_STATES]
+
+
+@pytest.fixture
+def staff(make_user):
+    user = make_user("staff")
+    user.is_staff = True
+    user.save(update_fields=["is_staff"])
+    return user
+
+
+@pytest.fixture
+def world(hagmi_catalog, published, owner, other, staff) -> World:  # noqa: F811
+    return World({"owner": owner, "other": other, "staff": staff})
+
+
+__all__ = ["ACTORS", "LIST_STATES", "PASSWORD", "RUN_STATES", "USERS", "World"]

@@ -1,0 +1,564 @@
+"""The permission matrix (docs/security.md): every URL pattern of the site and the API, every actor (anonymous,
+the owner, another user, staff), every state of the object (a list private / unlisted / public / in the trash; a
+run finished or queued), every method -> the expected status.
+
+`test_every_url_pattern_has_a_matrix_entry` walks Django's URL resolver: a new endpoint (or a new method of an API
+endpoint) fails the suite until someone writes down here who may do what with it.
+
+Besides the status, every refusal (403/404) must not contain the name of the list it refused, and reads that show
+a list must show it (so a 404 page cannot pass for a page that leaks, nor a page that leaks for a 404).
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import pytest
+from django.urls import URLPattern, URLResolver, get_resolver
+
+from builder import selectors, services
+from builder.web import presenters
+from tests.builder.conftest import hagmi_doc
+
+from tests.security.conftest import ACTORS, LIST_STATES, PASSWORD, RUN_STATES, World
+
+pytestmark = pytest.mark.django_db
+
+LOGIN = "login"  # a page that needs an account: 302 to /accounts/login/?next=...
+SHARED = ("unlisted", "public")
+
+
+@dataclass(frozen=True)
+class Expect:
+    status: int | str | tuple[int, ...]  # a status, several allowed (health: 503 when the broker is down), or LOGIN
+    shows: bool | None = None  # the object's name must (True) / must not (False) appear in the body
+
+
+def sees(actor: str, state: str) -> bool:
+    """Who may read a list: its owner always (trash included); anyone else only unlisted and public lists."""
+    return actor == "owner" or state in SHARED
+
+
+def run_shows_list(actor: str, state: str) -> bool:
+    return actor == "owner" or state == "done-public"
+
+
+# --- policies: (actor, state) -> Expect ---------------------------------------------------------------------
+
+
+def read(actor: str, state: str) -> Expect:
+    """Reading a list (detail, validation, export, revisions, diff, history, sheet): a list you may not see is a
+    404, never a 403, so its existence is not revealed."""
+    return Expect(200, True) if sees(actor, state) else Expect(404, False)
+
+
+def read_quiet(actor: str, state: str) -> Expect:
+    """As `read`, for answers that do not carry the list's name (validation, revisions, diff, odds, export)."""
+    return Expect(200, None) if sees(actor, state) else Expect(404, False)
+
+
+def api_owner_write(ok: int, owner_in_trash: int) -> Callable[[str, str], Expect]:
+    """Changing a list: the owner only; a list you can see is a 403, one you cannot a 404."""
+
+    def policy(actor: str, state: str) -> Expect:
+        if actor == "owner":
+            return Expect(owner_in_trash if state == "deleted" else ok)
+        return Expect(403 if sees(actor, state) else 404, False)
+
+    return policy
+
+
+def api_restore(actor: str, state: str) -> Expect:
+    if actor == "owner":
+        return Expect(200 if state == "deleted" else 400)  # 400 list.not_deleted
+    return Expect(403 if sees(actor, state) else 404, False)
+
+
+def api_fork(actor: str, state: str) -> Expect:
+    """Any list you can see, signed in; the owner is told to restore a list in the trash first (400)."""
+    if not sees(actor, state):
+        return Expect(404, False)
+    if actor == "anon":
+        return Expect(403, False)  # not_authenticated
+    if actor == "owner" and state == "deleted":
+        return Expect(400)
+    return Expect(201, True)
+
+
+def api_simulate_list(actor: str, state: str) -> Expect:
+    if actor == "anon":
+        return Expect(403, False)
+    return Expect(202) if sees(actor, state) else Expect(404, False)
+
+
+def page_owner(ok: int | str, owner_in_trash: int) -> Callable[[str, str], Expect]:
+    """The editor and the owner's buttons: sign in first; then as `api_owner_write` (403 page / 404 page)."""
+
+    def policy(actor: str, state: str) -> Expect:
+        if actor == "anon":
+            return Expect(LOGIN, False)
+        if actor == "owner":
+            return Expect(owner_in_trash if state == "deleted" else ok)
+        return Expect(403 if sees(actor, state) else 404, False)
+
+    return policy
+
+
+def page_restore(actor: str, state: str) -> Expect:
+    if actor == "anon":
+        return Expect(LOGIN, False)
+    if actor == "owner":
+        return Expect(302 if state == "deleted" else 400)
+    return Expect(403 if sees(actor, state) else 404, False)
+
+
+def page_fork(actor: str, state: str) -> Expect:
+    if actor == "anon":
+        return Expect(LOGIN, False)
+    if not sees(actor, state):
+        return Expect(404, False)
+    return Expect(400 if state == "deleted" else 302)
+
+
+def page_signed_in_read(ok: int) -> Callable[[str, str], Expect]:
+    """Pages about a list you can see that need an account (the Simulate form and its POST)."""
+
+    def policy(actor: str, state: str) -> Expect:
+        if actor == "anon":
+            return Expect(LOGIN, False)
+        return Expect(ok, True if ok == 200 else None) if sees(actor, state) else Expect(404, False)
+
+    return policy
+
+
+def post_only_page(actor: str, state: str) -> Expect:
+    """GET on a button's address: sign in first, then 405 (nothing happens on GET)."""
+    return Expect(LOGIN, False) if actor == "anon" else Expect(405, False)
+
+
+def verify_page(actor: str, state: str) -> Expect:
+    """The sheet verification page answers 200 for any id; a list you may not see is reported missing."""
+    return Expect(200, sees(actor, state))
+
+
+def options_metadata(actor: str, state: str) -> Expect:
+    return Expect(200, False)  # DRF's OPTIONS metadata never carries the list
+
+
+# runs
+
+
+def api_run_read(actor: str, state: str) -> Expect:
+    """The runs API is owner-only: 403 without an account, 404 for anyone else's run."""
+    if actor == "anon":
+        return Expect(403, False)
+    return Expect(200, None) if actor == "owner" else Expect(404, False)
+
+
+def api_run_cancel(actor: str, state: str) -> Expect:
+    if actor == "anon":
+        return Expect(403, False)
+    if actor != "owner":
+        return Expect(404, False)
+    return Expect(200 if state == "queued" else 409)
+
+
+def run_shared_page(actor: str, state: str) -> Expect:
+    """A run's page, replay and comparison: the owner always; anyone with the link once it is finished (the
+    shareable result), without the name of a list they may not see; an unfinished run of someone else is a 404."""
+    if actor == "owner":
+        return Expect(200, True)
+    if state == "queued":
+        return Expect(404, False)
+    return Expect(200, run_shows_list(actor, state))
+
+
+def run_owner_page(actor: str, state: str) -> Expect:
+    """The progress fragment (htmx polling): its owner only."""
+    if actor == "anon":
+        return Expect(LOGIN, False)
+    return Expect(200) if actor == "owner" else Expect(404, False)
+
+
+# global endpoints (no object): actor -> Expect
+
+
+def everyone(status: int | tuple[int, ...]) -> Callable[[str, str], Expect]:
+    return lambda actor, state: Expect(status)
+
+
+def signed_in_api(status: int) -> Callable[[str, str], Expect]:
+    return lambda actor, state: Expect(403) if actor == "anon" else Expect(status)
+
+
+def signed_in_page(status: int) -> Callable[[str, str], Expect]:
+    return lambda actor, state: Expect(LOGIN) if actor == "anon" else Expect(status)
+
+
+# --- request bodies ------------------------------------------------------------------------------------------
+
+
+def put_body(world: World, game_list) -> dict[str, Any]:
+    return {"document": hagmi_doc(name=game_list.name), "version": game_list.version}
+
+
+def patch_body(world: World, game_list) -> dict[str, Any]:
+    return {"notes": "changed", "version": game_list.version}
+
+
+def editor_save(world: World, game_list) -> dict[str, Any]:
+    return {"document": json.dumps(hagmi_doc(name=game_list.name)), "version": game_list.version,
+            "name": game_list.name, "format": "tactics-v4", "visibility": game_list.visibility, "notes": "",
+            "op": "save"}
+
+
+def simulate_form(world: World, obj) -> dict[str, Any]:
+    return {"opponent": "goldfish", "policy": "greedy", "games": 2, "seed": 3}
+
+
+def simulate_api(world: World, game_list) -> dict[str, Any]:
+    return {"list": game_list.slug, "opponent": "goldfish", "games": 2, "seed": 3}
+
+
+def verify_query(world: World, game_list) -> dict[str, Any]:
+    revision = selectors.revision_list(game_list).first()
+    return {"list": game_list.slug, "code": presenters.verification_code(revision.document, revision.number)}
+
+
+def credentials(world: World, actor: str) -> dict[str, Any]:
+    user = world.users["owner" if actor == "anon" else actor]
+    return {"username": user.username, "password": PASSWORD}
+
+
+def new_account(world: World, actor: str) -> dict[str, Any]:
+    return {"username": world.unique(f"new-{actor}"), "password": PASSWORD, "password_again": PASSWORD, "email": ""}
+
+
+# --- content checks for the indexes (which lists / runs of the owner does each actor see?) ------------------
+
+
+def lists_index(shown_states: Callable[[str], tuple[str, ...]]) -> Callable[[World, str, str], str | None]:
+    def check(world: World, actor: str, body: str) -> str | None:
+        for state in LIST_STATES:
+            name = world.list(state).name
+            if (name in body) != (state in shown_states(actor)):
+                return f"{state} list {'missing from' if state in shown_states(actor) else 'leaks into'} the index"
+        return None
+
+    return check
+
+
+def runs_index(world: World, actor: str, body: str) -> str | None:
+    for state in RUN_STATES:
+        shown = world.run(state).public_id in body
+        if shown != (actor == "owner"):
+            return f"run {state} {'missing from' if actor == 'owner' else 'leaks into'} {actor}'s index"
+    return None
+
+
+# --- the matrix ----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Call:
+    method: str
+    path: str  # "{slug}" (a list), "{run}" (a run) or neither (no object)
+    expect: Callable[[str, str], Expect]
+    api: bool = False
+    data: Callable[[World, Any], dict[str, Any]] | None = None  # query (GET) or body; gets the object (or actor)
+    fresh: bool = False  # a new object for each cell where the call succeeds (it changes the object)
+    on: str | None = None  # "list" or "run" when the object travels in the query or body, not the path
+    actors: tuple[str, ...] = ACTORS
+    check: Callable[[World, str, str], str | None] | None = None  # extra check on the body (indexes)
+    setup: Callable[[World], Any] | None = None  # objects that must exist before the first request
+
+    @property
+    def kind(self) -> str:
+        if self.on:
+            return self.on
+        return "list" if "{slug}" in self.path else "run" if "{run}" in self.path else "none"
+
+    @property
+    def states(self) -> tuple[str, ...]:
+        return {"list": LIST_STATES, "run": RUN_STATES, "none": ("-",)}[self.kind]
+
+
+A = dict(api=True)
+SIGNED = ("anon", "owner", "other")  # endpoints without an object: staff is just another user there
+
+MATRIX: dict[str, list[Call]] = {
+    # --- API: schema, docs, catalog (read-only, public) ---
+    "api-schema": [Call("GET", "/api/schema/", everyone(200), actors=("anon",), **A)],
+    "api-docs": [Call("GET", "/api/docs/", everyone(200), actors=("anon",), **A)],
+    "api-ping": [Call("GET", "/api/ping/", everyone(200), actors=SIGNED, **A)],
+    "api-systems": [Call("GET", "/api/systems/", everyone(200), actors=SIGNED, **A),
+                    Call("POST", "/api/systems/", everyone(405), actors=SIGNED, **A)],
+    "api-system": [Call("GET", "/api/systems/hagmi/", everyone(200), actors=SIGNED, **A),
+                   Call("DELETE", "/api/systems/hagmi/", everyone(405), actors=SIGNED, **A)],
+    "api-system-formats": [Call("GET", "/api/systems/hagmi/formats/", everyone(200), actors=SIGNED, **A)],
+    "api-system-opponents": [Call("GET", "/api/systems/hagmi/opponents/", everyone(200), actors=SIGNED, **A)],
+    "api-cards": [Call("GET", "/api/cards/", everyone(200), actors=SIGNED, **A),
+                  Call("POST", "/api/cards/", everyone(405), actors=SIGNED, **A)],
+    "api-card": [Call("GET", "/api/cards/hagmi/HT-001/", everyone(200), actors=SIGNED, **A),
+                 Call("PUT", "/api/cards/hagmi/HT-001/", everyone(405), actors=SIGNED, **A)],
+    # --- API: account-free tools, accounts, health ---
+    "api-validate": [Call("POST", "/api/validate/", everyone(200), data=lambda w, a: hagmi_doc(), actors=SIGNED, **A),
+                     Call("GET", "/api/validate/", everyone(405), actors=SIGNED, **A)],
+    "api-odds": [Call("POST", "/api/odds/", everyone(200), actors=SIGNED, **A,
+                      data=lambda w, a: {"document": hagmi_doc(), "deck": "weapons",
+                                         "groups": [{"cards": ["HT-001"], "at_least": 1}]}),
+                 Call("POST", "/api/odds/", read_quiet, on="list", **A,
+                      data=lambda w, gl: {"list": gl.slug, "deck": "weapons",
+                                          "groups": [{"cards": ["HT-001"], "at_least": 1}]})],
+    "api-signup": [Call("POST", "/api/auth/signup/", everyone(201), data=new_account, actors=SIGNED, **A)],
+    "api-token": [Call("POST", "/api/auth/token/", everyone(200), data=credentials, actors=SIGNED, **A)],
+    "api-login": [Call("POST", "/api/auth/login/", everyone(200), data=credentials, actors=SIGNED, **A)],
+    "api-logout": [Call("POST", "/api/auth/logout/", everyone(204), actors=SIGNED, **A)],
+    "api-me": [Call("GET", "/api/auth/me/", signed_in_api(200), actors=SIGNED, **A)],
+    "api-health": [Call("GET", "/api/health/", everyone((200, 503)), actors=("anon",), **A)],
+    # --- API: lists ---
+    "lists-list": [
+        Call("GET", "/api/lists/", signed_in_api(200), actors=ACTORS, **A,
+             setup=World.all_lists, check=lists_index(lambda actor: LIST_STATES[:3] if actor == "owner" else ())),
+        Call("GET", "/api/lists/?scope=public", everyone(200), actors=ACTORS, **A,
+             setup=World.all_lists, check=lists_index(lambda actor: ("public",))),
+        Call("GET", "/api/lists/?deleted=1", signed_in_api(200), actors=ACTORS, **A,
+             setup=World.all_lists, check=lists_index(lambda actor: ("deleted",) if actor == "owner" else ())),
+        Call("POST", "/api/lists/", signed_in_api(201), actors=SIGNED, **A,
+             data=lambda w, a: {"document": hagmi_doc(), "visibility": "private"}),
+    ],
+    "lists-import-list": [Call("POST", "/api/lists/import/", signed_in_api(201), actors=SIGNED, **A,
+                               data=lambda w, a: {"json": hagmi_doc()})],
+    "lists-detail": [
+        Call("GET", "/api/lists/{slug}/", read, **A),
+        Call("PUT", "/api/lists/{slug}/", api_owner_write(200, 400), data=put_body, fresh=True, **A),
+        Call("PATCH", "/api/lists/{slug}/", api_owner_write(200, 400), data=patch_body, fresh=True, **A),
+        Call("DELETE", "/api/lists/{slug}/", api_owner_write(204, 204), fresh=True, **A),
+        Call("OPTIONS", "/api/lists/{slug}/", options_metadata, **A),
+    ],
+    "lists-validation": [Call("GET", "/api/lists/{slug}/validation/", read_quiet, **A)],
+    "lists-export": [Call("GET", "/api/lists/{slug}/export/?as=json", read, **A),
+                     Call("GET", "/api/lists/{slug}/export/?as=text", read, **A)],
+    "lists-revisions": [Call("GET", "/api/lists/{slug}/revisions/", read, **A)],
+    "lists-revision": [Call("GET", "/api/lists/{slug}/revisions/1/", read, **A)],
+    "lists-diff": [Call("GET", "/api/lists/{slug}/diff/?from=1&to=1", read_quiet, **A)],
+    "lists-fork": [Call("POST", "/api/lists/{slug}/fork/", api_fork, **A)],
+    "lists-restore": [Call("POST", "/api/lists/{slug}/restore/", api_restore, fresh=True, **A)],
+    # --- API: simulations (owner-only) ---
+    "simulations-list": [
+        Call("GET", "/api/simulations/", signed_in_api(200), setup=World.all_runs, check=runs_index, **A),
+        Call("POST", "/api/simulations/", signed_in_api(202), actors=SIGNED, **A,
+             data=lambda w, a: {"document": hagmi_doc(), "opponent": "goldfish", "games": 2, "seed": 9}),
+        Call("POST", "/api/simulations/", api_simulate_list, data=simulate_api, on="list", **A),
+    ],
+    "simulations-detail": [Call("GET", "/api/simulations/{run}/", api_run_read, **A)],
+    "simulations-cancel": [Call("POST", "/api/simulations/{run}/cancel/", api_run_cancel, fresh=True, **A)],
+    # --- pages without an object ---
+    "home": [Call("GET", "/", everyone(200), actors=SIGNED)],
+    "set_language": [Call("POST", "/i18n/setlang/", everyone(302), actors=SIGNED,
+                          data=lambda w, a: {"language": "ja", "next": "/"})],
+    "signup": [Call("GET", "/accounts/signup/", everyone(200), actors=SIGNED),
+               Call("POST", "/accounts/signup/", everyone(302), data=new_account, actors=SIGNED)],
+    "login": [Call("GET", "/accounts/login/", everyone(200), actors=SIGNED),
+              Call("POST", "/accounts/login/", everyone(302), data=credentials, actors=SIGNED)],
+    "logout": [Call("POST", "/accounts/logout/", everyone(302), actors=SIGNED),
+               Call("GET", "/accounts/logout/", everyone(405), actors=SIGNED)],
+    "catalog": [Call("GET", "/catalog/hagmi/", everyone(200), actors=SIGNED)],
+    "card_detail": [Call("GET", "/catalog/hagmi/HT-001/", everyone(200), actors=SIGNED)],
+    "rules": [Call("GET", "/rules/hagmi/", everyone(200), actors=SIGNED)],
+    "verify": [Call("GET", "/verify/", everyone(200), actors=SIGNED),
+               Call("GET", "/verify/", verify_page, data=verify_query, on="list")],
+    "my_lists": [
+        Call("GET", "/lists/", signed_in_page(200), actors=ACTORS,
+             setup=World.all_lists, check=lists_index(lambda actor: LIST_STATES[:3] if actor == "owner" else ())),
+        Call("GET", "/lists/?deleted=1", signed_in_page(200), actors=ACTORS,
+             setup=World.all_lists, check=lists_index(lambda actor: ("deleted",) if actor == "owner" else ())),
+    ],
+    "gallery": [Call("GET", "/lists/gallery/", everyone(200), actors=ACTORS,
+                     setup=World.all_lists, check=lists_index(lambda actor: ("public",)))],
+    "list_new": [Call("GET", "/lists/new/?system=hagmi", signed_in_page(200), actors=SIGNED),
+                 Call("POST", "/lists/new/", signed_in_page(302), actors=SIGNED,
+                      data=lambda w, a: {"system": "hagmi", "name": "New", "format": "tactics-v4",
+                                         "visibility": "private"})],
+    "list_import": [Call("GET", "/lists/import/", signed_in_page(200), actors=SIGNED),
+                    Call("POST", "/lists/import/", signed_in_page(302), actors=SIGNED,
+                         data=lambda w, a: {"text": "System: hagmi\n[兵器]\n2 HT-001\n", "visibility": "private"})],
+    "simulation_list": [Call("GET", "/simulations/", signed_in_page(200), actors=ACTORS, setup=World.all_runs, check=runs_index)],
+    # --- pages of a list ---
+    "list_detail": [Call("GET", "/lists/{slug}/", read)],
+    "list_edit": [Call("GET", "/lists/{slug}/edit/", page_owner(200, 400)),
+                  Call("POST", "/lists/{slug}/edit/", page_owner(302, 400), data=editor_save, fresh=True)],
+    "list_picker": [Call("GET", "/lists/{slug}/edit/cards/?q=HT", page_owner(200, 400))],
+    "list_fork": [Call("POST", "/lists/{slug}/fork/", page_fork),
+                  Call("GET", "/lists/{slug}/fork/", post_only_page)],
+    "list_delete": [Call("POST", "/lists/{slug}/delete/", page_owner(302, 302), fresh=True),
+                    Call("GET", "/lists/{slug}/delete/", post_only_page)],
+    "list_restore": [Call("POST", "/lists/{slug}/restore/", page_restore, fresh=True),
+                     Call("GET", "/lists/{slug}/restore/", post_only_page)],
+    "list_history": [Call("GET", "/lists/{slug}/history/", read)],
+    "list_sheet": [Call("GET", "/lists/{slug}/sheet/", read)],
+    "simulation_new": [Call("GET", "/lists/{slug}/simulate/", page_signed_in_read(200)),
+                       Call("POST", "/lists/{slug}/simulate/", page_signed_in_read(302), data=simulate_form)],
+    # --- pages of a run ---
+    "simulation_detail": [Call("GET", "/simulations/{run}/", run_shared_page)],
+    "simulation_progress": [Call("GET", "/simulations/{run}/progress/", run_owner_page)],
+    "replay": [Call("GET", "/simulations/{run}/games/0/", run_shared_page)],
+    "simulation_compare": [Call("GET", "/simulations/compare/?{run}", run_shared_page)],  # ?a=<run>&b=<run>
+}
+
+
+# --- walking the URL resolver -----------------------------------------------------------------------------
+
+
+def url_patterns(resolver: URLResolver | None = None, prefix: str = ""):
+    """(route, pattern) for every URL pattern, the admin aside (Django's own, staff-only site)."""
+    resolver = resolver or get_resolver()
+    for pattern in resolver.url_patterns:
+        route = prefix + str(pattern.pattern)
+        if isinstance(pattern, URLResolver):
+            if pattern.namespace == "admin":
+                continue
+            yield from url_patterns(pattern, route)
+        elif isinstance(pattern, URLPattern):
+            yield route, pattern
+
+
+def api_methods(pattern: URLPattern) -> set[str] | None:
+    """The HTTP methods a DRF endpoint answers (not OPTIONS/HEAD), or None for a Django page."""
+    callback = pattern.callback
+    actions = getattr(callback, "actions", None)
+    if actions:  # DRF adds "head" to it at the first GET
+        return {method.upper() for method in actions if method not in ("options", "head")}
+    view_class = getattr(callback, "cls", None)
+    if view_class is None:
+        return None
+    return {method.upper() for method in view_class.http_method_names
+            if method not in ("options", "head", "trace") and hasattr(view_class, method)}
+
+
+def test_every_url_pattern_has_a_matrix_entry():
+    """A new endpoint cannot be added without a decision here (docs/security.md, "Adding an endpoint")."""
+    found: dict[str, URLPattern] = {}
+    for route, pattern in url_patterns():
+        assert pattern.name, f"URL pattern {route!r} has no name: name it and add it to MATRIX"
+        found[pattern.name] = pattern
+    assert set(found) - set(MATRIX) == set(), "URL patterns with no entry in the permission matrix"
+    assert set(MATRIX) - set(found) == set(), "matrix entries for URL patterns that no longer exist"
+    for name, pattern in found.items():
+        methods = api_methods(pattern)
+        if methods is not None:
+            covered = {call.method for call in MATRIX[name]}
+            assert methods <= covered, f"{name}: methods {sorted(methods - covered)} are not in the matrix"
+
+
+def test_the_matrix_covers_every_actor_and_state_of_the_objects():
+    for name, calls in MATRIX.items():
+        for call in calls:
+            if call.kind != "none":
+                assert call.actors == ACTORS, f"{name} {call.method}: objects are checked for every actor"
+
+
+def matrix_size() -> int:
+    return sum(len(call.actors) * len(call.states) for calls in MATRIX.values() for call in calls)
+
+
+# --- running the cells --------------------------------------------------------------------------------------
+
+
+def _succeeds(expected: Expect) -> bool:
+    statuses = expected.status if isinstance(expected.status, tuple) else (expected.status,)
+    return any(isinstance(status, int) and status < 400 for status in statuses)
+
+
+def _object(world: World, call: Call, state: str, expected: Expect):
+    """The list or run of the cell: a new one where a write will change it, else the test's shared one (a
+    refused write changes nothing; if it wrongly succeeded, that cell fails anyway)."""
+    fresh = call.fresh and _succeeds(expected)
+    if call.kind == "list":
+        return world.new_list(state) if fresh else world.list(state)
+    if call.kind == "run":
+        return world.new_run(state) if fresh else world.run(state)
+    return None
+
+
+def _request(world: World, call: Call, actor: str, obj):
+    if call.kind == "list":
+        path, name = call.path.format(slug=obj.slug), obj.name
+    elif call.kind == "run":
+        path = call.path.replace("?{run}", f"?a={obj.public_id}&b={obj.public_id}").format(run=obj.public_id)
+        name = obj.game_list.name
+    else:
+        path, name = call.path, None
+    data = call.data(world, obj if call.kind != "none" else actor) if call.data else None
+    method = call.method.lower()
+    if call.api:
+        client = world.api_client(actor)
+        if method == "get":
+            return client.get(path, data), name
+        return getattr(client, method)(path, data, format="json"), name
+    client = world.page_client(actor)
+    return getattr(client, method)(path, data) if data is not None else getattr(client, method)(path), name
+
+
+def _mismatch(call: Call, expected: Expect, response, name: str | None) -> str | None:
+    status = response.status_code
+    if expected.status == LOGIN:
+        location = response.get("Location", "")
+        if status != 302 or not location.startswith("/accounts/login/"):
+            return f"expected a redirect to sign in, got {status} {location}"
+    else:
+        allowed = expected.status if isinstance(expected.status, tuple) else (expected.status,)
+        if status not in allowed:
+            return f"expected {expected.status}, got {status}: {response.content[:200]!r}"
+    if name is not None and expected.shows is not None:
+        body = response.content.decode("utf-8", "replace")
+        if expected.shows and name not in body:
+            return f"the answer does not show the list {name!r}"
+        if not expected.shows and name in body:
+            return f"the answer leaks the list name {name!r}"
+    return None
+
+
+@pytest.mark.parametrize("name", sorted(MATRIX))
+def test_permission_matrix(world, name):
+    """Every cell of one endpoint: actor x state x method -> the expected status (and no leaked name)."""
+    failures = []
+    for call in MATRIX[name]:
+        for state in call.states:
+            for actor in call.actors:
+                if call.setup is not None:
+                    call.setup(world)
+                expected = call.expect(actor, state)
+                obj = _object(world, call, state, expected)
+                response, shown = _request(world, call, actor, obj)
+                problem = _mismatch(call, expected, response, shown)
+                if problem is None and call.check is not None:
+                    problem = call.check(world, actor, response.content.decode("utf-8", "replace"))
+                if problem:
+                    failures.append(f"{call.method} {call.path} as {actor}, {state}: {problem}")
+    assert not failures, "\n".join(failures)
+
+
+def test_the_matrix_is_big_enough_to_mean_something():
+    """Guards against a refactoring that silently drops most cells (the report quotes this number)."""
+    assert matrix_size() >= 600, matrix_size()
+
+
+def test_a_fork_does_not_name_an_origin_its_reader_cannot_see(world):
+    """The share page's "forked from" link and the API's `forked_from` follow the origin's visibility: once its
+    owner makes it private (or trashes it), only they still see where the fork came from."""
+    owner, other = world.users["owner"], world.users["other"]
+    origin = world.new_list("public")
+    fork = services.list_fork(game_list=origin, user=other)
+    fork = services.list_update(game_list=fork, user=other, visibility="public", expected_version=fork.version)
+
+    def shown(actor: str) -> tuple[bool, str | None]:
+        page = world.page_client(actor).get(f"/lists/{fork.slug}/").content.decode()
+        return f'href="/lists/{origin.slug}/"' in page, world.api_client(actor).get(f"/api/lists/{fork.slug}/").json()["forked_from"]
+
+    assert shown("anon") == (True, origin.slug)
+    services.list_update(game_list=origin, user=owner, visibility="private", expected_version=origin.version)
+    for actor in ("anon", "other", "staff"):
+        assert shown(actor) == (False, None), actor
+    assert shown("owner") == (True, origin.slug)
