@@ -1,4 +1,6 @@
-"""Refuse over-large API request bodies with a clear JSON 413 before any view reads them.
+"""Request-level answers that no view gives: a too-large API body (413) and a lost database connection (503).
+
+RequestSizeLimitMiddleware refuses over-large API request bodies with a clear JSON 413 before any view reads them.
 
 The lists API already does this itself (builder.api.views.BodySizeLimitMixin); this middleware extends the same
 answer to every /api/ endpoint (the catalog API included). Add it to MIDDLEWARE right after SecurityMiddleware:
@@ -7,12 +9,18 @@ answer to every /api/ endpoint (the catalog API included). Add it to MIDDLEWARE 
 """
 from __future__ import annotations
 
+import logging
+
 from django.conf import settings
-from django.http import JsonResponse
+from django.db import InterfaceError, OperationalError
+from django.http import HttpResponse, JsonResponse
 
 from builder.api.errors import error_body, too_large_message
 
 API_PREFIX = "/api/"
+DATABASE_DOWN = "The database is unavailable right now (it may be restarting); nothing was changed. Try again in a few seconds."
+RETRY_AFTER_SECONDS = 5
+logger = logging.getLogger("hangar.requests")
 
 
 class RequestSizeLimitMiddleware:
@@ -31,3 +39,25 @@ class RequestSizeLimitMiddleware:
             return int(request.META.get("CONTENT_LENGTH") or 0)
         except ValueError:
             return 0
+
+
+class DatabaseUnavailableMiddleware:
+    """A lost database connection (a restart, a failover) answers 503 with Retry-After — the API's JSON error shape
+    on /api/, a short plain-text page elsewhere (a page template would need the database again) — instead of a 500
+    page. The request's transaction was rolled back; Django reconnects on the next request (CONN_HEALTH_CHECKS).
+    Last in MIDDLEWARE, so it sees the view's exception first."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        if not isinstance(exception, (OperationalError, InterfaceError)):
+            return None
+        logger.warning("database unavailable during %s %s: %s", request.method, request.path, exception)
+        headers = {"Retry-After": str(RETRY_AFTER_SECONDS)}
+        if request.path.startswith(API_PREFIX):
+            return JsonResponse(error_body("service.database_unavailable", DATABASE_DOWN), status=503, headers=headers)
+        return HttpResponse(DATABASE_DOWN, status=503, content_type="text/plain; charset=utf-8", headers=headers)

@@ -85,6 +85,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "builder.middleware.DatabaseUnavailableMiddleware",  # a lost database connection: 503 + Retry-After, not a 500
 ]
 
 ROOT_URLCONF = "hangar.urls"

@@ -160,3 +160,20 @@ def test_the_size_limit_middleware_answers_413_for_any_api_path(catalogs, owner_
 def test_validate_accepts_only_json(catalogs, anon_client):
     response = anon_client.post("/api/validate/", {"system": "hagmi"})  # multipart form
     assert response.status_code == 415 and response.json()["error"]["message"]
+
+
+def test_a_lost_database_connection_is_a_json_503_with_retry_after(catalogs, owner_client, monkeypatch):
+    """A database restart mid-request (issue 8 faults) answers 503 + Retry-After in the API's error shape, and the
+    pages a short 503 text, never a 500 page."""
+    from django.db import OperationalError
+
+    from builder.api import views
+
+    def database_gone(**kwargs):
+        raise OperationalError("server closed the connection unexpectedly")
+
+    monkeypatch.setattr(views.selectors, "list_search", database_gone)
+    response = owner_client.get("/api/lists/")
+    assert response.status_code == 503 and response["Retry-After"] == "5"
+    assert response.json()["error"]["code"] == "service.database_unavailable"
+    assert "nothing was changed" in response.json()["error"]["message"]
