@@ -9,7 +9,9 @@ This module reads no database rows: what other packages already hold is passed i
 from __future__ import annotations
 
 import json
+import math
 import os
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -17,7 +19,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from django.conf import settings
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError as SchemaError
 from jsonschema.exceptions import best_match
 from referencing import Registry, Resource
@@ -36,6 +38,9 @@ VERSION_MAX = 50
 TITLE_MAX = 200
 CARD_TEXT_LIMITS = {"code": 50, "name": 200, "name_en": 200, "category": 40, "kind": 40, "faction": 80}
 ENTRY_TEXT_LIMITS = {"slug": 64, "name": 200, "name_en": 200}
+# Every integer in a package fits the database's integer columns (a card's cost, points or CST is one).
+MIN_INT, MAX_INT = -(2**31), 2**31 - 1
+MAX_DEPTH = 32  # levels of objects and lists; the bundled packages use 7
 
 
 @dataclass(frozen=True)
@@ -72,6 +77,10 @@ def parse_package_bytes(raw: bytes) -> tuple[Any, list[str]]:
         return json.loads(text), []
     except json.JSONDecodeError as exc:
         return None, [f"not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}"]
+    except ValueError:  # what json.loads raises besides JSONDecodeError: an integer of more than 4300 digits
+        return None, ["not valid JSON: a number has more than 4300 digits"]
+    except RecursionError:
+        return None, [f"not valid JSON: nested too deeply (a package may nest at most {MAX_DEPTH} levels)"]
 
 
 # --- schemas -------------------------------------------------------------------------------------------------
@@ -113,7 +122,49 @@ def _load_validator(path: str, stamp: int) -> Draft202012Validator:
         registry = registry.with_resource(sibling.name, resource)
         if isinstance(contents, dict) and isinstance(contents.get("$id"), str):
             registry = registry.with_resource(contents["$id"], resource)
-    return Draft202012Validator(schema, registry=registry, format_checker=Draft202012Validator.FORMAT_CHECKER)
+    return PackageValidator(schema, registry=registry, format_checker=Draft202012Validator.FORMAT_CHECKER)
+
+
+def ecma_pattern(pattern: str) -> str:
+    """The Python regex for a JSON Schema (ECMA-262) pattern: an unescaped `$` outside [...] becomes `\\Z`.
+
+    In ECMA-262 `$` is the end of the input; in Python it also matches before a final newline, so without this
+    "HS-001\\n" would pass `^[A-Z][A-Z0-9]*-[0-9A-Z]+$` and be stored as a second, different card code.
+    """
+    out: list[str] = []
+    index, in_class = 0, False
+    while index < len(pattern):
+        char = pattern[index]
+        if char == "\\":  # an escape, copied as it is (so "\\$" stays a literal dollar)
+            out.append(pattern[index:index + 2])
+            index += 2
+        elif in_class:
+            in_class = char != "]"
+            out.append(char)
+            index += 1
+        elif char == "[":  # "[", an optional "^" and a leading "]" (a literal in Python) start a class
+            end = index + 1 + (pattern[index + 1:index + 2] == "^")
+            end += pattern[end:end + 1] == "]"
+            out.append(pattern[index:end])
+            index, in_class = end, True
+        else:
+            out.append("\\Z" if char == "$" else char)
+            index += 1
+    return "".join(out)
+
+
+@lru_cache(maxsize=256)
+def _compiled(pattern: str) -> re.Pattern[str]:
+    return re.compile(ecma_pattern(pattern))
+
+
+def _pattern_keyword(validator, pattern, instance, schema):
+    if validator.is_type(instance, "string") and not _compiled(pattern).search(instance):
+        yield SchemaError(f"{instance!r} does not match {pattern!r}")
+
+
+# Draft 2020-12 with the `pattern` keyword read as JSON Schema defines it (ECMA-262 `$`).
+PackageValidator = validators.extend(Draft202012Validator, {"pattern": _pattern_keyword})
 
 
 # --- checks --------------------------------------------------------------------------------------------------
@@ -121,7 +172,7 @@ def _load_validator(path: str, stamp: int) -> Draft202012Validator:
 
 def check_package(data: Any, *, schema_directory: Path | str | None = None) -> list[str]:
     """Envelope, then the system's JSON Schema, then the in-package Python checks. Returns error messages."""
-    errors = check_envelope(data)
+    errors = check_envelope(data) or check_values(data)
     if errors:
         return errors
     try:
@@ -139,10 +190,60 @@ def check_envelope(data: Any) -> list[str]:
         return [f"a data package must be a JSON object, got {_json_type(data)}"]
     if data.get("schema") != PACKAGE_SCHEMA:
         return [f'field "schema": expected "{PACKAGE_SCHEMA}", got {_show(data.get("schema"))}']
-    if data.get("system") not in SYSTEMS:
+    if not isinstance(data.get("system"), str) or data["system"] not in SYSTEMS:
         known = ", ".join(sorted(SYSTEMS))
         return [f'field "system": unknown game system {_show(data.get("system"))}; expected one of {known}']
     return []
+
+
+def check_values(data: dict) -> list[str]:
+    """What JSON allows but a package may not hold, found without recursion (so before the schema, which would
+    raise on them): non-finite numbers, integers beyond the database's columns, the character U+0000 (PostgreSQL
+    cannot store it), nesting deeper than MAX_DEPTH, and — from Python callers — non-string keys or non-JSON values.
+    """
+    errors: list[str] = []
+    stack: list[tuple[Any, list]] = [(data, [])]
+    while stack and len(errors) <= MAX_ERRORS:
+        value, path = stack.pop()
+        problem = None
+        if isinstance(value, dict):
+            if len(path) >= MAX_DEPTH:
+                problem = f"nested more than {MAX_DEPTH} levels deep"
+            else:
+                bad_keys = [key for key in value if not isinstance(key, str)]
+                if bad_keys:
+                    problem = f"field names must be strings, got {_show(bad_keys[0])}"
+                elif any("\x00" in key for key in value):
+                    problem = "a field name contains the character U+0000, which cannot be stored"
+                stack.extend((item, [*path, key]) for key, item in reversed(value.items()) if isinstance(key, str))
+        elif isinstance(value, list):
+            if len(path) >= MAX_DEPTH:
+                problem = f"nested more than {MAX_DEPTH} levels deep"
+            else:
+                stack.extend((item, [*path, index]) for index, item in reversed(list(enumerate(value))))
+        elif isinstance(value, bool) or value is None:
+            pass
+        elif isinstance(value, int):
+            if value > MAX_INT:
+                problem = f"{_show(value)} is more than the maximum {MAX_INT}"
+            elif value < MIN_INT:
+                problem = f"{_show(value)} is less than the minimum {MIN_INT}"
+        elif isinstance(value, float):
+            if not math.isfinite(value):
+                problem = f"{value} is not a number JSON allows"
+        elif isinstance(value, str):
+            if "\x00" in value:
+                problem = "text contains the character U+0000, which cannot be stored"
+        else:
+            problem = f"a {type(value).__name__} is not a JSON value"
+        if problem:
+            errors.append(_place_message(data, path, problem))
+    return cap_errors(errors)
+
+
+def _place_message(data: dict, path: list, problem: str) -> str:
+    where, rest = _locate(data, path)
+    return f'{where}, field "{_dotted(rest)}": {problem}' if rest else f"{where}: {problem}"
 
 
 def check_against_schema(data: dict, validator: Draft202012Validator) -> list[str]:
@@ -170,9 +271,18 @@ def check_shape(data: dict) -> list[str]:
         errors += _check_entry(card, card_label(data, index), CARD_TEXT_LIMITS, required=("code", "name"))
         if isinstance(card, dict) and not isinstance(card.get("category") or card.get("kind"), str):
             errors.append(f'{card_label(data, index)}: missing "category" (HAGMI) or "kind" (MWDA, Warcaster)')
+        code = card.get("code") if isinstance(card, dict) else None
+        if isinstance(code, str) and any(ch.isspace() or not ch.isprintable() or ch in "(){}" for ch in code):
+            errors.append(f'card #{index + 1}, field "code": {_show(code)} must not contain spaces, line breaks, '
+                          "parentheses or braces (lists name cards by code)")
     for key, noun in (("formats", "format"), ("opponents", "opponent")):
         for index, entry in enumerate(data.get(key, [])):
-            errors += _check_entry(entry, entry_label(data, key, noun, index), ENTRY_TEXT_LIMITS, ("slug", "name"))
+            label = entry_label(data, key, noun, index)
+            errors += _check_entry(entry, label, ENTRY_TEXT_LIMITS, ("slug", "name"))
+            slug = entry.get("slug") if isinstance(entry, dict) else None
+            if isinstance(slug, str) and slug.strip() and not _is_slug(slug):
+                errors.append(f'{noun} #{index + 1}, field "slug": {_show(slug)} is not a slug '
+                              '(letters, digits, "-" and "_" only)')
     return errors
 
 
@@ -362,8 +472,11 @@ def _json_type(value: Any) -> str:
 
 
 def _show(value: Any) -> str:
+    """A short rendering of an untrusted value for a message; never raises (huge numbers, deep nesting)."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**60:
+        return "a very large number"
     try:
         text = json.dumps(value, ensure_ascii=False)
-    except (TypeError, ValueError):
-        text = repr(value)
+    except (TypeError, ValueError, RecursionError):
+        text = f"a {_json_type(value)}"
     return text if len(text) <= 80 else text[:77] + "..."

@@ -16,6 +16,8 @@ Entries are kept exactly as given, in order: duplicates are not merged, so a rou
 from __future__ import annotations
 
 import json
+import math
+import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable
@@ -25,11 +27,13 @@ from jsonschema.exceptions import ValidationError
 
 from cards.systems import SYSTEMS
 
-from .errors import ListFormatError, ListIssue
+from .errors import MAX_ISSUES, ListFormatError, ListIssue
 
 SCHEMA_ID = "hangar.list/1"
 SCHEMA_PATH = Path(__file__).with_name("list.schema.json")
 MAX_ENTRIES = 1000  # entries in all sections together
+MAX_OPTIONS_DEPTH = 32  # levels of objects and lists inside an entry's options
+LARGE_NUMBER = 10**60  # shown as "a very large number" in messages (Python cannot even print > 4300 digits)
 
 
 @lru_cache(maxsize=1)
@@ -47,6 +51,14 @@ def _validator() -> Draft202012Validator:
 
 # The schema file is the single source of the quantity limit.
 MAX_QTY: int = list_schema()["$defs"]["entry"]["properties"]["qty"]["maximum"]
+
+
+# The schema's patterns, to be used with `fullmatch`: in JSON Schema (ECMA-262) `$` is the end of the input, but
+# Python's `$` (which jsonschema uses) also matches before a final newline, so "tactics-v4\n" passes the schema.
+CARD_PATTERN = re.compile(list_schema()["$defs"]["entry"]["properties"]["card"]["pattern"])
+FORMAT_PATTERN = re.compile(list_schema()["properties"]["format"]["pattern"])
+NAME_PATTERN = re.compile(list_schema()["properties"]["name"]["pattern"])
+NAME_MAX: int = list_schema()["properties"]["name"]["maxLength"]
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -76,7 +88,10 @@ def check_structure(doc: Any) -> None:
     too_many = _entry_count_issue(doc)
     if too_many:  # one issue, not one per entry
         raise ListFormatError([too_many])
-    keyed = _schema_issues(doc) + _python_issues(doc)
+    unreadable = _value_issues(doc)
+    if unreadable:  # values jsonschema itself cannot describe (it would raise while writing its message)
+        raise ListFormatError([issue for _, issue in unreadable])
+    keyed = _schema_issues(doc) + _python_issues(doc) + _whole_string_issues(doc)
     if keyed:
         keyed.sort(key=lambda pair: pair[0])  # stable: same-path issues keep their order
         raise ListFormatError([issue for _, issue in keyed])
@@ -100,7 +115,42 @@ def normalised_document(
 
 def canonical_options(options: dict[str, Any]) -> dict[str, Any]:
     """A deep copy of an entry's options with keys sorted at every level. ValueError if not plain JSON."""
+    problem = options_problem(options)
+    if problem:
+        raise ValueError(problem)
     return json.loads(json.dumps(options, ensure_ascii=False, allow_nan=False, sort_keys=True))
+
+
+def options_problem(options: Any) -> str | None:
+    """Why an entry's options cannot be kept, or None. Options must be plain JSON (string keys, finite numbers),
+    at most MAX_OPTIONS_DEPTH levels deep, without the character U+0000 (PostgreSQL cannot store it).
+    Walked without recursion, so any depth gets this answer rather than a RecursionError."""
+    stack = [(options, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, (dict, list)) and depth > MAX_OPTIONS_DEPTH:
+            return f"must not be nested more than {MAX_OPTIONS_DEPTH} levels deep"
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if not isinstance(key, str):
+                    return f"must have only string keys, got the key {_show(key)}"
+                if "\x00" in key:
+                    return "must not contain the character U+0000"
+                stack.append((item, depth + 1))
+        elif isinstance(value, list):
+            stack.extend((item, depth + 1) for item in value)
+        elif isinstance(value, str):
+            if "\x00" in value:
+                return "must not contain the character U+0000"
+        elif isinstance(value, float):
+            if not math.isfinite(value):
+                return f"must hold only finite numbers, got {value}"
+        elif isinstance(value, int) and not isinstance(value, bool):
+            if abs(value) >= LARGE_NUMBER:
+                return "must not hold numbers of more than 60 digits"
+        elif value is not None and not isinstance(value, bool):
+            return f"must hold only plain JSON values, got {type(value).__name__}"
+    return None
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -129,7 +179,7 @@ def _decode(raw: str | bytes | dict) -> Any:
     except ValueError as exc:  # NaN / Infinity
         raise ListFormatError([ListIssue(f"invalid JSON: {exc}")])
     except RecursionError:
-        raise ListFormatError([ListIssue("invalid JSON: nested too deeply")])
+        raise ListFormatError([ListIssue("invalid JSON: nested too deeply")]) from None
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -155,6 +205,28 @@ def _entry_count_issue(doc: dict[str, Any]) -> ListIssue | None:
     if total <= MAX_ENTRIES:
         return None
     return ListIssue(f"sections: {total} entries; a list holds at most {MAX_ENTRIES}", path="sections")
+
+
+def _value_issues(doc: dict[str, Any]) -> _Keyed:
+    """Numbers of more than 60 digits and nesting deeper than an entry's options may go, found without recursion.
+
+    A decoded JSON text cannot hold them (json.loads refuses), but a dict handed in by Python code can.
+    """
+    keyed: _Keyed = []
+    deepest = MAX_OPTIONS_DEPTH + 4  # sections.<key>[i].options is 4 levels down
+    stack: list[tuple[Any, list[str | int]]] = [(doc, [])]
+    while stack and len(keyed) < MAX_ISSUES:
+        value, parts = stack.pop()
+        if isinstance(value, (dict, list)) and len(parts) >= deepest:
+            where = parts[:4] if parts[0] == "sections" else parts[:1]
+            keyed.append(_issue(where, f"must not be nested more than {MAX_OPTIONS_DEPTH} levels deep"))
+        elif isinstance(value, dict):
+            stack.extend((item, parts + [key]) for key, item in value.items())
+        elif isinstance(value, list):
+            stack.extend((item, parts + [index]) for index, item in enumerate(value))
+        elif isinstance(value, int) and not isinstance(value, bool) and abs(value) >= LARGE_NUMBER:
+            keyed.append(_issue(parts, "got a very large number (more than 60 digits)"))
+    return sorted(keyed, key=lambda pair: pair[0])
 
 
 def _schema_issues(doc: dict[str, Any]) -> _Keyed:
@@ -188,6 +260,26 @@ def _python_issues(doc: dict[str, Any]) -> _Keyed:
     return keyed
 
 
+def _whole_string_issues(doc: dict[str, Any]) -> _Keyed:
+    """Values that pass a schema pattern only because Python's `$` matched before a final newline."""
+    schema = list_schema()
+    format_rule, card_rule = schema["properties"]["format"], schema["$defs"]["entry"]["properties"]["card"]
+    checks: list[tuple[list[str | int], Any, re.Pattern[str], str]] = [
+        (["format"], doc.get("format"), FORMAT_PATTERN, format_rule["x-expected"])
+    ]
+    sections = doc.get("sections")
+    for key, entries in sections.items() if isinstance(sections, dict) else ():
+        for index, entry in enumerate(entries if isinstance(entries, list) else ()):
+            if isinstance(entry, dict):
+                parts: list[str | int] = ["sections", key, index, "card"]
+                checks.append((parts, entry.get("card"), CARD_PATTERN, card_rule["x-expected"]))
+    return [
+        _issue(parts, f"must be {expected}, got {_show(value)}")
+        for parts, value, pattern, expected in checks
+        if isinstance(value, str) and pattern.search(value) and not pattern.fullmatch(value)
+    ]
+
+
 def _entry_issues(parts: list[str | int], entry: Any) -> _Keyed:
     keyed: _Keyed = []
     if not isinstance(entry, dict):
@@ -197,10 +289,9 @@ def _entry_issues(parts: list[str | int], entry: Any) -> _Keyed:
         keyed.append(_issue(parts + ["qty"], f"must be a whole number written without a decimal point, got {qty}"))
     options = entry.get("options")
     if isinstance(options, dict):
-        try:
-            canonical_options(options)
-        except (TypeError, ValueError) as exc:
-            keyed.append(_issue(parts + ["options"], f"must hold only plain JSON values ({exc})"))
+        problem = options_problem(options)
+        if problem:
+            keyed.append(_issue(parts + ["options"], problem))
     return keyed
 
 
@@ -240,10 +331,8 @@ def _json_type(value: Any) -> str:
         return "null"
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, int):
-        return f"a number ({value})"
-    if isinstance(value, float):
-        return f"a number ({value})"
+    if isinstance(value, (int, float)):
+        return f"a number ({_number(value)})"
     if isinstance(value, str):
         return f"a string ({_show(value)})"
     if isinstance(value, list):
@@ -253,11 +342,18 @@ def _json_type(value: Any) -> str:
     return type(value).__name__
 
 
+def _number(value: int | float) -> str:
+    return "a very large number" if isinstance(value, int) and abs(value) >= LARGE_NUMBER else repr(value)
+
+
 def _show(value: Any, limit: int = 60) -> str:
+    """A short JSON rendering of an untrusted value for a message; never raises (huge numbers, deep nesting)."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return _number(value)
     try:
         text = json.dumps(value, ensure_ascii=False)
-    except (TypeError, ValueError):
-        text = repr(value)
+    except (TypeError, ValueError, RecursionError):
+        text = _json_type(value)
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 

@@ -31,7 +31,18 @@ from cards.systems import SECTION_LABELS, SYSTEMS
 from rules_engine.core.catalog import Catalog
 
 from .errors import MAX_ISSUES, ListFormatError, ListIssue
-from .jsonio import MAX_ENTRIES, MAX_QTY, canonical_options, list_schema, normalised_document, parse_list_json
+from .jsonio import (
+    CARD_PATTERN,
+    FORMAT_PATTERN,
+    MAX_ENTRIES,
+    MAX_QTY,
+    NAME_MAX,
+    NAME_PATTERN,
+    canonical_options,
+    normalised_document,
+    options_problem,
+    parse_list_json,
+)
 
 SUGGESTION_COUNT = 3
 SUGGESTION_MIN_SCORE = 30  # rapidfuzz WRatio 0..100; below this a name is not "close"
@@ -52,8 +63,6 @@ _BARE_SECTION = re.compile(r"^(?P<label>[^\d\[\]].*?)\s*(?:\(\s*\d+\s*\)|[:：])
 # "2 補給物資", "2x 補給物資", "2 × 補給物資"; the x must be followed by a space
 _ENTRY = re.compile(r"^(?P<qty>[+\-−]?\d+)(?:\s*[xX×])?(?:\s+(?P<rest>\S.*))?$")
 _CODE_SUFFIX = re.compile(r"^(?P<name>.*?)\s*\((?P<code>[^()]*)\)$")
-_CODE = re.compile(list_schema()["$defs"]["entry"]["properties"]["card"]["pattern"])
-_FORMAT = re.compile(list_schema()["properties"]["format"]["pattern"])
 
 
 def fold(text: str) -> str:
@@ -126,15 +135,16 @@ class CardIndex:
                            suggest_for=key)
 
     def _explicit_code(self, text: str) -> str | None:
-        """The code of "NAME (CODE)" / "(CODE)". A bare "(CODE)" unknown to the catalog is kept as written."""
+        """The code of "NAME (CODE)" / "(CODE)". A bare "(CODE)" is taken exactly as written: a catalog code, or
+        one the catalog does not know (kept; validation reports it), so that any list's codes can be written."""
         match = _CODE_SUFFIX.match(text.strip())
         if not match:
             return None
         written, name = match["code"].strip(), match["name"].strip()
-        code = self.code_of(written)
+        code = self.code_of(written) if name else (written if written in self.catalog.cards else None)
         if code:
             return code
-        if not _CODE.match(written):
+        if not CARD_PATTERN.fullmatch(written):
             raise _LineProblem(f"{_quote('(' + written + ')')} is not a card code: a code has 1 to 64 characters "
                                "and no spaces, parentheses or braces")
         if not name:
@@ -186,6 +196,9 @@ def parse_entry(text: str, index: CardIndex) -> dict[str, Any]:
     words, options = _split_options(rest, index)
     entry: dict[str, Any] = {"card": index.resolve(words), "qty": qty}
     if options is not None:
+        problem = options_problem(options)
+        if problem:
+            raise _LineProblem(f"the options at the end of the line {problem}")
         entry["options"] = canonical_options(options)
     return entry
 
@@ -256,7 +269,7 @@ def _format_slug(written: str, catalog: Catalog) -> str:
     for slug, fmt in catalog.formats.items():
         if key in (fold(slug), fold(fmt.get("name") or ""), fold(fmt.get("name_en") or "")):
             return slug
-    if _FORMAT.match(written):
+    if FORMAT_PATTERN.fullmatch(written):
         return written
     known = ", ".join(catalog.formats) or "none loaded"
     raise _LineProblem(f"{_quote(written)} is not a format of {SYSTEMS[catalog.system]['name']} "
@@ -303,8 +316,8 @@ class _Reader:
                 self.add(number, problem)
         if self.system is None and not self.issues:
             self.start()
-        if self.issues:
-            raise ListFormatError(self.issues)
+        if self.issues:  # in file order; problems of the whole file (no system given) first
+            raise ListFormatError(sorted(self.issues, key=lambda issue: issue.line or 0))
         return self.document()
 
     def read_line(self, number: int, line: str) -> bool:
@@ -342,6 +355,10 @@ class _Reader:
             self.headers[key] = ("", number)  # reported here; not again as "no system given"
             raise _LineProblem(f"unknown system {_quote(value)}; known systems: {', '.join(SYSTEMS)}")
         self.headers[key] = (value, number)
+        if key == "name" and (len(value) > NAME_MAX or not NAME_PATTERN.fullmatch(value)):
+            raise _LineProblem(f"the list name must be one line of text without control characters, at most "
+                               f"{NAME_MAX} characters; got {len(value)} characters"
+                               + ("" if NAME_PATTERN.fullmatch(value) else " with a control character"))
 
     def start(self) -> bool:
         """Fix the system (System: header, else the argument) once the headers are over; False if none."""

@@ -74,6 +74,8 @@ def check_notes(notes: Any) -> str:
         raise ListInputError("notes: must be a string.", details={"path": "notes"})
     if len(notes) > MAX_NOTES:
         raise ListInputError(f"notes: at most {MAX_NOTES} characters ({len(notes)} given).", details={"path": "notes"})
+    if "\x00" in notes:  # PostgreSQL cannot store U+0000 in text
+        raise ListInputError("notes: must not contain the NUL character (U+0000).", details={"path": "notes"})
     return notes
 
 

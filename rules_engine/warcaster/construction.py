@@ -219,8 +219,15 @@ class WarjackPoints(Rule):
     title_en, title_ja = "Warjack weapons within weapon points", "ウォージャックの武器はウェポンポイント以内"
 
     def check(self, ctx: ListContext) -> Iterator[Violation]:
+        # Each problem once: "2 Hayate" and "1 Hayate" + "1 Hayate" without a cortex are the same one problem, so
+        # the result does not depend on how the list splits its entries.
+        seen: set[tuple] = set()
         for entry in force_units(ctx, {WARJACK}):
-            yield from self._check_warjack(ctx, entry)
+            for violation in self._check_warjack(ctx, entry):
+                key = (violation.message, violation.cards, tuple(sorted(violation.params.items())))
+                if key not in seen:
+                    seen.add(key)
+                    yield violation
 
     def _check_warjack(self, ctx: ListContext, entry: Entry) -> Iterator[Violation]:
         options = entry.options if is_mapping(entry.options) else {}

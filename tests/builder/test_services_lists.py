@@ -109,3 +109,10 @@ def test_slugs_are_random_and_url_safe(catalogs, owner):
 def test_user_signup_creates_a_token(db):
     user, token = services.user_signup(username="newbie", password="Str0ng-enough-pw", email="")
     assert user.check_password("Str0ng-enough-pw") and services.user_token(user=user) == token
+
+
+def test_notes_with_a_nul_character_are_refused_naming_the_field(catalogs, owner):
+    """U+0000 cannot be stored by PostgreSQL: refused as bad input (400), never a database error, nothing saved."""
+    with pytest.raises(list_services.ListInputError, match="notes: must not contain the NUL"):
+        services.list_create(owner=owner, document=hagmi_doc(), notes="a\x00b")
+    assert not GameList.objects.exists()
