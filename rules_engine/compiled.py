@@ -1,15 +1,15 @@
-"""The Warcaster engine compiled to C with mypyc: the same games to the bit, about twice as fast (issue 7).
+"""The game engines compiled to C with mypyc: the same games to the bit, about twice as fast (issues 3, 6, 7).
 
-The engine is plain Python and always works as such. At set-up (`python3 dev.py run` / `test`, or by hand:
-`python -m rules_engine.compiled build`) the modules in MODULES are compiled with mypyc (part of mypy, pinned in
-requirements.txt; it needs a C compiler and the Python headers) into BUILD_DIR. When `rules_engine.warcaster` is
-imported it uses the compiled modules instead of its .py files, but only if they were built from exactly the
-sources in the work tree by this Python (a digest of both is stored with the build). Edit a source and the
-package falls back to pure Python until the next build, so compiled code is never stale; a failed build only
-means pure Python. `HANGAR_ENGINE=python` forces pure Python (the tests compare both).
+The engines are plain Python and always work as such. At set-up (`python3 dev.py run` / `test`, or by hand:
+`python -m rules_engine.compiled build`) the modules listed in PACKAGES are compiled with mypyc (part of mypy,
+pinned in requirements.txt; it needs a C compiler and the Python headers), one build per engine package under
+BUILD_DIR. When such a package is imported it uses its compiled modules instead of its .py files, but only if they
+were built from exactly the sources in the work tree by this Python (a digest of both is stored with the build).
+Edit a source and that package falls back to pure Python until the next build, so compiled code is never stale;
+a failed build only means pure Python. `HANGAR_ENGINE=python` forces pure Python (the tests compare both).
 
-    python -m rules_engine.compiled build [--force]   compile (skipped when up to date)
-    python -m rules_engine.compiled status            which engine an import would use, and why
+    python -m rules_engine.compiled build [--force]   compile what is out of date
+    python -m rules_engine.compiled status            which engine each package would use, and why
 
 No Django here (rules_engine never imports it).
 """
@@ -27,101 +27,125 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 BUILD_DIR = Path(os.environ.get("HANGAR_ENGINE_BUILD_DIR", ROOT / "var" / "engine-build"))
 STAMP = "stamp.json"
-GROUP = "hangar_engine"  # mypyc's shared support library: hangar_engine__mypyc
-PACKAGE = "rules_engine.warcaster"
-MODULES = (  # compiled together, in this package; construction and simulation stay Python
-    "rules_engine.warcaster.geometry",
-    "rules_engine.warcaster.models",
-    "rules_engine.warcaster.state",
-    "rules_engine.warcaster.combat",
-    "rules_engine.warcaster.cyphers",
-    "rules_engine.warcaster.policies",
-    "rules_engine.warcaster.game",
-)
+# Per engine package, the modules compiled together (construction, simulation and odds stay Python: they are
+# not in the game loop).
+PACKAGES: dict[str, tuple[str, ...]] = {
+    "rules_engine.warcaster": ("geometry", "models", "state", "combat", "cyphers", "policies", "game"),
+    "rules_engine.mwda": ("geometry", "units", "state", "combat", "policies", "game"),
+    "rules_engine.hagmi": ("cards", "state", "skills", "combat", "refit", "beasts", "policies", "game"),
+}
+PACKAGE = "rules_engine.warcaster"  # the default of `status()`
 
-_status: dict[str, str] = {"engine": "python", "reason": "rules_engine.warcaster not imported yet"}
+
+def modules_of(package: str) -> tuple[str, ...]:
+    return tuple(f"{package}.{name}" for name in PACKAGES[package])
+
+
+def _short(package: str) -> str:
+    return package.rsplit(".", 1)[-1]
+
+
+def build_dir(package: str) -> Path:
+    return BUILD_DIR / _short(package)
+
+
+def group_of(package: str) -> str:
+    """mypyc's shared support library of a package's build: hangar_<engine>__mypyc."""
+    return f"hangar_{_short(package)}"
+
+
+_status: dict[str, dict[str, str]] = {}  # package -> {"engine", "reason"}, filled by `activate`
 
 
 def source_path(module: str) -> Path:
     return ROOT.joinpath(*module.split(".")).with_suffix(".py")
 
 
-def digest() -> str:
-    """What a build depends on: this Python (version and ABI) and every compiled module's source."""
+def digest(package: str = PACKAGE) -> str:
+    """What a package's build depends on: this Python (version and ABI) and every compiled module's source."""
     h = hashlib.sha256()
     h.update(f"{sys.implementation.cache_tag} {sys.version} {sys.platform}".encode())
-    for module in MODULES:
+    for module in modules_of(package):
         h.update(module.encode())
         h.update(source_path(module).read_bytes())
     return h.hexdigest()
 
 
-def _read_stamp() -> dict:
+def _read_stamp(package: str) -> dict:
     try:
-        return json.loads((BUILD_DIR / STAMP).read_text(encoding="utf-8"))
+        return json.loads((build_dir(package) / STAMP).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
 
 
 def activate(package: str, package_path: list[str]) -> bool:
-    """Called by rules_engine/warcaster/__init__.py: put the compiled modules ahead of the sources when they are
-    up to date. Returns True when the compiled engine will be used."""
+    """Called by an engine package's __init__.py: put its compiled modules ahead of the sources when they are up
+    to date. Returns True when the compiled engine will be used."""
+    status = _status[package] = {"engine": "python", "reason": ""}
     if os.environ.get("HANGAR_ENGINE", "").strip().lower() == "python":
-        _status.update(engine="python", reason="HANGAR_ENGINE=python")
+        status["reason"] = "HANGAR_ENGINE=python"
         return False
-    stamp = _read_stamp()
+    folder = build_dir(package)
+    stamp = _read_stamp(package)
     if not stamp:
-        _status.update(engine="python", reason=f"not compiled (no build in {BUILD_DIR})")
+        status["reason"] = f"not compiled (no build in {folder})"
         return False
-    if stamp.get("digest") != digest():
-        _status.update(engine="python", reason="the compiled build is older than the sources (rebuild it)")
+    if stamp.get("digest") != digest(package):
+        status["reason"] = "the compiled build is older than the sources (rebuild it)"
         return False
-    folder = BUILD_DIR.joinpath(*package.split("."))
-    added = str(BUILD_DIR) not in sys.path
+    added = str(folder) not in sys.path
     if added:
-        sys.path.append(str(BUILD_DIR))
+        sys.path.append(str(folder))
     try:
-        importlib.import_module(f"{GROUP}__mypyc")
+        importlib.import_module(f"{group_of(package)}__mypyc")
     except ImportError as error:
         if added:
-            sys.path.remove(str(BUILD_DIR))
-        _status.update(engine="python", reason=f"the compiled build does not load: {error}")
+            sys.path.remove(str(folder))
+        status["reason"] = f"the compiled build does not load: {error}"
         return False
-    package_path.insert(0, str(folder))
-    _status.update(engine="compiled", reason=f"mypyc build in {BUILD_DIR}")
+    package_path.insert(0, str(folder.joinpath(*package.split("."))))
+    status.update(engine="compiled", reason=f"mypyc build in {folder}")
     return True
 
 
-def status() -> dict[str, str]:
-    """{"engine": "compiled" | "python", "reason": ...} for the Warcaster engine of this process."""
-    importlib.import_module(PACKAGE)
-    return dict(_status)
+def status(package: str = PACKAGE) -> dict[str, str]:
+    """{"engine": "compiled" | "python", "reason": ...} for an engine package in this process."""
+    importlib.import_module(package)
+    return dict(_status.get(package) or {"engine": "python", "reason": "the package has no compiled build"})
 
 
-def build(force: bool = False) -> int:
-    """Compile MODULES into BUILD_DIR (in a child process: setuptools and mypy stay out of this one)."""
-    wanted = digest()
-    if not force and _read_stamp().get("digest") == wanted:
-        print(f"compiled engine up to date ({BUILD_DIR})")
-        return 0
-    work = BUILD_DIR.with_name(BUILD_DIR.name + ".tmp")
+def build(force: bool = False, packages: list[str] | None = None) -> int:
+    """Compile every package (or `packages`) that is out of date; 0 when all are compiled."""
+    failed = [package for package in packages or list(PACKAGES) if not build_package(package, force=force)]
+    return 1 if failed else 0
+
+
+def build_package(package: str, *, force: bool = False) -> bool:
+    """Compile one package's modules into its build folder (in a child process: setuptools and mypy stay out of
+    this one). The folder is replaced only by a complete build, its stamp written last."""
+    wanted, folder = digest(package), build_dir(package)
+    if not force and _read_stamp(package).get("digest") == wanted:
+        print(f"compiled {package}: up to date ({folder})")
+        return True
+    work = folder.with_name(folder.name + ".tmp")
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
     env = dict(os.environ, MYPY_CACHE_DIR=str(work / "mypy-cache"), HANGAR_ENGINE="python")
-    done = subprocess.run([sys.executable, "-c", _BUILD_SCRIPT, str(work), *MODULES], cwd=ROOT, env=env,
-                          capture_output=True, text=True)
+    done = subprocess.run([sys.executable, "-c", _BUILD_SCRIPT, str(work), group_of(package), *modules_of(package)],
+                          cwd=ROOT, env=env, capture_output=True, text=True)
     if done.returncode != 0:
         tail = "\n".join((done.stdout + done.stderr).strip().splitlines()[-25:])
-        print(f"could not compile the engine (pure Python will be used):\n{tail}", file=sys.stderr)
+        print(f"could not compile {package} (it runs as pure Python):\n{tail}", file=sys.stderr)
         shutil.rmtree(work, ignore_errors=True)
-        return 1
+        return False
     for scratch in ("c", "temp", "mypy-cache"):
         shutil.rmtree(work / scratch, ignore_errors=True)
-    (work / STAMP).write_text(json.dumps({"digest": wanted, "modules": list(MODULES)}, indent=1), encoding="utf-8")
-    shutil.rmtree(BUILD_DIR, ignore_errors=True)
-    work.rename(BUILD_DIR)
-    print(f"compiled the engine with mypyc into {BUILD_DIR}")
-    return 0
+    stamp = {"digest": wanted, "modules": list(modules_of(package))}
+    (work / STAMP).write_text(json.dumps(stamp, indent=1), encoding="utf-8")
+    shutil.rmtree(folder, ignore_errors=True)
+    work.rename(folder)
+    print(f"compiled {package} with mypyc into {folder}")
+    return True
 
 
 _BUILD_SCRIPT = r"""
@@ -129,11 +153,11 @@ import sys
 from setuptools import setup
 from mypyc.build import mypycify
 
-work, modules = sys.argv[1], sys.argv[2:]
+work, group, modules = sys.argv[1], sys.argv[2], sys.argv[3:]
 paths = [m.replace(".", "/") + ".py" for m in modules]
 setup(
-    name="hangar-engine",
-    ext_modules=mypycify(paths, group_name="hangar_engine", opt_level="3", target_dir=work + "/c"),
+    name=group,
+    ext_modules=mypycify(paths, group_name=group, opt_level="3", target_dir=work + "/c"),
     script_args=["--quiet", "build_ext", "--build-lib", work, "--build-temp", work + "/temp"],
 )
 """
@@ -142,12 +166,13 @@ setup(
 def main(argv: list[str]) -> int:
     command = argv[0] if argv else "status"
     if command == "build":
-        return build(force="--force" in argv[1:])
+        return build(force="--force" in argv[1:], packages=[a for a in argv[1:] if not a.startswith("--")] or None)
     if command == "status":
         from rules_engine import compiled  # not this __main__ module: the one the package reports to
 
-        found = compiled.status()
-        print(f"{found['engine']}: {found['reason']}")
+        for package in PACKAGES:
+            found = compiled.status(package)
+            print(f"{package}: {found['engine']} ({found['reason']})")
         return 0
     print(__doc__)
     return 2

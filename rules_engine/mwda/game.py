@@ -98,7 +98,7 @@ class MwdaGame:
         for index, side in enumerate(self.sides):
             if not side.specs:
                 raise UnitDataError("-", "list" if index == 0 else "opponent", "the army has no units (M4)")
-        self.orders = tuple(orders_per_round(side.specs) for side in self.sides)
+        self.orders = (orders_per_round(self.sides[0].specs), orders_per_round(self.sides[1].specs))
 
     def spec(self, code: Any, where: str) -> UnitSpec:
         if code not in self._specs:

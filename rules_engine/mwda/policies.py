@@ -126,12 +126,10 @@ class _Heuristic:
         return -5.0
 
 
-@register_policy("mwda-greedy")
 class GreedyPolicy(_Heuristic):
     name = "mwda-greedy"
 
 
-@register_policy("mwda-defensive")
 class DefensivePolicy(_Heuristic):
     name = "mwda-defensive"
     careful = True
@@ -146,3 +144,8 @@ class DefensivePolicy(_Heuristic):
         if threatened(state, unit):
             return 2.5 if run else 2.0
         return -5.0
+
+
+# Registered after the classes (not with the decorator), so that mypyc compiles them as native classes.
+register_policy("mwda-greedy")(GreedyPolicy)
+register_policy("mwda-defensive")(DefensivePolicy)

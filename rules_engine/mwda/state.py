@@ -21,7 +21,6 @@ positions, damage, heat, eliminations), enough to redraw the battle turn by turn
 """
 from __future__ import annotations
 
-import copy
 import math
 import random
 from typing import Any, Mapping, Sequence
@@ -106,16 +105,19 @@ class MwdaState:
         return (1.0, -1.0) if self.winner == 0 else (-1.0, 1.0)
 
     def clone(self) -> MwdaState:
-        twin = copy.copy(self)
-        twin.units = [u.copy() for u in self.units]
+        """An independent copy (written out: compiled classes cannot be copied by `copy`)."""
+        rng = random.Random()
+        rng.setstate(self.rng.getstate())
+        twin = MwdaState(options=self.options, layout=self.layout, units=[u.copy() for u in self.units],
+                         orders=self.orders, goldfish=self.goldfish, first=self.first, rng=rng)
         twin.events = self.events.copy()
+        twin.turn, twin.round, twin.active, twin.orders_left = self.turn, self.round, self.active, self.orders_left
+        twin.over, twin.winner, twin.end_reason = self.over, self.winner, self.end_reason
+        twin.shooters = self.shooters
         twin.ordered = set(self.ordered)
         twin.points_destroyed, twin.shutdowns = list(self.points_destroyed), list(self.shutdowns)
         twin.orders_given, twin.turns_taken = list(self.orders_given), list(self.turns_taken)
         twin.damage_dealt = list(self.damage_dealt)
-        twin.rng = random.Random()
-        twin.rng.setstate(self.rng.getstate())
-        twin._legal, twin._paths, twin._edges, twin._fire, twin._plans = None, {}, {}, {}, {}
         return twin
 
     def log(self, kind: str, player: int | None, **data: Any) -> None:
@@ -277,9 +279,7 @@ class MwdaState:
     def apply(self, action: tuple) -> None:
         if self.over:
             raise ValueError(f"game is over; cannot apply {action!r}")
-        if self._legal is None:
-            self.legal_actions()
-        if action not in self._legal:
+        if action not in (self._legal if self._legal is not None else self.legal_actions()):
             raise ValueError(f"turn {self.turn}: illegal action {action!r} for player {self.active}")
         kind = action[0]
         if kind == "pass":
@@ -350,7 +350,7 @@ class MwdaState:
             dx, dy = enemy.x - unit.x, enemy.y - unit.y
         else:
             enemy = min(self.enemies(unit), key=lambda e: (self.edge(unit, e), e.uid))
-            travel = allowance
+            travel = float(allowance)
             dx, dy = unit.x - enemy.x, unit.y - enemy.y
         norm = math.hypot(dx, dy) or 1.0
         direction = (dx / norm, dy / norm)

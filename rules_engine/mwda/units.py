@@ -142,9 +142,9 @@ def _heat_dial(card: Mapping[str, Any], code: str) -> tuple[HeatClick, ...]:
         shutdown = click.get("shutdown", False)
         if not isinstance(shutdown, bool):
             raise UnitDataError(code, f"{where}.shutdown", f"expected true or false, got {shutdown!r}")
-        mods = [_int(click, code, f, minimum=None, default=0, where=f"{where}.{f}")
-                for f in ("primary_damage", "secondary_damage", "move")]
-        clicks.append(HeatClick(*mods, shutdown))
+        primary, secondary, move = (_int(click, code, f, minimum=None, default=0, where=f"{where}.{f}")
+                                    for f in ("primary_damage", "secondary_damage", "move"))
+        clicks.append(HeatClick(primary, secondary, move, shutdown))
     return tuple(clicks)
 
 
