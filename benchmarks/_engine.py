@@ -5,6 +5,7 @@ from __future__ import annotations
 import cProfile
 import io
 import json
+import os
 import pstats
 import sys
 import time
@@ -14,7 +15,22 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+if "--pure" in sys.argv:  # before any engine package is imported: rules_engine/compiled.py reads it then
+    os.environ["HANGAR_ENGINE"] = "python"
+
+from rules_engine import compiled  # noqa: E402
 from rules_engine.simulation import simulate  # noqa: E402
+
+
+def add_engine_option(parser: Any) -> None:
+    parser.add_argument("--pure", action="store_true",
+                        help="the pure-Python engine even when a compiled build exists (rules_engine/compiled.py)")
+
+
+def engine_line(package: str) -> str:
+    """Which engine the benchmark measures: the mypyc-compiled build when it is up to date, else pure Python."""
+    found = compiled.status(package)
+    return f"engine: {found['engine']} ({found['reason']})"
 
 
 def load_package(system: str) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, dict[str, Any]]]:

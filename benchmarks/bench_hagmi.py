@@ -24,9 +24,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from rules_engine.simulation import build_snapshot, simulate  # noqa: E402
+from _engine import add_engine_option, engine_line, games_per_second, load_package, profile  # noqa: E402,I001
 
-from _engine import games_per_second, load_package, profile  # noqa: E402  (benchmarks/_engine.py)
+from rules_engine.simulation import build_snapshot, simulate  # noqa: E402
 
 DECK = "akane-assault"  # the 40-card deck (20 兵器 + 20 作戦)
 POLICIES = ("greedy", "random")
@@ -56,9 +56,11 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=2000, help="games per timed run (default 2000)")
     parser.add_argument("--repeat", type=int, default=3, help="timed runs per case; the median is shown (default 3)")
     parser.add_argument("--no-profile", action="store_true", help="skip the cProfile of the co-op greedy case")
+    add_engine_option(parser)
     args = parser.parse_args()
 
     print(f"Python {platform.python_version()} on {platform.machine()}, one core, {args.games} games × {args.repeat} runs")
+    print(engine_line("rules_engine.hagmi"))
     print(f"{'case':58} {'cpu g/s':>8} {'wall g/s':>9} {'target':>7}")
     all_cases = cases()
     for kind, label, snapshot in all_cases:
@@ -68,7 +70,7 @@ def main() -> None:
         target = TARGETS.get(kind)
         mark = "" if target is None else f"{target:>7}" + ("" if cpu >= target else "  BELOW")
         print(f"{label:58} {cpu:8.0f} {wall:9.0f} {mark}")
-    if not args.no_profile:
+    if not args.no_profile and "engine: python" in engine_line("rules_engine.hagmi"):  # cProfile sees no compiled code
         label, snapshot = next((label, s) for kind, label, s in all_cases if kind == "coop" and s["policy"] == "greedy")
         print(f"\ncProfile, top 15 by tottime: {label}, {args.games} games")
         print(profile(snapshot, args.games, SEED))

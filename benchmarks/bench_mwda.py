@@ -21,9 +21,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from rules_engine.simulation import build_snapshot, simulate  # noqa: E402
+from _engine import add_engine_option, engine_line, games_per_second, load_package, profile  # noqa: E402,I001
 
-from _engine import games_per_second, load_package, profile  # noqa: E402  (benchmarks/_engine.py)
+from rules_engine.simulation import build_snapshot, simulate  # noqa: E402
 
 POLICIES = ("greedy", "random")
 SEED = 2026
@@ -55,9 +55,11 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=500, help="battles per timed run (default 500)")
     parser.add_argument("--repeat", type=int, default=3, help="timed runs per case; the median is shown (default 3)")
     parser.add_argument("--no-profile", action="store_true", help="skip the cProfile")
+    add_engine_option(parser)
     args = parser.parse_args()
 
     print(f"Python {platform.python_version()} on {platform.machine()}, one core, {args.games} battles × {args.repeat} runs")
+    print(engine_line("rules_engine.mwda"))
     print(f"{'case':58} {'wall/s':>8} {'cpu/s':>8} {'target':>7}")
     all_cases = cases()
     army_rates = []
@@ -73,7 +75,7 @@ def main() -> None:
         print(f"{label:58} {wall:8.0f} {cpu:8.0f} {mark}")
     if army_rates:
         print(f"\narmy vs army, CPU battles/s: min {min(army_rates):.0f}, median {statistics.median(army_rates):.0f}")
-    if not args.no_profile:
+    if not args.no_profile and "engine: python" in engine_line("rules_engine.mwda"):  # cProfile sees no compiled code
         label, snapshot = next((label, s) for kind, label, s in all_cases if kind == "army" and s["policy"] == "greedy")
         print(f"\ncProfile, top 15 by tottime: {label}, {args.games} battles")
         print(profile(snapshot, args.games, SEED))

@@ -15,7 +15,6 @@ rules_engine.compiled build`; dev.py builds it), otherwise pure Python; `--pure`
 from __future__ import annotations
 
 import argparse
-import os
 import platform
 import statistics
 import sys
@@ -24,13 +23,10 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-if "--pure" in sys.argv:  # before the engine is imported: rules_engine/compiled.py reads it then
-    os.environ["HANGAR_ENGINE"] = "python"
 
-from rules_engine import compiled  # noqa: E402
+from _engine import add_engine_option, engine_line, games_per_second, load_package, profile  # noqa: E402,I001
+
 from rules_engine.simulation import build_snapshot, simulate  # noqa: E402
-
-from _engine import games_per_second, load_package, profile  # noqa: E402  (benchmarks/_engine.py)
 
 LIST = "isa-starsteel-vanguard"
 PROFILED = "marcher-frontier-posse"
@@ -59,12 +55,11 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=300, help="games per timed run (default 300)")
     parser.add_argument("--repeat", type=int, default=3, help="timed runs per case; the median is shown (default 3)")
     parser.add_argument("--no-profile", action="store_true", help="skip the cProfile of the force greedy case")
-    parser.add_argument("--pure", action="store_true", help="the pure-Python engine even when a compiled build exists")
+    add_engine_option(parser)
     args = parser.parse_args()
 
-    engine = compiled.status()
     print(f"Python {platform.python_version()} on {platform.machine()}, one core, {args.games} games × {args.repeat} runs")
-    print(f"engine: {engine['engine']} ({engine['reason']})")
+    print(engine_line("rules_engine.warcaster"))
     print(f"{'case':64} {'games/CPU s':>11} {'games/s':>9} {'target':>7}")
     found = cases()
     for slug, label, snapshot in found:
@@ -72,7 +67,7 @@ def main() -> None:
         cpu, wall = statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs)
         target = "" if slug == "goldfish" else str(TARGET)
         print(f"{label:64} {cpu:11.1f} {wall:9.1f} {target:>7}")
-    if not args.no_profile and engine["engine"] == "python":  # cProfile sees no compiled function
+    if not args.no_profile and "engine: python" in engine_line("rules_engine.warcaster"):  # cProfile sees no compiled code
         snapshot = next(s for slug, label, s in found if slug == PROFILED and label.endswith("(greedy)"))
         print(f"\ncProfile, {LIST} vs {PROFILED} (greedy), {args.games} games:")
         print(profile(snapshot, args.games, SEED))
