@@ -9,7 +9,8 @@
 #
 #   stop-workers   every worker machine: warm shutdown of hangar-worker@* and hangar-beat (each chunk in progress
 #                  is finished and stored; nothing new is taken; up to 2 minutes)
-#   install        every machine: the pinned requirements into HANGAR_HOME/.venv (created if missing)
+#   install        every machine: the pinned requirements into HANGAR_HOME/.venv (created if missing), then the
+#                  game engines compiled with mypyc (rules_engine/compiled.py; needs gcc and the Python headers)
 #   release        ONE machine: check --deploy, a backup (deploy/backup/pg_backup.sh), migrate, load_packages;
 #                  names the runs still queued or running from another engine version (ENGINE_VERSION changed:
 #                  the new workers fail them with a clear reason, their users start them again)
@@ -66,6 +67,8 @@ phase_install() {
   fi
   say "installing the pinned requirements into $home/.venv"
   "$python" -m pip install --quiet --disable-pip-version-check -r "$home/requirements.txt"
+  say "compiling the game engines with mypyc (plain Python is used if this fails: same games, slower)"
+  (cd "$home" && "$python" -m rules_engine.compiled build) || say "engine build failed: running the engines as plain Python"
 }
 
 phase_release() {

@@ -205,7 +205,17 @@ SPECTACULAR_SETTINGS = {
     "COMPONENT_SPLIT_REQUEST": True,
 }
 
-CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# The cache holds the API throttles' counters. Default: each process's own memory (one machine, one process is
+# exact; P gunicorn processes let a client reach P times a rate). CACHE_URL=redis://host:6379/1 shares them across
+# every process and machine (deploy/env.example, docs/deployment.md).
+CACHE_URL = os.environ.get("CACHE_URL", "").strip()
+if CACHE_URL.startswith(("redis://", "rediss://", "unix://")):
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL,
+                          "KEY_PREFIX": "hangar"}}
+elif CACHE_URL:
+    raise ImproperlyConfigured(f"CACHE_URL: expected redis://host:port/db (or rediss://, unix://), got {CACHE_URL!r}")
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 # Celery: background simulations (issue 4, docs/simulations.md). Embedded default: kombu's filesystem transport
 # under var/broker (HANGAR_BROKER_DIR), no extra service; production: CELERY_BROKER_URL=redis://...

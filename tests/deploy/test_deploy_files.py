@@ -387,7 +387,7 @@ def shell_env_reads(path: Path) -> set[str]:
 
 def project_python_modules() -> list[Path]:
     modules = [DEPLOY / "gunicorn.conf.py", ROOT / "manage.py"]
-    for package in ("hangar", "cards", "builder"):
+    for package in ("hangar", "cards", "builder", "rules_engine"):
         modules += [path for path in (ROOT / package).rglob("*.py") if "migrations" not in path.parts]
     return modules
 
