@@ -45,8 +45,10 @@ def _short(package: str) -> str:
     return package.rsplit(".", 1)[-1]
 
 
-def build_dir(package: str) -> Path:
-    return BUILD_DIR / _short(package)
+def build_dir(package: str, source_digest: str | None = None) -> Path:
+    """The folder of a package's build from sources with this digest: a build never changes once made, and a new
+    one goes into a new folder, so a running process can never load half of one build and half of another."""
+    return BUILD_DIR / _short(package) / (source_digest or digest(package))[:16]
 
 
 def group_of(package: str) -> str:
@@ -71,9 +73,9 @@ def digest(package: str = PACKAGE) -> str:
     return h.hexdigest()
 
 
-def _read_stamp(package: str) -> dict:
+def _read_stamp(folder: Path) -> dict:
     try:
-        return json.loads((build_dir(package) / STAMP).read_text(encoding="utf-8"))
+        return json.loads((folder / STAMP).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
 
@@ -85,13 +87,12 @@ def activate(package: str, package_path: list[str]) -> bool:
     if os.environ.get("HANGAR_ENGINE", "").strip().lower() == "python":
         status["reason"] = "HANGAR_ENGINE=python"
         return False
-    folder = build_dir(package)
-    stamp = _read_stamp(package)
-    if not stamp:
-        status["reason"] = f"not compiled (no build in {folder})"
-        return False
-    if stamp.get("digest") != digest(package):
-        status["reason"] = "the compiled build is older than the sources (rebuild it)"
+    wanted = digest(package)
+    folder = build_dir(package, wanted)
+    if _read_stamp(folder).get("digest") != wanted:
+        others = folder.parent.is_dir() and any(p.is_dir() for p in folder.parent.iterdir())
+        status["reason"] = ("the compiled build is older than the sources (rebuild it)" if others
+                            else f"not compiled (no build in {folder.parent})")
         return False
     added = str(folder) not in sys.path
     if added:
@@ -122,12 +123,13 @@ def build(force: bool = False, packages: list[str] | None = None) -> int:
 
 def build_package(package: str, *, force: bool = False) -> bool:
     """Compile one package's modules into its build folder (in a child process: setuptools and mypy stay out of
-    this one). The folder is replaced only by a complete build, its stamp written last."""
-    wanted, folder = digest(package), build_dir(package)
-    if not force and _read_stamp(package).get("digest") == wanted:
+    this one). A complete build is renamed into its folder (stamp written last); older builds are then removed."""
+    wanted = digest(package)
+    folder = build_dir(package, wanted)
+    if not force and _read_stamp(folder).get("digest") == wanted:
         print(f"compiled {package}: up to date ({folder})")
         return True
-    work = folder.with_name(folder.name + ".tmp")
+    work = folder.with_name(f"{folder.name}.tmp{os.getpid()}")
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
     env = dict(os.environ, MYPY_CACHE_DIR=str(work / "mypy-cache"), HANGAR_ENGINE="python")
@@ -144,6 +146,9 @@ def build_package(package: str, *, force: bool = False) -> bool:
     (work / STAMP).write_text(json.dumps(stamp, indent=1), encoding="utf-8")
     shutil.rmtree(folder, ignore_errors=True)
     work.rename(folder)
+    for old in folder.parent.iterdir():  # a process still using an old build keeps its open files (POSIX)
+        if old != folder and ".tmp" not in old.name:
+            shutil.rmtree(old, ignore_errors=True) if old.is_dir() else old.unlink(missing_ok=True)
     print(f"compiled {package} with mypyc into {folder}")
     return True
 

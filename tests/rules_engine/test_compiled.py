@@ -75,8 +75,9 @@ def test_a_build_older_than_the_sources_is_never_used(tmp_path, monkeypatch):
     """A stale build (its digest differs from the sources') is ignored: pure Python runs until the next build."""
     package = "rules_engine.warcaster"
     monkeypatch.setattr(compiled, "BUILD_DIR", tmp_path)
-    compiled.build_dir(package).mkdir()
-    (compiled.build_dir(package) / compiled.STAMP).write_text(json.dumps({"digest": "older"}), encoding="utf-8")
+    older = compiled.build_dir(package, "0" * 64)
+    older.mkdir(parents=True)
+    (older / compiled.STAMP).write_text(json.dumps({"digest": "0" * 64}), encoding="utf-8")
     monkeypatch.delenv("HANGAR_ENGINE", raising=False)
     package_path = ["/the/sources"]
     assert compiled.activate(package, package_path) is False
