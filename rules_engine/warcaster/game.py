@@ -553,13 +553,13 @@ class WarcasterState(Board):
             if unit.status != "board":
                 continue
             if unit.lockdown:
-                rolled = ACTION_FACES[self.rng.randrange(6)]
+                rolled = ACTION_FACES[combat.face(self.rng)]
                 unit.lockdown = rolled > 0
                 self.log("effect", unit.player, effect="lockdown", unit=unit.uid, roll=rolled,
                          change="kept" if rolled else "ended")
             for model in unit.alive_models:
                 for effect in sorted(model.effects):
-                    rolled = ACTION_FACES[self.rng.randrange(6)]
+                    rolled = ACTION_FACES[combat.face(self.rng)]
                     self.log("effect", model.player, effect=effect, model=model.uid, unit=unit.uid, roll=rolled,
                              change="kept" if rolled else "ended")
                     if not rolled:
