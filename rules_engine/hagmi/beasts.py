@@ -43,6 +43,13 @@ class BeastSide:
     fired: set[int] = field(default_factory=set)  # attrition abilities already fired
     resolving: int = 0  # > 0 while step 6 runs: charges and summons only set beasts aside
 
+    def copy(self) -> BeastSide:
+        """An independent copy (HagmiState.clone); the mothership card is shared (it is immutable)."""
+        return BeastSide(index=self.index, mothership=self.mothership, cores=self.cores, deck=list(self.deck),
+                         chargers=list(self.chargers), beasts=[unit.copy() for unit in self.beasts],
+                         appearing=list(self.appearing), no_cores=set(self.no_cores), discard=list(self.discard),
+                         removed=list(self.removed), fired=set(self.fired), resolving=self.resolving)
+
 
 def _side(state: "StateCore") -> BeastSide:
     assert state.beasts is not None

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping
 
 REFIT_TYPE = "改装"  # タイプ：改装 (H21)
 _FIREPOWER = re.compile(r"^([0-9]+)(?:x([0-9]+))?$")
@@ -72,20 +72,21 @@ class HagmiCard:
     cores: int = 0  # 機獣核 (mothership)
     attrition: tuple[Attrition, ...] = ()
 
-    if TYPE_CHECKING:  # derived in __post_init__ (not dataclass fields)
-        _by_trigger: dict[str, tuple[Skill, ...]]
-        _max_targets: int | None
-        static_self: tuple[Skill, ...]
-        static_equipped: tuple[Skill, ...]
-        static_friendly: tuple[Skill, ...]
-        type_set: frozenset[str]
-        play_window: str | None
-        main_skills: tuple[tuple[int, Skill], ...]
+    # Derived in __post_init__: not arguments, not compared, not shown (equality, hashing and repr are those of
+    # the fields above). Declared here so that mypyc gives them native slots.
+    _by_trigger: dict[str, tuple[Skill, ...]] = field(init=False, compare=False, repr=False)
+    _max_targets: int | None = field(init=False, compare=False, repr=False)
+    static_self: tuple[Skill, ...] = field(init=False, compare=False, repr=False)
+    static_equipped: tuple[Skill, ...] = field(init=False, compare=False, repr=False)
+    static_friendly: tuple[Skill, ...] = field(init=False, compare=False, repr=False)
+    type_set: frozenset[str] = field(init=False, compare=False, repr=False)
+    play_window: str | None = field(init=False, compare=False, repr=False)
+    main_skills: tuple[tuple[int, Skill], ...] = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         # Performance: the engine asks a card for its skills by trigger (and for its passive static skills)
         # hundreds of thousands of times per run; the card is frozen, so these are computed once here.
-        # They are plain attributes, not fields: equality, hashing and repr are unchanged.
+        # They are fields with init=False, compare=False: equality, hashing and repr are unchanged.
         by_trigger: dict[str, tuple[Skill, ...]] = {}
         for skill in self.skills:
             by_trigger[skill.trigger] = by_trigger.get(skill.trigger, ()) + (skill,)
@@ -147,7 +148,7 @@ def parse_skill(code: str, raw: Mapping[str, Any], where: str, trigger_required:
     params = {k: v for k, v in raw.items() if k not in ("kind", "trigger", "once_per_turn", "condition", "text", "text_en")}
     return Skill(
         kind=raw["kind"],
-        trigger=raw.get("trigger", ""),
+        trigger=raw.get("trigger") or "",  # an effect's absent (or null) trigger is "" (a str, also when compiled)
         params=MappingProxyType(params),
         once_per_turn=bool(raw.get("once_per_turn", False)),
         condition=MappingProxyType(dict(raw.get("condition", {}))),

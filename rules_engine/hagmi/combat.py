@@ -32,6 +32,13 @@ class Combat:
     schedule: list[list[list[str]]] = field(default_factory=list)
     exchange: int = 0
 
+    def copy(self) -> Combat:
+        """An independent copy (HagmiState.clone); targets are uids or ("player", index) tuples."""
+        return Combat(attacker=self.attacker, side=self.side, targets=list(self.targets), target=self.target,
+                      defender=self.defender, intercepted=self.intercepted,
+                      schedule=[[list(step) for step in exchange] for exchange in self.schedule],
+                      exchange=self.exchange)
+
 
 def first_to_hit(state: "HagmiState", attacker: Unit, defender: Unit) -> str:
     """先制攻撃 first, then the longer 射程; equal → simultaneous."""

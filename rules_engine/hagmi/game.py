@@ -22,7 +22,6 @@ deck), the payment for a unit produced by 緊急生産 (the cheapest cards), whi
 """
 from __future__ import annotations
 
-import copy
 import random
 from itertools import chain, combinations, islice
 from typing import Any, Iterable, Mapping
@@ -94,10 +93,10 @@ class HagmiGame:
         return weapons, tactics
 
     def _entries(self, entries: Iterable[Mapping[str, Any]], where: str) -> list[str]:
-        codes = []
+        codes: list[str] = []
         for i, entry in enumerate(entries or ()):
             code, qty = entry.get("card"), entry.get("qty", 1)
-            if not self._load(code):
+            if not isinstance(code, str) or not self._load(code):  # (_load refuses a non-string too)
                 raise CardDataError(str(code), f"{where}[{i}].card", "unknown card code")
             if isinstance(qty, bool) or not isinstance(qty, int) or qty < 0:
                 raise CardDataError(str(code), f"{where}[{i}].qty", f"expected an integer ≥ 0, got {qty!r}")
@@ -119,7 +118,7 @@ class HagmiGame:
             return self._list_side(opponent.get("list", {}), "opponent.list")
         if kind == "coop":
             ship = opponent.get("mothership")
-            if not self._load(ship) or self.cards[ship].category != "mothership":
+            if not isinstance(ship, str) or not self._load(ship) or self.cards[ship].category != "mothership":
                 raise CardDataError(str(ship), "opponent.mothership", "not a mothership (母艦) card")
             deck = self._entries(opponent.get("beast_deck", ()), "opponent.beast_deck")
             for code in deck:
@@ -133,7 +132,9 @@ class HagmiGame:
 
 
 class HagmiState(StateCore):
-    def __init__(self, game: HagmiGame, rng: random.Random) -> None:
+    def __init__(self, game: HagmiGame, rng: random.Random, copy_of: HagmiState | None = None) -> None:
+        """A new game of `game`, set up and played up to the first decision; or, with `copy_of`, a copy of that
+        state (`clone`: compiled classes cannot be deep-copied by `copy`)."""
         self.game = game
         self.options = game.options
         self.rng = rng
@@ -148,9 +149,27 @@ class HagmiState(StateCore):
         self.players = []
         self.beasts = None
         self._legal: list | None = None
+        if copy_of is not None:
+            self._copy_from(copy_of)
+            return
         for index, side in enumerate(game.sides):
             self._setup_side(index, side)
         self._start_turn(0)
+
+    def _copy_from(self, source: HagmiState) -> None:
+        """Everything that changes during play is copied; the cards (immutable) and the options are shared."""
+        self.options = source.options
+        self.events = source.events.copy()
+        self.turn, self.active = source.turn, source.active
+        self.winner, self.over, self.battle_closed = source.winner, source.over, source.battle_closed
+        self.presence_counter = source.presence_counter
+        self.combat = source.combat.copy() if source.combat is not None else None
+        self.decision = source.decision
+        self.beast_queue = list(source.beast_queue)
+        self.cards = list(source.cards)
+        self.players = [player.copy() for player in source.players]
+        self.beasts = source.beasts.copy() if source.beasts is not None else None
+        self._legal = list(source._legal) if source._legal is not None else None
 
     # ---- setup -------------------------------------------------------------------------------------------
 
@@ -197,11 +216,11 @@ class HagmiState(StateCore):
             return (0.0, 0.0)
         return tuple(1.0 if p == self.winner else -1.0 for p in range(2))
 
-    def clone(self) -> "HagmiState":
-        memo = {id(self.game): self.game, id(self.events): self.events.copy()}
-        for card in self.game.cards.values():
-            memo[id(card)] = card
-        return copy.deepcopy(self, memo)
+    def clone(self) -> HagmiState:
+        """An independent copy: zones, units, the combat in progress, the log and the random generator's state."""
+        twin = random.Random()
+        twin.setstate(self.rng.getstate())
+        return HagmiState(self.game, twin, copy_of=self)
 
     def decides(self, player: int) -> bool:
         """Whether `player` makes decisions (goldfish and the 機獣 side never do)."""
@@ -212,7 +231,7 @@ class HagmiState(StateCore):
             self._legal = self._compute_legal()
         return list(self._legal)
 
-    def apply(self, action: tuple) -> None:
+    def apply(self, action: Any) -> None:  # any value: one that is not legal is refused below
         if self.over or self.decision is None:
             raise ValueError("the game is over")
         if action not in (self._legal if self._legal is not None else self.legal_actions()):
@@ -225,7 +244,7 @@ class HagmiState(StateCore):
             self.decision = None
         self._legal = None
 
-    def describe(self, action: tuple) -> str:
+    def describe(self, action: Any) -> str:
         def name(x: Any) -> str:
             return self.cards[x].name if isinstance(x, int) else repr(x)
 
@@ -340,7 +359,8 @@ class HagmiState(StateCore):
     # ---- zones used by combat ----------------------------------------------------------------------------
 
     def owner_discard(self, index: int) -> list[int]:
-        return self.beasts.discard if not self.is_player_side(index) else self.players[index].discard
+        beasts = self.beasts  # not is_player_side(index): the 機獣 side's
+        return beasts.discard if beasts is not None and index == beasts.index else self.players[index].discard
 
     def wear_armament(self, unit: Unit, armament: int) -> None:
         player = self.players[unit.owner]
@@ -456,7 +476,7 @@ class HagmiState(StateCore):
         return choices
 
     def _card_plays(self, player: int, emergency: bool) -> list[tuple]:
-        actions = []
+        actions: list[tuple] = []
         trigger = "emergency" if emergency else "on_play"
         ordered = None  # the hand in payment order, sorted once for all the cards listed
         max_targets = int(self.options["max_target_options"])
@@ -547,9 +567,9 @@ class HagmiState(StateCore):
             self.decision = ("battle", player)
             return
         if kind == "play":
-            self._play(player, *action[1:], trigger="on_play")
+            self._play(player, action[1], action[2], action[3], trigger="on_play")
         elif kind == "skill":
-            self._use_main_skill(player, *action[1:])
+            self._use_main_skill(player, action[1], action[2], action[3])
         elif kind == "hidden":
             use_hidden(self, player, action[1], action[2])
         elif kind == "design":
@@ -570,7 +590,7 @@ class HagmiState(StateCore):
         if action[0] == "pass":
             combat.run_exchange(self)
             return
-        self._play(player, *action[1:], trigger="emergency")
+        self._play(player, action[1], action[2], action[3], trigger="emergency")
         if self.over:
             return
         if self.combat is None:

@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import random
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rules_engine.core.policies import register_policy
 from rules_engine.hagmi.state import Unit
+
+if TYPE_CHECKING:  # game.py imports this module (to register the policy)
+    from rules_engine.hagmi.game import HagmiState
 
 _TACTIC_SCORES = {
     "refit": 70, "destroy": 60, "dismantle": 60, "deal_damage": 55, "draw": 30, "refuel": 40,
@@ -21,28 +24,31 @@ _TACTIC_SCORES = {
 }
 
 
-def _potential(state: Any, unit: Unit) -> int:
+def _potential(state: HagmiState, unit: Unit) -> int:
     return state.firepower(unit) * state.cards[unit.uid].hits
 
 
-def _attack_facts(state: Any) -> tuple[Unit | None, int, int | None]:
+def _attack_facts(state: HagmiState) -> tuple[Unit | None, int, int | None]:
     """The current attacker, its potential damage and its armor left (None, 0, None once it is gone)."""
-    attacker = state.find_unit(state.combat.attacker)
+    combat = state.combat
+    assert combat is not None  # asked during a defence decision: a combat is in progress
+    attacker = state.find_unit(combat.attacker)
     if attacker is None:
         return None, 0, None
     return attacker, _potential(state, attacker), state.armor_left(attacker)
 
 
-@register_policy("hagmi-greedy")
 class GreedyPolicy:
     name = "hagmi-greedy"
 
-    def choose(self, state: Any, rng: random.Random) -> Any:
+    def choose(self, state: HagmiState, rng: random.Random) -> Any:
         actions = state.legal_actions()
         if len(actions) == 1:
             return actions[0]  # nothing to weigh (scoring never has side effects)
-        scorer = getattr(self, f"_score_{state.decision[0]}")
-        if state.decision[0] == "defend":  # the attacker is the same for every choice: look at it once
+        decision = state.decision
+        assert decision is not None  # a state with legal actions is waiting for a decision
+        scorer = getattr(self, f"_score_{decision[0]}")
+        if decision[0] == "defend":  # the attacker is the same for every choice: look at it once
             scorer = partial(scorer, attack=_attack_facts(state))
         best, best_score = actions[0], scorer(state, actions[0])
         for action in actions[1:]:  # the first of the best-scoring actions
@@ -52,7 +58,7 @@ class GreedyPolicy:
         return best
 
     # main phase: develop first, then battle
-    def _score_main(self, state: Any, action: tuple) -> float:
+    def _score_main(self, state: HagmiState, action: tuple) -> float:
         kind = action[0]
         if kind == "battle":
             return 10
@@ -75,10 +81,11 @@ class GreedyPolicy:
         return score - paid if score > 10 + paid else 0
 
     # battle phase: attacks that favour us
-    def _score_battle(self, state: Any, action: tuple) -> float:
+    def _score_battle(self, state: HagmiState, action: tuple) -> float:
         if action[0] == "end":
             return 0
         attacker = state.find_unit(action[1])
+        assert attacker is not None  # a legal attack's unit is on the battlefield
         power = _potential(state, attacker)
         score = 0.0
         for target in action[2]:
@@ -86,27 +93,32 @@ class GreedyPolicy:
                 score += 20 + power
                 continue
             enemy = state.find_unit(target)
+            assert enemy is not None  # so are its target units
             kills = power >= state.armor_left(enemy)
             risk = _potential(state, enemy) >= state.armor_left(attacker) and len(enemy.fuel) >= state.cards[enemy.uid].fuel_cost
             score += 30 * kills - 25 * risk + power
         return score / len(action[2]) if action[2] else 0
 
-    def _score_defend(self, state: Any, action: tuple, attack: tuple | None = None) -> float:
+    def _score_defend(self, state: HagmiState, action: tuple, attack: tuple | None = None) -> float:
         """`attack`: `_attack_facts(state)`, the same for every choice of one decision (choose passes it)."""
         if action[0] == "no_defend":
             return 0
         attacker, incoming, attacker_armor = attack or _attack_facts(state)
-        defender = state.find_unit(state.combat.target if action[0] == "counter" else action[1])
+        combat = state.combat
+        assert combat is not None  # a defence decision belongs to a combat
+        defender = state.find_unit(combat.target if action[0] == "counter" else action[1])
+        assert defender is not None  # counter and intercept are offered for units on the battlefield only
         kills = attacker is not None and _potential(state, defender) >= attacker_armor
         if action[0] == "counter":
             return 50 + 10 * kills
         survives = state.armor_left(defender) > incoming
         return 30 * survives + 20 * kills - 15
 
-    def _score_emergency(self, state: Any, action: tuple) -> float:
+    def _score_emergency(self, state: HagmiState, action: tuple) -> float:
         if action[0] == "pass":
             return 0
         combat = state.combat
+        assert combat is not None  # the emergency window (緊急) opens during a combat only
         card = state.cards[action[1]]
         attacker = state.find_unit(combat.attacker) if combat else None
         incoming = _potential(state, attacker) if attacker else 0
@@ -120,3 +132,7 @@ class GreedyPolicy:
             if skill.kind == "produce":
                 return 20
         return -1
+
+
+# Registered after the class (not with the decorator), so that mypyc compiles it as a native class.
+register_policy("hagmi-greedy")(GreedyPolicy)

@@ -11,14 +11,14 @@ armor left, or the friendly unit with the most firepower (ties: lowest card uid)
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from rules_engine.hagmi.cards import CardDataError
 
 if TYPE_CHECKING:
     from rules_engine.hagmi.cards import Skill
-    from rules_engine.hagmi.game import HagmiState
+    from rules_engine.hagmi.state import StateCore
 
 TRIGGERS = frozenset({
     "on_enter", "on_destroyed", "on_attack", "on_defend", "emergency", "counter", "static",
@@ -35,17 +35,23 @@ CONDITION_KEYS = frozenset({"target_types", "self_types", "target_category", "mi
                             "max_damage_deck", "range_longer"})
 
 
-@dataclass(slots=True)
 class Ctx:
-    """Where a skill resolves: its controller, source card, chosen target and the battle it belongs to."""
+    """Where a skill resolves: its controller, source card, chosen target and the battle it belongs to.
 
-    state: "HagmiState"
-    player: int
-    source: int | None = None  # card uid of the skill's card
-    chosen: Any = None  # unit uid chosen by the action (or by the first skill of the card)
-    attacker: int | None = None  # the unit attacking `source` (counter, on_defend)
-    target: Any = None  # what the current attack is aimed at
-    data: dict = field(default_factory=dict)
+    A plain class, not a dataclass: mypyc builds a compiled dataclass's annotations when this module loads, and
+    StateCore (state.py imports this module) does not exist yet then."""
+
+    __slots__ = ("state", "player", "source", "chosen", "attacker", "target", "data")
+
+    def __init__(self, state: StateCore, player: int, source: int | None = None, chosen: Any = None,
+                 attacker: int | None = None, target: Any = None, data: dict | None = None) -> None:
+        self.state = state  # the game (HagmiState); skills only use the operations of StateCore
+        self.player = player
+        self.source = source  # card uid of the skill's card
+        self.chosen = chosen  # unit uid chosen by the action (or by the first skill of the card)
+        self.attacker = attacker  # the unit attacking `source` (counter, on_defend)
+        self.target = target  # what the current attack is aimed at
+        self.data: dict = {} if data is None else data
 
 
 Handler = Callable[[Ctx, "Skill"], None]

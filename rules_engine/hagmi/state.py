@@ -44,6 +44,14 @@ class Unit:
     used: set[str] = field(default_factory=set)  # once-per-turn skill keys used this turn
     cores: int = 0  # 機獣核 held by a 機獣 (H30 step 5)
 
+    def copy(self) -> Unit:
+        """An independent copy (HagmiState.clone): every list and set copied, the uids shared."""
+        return Unit(uid=self.uid, owner=self.owner, presence=self.presence, fuel=list(self.fuel),
+                    stored=list(self.stored), armaments=list(self.armaments), damage=self.damage,
+                    hard_damage=self.hard_damage, mods=[list(mod) for mod in self.mods], shields=list(self.shields),
+                    barrier=self.barrier, flags=set(self.flags), down=self.down, attacked=self.attacked,
+                    used=set(self.used), cores=self.cores)
+
 
 @dataclass
 class Player:
@@ -63,6 +71,14 @@ class Player:
     removed: list[int] = field(default_factory=list)  # removed from the game (解体, H12)
     durability: dict[int, int] = field(default_factory=dict)  # armament uid → 耐久 left
     used: set[str] = field(default_factory=set)  # once-per-turn keys of facilities
+
+    def copy(self) -> Player:
+        """An independent copy (HagmiState.clone): zones, units, durability and used keys."""
+        return Player(index=self.index, kind=self.kind, weapons=list(self.weapons), tactics=list(self.tactics),
+                      damage_deck=list(self.damage_deck), hand=list(self.hand), secret=list(self.secret),
+                      units=[unit.copy() for unit in self.units], facilities=list(self.facilities),
+                      loose_armaments=list(self.loose_armaments), discard=list(self.discard),
+                      removed=list(self.removed), durability=dict(self.durability), used=set(self.used))
 
 
 class StateCore:

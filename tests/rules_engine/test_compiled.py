@@ -75,6 +75,7 @@ def test_a_build_older_than_the_sources_is_never_used(tmp_path, monkeypatch):
     """A stale build (its digest differs from the sources') is ignored: pure Python runs until the next build."""
     package = "rules_engine.warcaster"
     monkeypatch.setattr(compiled, "BUILD_DIR", tmp_path)
+    monkeypatch.setattr(compiled, "_status", dict(compiled._status))  # this process's real status stays as it was
     older = compiled.build_dir(package, "0" * 64)
     older.mkdir(parents=True)
     (older / compiled.STAMP).write_text(json.dumps({"digest": "0" * 64}), encoding="utf-8")
