@@ -92,9 +92,15 @@ class HagmiGame:
             raise ValueError(f'option "opening_split": expected "W/T" such as "2/2", got {value!r}') from None
         return weapons, tactics
 
-    def _entries(self, entries: Iterable[Mapping[str, Any]], where: str) -> list[str]:
+    def _entries(self, entries: Any, where: str) -> list[str]:
         codes: list[str] = []
-        for i, entry in enumerate(entries or ()):
+        if entries is None:
+            return codes
+        if not isinstance(entries, (list, tuple)):
+            raise ValueError(f"{where}: expected a list of entries, got {type(entries).__name__}")
+        for i, entry in enumerate(entries):
+            if not isinstance(entry, Mapping):
+                raise ValueError(f"{where}[{i}]: expected an entry object {{card, qty}}, got {type(entry).__name__}")
             code, qty = entry.get("card"), entry.get("qty", 1)
             if not isinstance(code, str) or not self._load(code):  # (_load refuses a non-string too)
                 raise CardDataError(str(code), f"{where}[{i}].card", "unknown card code")
@@ -105,6 +111,8 @@ class HagmiGame:
 
     def _list_side(self, doc: Mapping[str, Any], where: str) -> dict[str, Any]:
         sections = doc.get("sections", {}) if isinstance(doc, Mapping) else {}
+        if not isinstance(sections, Mapping):
+            raise ValueError(f"{where}.sections: expected an object of sections, got {type(sections).__name__}")
         side: dict[str, Any] = {"kind": "deck"}
         for section, zone in SECTIONS.items():
             side[zone] = self._entries(sections.get(section, ()), f"{where}.sections.{section}")
