@@ -82,9 +82,31 @@ class WarcasterGame:
             raise ValueError(f"opponent.kind: expected 'goldfish' or 'force', got {kind!r}")
         if not self.sides[0][0]:
             raise ValueError("list.sections.force: the force has no models to play")
+        # Identical units are interchangeable reserves (one deploy action for them all): by unit uid (the order the
+        # state creates units in), the uid of the first unit with an equal spec, worked out once per game.
+        self.spec_class = _spec_classes([spec for units, _, _ in self.sides for spec in units])
 
     def new_initial_state(self, rng: random.Random) -> WarcasterState:
         return WarcasterState(self, rng)
+
+
+_GATE_SPOTS: dict[float, tuple[list[tuple[float, float]], list[tuple[float, float]]]] = {}
+
+
+def _gate_spots(s: float) -> tuple[list[tuple[float, float]], list[tuple[float, float]]]:
+    found = _GATE_SPOTS.get(s)
+    if found is None:
+        rows = (round(s * 0.15, 2), round(s * 0.3, 2))
+        xs = (round(s * 0.2, 2), round(s / 2, 2), round(s * 0.8, 2))
+        found = _GATE_SPOTS[s] = ([(x, y) for y in rows for x in xs], [(x, round(s - y, 2)) for y in rows for x in xs])
+    return found
+
+
+def _spec_classes(specs: list[UnitSpec]) -> list[int]:
+    first: list[int] = []
+    for index, spec in enumerate(specs):
+        first.append(next(j for j in range(index + 1) if specs[j] == spec))
+    return first
 
 
 class WarcasterState(Board):
@@ -103,6 +125,7 @@ class WarcasterState(Board):
         self._legal: list[Any] | None = None
         self._targets: dict[int, list[Unit]] = {}
         self.first = 0
+        self.spec_class: list[int] = source.spec_class if source is not None else game.spec_class if game else []
         if source is not None:
             self.phase, self.acting, self.solo_activation = source.phase, source.acting, source.solo_activation
             self.turns_taken, self.winner = list(source.turns_taken), source.winner
@@ -278,11 +301,14 @@ class WarcasterState(Board):
 
     def _legal_deploy(self, side: Side) -> list[Any]:
         actions: list[Any] = [("end",)]
-        seen: list[UnitSpec] = []
+        if len(self.spec_class) != len(self.units):  # units added by hand (tests): work the classes out again
+            self.spec_class = _spec_classes([u.spec for u in self.units])
+        seen: set[int] = set()
         for unit in self.reserves(side.player):
-            if unit.spec in seen:  # identical reserve units are interchangeable
+            kind = self.spec_class[unit.uid]
+            if kind in seen:  # identical reserve units are interchangeable
                 continue
-            seen.append(unit.spec)
+            seen.add(kind)
             actions += [("deploy", unit.uid, gate.uid) for gate in side.gates if gate.arc >= unit.spec.cst]
         return actions
 
@@ -339,11 +365,9 @@ class WarcasterState(Board):
         return found
 
     def gate_spots(self, player: int) -> list[tuple[float, float]]:
-        """Where a player may place a void gate: 3 spots on its deployment line and 3 further forward."""
-        s = self.size
-        rows = (round(s * 0.15, 2), round(s * 0.3, 2))
-        xs = (round(s * 0.2, 2), round(s / 2, 2), round(s * 0.8, 2))
-        return [(x, y if player == 0 else round(s - y, 2)) for y in rows for x in xs]
+        """Where a player may place a void gate: 3 spots on its deployment line and 3 further forward (a shared
+        list, worked out once per table size: never mutate it)."""
+        return _gate_spots(self.size)[player]
 
     # ------------------------------------------------------------------ applying actions
     def _settle(self) -> None:

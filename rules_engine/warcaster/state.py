@@ -16,6 +16,8 @@ from rules_engine.core.events import Event, EventLog
 from rules_engine.warcaster.geometry import Disc, move_towards
 from rules_engine.warcaster.models import CypherSpec, ModelSpec, UnitSpec
 
+_new_event: Any = tuple.__new__  # Event(...) without the named tuple's Python-level __new__ (a log is the hot path)
+
 DEFAULT_OPTIONS: Mapping[str, Any] = {
     "attack_dice": 3,  # W11: action dice in an attack roll
     "damage_dice": 3,  # W11: action dice in a damage roll
@@ -142,11 +144,11 @@ class Board:
     # --- logging
     def log(self, kind: str, player: int | None = None, **data: Any) -> None:
         """Log an event of `player` (default: the player whose turn it is)."""
-        self._event_list.append(Event(kind, self.turn, self.player if player is None else player, data))
+        self._event_list.append(_new_event(Event, (kind, self.turn, self.player if player is None else player, data)))
 
     def log_game(self, kind: str, **data: Any) -> None:
         """Log an event of the game itself (player null): setup, round end, game over."""
-        self._event_list.append(Event(kind, self.turn, None, data))
+        self._event_list.append(_new_event(Event, (kind, self.turn, None, data)))
 
     # --- queries
     def on_board(self, player: int | None = None) -> list[Model]:
