@@ -4,6 +4,7 @@ HackSoft style: selectors read, services write."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from django.db.models import Q, QuerySet
@@ -20,6 +21,8 @@ from .services.errors import ListInputError, ListNotFound
 LIST_SCHEMA = "hangar.list/1"
 SHARED_VISIBILITIES = (Visibility.UNLISTED, Visibility.PUBLIC)
 DIFF_FIELDS = ("name", "format", "notes", "visibility")
+LIST_SLUG = re.compile(r"[A-Za-z0-9_-]{1,32}")  # what builder.models.new_list_slug makes
+MAX_REVISION = 2**31 - 1  # ListRevision.number: the largest number every database stores
 TRUE_WORDS = {"1", "true", "yes"}
 FALSE_WORDS = {"0", "false", "no"}
 
@@ -40,6 +43,8 @@ def list_can_see(game_list: GameList, user) -> bool:
 
 def list_get(*, slug: str, user) -> GameList:
     """The list `slug` if `user` may see it. A private list is a 404 for everyone but its owner."""
+    if not isinstance(slug, str) or not LIST_SLUG.fullmatch(slug):  # e.g. a NUL, which PostgreSQL refuses
+        raise ListNotFound(f"No list with id {slug!r}.")
     game_list = (
         GameList.objects.select_related("owner", "system", "forked_from")
         .prefetch_related("entries")
@@ -89,6 +94,9 @@ def list_search(
             )
         lists = lists.filter(system__slug=system)
     if format:
+        if "\x00" in format:  # PostgreSQL cannot compare text holding U+0000
+            raise ListInputError("Query parameter 'format' must not contain the NUL character (U+0000).",
+                                 code="list.bad_filter")
         lists = lists.filter(format=format)
     if legal:
         lists = lists.filter(legal=_parse_bool("legal", legal))
@@ -149,7 +157,8 @@ def revision_list(game_list: GameList) -> QuerySet[ListRevision]:
 
 
 def revision_get(game_list: GameList, number: int) -> ListRevision:
-    revision = game_list.revisions.select_related("author").filter(number=number).first()
+    in_range = 1 <= number <= MAX_REVISION  # past the column's range the database would raise, not answer "none"
+    revision = game_list.revisions.select_related("author").filter(number=number).first() if in_range else None
     if revision is None:
         raise ListNotFound(f"List {game_list.slug!r} has no revision {number}.")
     return revision

@@ -13,3 +13,5 @@ urlpatterns = [
     path("api/", include("builder.api.urls")),
     path("", include("builder.urls")),
 ]
+
+handler404 = "builder.api.errors.not_found"  # JSON under /api/, the site's 404 page elsewhere

@@ -33,7 +33,7 @@ ODDS_REQUEST = inline_serializer(
         "deck": serializers.ChoiceField(choices=["weapons", "tactics"]),
         "draws": serializers.IntegerField(required=False, min_value=0, max_value=MAX_DRAWS,
                                           help_text="cards drawn; default the opening hand (2)"),
-        "groups": GROUP.__class__(many=True, max_length=MAX_GROUPS),
+        "groups": serializers.ListField(child=GROUP.__class__(), min_length=1, max_length=MAX_GROUPS),
     },
 )
 ODDS_RESULT = inline_serializer(

@@ -10,6 +10,8 @@ from cards.selectors import CARD_ORDERINGS, CardQuery
 from cards.systems import SYSTEMS
 
 ORDERING_CHOICES = [prefix + key for key in CARD_ORDERINGS for prefix in ("", "-")]
+TEXT_PARAMETERS = ("system", "q", "category", "kind", "faction", "frame", "ordering", "cost_min", "cost_max")
+MAX_COST = 2**31 - 1  # Card.cost: past the column's range PostgreSQL raises instead of answering
 
 CARD_FILTER_PARAMETERS = [
     OpenApiParameter("system", OpenApiTypes.STR, enum=sorted(SYSTEMS), description="Game system slug."),
@@ -28,6 +30,11 @@ CARD_FILTER_PARAMETERS = [
 
 def card_query_from_params(params: QueryDict) -> CardQuery:
     errors: dict[str, list[str]] = {}
+    for name in TEXT_PARAMETERS:  # PostgreSQL refuses text holding U+0000 (found by the API fuzz run)
+        if "\x00" in params.get(name, ""):
+            errors[name] = [f"{name} must not contain the NUL character (U+0000)."]
+    if errors:
+        raise ValidationError(errors)
     system = _text(params, "system")
     if system is not None and system not in SYSTEMS:
         errors["system"] = [f"Unknown game system '{system}'; expected one of {', '.join(sorted(SYSTEMS))}."]
@@ -68,7 +75,8 @@ def _integer(params: QueryDict, name: str, errors: dict[str, list[str]]) -> int 
     except ValueError:
         errors[name] = [f"{name} must be a whole number, got '{value}'."]
         return None
-    if number < 0:
-        errors[name] = [f"{name} must be 0 or more, got {number}."]
+    if not 0 <= number <= MAX_COST:
+        shown = value if len(value) <= 24 else value[:24] + "…"
+        errors[name] = [f"{name} must be a whole number from 0 to {MAX_COST}, got {shown}."]
         return None
     return number

@@ -86,7 +86,8 @@ class CardDetailView(RetrieveAPIView):
 
     def get_object(self):
         system, code = self.kwargs["system"], self.kwargs["code"]
-        card = selectors.card_get(system, code)
+        # A NUL (U+0000) is in no card code, and PostgreSQL would refuse to even look it up.
+        card = selectors.card_get(system, code) if "\x00" not in code else None
         if card is None:
             if selectors.system_get(system) is None:
                 raise NotFound(f"No game system '{system}'.")

@@ -43,7 +43,7 @@ def draw_odds(
 ) -> dict[str, Any]:
     """The exact probability that, among the first `draws` cards of `deck`, every group has at least its
     `at_least` cards. A group is {"cards": [codes], "at_least": k}; groups must not share a card."""
-    if deck not in DECKS:
+    if not isinstance(deck, str) or deck not in DECKS:  # a list or an object is no deck (and is unhashable)
         raise OddsError(f"deck: expected one of {', '.join(DECKS)}, got {deck!r}")
     counts = deck_counts(document, deck)
     deck_size = sum(counts.values())
