@@ -14,7 +14,9 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
-from tests.services.conftest import broker, workers  # noqa: F401  (real Celery workers for the simulation test)
+from tests.services.conftest import (  # noqa: F401  (real Celery workers for the simulation test)
+    broker, toy_faults, worker_env_overrides, workers,
+)
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
