@@ -215,7 +215,9 @@ def test_redis_restarted_mid_run_lost_chunks_are_requeued_and_counted_once(resta
     assert f"requeued: {run.public_id}" in watchdog.printed  # the lost messages came back through the watchdog
     # Both workers reconnected by themselves: alive, and answering a broadcast on the restarted Redis.
     assert all(workers.alive(number) for number in range(2))
-    replies = celery_app.control.ping(destination=workers.names, timeout=3.0)
+    # A new connection: the ones this test process pooled before the restart were closed by the old server.
+    with celery_app.connection_for_write() as connection:
+        replies = celery_app.control.ping(destination=workers.names, timeout=3.0, connection=connection)
     assert sorted(name for reply in replies for name in reply) == sorted(workers.names), (replies, logs(workers))
 
 
