@@ -116,6 +116,7 @@ def play_out(
     after `max_steps` actions (every game must terminate), IllegalActionError if a policy breaks the rules.
     """
     steps = 0
+    choosers = [f"policy {policy.name!r} (player {player})" for player, policy in enumerate(policies)]  # for errors
     while not state.is_terminal():
         if steps >= max_steps:
             raise StepLimitError(f"game not over after {max_steps} actions (turn {state.turn})")
@@ -125,7 +126,6 @@ def play_out(
         else:
             if not 0 <= player < len(policies):
                 raise EngineError(f"turn {state.turn}: player {player} has no policy ({len(policies)} given)")
-            policy = policies[player]
-            apply_checked(state, policy.choose(state, rng), chooser=f"policy {policy.name!r} (player {player})")
+            apply_checked(state, policies[player].choose(state, rng), chooser=choosers[player])
         steps += 1
     return state
