@@ -113,7 +113,7 @@ class WarcasterState(Board):
     def __init__(self, game: WarcasterGame | None, rng: random.Random, copy_of: WarcasterState | None = None) -> None:
         """A new game of `game`, set up and played up to the first choice; or, with `copy_of`, a copy of that
         state (`clone`: compiled classes cannot be deep-copied by `copy`)."""
-        source = copy_of if copy_of is not None else None
+        source = copy_of
         super().__init__(source.options if source is not None else game.options if game is not None else {}, rng,
                          copy_of=source)
         self.phase = "setup"

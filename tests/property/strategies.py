@@ -451,3 +451,15 @@ def list_texts(draw) -> tuple[str, str | None, int]:
         text = "\ufeff" + text
     argument = draw(st.one_of(st.none(), st.sampled_from(SYSTEM_SLUGS)))
     return text, argument, len(re.split(r"\r\n|\r|\n", text))
+
+
+def paths_of(value: Any, prefix: tuple = ()) -> list[tuple]:
+    """Every path into a JSON value below the root (keys and indices), parents before their children."""
+    found = [prefix] if prefix else []
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found += paths_of(item, prefix + (key,))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found += paths_of(item, prefix + (index,))
+    return found

@@ -33,6 +33,7 @@ from .strategies import (
     bundled_package_paths,
     examples,
     json_values,
+    paths_of,
 )
 
 pytestmark = pytest.mark.django_db
@@ -136,15 +137,6 @@ def test_any_file_content_is_refused_with_a_message(bundled, raw):
 # --- a bundled package with one change -----------------------------------------------------------------------
 
 
-def paths_of(value: Any, prefix: tuple = ()) -> list[tuple]:
-    found = [prefix] if prefix else []
-    if isinstance(value, dict):
-        for key, item in value.items():
-            found += paths_of(item, prefix + (key,))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            found += paths_of(item, prefix + (index,))
-    return found
 
 
 def _value_at(system: str, path: tuple) -> Any:
