@@ -17,7 +17,7 @@ import math
 import random
 from functools import lru_cache
 
-from rules_engine.warcaster.geometry import extend, gap, segment_distance
+from rules_engine.warcaster.geometry import extend, gap, norm, segment_distance
 from rules_engine.warcaster.models import EFFECT_NAMES, Weapon
 from rules_engine.warcaster.state import Board, Model
 
@@ -92,7 +92,7 @@ def nearest_in(attacker: Model, models: list[Model]) -> tuple[Model | None, floa
     best, best_gap = None, math.inf
     x, y, r = attacker.x, attacker.y, attacker.spec.radius
     for model in models:
-        d = math.hypot(model.x - x, model.y - y) - r - model.spec.radius
+        d = norm(model.x - x, model.y - y) - r - model.spec.radius
         if d < best_gap or d == best_gap and best is not None and model.uid < best.uid:
             best, best_gap = model, d
     return best, max(0.0, best_gap)
@@ -184,10 +184,10 @@ def spray_line(board: Board, attacker: Model, target: Model, weapon: Weapon) -> 
     hit (friend or foe, cover ignored); these hits are not attacks, so no after-attack rules for them."""
     length = attacker.spec.radius + weapon.rng
     ax, ay = attacker.x, attacker.y
-    ex, ey = extend(ax, ay, target.x, target.y, max(length, math.hypot(target.x - ax, target.y - ay)))
+    ex, ey = extend(ax, ay, target.x, target.y, max(length, norm(target.x - ax, target.y - ay)))
     hit = [m for m in board.on_board() if m is not attacker and m is not target
            and segment_distance(m.x, m.y, ax, ay, ex, ey) <= m.spec.radius]
-    hit.sort(key=lambda m: (math.hypot(m.x - ax, m.y - ay), m.uid))
+    hit.sort(key=lambda m: (norm(m.x - ax, m.y - ay), m.uid))
     board.log("spray", attacker.player, attacker=attacker.uid, target=target.uid, models=[m.uid for m in hit],
               line=[[ax, ay], [round(ex, 2), round(ey, 2)]])
     for model in hit:

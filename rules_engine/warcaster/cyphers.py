@@ -13,7 +13,7 @@ model advances towards the nearest enemy, an enemy model is pushed away from the
 from __future__ import annotations
 
 from collections.abc import Sequence
-from math import hypot
+from rules_engine.warcaster.geometry import norm
 
 from rules_engine.warcaster import combat
 from rules_engine.warcaster.models import AREA_TARGETS, CHOSEN_TARGETS, Ability, CypherSpec, Effect, Weapon
@@ -95,9 +95,9 @@ def _nearest_per_unit(board: Board, player: int, target: str, wounded_only: bool
             continue
         x, y, r = model.x, model.y, spec.radius
         if len(starts) == 1:  # geometry.gap, inline: this runs for every model in every cypher listing
-            best = max(0.0, hypot(ox - x, oy - y) - orad - r)
+            best = max(0.0, norm(ox - x, oy - y) - orad - r)
         else:
-            best = min(max(0.0, hypot(sx - x, sy - y) - sr - r) for sx, sy, sr in starts)
+            best = min(max(0.0, norm(sx - x, sy - y) - sr - r) for sx, sy, sr in starts)
         key = model.uid if per_model else model.unit
         held = found.get(key)
         if held is None or best < held[0]:

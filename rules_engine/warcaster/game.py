@@ -25,7 +25,6 @@ takes `gate_start_arc` from the pool when placed.
 """
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Mapping
 from typing import Any
@@ -34,7 +33,7 @@ from rules_engine.core.game import TERMINAL
 from rules_engine.warcaster import combat, cyphers
 from rules_engine.warcaster import policies  # noqa: F401  (registers warcaster-greedy)
 from rules_engine.warcaster.combat import ACTION_FACES
-from rules_engine.warcaster.geometry import free_spot, gap
+from rules_engine.warcaster.geometry import free_spot, gap, norm
 from rules_engine.warcaster.models import Catalog, CypherSpec, UnitSpec, compile_force, compile_rack
 from rules_engine.warcaster.state import DEFAULT_OPTIONS, Board, Gate, Model, Side, Unit
 
@@ -54,7 +53,7 @@ class WarcasterGame:
         if unknown:
             raise ValueError(f"options: unknown Warcaster option(s) {', '.join(sorted(unknown))}; "
                              f"known: {', '.join(sorted(DEFAULT_OPTIONS))}")
-        self.options = {**DEFAULT_OPTIONS, **(options or {})}
+        self.options: dict[str, Any] = {**DEFAULT_OPTIONS, **(options or {})}
         for key, value in self.options.items():
             if isinstance(DEFAULT_OPTIONS[key], int) and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
                 raise ValueError(f"options.{key}: expected an integer ≥ 0, got {value!r}")
@@ -233,7 +232,26 @@ class WarcasterState(Board):
         side = self.sides[self.player]
         if side.goldfish:
             return [PASS]
-        return getattr(self, f"_legal_{self.phase}")(side)
+        phase = self.phase  # a plain chain, not getattr(f"_legal_{phase}"): this runs after every action
+        if phase == "cypher1" or phase == "cypher2":
+            return self._legal_cypher(side)
+        if phase == "charge":
+            return self._legal_charge(side)
+        if phase == "activate":
+            return self._legal_activate(side)
+        if phase == "move":
+            return self._legal_move(side)
+        if phase == "act":
+            return self._legal_act(side)
+        if phase == "solo":
+            return self._legal_solo(side)
+        if phase == "deploy":
+            return self._legal_deploy(side)
+        if phase == "gate":
+            return self._legal_gate(side)
+        if phase == "discard":
+            return self._legal_discard(side)
+        raise ValueError(f"unknown Warcaster phase {phase!r}")
 
     def _legal_charge(self, side: Side) -> list[Any]:
         actions: list[Any] = [PASS]
@@ -262,12 +280,6 @@ class WarcasterState(Board):
             actions += [("cypher", cypher.code, choice)
                         for choice in cyphers.cypher_options(self, side.player, cypher, shared)]
         return actions
-
-    def _legal_cypher1(self, side: Side) -> list[Any]:
-        return self._legal_cypher(side)
-
-    def _legal_cypher2(self, side: Side) -> list[Any]:
-        return self._legal_cypher(side)
 
     def _legal_activate(self, side: Side) -> list[Any]:
         return [PASS] + [("activate", u.uid) for u in self.units_on_board(side.player)
@@ -357,7 +369,7 @@ class WarcasterState(Board):
                 continue
             tx, ty, tr = target.x, target.y, target.spec.radius
             for x, y, reach in shooters:
-                if math.hypot(x - tx, y - ty) - tr <= reach:
+                if norm(x - tx, y - ty) - tr <= reach:
                     seen.add(target.unit)
                     found.append(self.units[target.unit])
                     break
@@ -384,7 +396,27 @@ class WarcasterState(Board):
     def _apply(self, action: Any) -> None:
         self._legal = None
         self._targets = {}
-        getattr(self, f"_do_{self.phase}")(action)
+        phase = self.phase
+        if phase == "cypher1" or phase == "cypher2":
+            self._do_cypher(action)
+        elif phase == "charge":
+            self._do_charge(action)
+        elif phase == "activate":
+            self._do_activate(action)
+        elif phase == "move":
+            self._do_move(action)
+        elif phase == "act":
+            self._do_act(action)
+        elif phase == "solo":
+            self._do_solo(action)
+        elif phase == "deploy":
+            self._do_deploy(action)
+        elif phase == "gate":
+            self._do_gate(action)
+        elif phase == "discard":
+            self._do_discard(action)
+        else:
+            raise ValueError(f"unknown Warcaster phase {phase!r}")
         if self.phase != "over":
             self._check_annihilation()
 
@@ -412,12 +444,6 @@ class WarcasterState(Board):
             cyphers.play_cypher(self, self.player, cypher, action[2])
             side.discard.append(cypher)
         self.phase = "activate" if self.phase == "cypher1" else "deploy"
-
-    def _do_cypher1(self, action: Any) -> None:
-        self._do_cypher(action)
-
-    def _do_cypher2(self, action: Any) -> None:
-        self._do_cypher(action)
 
     def _do_activate(self, action: Any) -> None:
         if action[0] == "pass":

@@ -72,7 +72,7 @@ class Effect(Immutable):
     """One effect of the vocabulary (cypher `effects`, or an ability): `kind` plus its parameters."""
 
     kind: str
-    params: Mapping[str, Any]
+    params: dict[str, Any]  # never mutated (a plain dict: read in every listing and scoring, no proxy in between)
     # What it targets (worked out once, read in every legal-action listing): attacks target an enemy model,
     # `arc` defaults to its origin ("self"), effects without a target (draw) give "none".
     target: str = field(init=False, compare=False, repr=False)
@@ -130,17 +130,18 @@ class ModelSpec(Immutable):
     flight: bool
     # Worked out once (read for every stat and every target listing): printed stats plus the static self mods,
     # by stat name ("def", "str", ...), and the longest weapon range (−1 without weapons).
-    base: Mapping[str, int] = field(init=False, compare=False, repr=False)
+    # Plain dicts, never mutated: read for every stat, so without a read-only proxy in between.
+    base: dict[str, int] = field(init=False, compare=False, repr=False)
     reach: float = field(init=False, compare=False, repr=False)
-    by_trigger: Mapping[str, tuple[Ability, ...]] = field(init=False, compare=False, repr=False)
+    by_trigger: dict[str, tuple[Ability, ...]] = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         base = {name: getattr(self, _SPEC_FIELD.get(name, name)) + self.self_mods.get(name, 0) for name in STAT_NAMES}
-        object.__setattr__(self, "base", MappingProxyType(base))
+        object.__setattr__(self, "base", base)
         object.__setattr__(self, "reach", max((w.rng for w in self.weapons), default=-1))
         triggers = {a.trigger for a in self.abilities}
         by_trigger = {t: tuple(a for a in self.abilities if a.trigger == t) for t in triggers}
-        object.__setattr__(self, "by_trigger", MappingProxyType(by_trigger))
+        object.__setattr__(self, "by_trigger", by_trigger)
 
     def triggered(self, trigger: str) -> tuple[Ability, ...]:
         return self.by_trigger.get(trigger, ())
@@ -218,7 +219,7 @@ def parse_effect(card: Mapping[str, Any], raw: Any, where: str, *, ability: bool
         unknown = set(params.get("qualities") or ()) - QUALITIES
         if unknown:
             raise CardDataError(_code(card), f"{where}.qualities", f"unknown weapon quality {sorted(unknown)[0]!r}")
-    return Effect(kind, MappingProxyType(params))
+    return Effect(kind, params)
 
 
 def parse_weapon(card: Mapping[str, Any], raw: Any, where: str) -> Weapon:

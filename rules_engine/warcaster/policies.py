@@ -38,17 +38,36 @@ class WarcasterGreedyPolicy:
         actions = state.legal_actions()
         if state.phase == "discard" and actions[0] == ("pass",):
             return actions[0]  # discard only when over the hand limit
-        scorer = getattr(self, f"_score_{state.phase}")
         state.freeze()  # stats and attack plans worked out once for all the actions scored
         try:
-            best, best_score = actions[0], scorer(state, actions[0])
+            best, best_score = actions[0], self._score(state, actions[0])
             for action in actions[1:]:  # the best score; on a tie, the action listed first
-                score = scorer(state, action)
+                score = self._score(state, action)
                 if score > best_score:
                     best, best_score = action, score
         finally:
             state.thaw()
         return best
+
+    def _score(self, state: WarcasterState, action: tuple) -> float:
+        phase = state.phase  # a plain chain, not getattr(f"_score_{phase}"): this runs for every action weighed
+        if phase == "cypher1" or phase == "cypher2":
+            return self._score_cypher(state, action)
+        if phase == "act":
+            return self._score_act(state, action)
+        if phase == "activate" or phase == "solo":
+            return self._score_activate(state, action)
+        if phase == "charge":
+            return self._score_charge(state, action)
+        if phase == "move":
+            return self._score_move(state, action)
+        if phase == "deploy":
+            return self._score_deploy(state, action)
+        if phase == "gate":
+            return self._score_gate(state, action)
+        if phase == "discard":
+            return self._score_discard(state, action)
+        raise ValueError(f"warcaster-greedy: no scoring for phase {phase!r}")
 
     # --- W10 phase 2
     def _score_charge(self, state: WarcasterState, action: tuple) -> float:
@@ -77,12 +96,6 @@ class WarcasterGreedyPolicy:
         for effect in cypher.effects:
             score += self._effect_value(state, effect, node, chosen)
         return score
-
-    def _score_cypher1(self, state: WarcasterState, action: tuple) -> float:
-        return self._score_cypher(state, action)
-
-    def _score_cypher2(self, state: WarcasterState, action: tuple) -> float:
-        return self._score_cypher(state, action)
 
     def _effect_value(self, state: WarcasterState, effect: Effect, node: Model, chosen: Model | None) -> float:
         player = state.player
@@ -132,9 +145,6 @@ class WarcasterGreedyPolicy:
         unit = state.units[action[1]]
         best = max((_attack_value(state, unit, target, 0) for target in state.attack_targets(unit)), default=0.0)
         return best + 0.1 * unit.spec.cst + 1
-
-    def _score_solo(self, state: WarcasterState, action: tuple) -> float:
-        return self._score_activate(state, action)
 
     def _score_move(self, state: WarcasterState, action: tuple) -> float:
         unit = state.acting_unit
@@ -198,21 +208,23 @@ def _attack_value(state: WarcasterState, unit: Unit, target_unit: Unit, arc: int
         plan = _attack_plan(state, unit, target_unit)
         if memo is not None:
             memo[key] = plan
-    attacks, remaining = plan
-    action_dice, damage_dice = state.options["attack_dice"], state.options["damage_dice"]
+    first, terms, remaining = plan
     total = 0.0
-    spent = arc  # power dice on the first attack only
-    for stat, defence, pow_, armour in attacks:
-        total += combat.hit_chance(stat, defence, action_dice, spent) * combat.expected_damage(
-            pow_, armour, damage_dice, spent)
-        spent = 0
+    if first is not None:  # power dice on the first attack only; the others' terms do not depend on `arc`
+        stat, defence, pow_, armour = first
+        total += combat.hit_chance(stat, defence, state.options["attack_dice"], arc) * combat.expected_damage(
+            pow_, armour, state.options["damage_dice"], arc)
+        for term in terms:  # in the order the attacks are made, so the sum is the same float every time
+            total += term
     bonus = 2 * target_unit.spec.cst if total >= remaining else 0
     return total + bonus - 0.6 * arc
 
 
-def _attack_plan(state: WarcasterState, unit: Unit, target_unit: Unit) -> tuple[list[tuple[int, int, int, int]], int]:
-    """The attacks `unit` would make on `target_unit` as (stat, DEF, POW, ARM), in the order they are made
-    (each model's weapons at the nearest model of the target), and the target's health left."""
+def _attack_plan(state: WarcasterState, unit: Unit,
+                 target_unit: Unit) -> tuple[tuple[int, int, int, int] | None, list[float], int]:
+    """The attacks `unit` would make on `target_unit` (each model's weapons at the nearest model of the target, in
+    the order they are made): the first as (stat, DEF, POW, ARM), the expected damage of each later one (no power
+    dice), and the target's health left."""
     attacks = []
     targets = target_unit.alive_models
     for model in unit.alive_models:
@@ -225,4 +237,10 @@ def _attack_plan(state: WarcasterState, unit: Unit, target_unit: Unit) -> tuple[
             defence, armour = state.stat(target, "def"), state.stat(target, "arm")
             attacks += [(combat.attack_stat(state, model, w), defence, combat.weapon_pow(state, model, w), armour)
                         for w in weapons]
-    return attacks, sum(m.health for m in targets)
+    remaining = sum(m.health for m in targets)
+    if not attacks:
+        return None, [], remaining
+    action_dice, damage_dice = state.options["attack_dice"], state.options["damage_dice"]
+    terms = [combat.hit_chance(stat, defence, action_dice, 0) * combat.expected_damage(pow_, armour, damage_dice, 0)
+             for stat, defence, pow_, armour in attacks[1:]]
+    return attacks[0], terms, remaining

@@ -9,11 +9,10 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from math import hypot
 from typing import Any
 
 from rules_engine.core.events import Event, EventLog
-from rules_engine.warcaster.geometry import Disc, move_towards
+from rules_engine.warcaster.geometry import Disc, move_towards, norm
 from rules_engine.warcaster.models import CypherSpec, ModelSpec, UnitSpec
 
 _new_event: Any = tuple.__new__  # Event(...) without the named tuple's Python-level __new__ (a log is the hot path)
@@ -107,9 +106,9 @@ class Side:
 class Board:
     """Units, models, gates, arc and cyphers of both sides, plus the log and the rng."""
 
-    def __init__(self, options: Mapping[str, Any], rng: random.Random, copy_of: Board | None = None) -> None:
+    def __init__(self, options: dict[str, Any], rng: random.Random, copy_of: Board | None = None) -> None:
         """An empty table; or, with `copy_of`, a copy of that one's pieces (immutable specs and events shared)."""
-        self.options = options
+        self.options = options  # a plain dict (WarcasterGame.options): read on every attack and listing
         self.rng = rng
         self.events = EventLog()
         self._event_list = self.events._events  # `log` appends here directly (the hot path of every game)
@@ -124,7 +123,8 @@ class Board:
         self._board_cache: tuple[list[Model], ...] | None = None  # both, player 0, player 1, arc nodes 0, 1
         self._aura_bearers: list[list[Model]] = [[], []]
         self._gaps: dict[tuple[int, int], float] = {}
-        self._stats: dict[tuple[int, str, bool], int] | None = None  # stats while frozen (`freeze`)
+        # While frozen (`freeze`): by model uid, that model's stats worked out so far (None: none yet).
+        self._stats: list[dict[str, int] | None] | None = None
         self.memo: dict[Any, Any] | None = None  # a policy's derived values while frozen
         if copy_of is not None:
             self._copy_pieces(copy_of)
@@ -180,7 +180,7 @@ class Board:
         key = (a.uid, b.uid)
         found = self._gaps.get(key)
         if found is None:
-            found = self._gaps[key] = max(0.0, hypot(a.x - b.x, a.y - b.y) - a.spec.radius - b.spec.radius)
+            found = self._gaps[key] = max(0.0, norm(a.x - b.x, a.y - b.y) - a.spec.radius - b.spec.radius)
         return found
 
     def units_on_board(self, player: int) -> list[Unit]:
@@ -198,7 +198,7 @@ class Board:
     def freeze(self) -> None:
         """A policy is about to weigh the legal actions, and nothing on the table changes until `thaw`: each stat
         is worked out once, and the policy may keep its own derived values in `memo`."""
-        self._stats, self.memo = {}, {}
+        self._stats, self.memo = [None] * len(self.models), {}
 
     def thaw(self) -> None:
         """Forget what `freeze` remembered, so no action is ever applied with a stale value."""
@@ -207,12 +207,14 @@ class Board:
     def stat(self, model: Model, name: str, *, ignore_cover: bool = False) -> int:
         """A model's current stat: printed + static self mods + auras + temporary mods + continuous effects."""
         stats = self._stats
-        if stats is None:
+        if stats is None or ignore_cover:  # cover is ignored only by spray, never while a policy weighs actions
             return self._stat(model, name, ignore_cover)
-        key = (model.uid, name, ignore_cover)
-        found = stats.get(key)
+        known = stats[model.uid]
+        if known is None:
+            known = stats[model.uid] = {}
+        found = known.get(name)
         if found is None:
-            found = stats[key] = self._stat(model, name, ignore_cover)
+            found = known[name] = self._stat(model, name, False)
         return found
 
     def _stat(self, model: Model, name: str, ignore_cover: bool) -> int:
