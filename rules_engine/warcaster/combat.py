@@ -108,8 +108,8 @@ def make_attack(board: Board, attacker: Model, target: Model, weapon: Weapon, ar
         near = sorted((m for m in board.on_board(target.player) if m is not target
                        and gap(m.disc, target.disc) <= STRAFE_RANGE), key=lambda m: (gap(m.disc, target.disc), m.uid))
         extra = near[:rolled]
-        board.log("strafe", attacker.player, attacker=attacker.uid, target=target.uid, strikes=rolled,
-                  extra=[m.uid for m in extra])
+        board.log("strafe", attacker.player, {"attacker": attacker.uid, "target": target.uid, "strikes": rolled,
+                                              "extra": [m.uid for m in extra]})
     single_attack(board, attacker, target, weapon, arc, stat=stat, kind=origin)
     for other in extra:
         if other.alive and attacker.alive:
@@ -125,9 +125,10 @@ def single_attack(board: Board, attacker: Model, target: Model, weapon: Weapon, 
     defence = board.stat(target, "def", ignore_cover=spray)  # W14: spray ignores cover
     rolled = strikes(board.rng, options["attack_dice"], arc)
     hit = value + rolled >= defence
-    board.log("attack", attacker.player, attacker=attacker.uid, unit=attacker.unit, target=target.uid,
-              target_unit=target.unit, weapon=weapon.name, origin=kind, arc=arc, stat=value, defence=defence,
-              strikes=rolled, hit=hit, **{"from": [attacker.x, attacker.y], "to": [target.x, target.y]})
+    board.log("attack", attacker.player, {"attacker": attacker.uid, "unit": attacker.unit, "target": target.uid,
+                                          "target_unit": target.unit, "weapon": weapon.name, "origin": kind,
+                                          "arc": arc, "stat": value, "defence": defence, "strikes": rolled,
+                                          "hit": hit, "from": [attacker.x, attacker.y], "to": [target.x, target.y]})
     pow_ = weapon_pow(board, attacker, weapon)
     if hit:
         damage_roll(board, attacker, target, pow_, arc, ignore_cover=spray, source=kind)
@@ -145,7 +146,8 @@ def damage_roll(board: Board, attacker: Model, target: Model, pow_: int, arc: in
     rolled = strikes(board.rng, board.options["damage_dice"], arc)
     armour = board.stat(target, "arm", ignore_cover=ignore_cover)
     amount = max(0, pow_ + rolled - armour)
-    board.log("damage_roll", attacker.player, target=target.uid, pow=pow_, strikes=rolled, arm=armour, amount=amount)
+    board.log("damage_roll", attacker.player, {"target": target.uid, "pow": pow_, "strikes": rolled, "arm": armour,
+                                               "amount": amount})
     return board.deal_damage(target, amount, source, attacker.player)
 
 
@@ -173,8 +175,8 @@ def blast(board: Board, attacker: Model, target: Model, weapon: Weapon, hit: boo
         victims = near[:BLAST_VICTIMS]
     else:
         victims = [target] if target.alive else []
-    board.log("blast", attacker.player, attacker=attacker.uid, target=target.uid, hit=hit,
-              victims=[m.uid for m in victims], at=[target.x, target.y])
+    board.log("blast", attacker.player, {"attacker": attacker.uid, "target": target.uid, "hit": hit,
+                                         "victims": [m.uid for m in victims], "at": [target.x, target.y]})
     for model in victims:
         board.deal_damage(model, blast_amount(board, model, weapon), "blast", attacker.player)
 
@@ -188,8 +190,9 @@ def spray_line(board: Board, attacker: Model, target: Model, weapon: Weapon) -> 
     hit = [m for m in board.on_board() if m is not attacker and m is not target
            and segment_distance(m.x, m.y, ax, ay, ex, ey) <= m.spec.radius]
     hit.sort(key=lambda m: (norm(m.x - ax, m.y - ay), m.uid))
-    board.log("spray", attacker.player, attacker=attacker.uid, target=target.uid, models=[m.uid for m in hit],
-              line=[[ax, ay], [round(ex, 2), round(ey, 2)]])
+    board.log("spray", attacker.player, {"attacker": attacker.uid, "target": target.uid,
+                                         "models": [m.uid for m in hit],
+                                         "line": [[ax, ay], [round(ex, 2), round(ey, 2)]]})
     for model in hit:
         if model.alive:
             damage_roll(board, attacker, model, weapon.pow, 0, ignore_cover=True, source="spray")
@@ -197,7 +200,7 @@ def spray_line(board: Board, attacker: Model, target: Model, weapon: Weapon) -> 
 
 
 def after_attack(board: Board, attacker: Model, target: Model, hit: bool) -> None:
-    board.log("after_attack", attacker.player, attacker=attacker.uid, target=target.uid, hit=hit)
+    board.log("after_attack", attacker.player, {"attacker": attacker.uid, "target": target.uid, "hit": hit})
     if hit and attacker.alive:
         from rules_engine.warcaster.cyphers import use_ability  # the effect vocabulary; imported late (cycle)
 

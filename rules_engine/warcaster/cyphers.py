@@ -144,14 +144,15 @@ def node_and_target(board: Board, player: int, cypher: CypherSpec, choice: int |
 
 def play_cypher(board: Board, player: int, cypher: CypherSpec, choice: int | None) -> None:
     node, chosen = node_and_target(board, player, cypher, choice)
-    board.log("cypher", player, card=cypher.code, name=cypher.name, suit=cypher.suit, node=node.uid,
-              target=choice, at=[node.x, node.y])
+    board.log("cypher", player, {"card": cypher.code, "name": cypher.name, "suit": cypher.suit, "node": node.uid,
+                                 "target": choice, "at": [node.x, node.y]})
     resolve(board, player, cypher.effects, node, chosen, source=cypher.code, cypher=True)
 
 
 def use_ability(board: Board, model: Model, ability: Ability, choice: int | None) -> None:
     """An ability of `model` (its arc cost already paid), with the player's chosen target (or automatic)."""
-    board.log("ability", model.player, model=model.uid, unit=model.unit, name=ability.name, target=choice)
+    board.log("ability", model.player, {"model": model.uid, "unit": model.unit, "name": ability.name,
+                                        "target": choice})
     chosen = board.models[choice] if choice is not None else None
     resolve(board, model.player, (ability.effect,), model, chosen, source=ability.name, cypher=False)
 
@@ -190,8 +191,8 @@ def _affected(board: Board, player: int, effect: Effect, origin: Model, pick: Mo
         return [origin] if origin.alive else []
     area = effect.get("area")
     if target in AREA:
-        distance = board.gap_between
-        return [m for m in board.on_board() if _side_ok(player, m, target) and distance(m, origin) <= (area or 0)]
+        return [m for m in board.on_board()
+                if _side_ok(player, m, target) and board.gap_between(m, origin) <= (area or 0)]
     if pick is None or not pick.alive:
         return []
     chosen = list(board.units[pick.unit].alive_models) if target.endswith("unit") else [pick]
@@ -256,7 +257,8 @@ def _heal(board: Board, player: int, effect: Effect, origin: Model, pick: Model 
         healed = min(int(effect.get("amount")), model.spec.health - model.health)
         if healed > 0:
             model.health += healed
-            board.log("heal", model.player, model=model.uid, amount=healed, health=model.health, source=source)
+            board.log("heal", model.player, {"model": model.uid, "amount": healed, "health": model.health,
+                                             "source": source})
 
 
 def _move(board: Board, player: int, effect: Effect, origin: Model, pick: Model | None, source: str,
@@ -271,8 +273,8 @@ def _move(board: Board, player: int, effect: Effect, origin: Model, pick: Model 
             changed = board.move_model(model, (model.x + dx * 100, model.y + dy * 100), distance, 0)
         if changed:
             moved.append([model.uid, model.x, model.y])
-    board.log("move", player, unit=pick.unit if pick else origin.unit, models=moved, source=source,
-              place=bool(effect.get("place")))
+    board.log("move", player, {"unit": pick.unit if pick else origin.unit, "models": moved, "source": source,
+                               "place": bool(effect.get("place"))})
 
 
 def _arc(board: Board, player: int, effect: Effect, origin: Model, pick: Model | None, source: str,
@@ -280,20 +282,20 @@ def _arc(board: Board, player: int, effect: Effect, origin: Model, pick: Model |
     model = pick if pick is not None else origin
     unit = board.units[model.unit]
     put = board.put_arc(unit, int(effect.get("amount")))
-    board.log("arc", player, unit=unit.uid, amount=put, arc=unit.arc, source=source)
+    board.log("arc", player, {"unit": unit.uid, "amount": put, "arc": unit.arc, "source": source})
 
 
 def _draw(board: Board, player: int, effect: Effect, origin: Model, pick: Model | None, source: str,
           cypher: bool) -> None:
     drawn = board.draw(player, int(effect.get("count")))
-    board.log("draw", player, count=drawn, hand=len(board.sides[player].hand), source=source)
+    board.log("draw", player, {"count": drawn, "hand": len(board.sides[player].hand), "source": source})
 
 
 def _shield(board: Board, player: int, effect: Effect, origin: Model, pick: Model | None, source: str,
             cypher: bool) -> None:
     for model in _affected(board, player, effect, origin, pick):
         model.shield += int(effect.get("amount"))
-        board.log("shield", model.player, model=model.uid, shield=model.shield, source=source)
+        board.log("shield", model.player, {"model": model.uid, "shield": model.shield, "source": source})
 
 
 def _stat_mod(board: Board, player: int, effect: Effect, origin: Model, pick: Model | None, source: str,
@@ -301,8 +303,8 @@ def _stat_mod(board: Board, player: int, effect: Effect, origin: Model, pick: Mo
     duration = effect.get("duration", "round")
     for model in _affected(board, player, effect, origin, pick):
         model.mods.append((effect.get("stat"), int(effect.get("amount")), duration))
-        board.log("stat_mod", model.player, model=model.uid, stat=effect.get("stat"), amount=effect.get("amount"),
-                  duration=duration, source=source)
+        board.log("stat_mod", model.player, {"model": model.uid, "stat": effect.get("stat"),
+                                             "amount": effect.get("amount"), "duration": duration, "source": source})
 
 
 HANDLERS = {

@@ -144,9 +144,9 @@ class WarcasterState(Board):
                 side.units.append(unit.uid)
         self.index_auras()
         self.first = rng.randrange(2)
-        self.log_game("setup", table=[self.size, self.size], objective=list(self.centre),
-                 objective_radius=self.options["objective_radius"], first_player=self.first,
-                 sides=[self._side_info(p) for p in (0, 1)])
+        self.log_game("setup", {"table": [self.size, self.size], "objective": list(self.centre),
+                                "objective_radius": self.options["objective_radius"], "first_player": self.first,
+                                "sides": [self._side_info(p) for p in (0, 1)]})
         for side in self.sides:
             rng.shuffle(side.deck)
             self.draw(side.player, int(self.options["hand_limit"]))
@@ -182,7 +182,7 @@ class WarcasterState(Board):
             model.x, model.y = spot
             others.append(model.disc)
             placed.append([model.uid, model.x, model.y])
-        self.log("deploy", unit.player, unit=unit.uid, code=unit.spec.code, models=placed, at=[x, y])
+        self.log("deploy", unit.player, {"unit": unit.uid, "code": unit.spec.code, "models": placed, "at": [x, y]})
 
     # ------------------------------------------------------------------ protocol
     def current_player(self) -> int:
@@ -433,7 +433,7 @@ class WarcasterState(Board):
             else:
                 side.pool += holder.arc
                 holder.arc = 0
-            self.log(action[0], None, holder=action[1], uid=action[2], arc=holder.arc, pool=side.pool)
+            self.log(action[0], None, {"holder": action[1], "uid": action[2], "arc": holder.arc, "pool": side.pool})
         self.phase = "cypher1"
 
     def _do_cypher(self, action: Any) -> None:
@@ -461,7 +461,7 @@ class WarcasterState(Board):
         unit.activated = True
         self.acting = unit.uid
         self.solo_activation = solo
-        self.log("activate", None, unit=unit.uid, code=unit.spec.code, solo=solo)
+        self.log("activate", None, {"unit": unit.uid, "code": unit.spec.code, "solo": solo})
         for model in unit.alive_models:
             for ability in model.spec.triggered("on_activate"):
                 if ability.arc_cost <= unit.arc:
@@ -484,7 +484,7 @@ class WarcasterState(Board):
                     changed = self.move_model(model, self.centre, spd, self.options["objective_radius"] / 2)
                 if changed:
                     moved.append([model.uid, model.x, model.y])
-            self.log("move", None, unit=unit.uid, mode=mode, models=moved)
+            self.log("move", None, {"unit": unit.uid, "mode": mode, "models": moved})
         self.phase = "act"
 
     def _do_act(self, action: Any) -> None:
@@ -525,7 +525,7 @@ class WarcasterState(Board):
         gate = side.gates[action[2]]
         gate.arc -= unit.spec.cst
         side.pool += unit.spec.cst
-        self.log("gate_paid", None, gate=gate.uid, amount=unit.spec.cst, arc=gate.arc)
+        self.log("gate_paid", None, {"gate": gate.uid, "amount": unit.spec.cst, "arc": gate.arc})
         self._place(unit, gate.x, gate.y, self.options["deploy_range"])
         for model in unit.alive_models:
             for ability in model.spec.triggered("on_deploy"):
@@ -539,7 +539,7 @@ class WarcasterState(Board):
             side.pool -= arc
             gate = Gate(len(side.gates), self.player, x, y, arc)
             side.gates.append(gate)
-            self.log("gate", None, gate=gate.uid, at=[x, y], arc=arc, pool=side.pool)
+            self.log("gate", None, {"gate": gate.uid, "at": [x, y], "arc": arc, "pool": side.pool})
         self.phase = "discard"
 
     def _do_discard(self, action: Any) -> None:
@@ -548,7 +548,7 @@ class WarcasterState(Board):
             cypher = next(c for c in side.hand if c.code == action[1])
             side.hand.remove(cypher)
             side.discard.append(cypher)
-            self.log("discard", None, card=cypher.code)
+            self.log("discard", None, {"card": cypher.code})
             if len(side.hand) > self.options["hand_limit"]:
                 return  # still above the limit: discard again
         self._end_turn()
@@ -557,19 +557,19 @@ class WarcasterState(Board):
     def _start_turn(self, player: int) -> None:
         self.player = player
         self.turn += 1
-        self.log("turn_start", player, round=self.round, turn_in_round=self.turns_taken[player] + 1)
+        self.log("turn_start", player, {"round": self.round, "turn_in_round": self.turns_taken[player] + 1})
         units = [u for u in self.units_on_board(player) if u.spec.can_activate]
         if units and all(u.activated for u in units):  # W10 phase 1: ready
             for unit in units:
                 unit.activated = False
-            self.log("ready", player, units=[u.uid for u in units])
+            self.log("ready", player, {"units": [u.uid for u in units]})
         self.phase = "charge"
 
     def _end_turn(self) -> None:
         side = self.sides[self.player]
         if not side.goldfish:  # W10 phase 9: draw up to the hand limit, reshuffling when the deck runs out
             drawn = self.draw(self.player, int(self.options["hand_limit"]) - len(side.hand))
-            self.log("draw", None, count=drawn, hand=len(side.hand))
+            self.log("draw", None, {"count": drawn, "hand": len(side.hand)})
         for model in self.models:
             if model.mods:
                 model.mods = [m for m in model.mods if m[2] != "turn"]
@@ -582,7 +582,7 @@ class WarcasterState(Board):
         self._start_turn(1 - self.player)
 
     def _end_round(self) -> None:
-        self.log_game("round_end", round=self.round)
+        self.log_game("round_end", {"round": self.round})
         self._roll_continuous_effects()
         self._score_objective()
         for model in self.models:
@@ -605,13 +605,13 @@ class WarcasterState(Board):
             if unit.lockdown:
                 rolled = ACTION_FACES[combat.face(self.rng)]
                 unit.lockdown = rolled > 0
-                self.log("effect", unit.player, effect="lockdown", unit=unit.uid, roll=rolled,
-                         change="kept" if rolled else "ended")
+                self.log("effect", unit.player, {"effect": "lockdown", "unit": unit.uid, "roll": rolled,
+                                                 "change": "kept" if rolled else "ended"})
             for model in unit.alive_models:
                 for effect in sorted(model.effects):
                     rolled = ACTION_FACES[combat.face(self.rng)]
-                    self.log("effect", model.player, effect=effect, model=model.uid, unit=unit.uid, roll=rolled,
-                             change="kept" if rolled else "ended")
+                    self.log("effect", model.player, {"effect": effect, "model": model.uid, "unit": unit.uid,
+                                                      "roll": rolled, "change": "kept" if rolled else "ended"})
                     if not rolled:
                         del model.effects[effect]
                     elif effect in ("fire", "corrosion"):
@@ -630,8 +630,8 @@ class WarcasterState(Board):
         for player in (0, 1):
             if present[player] and not present[1 - player]:
                 self.sides[player].vp += self.options["objective_points"]
-                self.log("score", player, points=self.options["objective_points"], reason="objective",
-                         vp=self.sides[player].vp)
+                self.log("score", player, {"points": self.options["objective_points"], "reason": "objective",
+                                           "vp": self.sides[player].vp})
 
     def _check_annihilation(self) -> None:
         for player in (0, 1):
@@ -645,7 +645,7 @@ class WarcasterState(Board):
         self.ended_by = reason
         self.phase = "over"
         self.acting = None
-        self.log_game("game_over", reason=reason, vp=vp, winner=self.winner, round=self.round)
+        self.log_game("game_over", {"reason": reason, "vp": vp, "winner": self.winner, "round": self.round})
 
     # ------------------------------------------------------------------ checks (tests, debugging)
     def invariant_problems(self) -> list[str]:

@@ -30,7 +30,6 @@ CYPHER_KEEP = 2.0  # a cypher must score above this to be played
 TYPE_VALUE = {"attack": 3, "effect": 2, "pulse": 2, "geometric": 1}
 
 
-@register_policy("warcaster-greedy")
 class WarcasterGreedyPolicy:
     name = "warcaster-greedy"
 
@@ -191,6 +190,9 @@ class WarcasterGreedyPolicy:
         cypher = next(c for c in side.hand if c.code == action[1])
         usable = bool(cyphers.cypher_options(state, state.player, cypher))
         return -TYPE_VALUE.get(cypher.cypher_type, 2) - (2 if usable else 0) - 1
+
+
+register_policy("warcaster-greedy")(WarcasterGreedyPolicy)  # not as a decorator: mypyc keeps the class native
 
 
 def _expected(state: WarcasterState, stat: int, pow_: int, target: Model, arc: int) -> float:

@@ -142,11 +142,12 @@ class Board:
         self.index_auras()
 
     # --- logging
-    def log(self, kind: str, player: int | None = None, **data: Any) -> None:
-        """Log an event of `player` (default: the player whose turn it is)."""
+    def log(self, kind: str, player: int | None, data: dict[str, Any]) -> None:
+        """Log an event of `player` (None: the player whose turn it is). `data` is a dict, not keyword arguments:
+        a compiled call with **kwargs goes through Python's calling convention, and this runs ~450 times a game."""
         self._event_list.append(_new_event(Event, (kind, self.turn, self.player if player is None else player, data)))
 
-    def log_game(self, kind: str, **data: Any) -> None:
+    def log_game(self, kind: str, data: dict[str, Any]) -> None:
         """Log an event of the game itself (player null): setup, round end, game over."""
         self._event_list.append(_new_event(Event, (kind, self.turn, None, data)))
 
@@ -240,12 +241,12 @@ class Board:
         if not self._aura_bearers[model.player]:
             return 0
         total = 0
-        distance = self.gap_between
         for other in self._aura_bearers[model.player]:
             if other is model or not other.alive or self.units[other.unit].status != "board":
                 continue
             for aura in other.spec.auras:
-                if aura.stat == name and not (ignore_cover and aura.cover) and distance(model, other) <= aura.range:
+                if (aura.stat == name and not (ignore_cover and aura.cover)
+                        and self.gap_between(model, other) <= aura.range):
                     total += aura.amount
         return total
 
@@ -257,8 +258,7 @@ class Board:
         return self.on_board(1 - player)
 
     def nearest(self, model: Model, candidates: list[Model]) -> Model | None:
-        distance = self.gap_between
-        return min(candidates, key=lambda m: (distance(model, m), m.uid), default=None)
+        return min(candidates, key=lambda m: (self.gap_between(model, m), m.uid), default=None)
 
     def obstacles(self, model: Model) -> list[Disc]:
         return [m.disc for m in self.on_board() if m is not model]
@@ -290,13 +290,13 @@ class Board:
             absorbed = min(model.shield, amount)
             model.shield -= absorbed
             amount -= absorbed
-            self.log("shield_absorbed", model.player, model=model.uid, amount=absorbed)
+            self.log("shield_absorbed", model.player, {"model": model.uid, "amount": absorbed})
         if amount <= 0:
             return 0
         taken = min(amount, model.health)
         model.health -= taken
-        self.log("damage", model.player, model=model.uid, unit=model.unit, amount=taken, source=source, by=by,
-                 health=model.health)
+        self.log("damage", model.player, {"model": model.uid, "unit": model.unit, "amount": taken, "source": source,
+                                          "by": by, "health": model.health})
         if model.health <= 0:
             self.destroy_model(model, by)
         return taken
@@ -306,7 +306,7 @@ class Board:
         self._board_cache = None
         unit = self.units[model.unit]
         unit.forget_alive()
-        self.log("destroyed", model.player, model=model.uid, unit=unit.uid, code=model.spec.code, by=by)
+        self.log("destroyed", model.player, {"model": model.uid, "unit": unit.uid, "code": model.spec.code, "by": by})
         if not unit.alive_models:
             self.destroy_unit(unit, by)
 
@@ -317,8 +317,8 @@ class Board:
         unit.arc = 0
         scorer = 1 - unit.player  # W16: points go to the destroyed unit's enemy, whatever destroyed it
         self.sides[scorer].vp += unit.spec.cst
-        self.log("unit_destroyed", unit.player, unit=unit.uid, code=unit.spec.code, cst=unit.spec.cst, by=by,
-                 vp_to=scorer)
+        self.log("unit_destroyed", unit.player, {"unit": unit.uid, "code": unit.spec.code, "cst": unit.spec.cst,
+                                                 "by": by, "vp_to": scorer})
 
     # --- arc
     def spend_unit_arc(self, unit: Unit, amount: int) -> None:
@@ -345,7 +345,7 @@ class Board:
                 side.deck = side.discard
                 side.discard = []
                 self.rng.shuffle(side.deck)
-                self.log("reshuffle", player, cards=len(side.deck))
+                self.log("reshuffle", player, {"cards": len(side.deck)})
             side.hand.append(side.deck.pop())
             drawn += 1
         return drawn
@@ -369,7 +369,8 @@ class Board:
             data = {"model": model.uid, "unit": model.unit}
             if effect == "system_failure":
                 data["blocks"] = "melee" if mode == 1 else "ranged"
-        self.log("effect", model.player, effect=effect, change="applied", source=source, by=source_player, **data)
+        self.log("effect", model.player, {"effect": effect, "change": "applied", "source": source,
+                                          "by": source_player, **data})
         return True
 
     def remove_effect(self, model: Model, effect: str | None) -> None:
@@ -377,10 +378,11 @@ class Board:
         for name in names:
             if name == "lockdown" and self.units[model.unit].lockdown:
                 self.units[model.unit].lockdown = False
-                self.log("effect", model.player, effect=name, change="removed", unit=model.unit)
+                self.log("effect", model.player, {"effect": name, "change": "removed", "unit": model.unit})
             elif name in model.effects:
                 del model.effects[name]
-                self.log("effect", model.player, effect=name, change="removed", model=model.uid, unit=model.unit)
+                self.log("effect", model.player, {"effect": name, "change": "removed", "model": model.uid,
+                                                  "unit": model.unit})
 
     def blocked(self, model: Model, weapon_type: str) -> bool:
         """System failure (W15) forbids melee (mode 1) or ranged (mode 2) attacks, cypher attacks included."""
