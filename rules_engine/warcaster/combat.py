@@ -16,11 +16,13 @@ from __future__ import annotations
 import math
 import random
 from functools import lru_cache
+from typing import Final
 
 from rules_engine.warcaster.geometry import extend, gap, norm, segment_distance
 from rules_engine.warcaster.models import EFFECT_NAMES, Weapon
 from rules_engine.warcaster.state import Board, Model
 
+_RANDOM: Final = random.Random  # a static, not a lookup on the random module at every die
 ACTION_FACES = (0, 0, 0, 1, 1, 2)  # white action die
 POWER_FACES = (0, 1, 1, 1, 1, 2)  # red power die
 STRAFE_RANGE = 2  # W12: extra attacks on enemies within 2″ of the target
@@ -32,7 +34,7 @@ def face(rng: random.Random) -> int:
     """A die face index 0–5: exactly `rng.randrange(6)` (the same number from the same generator, CPython's
     getrandbits rejection sampling) without random.py's Python layers. A subclass of Random (the tests' scripted
     dice) keeps its own randrange."""
-    if type(rng) is not random.Random:
+    if type(rng) is not _RANDOM:
         return rng.randrange(6)
     index = rng.getrandbits(3)
     while index >= 6:
@@ -62,14 +64,30 @@ def strike_distribution(action: int, power: int) -> tuple[float, ...]:
     return tuple(dist)
 
 
-@lru_cache(maxsize=4096)
+# The greedy policy asks these for every attack it weighs: remembered in plain dicts (a compiled call to an
+# lru_cache wrapper goes through Python's slow calling path). Few distinct arguments ever occur.
+_HIT_CHANCE: dict[tuple[int, int, int, int], float] = {}
+_EXPECTED_DAMAGE: dict[tuple[int, int, int, int], float] = {}
+
+
 def hit_chance(stat: int, defence: int, action: int, power: int) -> float:
-    return sum(p for k, p in enumerate(strike_distribution(action, power)) if stat + k >= defence)
+    """P(stat + strikes ≥ DEF) on `action` action dice and `power` power dice (W11)."""
+    key = (stat, defence, action, power)
+    found = _HIT_CHANCE.get(key)
+    if found is None:
+        found = _HIT_CHANCE[key] = sum(
+            p for k, p in enumerate(strike_distribution(action, power)) if stat + k >= defence)
+    return found
 
 
-@lru_cache(maxsize=4096)
 def expected_damage(pow_: int, arm: int, action: int, power: int) -> float:
-    return sum(p * max(0, pow_ + k - arm) for k, p in enumerate(strike_distribution(action, power)))
+    """E[max(0, POW + strikes − ARM)] on `action` action dice and `power` power dice (W11)."""
+    key = (pow_, arm, action, power)
+    found = _EXPECTED_DAMAGE.get(key)
+    if found is None:
+        found = _EXPECTED_DAMAGE[key] = sum(
+            p * max(0, pow_ + k - arm) for k, p in enumerate(strike_distribution(action, power)))
+    return found
 
 
 def attack_stat(board: Board, model: Model, weapon: Weapon) -> int:

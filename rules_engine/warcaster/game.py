@@ -439,8 +439,7 @@ class WarcasterState(Board):
     def _do_cypher(self, action: Any) -> None:
         if action[0] == "cypher":
             side = self.sides[self.player]
-            cypher = next(c for c in side.hand if c.code == action[1])
-            side.hand.remove(cypher)
+            cypher = side.take_from_hand(action[1])
             cyphers.play_cypher(self, self.player, cypher, action[2])
             side.discard.append(cypher)
         self.phase = "activate" if self.phase == "cypher1" else "deploy"
@@ -545,8 +544,7 @@ class WarcasterState(Board):
     def _do_discard(self, action: Any) -> None:
         side = self.sides[self.player]
         if action[0] == "discard":
-            cypher = next(c for c in side.hand if c.code == action[1])
-            side.hand.remove(cypher)
+            cypher = side.take_from_hand(action[1])
             side.discard.append(cypher)
             self.log("discard", None, {"card": cypher.code})
             if len(side.hand) > self.options["hand_limit"]:

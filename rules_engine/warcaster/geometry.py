@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from functools import lru_cache
 
 Point = tuple[float, float]
 Disc = tuple[float, float, float]  # x, y, radius
@@ -83,16 +82,24 @@ def extend(ax: float, ay: float, bx: float, by: float, length: float) -> Point:
 def free_spot(cx: float, cy: float, r: float, within: float, others: list[Disc], size: float,
               facing: Point) -> Point | None:
     """A free centre for a base of radius `r` within `within` of (cx, cy), preferring the side towards `facing`."""
-    for x, y in _spots(cx, cy, r, within, size, facing):
+    key = (cx, cy, r, within, size, facing)
+    spots = _SPOTS.get(key)
+    if spots is None:
+        if len(_SPOTS) >= 4096:  # gates and set-up spots are few; a bound all the same
+            _SPOTS.clear()
+        spots = _SPOTS[key] = _spots(cx, cy, r, within, size, facing)
+    for x, y in spots:
         if not overlaps(x, y, r, others):
             return x, y
     return None
 
 
-@lru_cache(maxsize=1024)
+_SPOTS: dict[tuple[float, float, float, float, float, Point], tuple[Point, ...]] = {}
+
+
 def _spots(cx: float, cy: float, r: float, within: float, size: float, facing: Point) -> tuple[Point, ...]:
     """The centres `free_spot` tries, in order: 3 rings of 12, fanning out from the direction of `facing`. Gates
-    and set-up spots are few, so these are worked out once each."""
+    and set-up spots are few, so these are worked out once each (`_SPOTS`)."""
     base = math.atan2(facing[1] - cy, facing[0] - cx)
     spots = []
     for ring in (within * 0.5, within, within * 0.25):

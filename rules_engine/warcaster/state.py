@@ -102,6 +102,15 @@ class Side:
     gates: list[Gate] = field(default_factory=list)
     vp: int = 0
 
+    def take_from_hand(self, code: str) -> CypherSpec:
+        """Take the first card with this code out of the hand (by position: `list.remove` would compare the
+        frozen cards field by field)."""
+        for index, cypher in enumerate(self.hand):
+            if cypher.code == code:
+                del self.hand[index]
+                return cypher
+        raise ValueError(f"player {self.player} holds no cypher {code!r}")
+
 
 class Board:
     """Units, models, gates, arc and cyphers of both sides, plus the log and the rng."""
@@ -258,7 +267,13 @@ class Board:
         return self.on_board(1 - player)
 
     def nearest(self, model: Model, candidates: list[Model]) -> Model | None:
-        return min(candidates, key=lambda m: (self.gap_between(model, m), m.uid), default=None)
+        best: Model | None = None  # min by (gap, uid), written out: min(key=...) is a slow call once compiled
+        best_gap = 0.0
+        for other in candidates:
+            d = self.gap_between(model, other)
+            if best is None or d < best_gap or d == best_gap and other.uid < best.uid:
+                best, best_gap = other, d
+        return best
 
     def obstacles(self, model: Model) -> list[Disc]:
         return [m.disc for m in self.on_board() if m is not model]
