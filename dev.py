@@ -5,7 +5,7 @@
     python3 dev.py test   set everything up, then run the whole test suite (extra arguments go to pytest)
 
 "Set up" means: a virtualenv in .venv with the pinned requirements (re-installed only when requirements.txt
-changes), the Warcaster engine compiled with mypyc when its sources changed (plain Python if that fails), the
+changes), the game engines compiled with mypyc when their sources changed (plain Python if that fails), the
 database migrated and the bundled catalogs loaded. Embedded defaults: SQLite in var/ and
 kombu's filesystem transport as the Celery broker, so no other service is needed. Set DATABASE_URL and
 CELERY_BROKER_URL to use PostgreSQL and Redis instead (see README.md).
@@ -65,7 +65,7 @@ def ensure_browser() -> None:
 
 
 def build_engine() -> bool:
-    """Compile the Warcaster engine with mypyc (about twice as fast, the same games); skipped when up to date.
+    """Compile the game engines with mypyc (2-4 times as fast, the same games); skipped when up to date.
     Without a C compiler the build fails and the engine runs as plain Python (rules_engine/compiled.py)."""
     done = subprocess.run([str(PYTHON), "-m", "rules_engine.compiled", "build"], cwd=ROOT)
     if done.returncode != 0:

@@ -46,10 +46,6 @@ def cases() -> list[tuple[str, str, dict[str, Any]]]:
     return found
 
 
-
-
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=300, help="games per timed run (default 300)")
