@@ -89,6 +89,10 @@ def prepare_var() -> None:
         (ROOT / folder).mkdir(parents=True, exist_ok=True)
 
 
+def _stop_on_sigterm(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def command_run(argv: list[str]) -> int:
     ensure_venv()
     prepare_var()
@@ -106,6 +110,7 @@ def command_run(argv: list[str]) -> int:
     )
     say(f"starting the site on http://{address}/ (Ctrl-C stops both)")
     server = subprocess.Popen([str(PYTHON), "manage.py", "runserver", address], cwd=ROOT, env=env)
+    signal.signal(signal.SIGTERM, _stop_on_sigterm)  # `kill` stops both too, instead of leaving them running
     try:
         while True:
             for name, process in (("worker", worker), ("site", server)):
