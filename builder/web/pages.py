@@ -1,11 +1,6 @@
 """Home, accounts, catalog and rules pages."""
 from __future__ import annotations
 
-import re
-from functools import lru_cache
-from pathlib import Path
-
-from django.conf import settings
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.core.paginator import Paginator
@@ -13,7 +8,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
-from builder import services
+from builder import rulebook, services
 from builder.forms import CatalogFilterForm, SignupForm
 from builder.throttles import LoginFailureThrottle, scope_wait
 from cards.selectors import CardQuery, card_get, card_search, formats_for, systems_list
@@ -23,8 +18,6 @@ from . import presenters as p
 from .common import is_htmx, system_or_404, throttled_page
 
 CATALOG_PAGE = 48
-RULES_DOC = Path(settings.BASE_DIR) / "docs" / "rules.md"
-SYSTEM_HEADINGS = {"hagmi": "HAGMI!", "mwda": "MechWarrior", "warcaster": "Warcaster"}
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -110,27 +103,18 @@ def card_detail(request: HttpRequest, system: str, code: str) -> HttpResponse:
 # --- rules --------------------------------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=1)
-def _rule_texts() -> dict[str, str]:
-    """Rule ID -> its bullet in docs/rules.md (the interpretations in force are marked [interpretation] there)."""
-    texts: dict[str, str] = {}
-    if not RULES_DOC.exists():
-        return texts
-    for line in RULES_DOC.read_text(encoding="utf-8").splitlines():
-        match = re.match(r"^- \*\*([HMW]\d+)\b[^*]*\*\*\s*(.*)$", line)
-        if match:
-            texts[match.group(1)] = match.group(2)
-    return texts
-
-
 def rules(request: HttpRequest, system: str) -> HttpResponse:
     game = system_or_404(system)
     lang = p.ui_lang()
-    texts = _rule_texts()
+    texts = rulebook.rule_texts()
     rows = [{"id": info.id, "code": info.code, "title": info.title(lang), "severity": info.severity,
              "text": texts.get(info.id or "", ""), "interpretation": "[interpretation" in texts.get(info.id or "", "")}
             for info in RULES if info.system in (system, None)]
     formats = [{"slug": f.slug, "names": p.names({"name": f.name, "name_en": f.name_en}, f.slug),
                 "options": (f.data.get("options") or {}), "default": f.is_default} for f in formats_for(game)]
-    return render(request, "rules.html", {"game": game, "system_name": p.system_name(system), "rules": rows,
-                                          "formats": formats})
+    return render(request, "rules.html", {
+        "game": game, "system_name": p.system_name(system), "rules": rows, "formats": formats,
+        # How the simulator plays: the game rules of docs/rules.md, the engine's own account and its options.
+        "game_sections": rulebook.game_sections(system), "engine_rules": rulebook.engine_rules(system),
+        "engine_options": rulebook.engine_options(system),
+    })

@@ -1,0 +1,198 @@
+"""The rules pages' texts, read from the project's own documents so that the site and the docs never disagree:
+
+- docs/rules.md, the reference rules: each rule by its ID (H5, M2, W12, ...) for the construction table, and the
+  game sections after each system's construction section (how a game is played) for "How the simulator plays";
+- docs/engine-<system>.md, the rules engine: its "Rules (as) implemented" section and the choices listed with its
+  options (the engine's own interpretations), and the options table (what a simulation may switch).
+
+Statements the sources do not make are marked `[interpretation` in both documents; `RuleItem.interpretation` says
+so. Texts are plain Markdown-lite (bold, code, emphasis): the template renders them with `inline_markdown`.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from django.conf import settings
+
+DOCS = Path(settings.BASE_DIR) / "docs"
+RULES_DOC = DOCS / "rules.md"
+SYSTEM_HEADINGS = {"hagmi": "HAGMI!", "mwda": "MechWarrior", "warcaster": "Warcaster"}
+
+_BULLET = re.compile(r"^- (.*)$")
+_SUB_BULLET = re.compile(r"^ {2,4}(?:-|\d+\.) (.*)$")
+_LEAD = re.compile(r"^\*\*(?P<title>[^*]+)\*\*\s*(?P<rest>.*)$")
+_RULE_ID = re.compile(r"^(?P<id>[HMW]\d+)\b\s*(?P<title>.*)$")
+_OPTION_ROW = re.compile(r"^\|\s*(?P<names>`[^|]+`)\s*\|\s*(?P<default>[^|]*?)\s*\|\s*(?P<meaning>.*?)\s*\|$")
+
+
+@dataclass(frozen=True)
+class RuleItem:
+    """One rule or statement: its ID if it has one, its bold lead (title), the text after it, and sub-points."""
+
+    id: str
+    title: str
+    text: str
+    sub: tuple[str, ...] = ()
+    paragraph: bool = False  # a plain paragraph of the section, not a bullet
+
+    @property
+    def separator(self) -> str:
+        """What goes between the bold title and the text: nothing before ":" or ",", else a space."""
+        return "" if self.text.startswith((":", ",", ".", ";")) else " "
+
+    @property
+    def interpretation(self) -> bool:
+        return any("[interpretation" in part for part in (self.title, self.text, *self.sub))
+
+
+@dataclass(frozen=True)
+class RuleSection:
+    title: str
+    items: tuple[RuleItem, ...]
+
+
+@dataclass(frozen=True)
+class EngineOption:
+    """A ruleset option of an engine: what a simulation's `options` may set, with its default."""
+
+    names: tuple[str, ...]
+    default: str
+    meaning: str
+
+
+def _read(path: Path) -> str:
+    return path.read_text(encoding="utf-8") if path.exists() else ""
+
+
+def _split(lines: list[str], marker: str) -> list[tuple[str, list[str]]]:
+    """(heading, its lines) for each heading starting with `marker` ("## ", "### "), in order."""
+    parts: list[tuple[str, list[str]]] = []
+    for line in lines:
+        if line.startswith(marker):
+            parts.append((line[len(marker):].strip(), []))
+        elif parts:
+            parts[-1][1].append(line)
+    return parts
+
+
+def _lead(raw: str) -> RuleItem:
+    """`**W12 Strafe** [seed 003]: text` → RuleItem("W12", "Strafe", "[seed 003]: text")."""
+    match = _LEAD.match(raw)
+    title, rest = (match.group("title").strip(), match.group("rest")) if match else ("", raw)
+    rule = _RULE_ID.match(title)
+    if rule:
+        return RuleItem(rule.group("id"), rule.group("title").strip(), rest.strip())
+    return RuleItem("", title, rest.strip())
+
+
+def _items(lines: list[str]) -> tuple[RuleItem, ...]:
+    """The bullets of a section (with their wrapped lines and sub-points) and its plain paragraphs; tables,
+    code and sub-headings are left out."""
+    items: list[RuleItem] = []
+    text: list[str] = []  # the current bullet or paragraph
+    subs: list[str] = []
+    kind = ""  # "bullet" | "paragraph" | ""
+
+    def flush() -> None:
+        nonlocal text, subs, kind
+        if text:
+            item = _lead(" ".join(text)) if kind == "bullet" else RuleItem("", "", " ".join(text))
+            items.append(RuleItem(item.id, item.title, item.text, tuple(subs), paragraph=kind == "paragraph"))
+        text, subs, kind = [], [], ""
+
+    in_code = False
+    for line in lines:
+        if line.startswith("```"):
+            in_code = not in_code
+            flush()
+            continue
+        if in_code or line.startswith(("|", "#")) or line.strip() in ("", "---"):
+            flush()
+            continue
+        bullet, sub = _BULLET.match(line), _SUB_BULLET.match(line)
+        if bullet:
+            flush()
+            text, kind = [bullet.group(1).strip()], "bullet"
+        elif sub and kind == "bullet":
+            subs.append(sub.group(1).strip())
+        elif line.startswith(" ") and kind:
+            if subs:
+                subs[-1] += " " + line.strip()
+            else:
+                text.append(line.strip())
+        else:
+            if kind != "paragraph":
+                flush()
+                kind = "paragraph"
+            text.append(line.strip())
+    flush()
+    return tuple(items)
+
+
+def _system_part(system: str) -> list[tuple[str, list[str]]]:
+    """The ### sections of a system's part of docs/rules.md."""
+    heading = SYSTEM_HEADINGS.get(system)
+    for title, lines in _split(_read(RULES_DOC).splitlines(), "## "):
+        if heading and heading in title:
+            return _split(lines, "### ")
+    return []
+
+
+@lru_cache(maxsize=1)
+def rule_texts() -> dict[str, str]:
+    """Rule ID → its text in docs/rules.md (the construction table's last column)."""
+    texts: dict[str, str] = {}
+    for line in _read(RULES_DOC).splitlines():
+        match = re.match(r"^- \*\*([HMW]\d+)\b[^*]*\*\*\s*(.*)$", line)
+        if match:
+            texts[match.group(1)] = match.group(2)
+    return texts
+
+
+@lru_cache(maxsize=8)
+def game_sections(system: str) -> tuple[RuleSection, ...]:
+    """How a game of `system` is played (docs/rules.md): the sections after its construction section."""
+    sections = _system_part(system)
+    start = next((i + 1 for i, (title, _) in enumerate(sections) if "Construction" in title), len(sections))
+    found = [RuleSection(_clean_heading(title), _items(lines)) for title, lines in sections[start:]]
+    return tuple(section for section in found if section.items)
+
+
+def _clean_heading(title: str) -> str:
+    """"1.3 Turn structure (reference engine)" → "Turn structure (reference engine)"."""
+    return re.sub(r"^\d+(\.\d+)*\s+", "", title)
+
+
+def _engine_doc(system: str) -> list[tuple[str, list[str]]]:
+    return _split(_read(DOCS / f"engine-{system}.md").splitlines(), "## ")
+
+
+@lru_cache(maxsize=8)
+def engine_rules(system: str) -> tuple[RuleItem, ...]:
+    """How the engine implements the rules and where it chose (docs/engine-<system>.md): the bullets of its
+    "Rules (as) implemented" section and those of its options section."""
+    found: list[RuleItem] = []
+    for title, lines in _engine_doc(system):
+        if title.lower().startswith("rules"):
+            found += _items(lines)
+        elif "option" in title.lower():  # the choices listed beside the options table, without its lead-in lines
+            found += [item for item in _items(lines) if not item.paragraph]
+    return tuple(found)
+
+
+@lru_cache(maxsize=8)
+def engine_options(system: str) -> tuple[EngineOption, ...]:
+    """The engine's options table (docs/engine-<system>.md): names, default, meaning."""
+    options: list[EngineOption] = []
+    for title, lines in _engine_doc(system):
+        if "option" not in title.lower():
+            continue
+        for line in lines:
+            row = _OPTION_ROW.match(line.strip())
+            if row:
+                names = tuple(re.findall(r"`([^`]+)`", row.group("names")))
+                options.append(EngineOption(names, row.group("default").strip("`"), row.group("meaning")))
+    return tuple(options)
