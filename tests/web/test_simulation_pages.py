@@ -38,6 +38,16 @@ def test_start_a_run_then_progress_moves_and_the_result_has_charts(make_list, ow
     assert f"http://testserver/simulations/{run.public_id}/" in page  # the result link
 
 
+def test_simulation_pages_link_to_how_the_simulator_plays(make_list, owner_client, published):
+    """A player can read the rules the engine plays (and its interpretations) from the form and from a result."""
+    game_list = make_list(hagmi_legal_doc())
+    form = owner_client.get(f"/lists/{game_list.slug}/simulate/").content.decode()
+    assert 'href="/rules/hagmi/#simulator"' in form
+    start(owner_client, game_list)
+    run = SimulationRun.objects.get()
+    assert 'href="/rules/hagmi/#simulator"' in owner_client.get(f"/simulations/{run.public_id}/").content.decode()
+
+
 def test_bad_simulation_input_is_shown_on_the_form(make_list, owner_client, published):
     game_list = make_list(hagmi_legal_doc())
     response = start(owner_client, game_list, opponent="nobody")
