@@ -72,3 +72,14 @@ def test_sample_decks_are_playable_as_the_players_side(bundled):
     for path in sorted((ROOT / "cards/packages/hagmi/lists").glob("*.json")):
         result = json.loads(simulate(str(path), "--opponent", "goldfish", "--games", "20", "--seed", "9", "--json"))
         assert result["games"] == 20, path.name
+
+
+@pytest.mark.parametrize("command", ["simulate", "check_list"])
+def test_commands_explain_a_database_that_is_not_set_up(db, monkeypatch, command):
+    """A fresh checkout without `migrate`: a clear error with the set-up command and exit status 2, not a traceback."""
+    from django.db import connection
+
+    monkeypatch.setattr(connection.introspection, "table_names", lambda *a, **k: ["django_migrations"])
+    with pytest.raises(CommandError, match=r"database is not set up .*cards_opponent.*python3 dev.py run") as error:
+        call_command(command, str(LIST), stdout=StringIO())
+    assert error.value.returncode == 2

@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
+from django.db import connection
+from django.db.utils import DatabaseError
 
 from builder.listio import ListFormatError, parse_list_json, parse_list_text
 from cards.selectors import catalog_for
@@ -24,6 +26,23 @@ MAX_FILE_BYTES = 20 * 1024 * 1024
 
 def bad_file(message: str) -> CommandError:
     return CommandError(message, returncode=EXIT_BAD_FILE)
+
+
+SET_UP = ("run `python3 dev.py run` once (it sets everything up), or `python manage.py migrate` then "
+          "`python manage.py load_packages`")
+
+
+def require_catalog_tables() -> None:
+    """A clear error, not a database traceback, when the database has not been set up (the catalog's tables)."""
+    from cards.models import Card, GameSystem, Opponent  # the apps are loaded by the time a command runs
+
+    try:
+        tables = set(connection.introspection.table_names())
+    except DatabaseError as error:
+        raise bad_file(f"the database cannot be read ({error}): {SET_UP}") from None
+    missing = sorted({model._meta.db_table for model in (GameSystem, Card, Opponent)} - tables)
+    if missing:
+        raise bad_file(f"the database is not set up (no table {', '.join(missing)}): {SET_UP}")
 
 
 def looks_like_json(path: Path, text: str) -> bool:
@@ -84,6 +103,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         path = Path(options["file"])
+        require_catalog_tables()
         document = read_list_file(path)
         catalog = catalog_for(document["system"])
         if catalog is None:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from builder.management.commands.check_list import EXIT_BAD_FILE, read_list_file
+from builder.management.commands.check_list import EXIT_BAD_FILE, read_list_file, require_catalog_tables
 from cards.models import Opponent
 from cards.selectors import catalog_for
 from rules_engine.simulation import MAX_GAMES, SimulationInputError, build_snapshot, simulate
@@ -44,6 +44,7 @@ class Command(BaseCommand):
         parser.add_argument("--list-opponents", metavar="SYSTEM", help="list the opponent slugs of a system")
 
     def handle(self, *args, **options):
+        require_catalog_tables()
         if options["list_opponents"]:
             return self.list_opponents(options["list_opponents"])
         if not options["file"]:
