@@ -50,7 +50,8 @@ if not SECRET_KEY:
         # The "django-insecure-" prefix makes `check --deploy` refuse it (security.W009) if it ever reaches production.
         SECRET_KEY = "django-insecure-hangar-development-key-do-not-use-in-production"
     else:
-        raise ImproperlyConfigured("SECRET_KEY must be set in the environment when DEBUG is off.")
+        raise ImproperlyConfigured("SECRET_KEY must be set in the environment when DEBUG is off "
+                                   "(on a development machine: DEBUG=1, as `python3 dev.py run` sets).")
 SECRET_KEY_FALLBACKS = env_list("SECRET_KEY_FALLBACKS", "")  # old keys while rotating (docs/security.md)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
