@@ -100,8 +100,8 @@ def apply_damage(state: MwdaState, unit: Unit, amount: int, *, source: int | Non
     unit.click += taken
     if source is not None:
         state.damage_dealt[source] += taken
-    state.log("damage", unit.side, unit=unit.uid, amount=amount, click=unit.click, clicks=len(unit.spec.dial),
-              source=source, reason=reason)
+    state.log("damage", unit.side, {"unit": unit.uid, "amount": amount, "click": unit.click,
+                                    "clicks": len(unit.spec.dial), "source": source, "reason": reason})
     if unit.click >= len(unit.spec.dial):
         state.eliminate(unit, by=source)
 
@@ -109,12 +109,12 @@ def apply_damage(state: MwdaState, unit: Unit, amount: int, *, source: int | Non
 def add_heat(state: MwdaState, unit: Unit, clicks: int, reason: str) -> None:
     """M11/M17: a mech gains heat; at the shutdown click it shuts down (heat clears, 2 action tokens)."""
     unit.heat += clicks
-    state.log("heat", unit.side, unit=unit.uid, heat=unit.heat, change=clicks, reason=reason)
+    state.log("heat", unit.side, {"unit": unit.uid, "heat": unit.heat, "change": clicks, "reason": reason})
     if unit.heat >= unit.spec.shutdown_heat:
         unit.heat = 0
         unit.tokens = 2
         state.shutdowns[unit.side] += 1
-        state.log("shutdown", unit.side, unit=unit.uid, heat=0, tokens=2)
+        state.log("shutdown", unit.side, {"unit": unit.uid, "heat": 0, "tokens": 2})
 
 
 def vent(state: MwdaState, unit: Unit, amount: int, reason: str) -> None:
@@ -122,7 +122,8 @@ def vent(state: MwdaState, unit: Unit, amount: int, reason: str) -> None:
     before = unit.heat
     unit.heat = max(0, unit.heat - amount)
     if unit.heat != before:
-        state.log("vent", unit.side, unit=unit.uid, heat=unit.heat, change=unit.heat - before, reason=reason)
+        state.log("vent", unit.side, {"unit": unit.uid, "heat": unit.heat, "change": unit.heat - before,
+                                      "reason": reason})
 
 
 def attack_value(state: MwdaState, attacker: Unit, target: Unit, *, ranged: bool) -> int:
@@ -157,10 +158,11 @@ def resolve_attack(state: MwdaState, attacker: Unit, target: Unit, *, kind: str,
     amount = weapon_damage(attacker, weapon) + bonus_damage
     if ranged:
         amount = damage_against(attacker.spec, target.spec, weapon, amount)
-    state.log("attack", attacker.side, unit=attacker.uid, target=target.uid, attack_kind=kind,
-              weapon="secondary" if weapon else "primary", origin=state.position(attacker),
-              to=state.position(target), roll=rolled, attack=attack, defense=defense, hit=hit,
-              damage=amount if hit else 0)
+    state.log("attack", attacker.side, {"unit": attacker.uid, "target": target.uid, "attack_kind": kind,
+                                        "weapon": "secondary" if weapon else "primary",
+                                        "origin": state.position(attacker), "to": state.position(target),
+                                        "roll": rolled, "attack": attack, "defense": defense, "hit": hit,
+                                        "damage": amount if hit else 0})
     if hit:
         apply_damage(state, target, amount, source=attacker.uid, reason=kind)
     return hit

@@ -147,12 +147,13 @@ class MwdaGame:
         first = rng.randrange(2) if options["first_player"] == "roll" else options["first_player"]
         state = MwdaState(options=options, layout=layout, units=units, orders=self.orders,
                           goldfish=(self.sides[0].goldfish, self.sides[1].goldfish), first=first, rng=rng)
-        state.log("setup", None, table=layout.to_dict(), first=first, orders=list(self.orders),
-                  max_rounds=options["max_rounds"])
+        state.log("setup", None, {"table": layout.to_dict(), "first": first, "orders": list(self.orders),
+                                  "max_rounds": options["max_rounds"]})
         for unit in units:
-            state.log("deploy", unit.side, unit=unit.uid, code=unit.spec.code, name=unit.spec.name,
-                      unit_kind=unit.spec.kind, points=unit.spec.points, radius=unit.spec.radius,
-                      clicks=len(unit.spec.dial), at=state.position(unit))
+            state.log("deploy", unit.side, {"unit": unit.uid, "code": unit.spec.code, "name": unit.spec.name,
+                                            "unit_kind": unit.spec.kind, "points": unit.spec.points,
+                                            "radius": unit.spec.radius, "clicks": len(unit.spec.dial),
+                                            "at": state.position(unit)})
         state.start_turn()
         return state
 

@@ -22,13 +22,13 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Final, Sequence
 
-TABLE = 36.0
-DEPLOY_DEPTH = 8.0  # deployment zones: within 8″ of the player's own edge
+TABLE: Final = 36.0
+DEPLOY_DEPTH: Final = 8.0  # deployment zones: within 8″ of the player's own edge
 BASE_RADIUS = {"standard": 0.625, "large": 1.0}  # standard base 1.25″ across; large (interpretation) 2″
-EPS = 1e-6
-CONTACT = 0.02  # bases closer than this (edge to edge) are in base contact
+EPS: Final = 1e-6
+CONTACT: Final = 0.02  # bases closer than this (edge to edge) are in base contact
 
 BLOCKING, HINDERING, IMPASSABLE = "blocking", "hindering", "impassable"
 TERRAIN_KINDS = (BLOCKING, HINDERING, IMPASSABLE)
@@ -58,8 +58,8 @@ class Rect:
     y1: float
 
     def distance_to_point(self, px: float, py: float) -> float:
-        dx = max(self.x0 - px, 0.0, px - self.x1)
-        dy = max(self.y0 - py, 0.0, py - self.y1)
+        dx = max(max(self.x0 - px, 0.0), px - self.x1)  # two-argument max: a native float max once compiled
+        dy = max(max(self.y0 - py, 0.0), py - self.y1)
         return math.hypot(dx, dy)
 
     def _clips(self, ax: float, ay: float, bx: float, by: float) -> bool:

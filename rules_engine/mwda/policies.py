@@ -11,21 +11,24 @@ scores above zero.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import TYPE_CHECKING
 
 from rules_engine.core.policies import register_policy
 from rules_engine.mwda import combat
 
+if TYPE_CHECKING:  # typed, so that compiled code reads the state and its units directly (no Python attribute lookup)
+    from rules_engine.mwda.state import MwdaState, Unit
+
 KILL_BONUS = 0.5  # share of a unit's points added for eliminating it
 
 
-def _value_per_click(target: Any) -> float:
+def _value_per_click(target: Unit) -> float:
     spec = target.spec
     damaged = target.click / len(spec.dial)
     return spec.points / len(spec.dial) * (1.0 + damaged)
 
 
-def attack_score(state: Any, action: tuple) -> float:
+def attack_score(state: MwdaState, action: tuple) -> float:
     """Expected points removed by an attack action (shoot, close, charge, dfa)."""
     kind = action[0]
     unit, target = state.units[action[1]], state.units[action[2]]
@@ -49,7 +52,7 @@ def attack_score(state: Any, action: tuple) -> float:
     return score
 
 
-def push_cost(unit: Any, *, careful: bool) -> float:
+def push_cost(unit: Unit, *, careful: bool) -> float:
     """M11: what giving this unit another order costs when it already carries a token."""
     if unit.tokens == 0:
         return 0.0
@@ -60,11 +63,20 @@ def push_cost(unit: Any, *, careful: bool) -> float:
     return _value_per_click(unit) * (2.0 if careful else 1.0)
 
 
-def nearest_enemy(state: Any, unit: Any) -> Any:
-    return min(state.enemies(unit), key=lambda e: (state.edge(unit, e), e.uid))
+def nearest_enemy(state: MwdaState, unit: Unit) -> Unit:
+    """The enemy nearest `unit` (edge to edge; ties: the lower uid)."""
+    best: Unit | None = None  # min(key=...) written out: a compiled call to min with a key is slow
+    best_edge = 0.0
+    for enemy in state.enemies(unit):
+        edge = state.edge(unit, enemy)
+        if best is None or edge < best_edge or edge == best_edge and enemy.uid < best.uid:
+            best, best_edge = enemy, edge
+    if best is None:
+        raise ValueError(f"unit {unit.uid} has no enemy on the table")
+    return best
 
 
-def threatened(state: Any, unit: Any) -> bool:
+def threatened(state: MwdaState, unit: Unit) -> bool:
     """Some enemy that acts (not a goldfish) could reach and shoot this unit next turn (move + max range)."""
     return any(not state.goldfish[e.side] and state.edge(unit, e) <= combat.move_allowance(e) + e.spec.primary.max_range
                for e in state.enemies(unit))
@@ -75,19 +87,23 @@ class _Heuristic:
     careful = False
     melee_factor = 1.0
 
-    def choose(self, state: Any, rng: random.Random) -> tuple:
+    def choose(self, state: MwdaState, rng: random.Random) -> tuple:
         actions = state.legal_actions()
-        self._nearest: dict[int, Any] = {}
-        scored = [(self.score(state, action), -index) for index, action in enumerate(actions)]
-        return actions[-max(scored)[1]]
+        self._nearest: dict[int, Unit] = {}
+        best, best_score = actions[0], self.score(state, actions[0])
+        for action in actions[1:]:  # the best score; on a tie, the action listed first
+            score = self.score(state, action)
+            if score > best_score:
+                best, best_score = action, score
+        return best
 
-    def nearest(self, state: Any, unit: Any) -> Any:
+    def nearest(self, state: MwdaState, unit: Unit) -> Unit:
         found = self._nearest.get(unit.uid)
         if found is None:
             found = self._nearest[unit.uid] = nearest_enemy(state, unit)
         return found
 
-    def score(self, state: Any, action: tuple) -> float:
+    def score(self, state: MwdaState, action: tuple) -> float:
         kind = action[0]
         if kind == "pass":
             return 0.0
@@ -102,12 +118,12 @@ class _Heuristic:
             score *= self.melee_factor
         return score - cost
 
-    def vent_score(self, unit: Any) -> float:
+    def vent_score(self, unit: Unit) -> float:
         if unit.heat + 1 >= unit.spec.shutdown_heat:
             return 50.0
         return 8.0 * unit.heat if unit.heat >= (1 if self.careful else 2) else -1.0
 
-    def move_score(self, state: Any, unit: Any, action: tuple) -> float:
+    def move_score(self, state: MwdaState, unit: Unit, action: tuple) -> float:
         _, _, toward, run = action
         if unit.uid in state.shooters:
             return -1.0
@@ -122,7 +138,7 @@ class _Heuristic:
             return 2.0 if travel > reach else -1.0
         return 3.0 if travel <= reach else 1.0
 
-    def retreat_score(self, state: Any, unit: Any, run: bool) -> float:
+    def retreat_score(self, state: MwdaState, unit: Unit, run: bool) -> float:
         return -5.0
 
 
@@ -135,12 +151,12 @@ class DefensivePolicy(_Heuristic):
     careful = True
     melee_factor = 0.0
 
-    def score(self, state: Any, action: tuple) -> float:
+    def score(self, state: MwdaState, action: tuple) -> float:
         if action[0] in ("charge", "dfa"):
             return -1.0
         return super().score(state, action)
 
-    def retreat_score(self, state: Any, unit: Any, run: bool) -> float:
+    def retreat_score(self, state: MwdaState, unit: Unit, run: bool) -> float:
         if threatened(state, unit):
             return 2.5 if run else 2.0
         return -5.0

@@ -25,11 +25,13 @@ import math
 import random
 from typing import Any, Mapping, Sequence
 
-from rules_engine.core.events import EventLog
+from rules_engine.core.events import Event, EventLog
 from rules_engine.core.game import TERMINAL
 from rules_engine.mwda import combat
 from rules_engine.mwda import geometry as geo
 from rules_engine.mwda.units import UnitSpec
+
+_new_event: Any = tuple.__new__  # Event(...) without the named tuple's Python-level __new__ (same events)
 
 PASS = ("pass",)
 STEALTH_RANGE = 8.0  # stealth: cannot be targeted by ranged attacks from more than 8″ away
@@ -120,8 +122,10 @@ class MwdaState:
         twin.damage_dealt = list(self.damage_dealt)
         return twin
 
-    def log(self, kind: str, player: int | None, **data: Any) -> None:
-        self.events.append(kind, self.turn, player, **data)
+    def log(self, kind: str, player: int | None, data: dict[str, Any]) -> None:
+        """Log an event. `data` is a dict, not keyword arguments: a compiled call with **kwargs goes through
+        Python's calling convention, and the event is built directly (EventLog.append would copy the keywords)."""
+        self.events._events.append(_new_event(Event, (kind, self.turn, player, data)))
 
     def place(self, unit: Unit, x: float, y: float) -> None:
         """Set a unit's position directly (scenario set-up and tests); the next legal_actions() recomputes."""
@@ -287,8 +291,20 @@ class MwdaState:
         else:
             unit = self.units[action[1]]
             self._give_order(unit, kind)
-            handler = getattr(self, f"_do_{kind}")
-            handler(unit, action)
+            if kind == "move":  # a plain chain, not getattr(f"_do_{kind}"): native calls once compiled
+                self._do_move(unit, action)
+            elif kind == "shoot":
+                self._do_shoot(unit, action)
+            elif kind == "vent":
+                self._do_vent(unit, action)
+            elif kind == "close":
+                self._do_close(unit, action)
+            elif kind == "charge":
+                self._do_charge(unit, action)
+            elif kind == "dfa":
+                self._do_dfa(unit, action)
+            else:
+                raise ValueError(f"turn {self.turn}: unknown order {kind!r}")
             if kind != "vent":
                 self._token(unit)
             self._check_end()
@@ -301,7 +317,8 @@ class MwdaState:
         self.ordered.add(unit.uid)
         self.orders_left -= 1
         self.orders_given[unit.side] += 1
-        self.log("order", unit.side, unit=unit.uid, order=kind, tokens=unit.tokens, orders_left=self.orders_left)
+        self.log("order", unit.side, {"unit": unit.uid, "order": kind, "tokens": unit.tokens,
+                                      "orders_left": self.orders_left})
 
     def _token(self, unit: Unit) -> None:
         """M10/M11: an ordered unit takes an action token; pushing (a token from an earlier turn) costs a mech
@@ -310,13 +327,13 @@ class MwdaState:
             return
         if unit.tokens == 0:
             unit.tokens = 1
-            self.log("token", unit.side, unit=unit.uid, tokens=1)
+            self.log("token", unit.side, {"unit": unit.uid, "tokens": 1})
         elif unit.spec.is_mech:
-            self.log("push", unit.side, unit=unit.uid, penalty="heat")
+            self.log("push", unit.side, {"unit": unit.uid, "penalty": "heat"})
             combat.add_heat(self, unit, 1, reason="push")
         else:
             unit.tokens = 2
-            self.log("push", unit.side, unit=unit.uid, penalty="damage", tokens=2)
+            self.log("push", unit.side, {"unit": unit.uid, "penalty": "damage", "tokens": 2})
             combat.apply_damage(self, unit, 1, source=None, reason="push")
 
     def _breakaway(self, unit: Unit) -> bool:
@@ -325,16 +342,16 @@ class MwdaState:
             return True
         roll = self.rng.randint(1, 6)
         success = roll >= self.options["breakaway_target"]
-        self.log("breakaway", unit.side, unit=unit.uid, roll=roll, success=success)
+        self.log("breakaway", unit.side, {"unit": unit.uid, "roll": roll, "success": success})
         return success
 
     def _move_to(self, unit: Unit, path: Sequence[geo.Point], *, run: bool, order: str) -> None:
         origin = self.position(unit)
         unit.x, unit.y = path[-1]
         self._table_changed()
-        self.log("move", unit.side, unit=unit.uid, order=order, run=run, origin=origin, to=self.position(unit),
-                 path=[[round(x, 3), round(y, 3)] for x, y in path],
-                 length=round(geo.path_length(path), 3))
+        self.log("move", unit.side, {"unit": unit.uid, "order": order, "run": run, "origin": origin,
+                                     "to": self.position(unit), "path": [[round(x, 3), round(y, 3)] for x, y in path],
+                                     "length": round(geo.path_length(path), 3)})
 
     def _do_vent(self, unit: Unit, action: tuple) -> None:
         combat.vent(self, unit, unit.spec.vent, reason="order")
@@ -360,8 +377,9 @@ class MwdaState:
         path = geo.move_towards((unit.x, unit.y), direction, travel, unit.spec.radius, allowance, self.layout,
                                 self.obstacles(unit), free=unit.flying or unit.spec.has("jump"))
         if path is None:
-            self.log("move", unit.side, unit=unit.uid, order="move", run=run, origin=self.position(unit),
-                     to=self.position(unit), path=[self.position(unit)], length=0.0, blocked=True)
+            self.log("move", unit.side, {"unit": unit.uid, "order": "move", "run": run, "origin": self.position(unit),
+                                         "to": self.position(unit), "path": [self.position(unit)], "length": 0.0,
+                                         "blocked": True})
             return
         self._move_to(unit, path, run=run, order="move")
 
@@ -393,8 +411,8 @@ class MwdaState:
         self._table_changed()
         enemy = 1 - unit.side
         self.points_destroyed[enemy] += unit.spec.points
-        self.log("eliminated", unit.side, unit=unit.uid, code=unit.spec.code, points=unit.spec.points, by=by,
-                 at=self.position(unit))
+        self.log("eliminated", unit.side, {"unit": unit.uid, "code": unit.spec.code, "points": unit.spec.points,
+                                           "by": by, "at": self.position(unit)})
 
     # ---- turn structure ---------------------------------------------------------------------------------
 
@@ -405,7 +423,7 @@ class MwdaState:
             self.turns_taken[self.active] += 1
             self.ordered = set()
             self.orders_left = self.orders[self.active]
-            self.log("turn_start", self.active, round=self.round, orders=self.orders_left)
+            self.log("turn_start", self.active, {"round": self.round, "orders": self.orders_left})
             if not self.goldfish[self.active] and self.orderable():
                 return
             self._finish_turn()
@@ -421,10 +439,11 @@ class MwdaState:
             if unit.alive and unit.side == self.active and unit.uid not in self.ordered:
                 if unit.tokens:
                     unit.tokens = 0
-                    self.log("tokens_removed", unit.side, unit=unit.uid)
+                    self.log("tokens_removed", unit.side, {"unit": unit.uid})
                 if unit.spec.is_mech and unit.heat > 0:
                     combat.vent(self, unit, 1, reason="automatic")
-        self.log("turn_end", self.active, round=self.round, orders_used=self.orders[self.active] - self.orders_left)
+        self.log("turn_end", self.active, {"round": self.round,
+                                           "orders_used": self.orders[self.active] - self.orders_left})
         self.active = 1 - self.active
         if self.active == self.first:
             self.round += 1
@@ -447,8 +466,8 @@ class MwdaState:
     def _finish(self, winner: int | None, reason: str) -> None:
         self.over, self.winner, self.end_reason = True, winner, reason
         self.round = min(self.round, self.options["max_rounds"])
-        self.log("game_over", None, winner=winner, reason=reason, rounds=self.round,
-                 points_destroyed=list(self.points_destroyed))
+        self.log("game_over", None, {"winner": winner, "reason": reason, "rounds": self.round,
+                                     "points_destroyed": list(self.points_destroyed)})
 
     # ---- for people -------------------------------------------------------------------------------------
 
