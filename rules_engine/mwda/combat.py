@@ -7,7 +7,6 @@ the mech takes 2 action tokens, so it cannot be ordered on its player's next tur
 """
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from rules_engine.mwda.units import Click, HeatClick, UnitSpec
@@ -19,9 +18,18 @@ NO_HEAT = HeatClick(0, 0, 0, False)
 ECM_RADIUS = 6.0  # ecm: enemy ranged attacks against units within 6″ of it get attack −1
 
 
-@lru_cache(maxsize=None)
+_HIT_CHANCES: dict[int, tuple[float, ...]] = {}  # a plain dict: a compiled call to an lru_cache wrapper is slow
+
+
 def hit_chances(dice: int) -> tuple[float, ...]:
     """P(sum of `dice` d6 ≥ k) for k = 0 .. 6·dice + 1 (M15's 3D6 by default)."""
+    found = _HIT_CHANCES.get(dice)
+    if found is None:
+        found = _HIT_CHANCES[dice] = _hit_chances(dice)
+    return found
+
+
+def _hit_chances(dice: int) -> tuple[float, ...]:
     counts = [1]
     for _ in range(dice):
         nxt = [0] * (len(counts) + 6)
