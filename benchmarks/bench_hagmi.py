@@ -34,8 +34,6 @@ SEED = 2026
 TARGETS = {"goldfish": 1000, "coop": 300}
 
 
-
-
 def cases() -> list[tuple[str, str, dict[str, Any]]]:
     """(opponent kind, label, snapshot) for the deck against every opponent with every policy."""
     cards, opponents, lists = load_package("hagmi")
@@ -45,10 +43,6 @@ def cases() -> list[tuple[str, str, dict[str, Any]]]:
             snapshot = build_snapshot(lists[DECK], cards, opponent, policy=policy)
             found.append((opponent["kind"], f"{DECK} vs {opponent['slug']} ({policy})", snapshot))
     return found
-
-
-
-
 
 
 def main() -> None:

@@ -30,8 +30,6 @@ SEED = 2026
 TARGET = 200  # battles/s, army vs army
 
 
-
-
 def cases() -> list[tuple[str, str, dict[str, Any]]]:
     """(opponent kind, label, snapshot): each sample army against each opponent other than itself."""
     cards, opponents, lists = load_package("mwda")
@@ -44,10 +42,6 @@ def cases() -> list[tuple[str, str, dict[str, Any]]]:
                 snapshot = build_snapshot(document, cards, opponent, policy=policy)
                 found.append((opponent["kind"], f"{name} vs {opponent['slug']} ({policy})", snapshot))
     return found
-
-
-
-
 
 
 def main() -> None:

@@ -60,7 +60,7 @@ def _top_card(state: "StateCore", side: BeastSide) -> int | None:
     if not side.deck and side.discard and state.options.get("beast_deck_reshuffle", True):
         side.deck, side.discard = side.discard, []
         state.rng.shuffle(side.deck)
-        state.log("beast_deck_reshuffled", side.index)
+        state.log("beast_deck_reshuffled", side.index, {})
     return side.deck.pop() if side.deck else None
 
 
@@ -74,8 +74,8 @@ def _reveal(state: "StateCore", amount: int) -> None:
         card = state.cards[uid]
         chargers = len(side.chargers)
         appears = card.cost < chargers or (card.cost == chargers and state.options.get("equal_cost", "appears") == "appears")
-        state.log("charge_reveal", side.index, card=card.code, cost=card.cost, chargers=chargers,
-                  result="appearing" if appears else "charger")
+        state.log("charge_reveal", side.index, {"card": card.code, "cost": card.cost, "chargers": chargers,
+                                                "result": "appearing" if appears else "charger"})
         if not appears:
             side.chargers.append(uid)
             continue
@@ -95,7 +95,7 @@ def _enter_appearing(state: "StateCore") -> None:
             unit = Unit(uid=uid, owner=side.index, presence=state.presence_counter)
             side.beasts.append(unit)
             entered.append(unit)
-            state.log("beast_enter", side.index, card=state.cards[uid].code, uid=uid)
+            state.log("beast_enter", side.index, {"card": state.cards[uid].code, "uid": uid})
         in_order = sorted(entered, key=lambda u: (state.cards[u.uid].action_order, entered.index(u)))
         for unit in in_order:  # step 5: life cores, in action order
             if unit.uid in side.no_cores:
@@ -105,7 +105,8 @@ def _enter_appearing(state: "StateCore") -> None:
             if taken:
                 side.cores -= taken
                 unit.cores += taken
-                state.log("life_cores", side.index, card=state.cards[unit.uid].code, cores=taken, left=side.cores)
+                state.log("life_cores", side.index, {"card": state.cards[unit.uid].code, "cores": taken,
+                                                     "left": side.cores})
         side.resolving += 1  # step 6: nested beasts are set aside, nested charges only reveal
         try:
             for unit in in_order:
@@ -119,7 +120,7 @@ def _enter_appearing(state: "StateCore") -> None:
 def charge(state: "StateCore", amount: int) -> None:
     """充填:N — the whole H30 procedure, or only steps 1–2 when called from an on_enter effect (step 6)."""
     side = _side(state)
-    state.log("charge", side.index, amount=amount)
+    state.log("charge", side.index, {"amount": amount})
     _reveal(state, amount)
     if side.resolving:
         return
@@ -136,7 +137,7 @@ def check_attrition(state: "StateCore") -> None:
             break
         at, index = max(reached)
         side.fired.add(index)
-        state.log("attrition", side.index, at=at, cores=side.cores)
+        state.log("attrition", side.index, {"at": at, "cores": side.cores})
         resolve_all(Ctx(state, side.index), side.mothership.attrition[index].effects)
     check_victory(state)
 
@@ -152,7 +153,7 @@ def summon(state: "StateCore", count: int, source: str, max_cost: int | None) ->
         pile.remove(pick)
         side.appearing.append(pick)
         side.no_cores.add(pick)
-        state.log("summon_beast", side.index, card=state.cards[pick].code, source=source)
+        state.log("summon_beast", side.index, {"card": state.cards[pick].code, "source": source})
     if not side.resolving:
         _enter_appearing(state)
         check_attrition(state)
@@ -165,7 +166,8 @@ def remove_beast(state: "StateCore", unit: Unit, *, dismantle: bool, destroyed_b
     side.beasts.remove(unit)
     card = state.cards[unit.uid]
     (side.removed if dismantle else side.discard).append(unit.uid)
-    state.log("dismantled" if dismantle else "destroyed", side.index, card=card.code, uid=unit.uid, cores=unit.cores)
+    state.log("dismantled" if dismantle else "destroyed", side.index, {"card": card.code, "uid": unit.uid,
+                                                                       "cores": unit.cores})
     unit.cores = 0
     if not dismantle:
         if card.bounty is not None and destroyed_by is not None and state.is_player_side(destroyed_by):

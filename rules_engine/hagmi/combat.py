@@ -89,7 +89,8 @@ def declare_attack(state: "HagmiState", uid: int, targets: tuple[Any, ...]) -> N
     if state.is_player_side(unit.owner):
         pay_fuel(state, unit)
     unit.attacked = True
-    state.log("attack", unit.owner, unit=state.cards[uid].code, uid=uid, targets=[_label(state, t) for t in targets])
+    state.log("attack", unit.owner, {"unit": state.cards[uid].code, "uid": uid,
+                                     "targets": [_label(state, t) for t in targets]})
     state.combat = Combat(attacker=uid, side=unit.owner, targets=list(targets))
     first = targets[0] if targets else None
     resolve_all(Ctx(state, unit.owner, source=uid, target=first), state.cards[uid].skills_for("on_attack"))
@@ -161,7 +162,7 @@ def apply_defense(state: "HagmiState", choice: tuple) -> None:
     if defender is not None:
         pay_fuel(state, defender)
         combat.defender = defender.uid
-        state.log("defend", defender.owner, how=choice[0], unit=state.cards[defender.uid].code)
+        state.log("defend", defender.owner, {"how": choice[0], "unit": state.cards[defender.uid].code})
         _on_defend(state, defender, attacker)
     defender = state.find_unit(combat.defender)
     attacker = state.find_unit(combat.attacker)
@@ -208,7 +209,7 @@ def _hit(state: "HagmiState", combat: Combat, side: str, amount: int) -> None:
     if isinstance(victim, Unit):
         excess = state.damage_unit(victim, amount, unreducible=unreducible, by_player=combat.side)
         if combat.intercepted and excess and attacker is not None and state.has_flag(attacker, "pierce"):
-            state.log("pierce", combat.side, amount=excess)  # 貫通: the excess carries to the original target
+            state.log("pierce", combat.side, {"amount": excess})  # 貫通: the excess carries to the original target
             original = combat.target if isinstance(combat.target, tuple) else state.find_unit(combat.target)
             state.deal_damage(original, excess, unreducible=unreducible, by_player=combat.side,
                               attacker=combat.attacker)

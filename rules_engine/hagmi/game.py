@@ -275,7 +275,7 @@ class HagmiState(StateCore):
         if self.turn > int(self.options["max_turns"]):
             self.finish(None, "turn limit")
             return
-        self.log("turn_start", index)
+        self.log("turn_start", index, {})
         if not self.is_player_side(index):
             self.beast_queue = beast_rules.beast_turn_start(self)
             if not self.over:
@@ -297,7 +297,7 @@ class HagmiState(StateCore):
     def _logistics_draw(self, index: int) -> None:
         """兵站: 2 dice; 1–3 draws from 作戦, 4–6 from 兵器; doubles draw 1 more from that deck."""
         dice = roll(self.rng, 6, 2)
-        self.log("logistics", index, dice=list(dice))
+        self.log("logistics", index, {"dice": list(dice)})
         decks = ["weapons" if die >= 4 else "tactics" for die in dice]
         if dice[0] == dice[1]:
             decks.append(decks[0])
@@ -331,7 +331,7 @@ class HagmiState(StateCore):
             unit.flags.clear()
             unit.shields.clear()
             unit.attacked = False
-        self.log("turn_end", index)
+        self.log("turn_end", index, {})
         self._start_turn(self.opponent_of(index))
 
     def _next_beast_attack(self) -> None:
@@ -377,7 +377,7 @@ class HagmiState(StateCore):
             unit.armaments.remove(armament)
             del player.durability[armament]
             player.discard.append(armament)
-            self.log("armament_broken", unit.owner, card=self.cards[armament].code)
+            self.log("armament_broken", unit.owner, {"card": self.cards[armament].code})
 
     # ---- legal actions -----------------------------------------------------------------------------------
 
@@ -571,7 +571,7 @@ class HagmiState(StateCore):
     def _apply_main(self, player: int, action: tuple) -> None:
         kind = action[0]
         if kind == "battle":
-            self.log("battle_phase", player)
+            self.log("battle_phase", player, {})
             self.decision = ("battle", player)
             return
         if kind == "play":
@@ -615,7 +615,7 @@ class HagmiState(StateCore):
         for paid in payment:
             me.hand.remove(paid)
         card = self.cards[uid]
-        self.log("play", player, card=card.code, paid=len(payment))
+        self.log("play", player, {"card": card.code, "paid": len(payment)})
         if card.category == "unit":
             self.enter_unit(player, uid, list(payment))  # the paid cards become its fuel (燃料)
             return
@@ -646,5 +646,5 @@ class HagmiState(StateCore):
             unit.used.add(f"main{index}")
         else:
             self.players[player].used.add(f"{source}:main{index}")
-        self.log("skill", player, card=self.cards[source].code, skill=skill.kind)
+        self.log("skill", player, {"card": self.cards[source].code, "skill": skill.kind})
         resolve_all(Ctx(self, player, source=source, chosen=target), (skill,))

@@ -9,7 +9,6 @@ be given for player 1 in those games.
 from __future__ import annotations
 
 import random
-from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from rules_engine.core.policies import register_policy
@@ -47,15 +46,27 @@ class GreedyPolicy:
             return actions[0]  # nothing to weigh (scoring never has side effects)
         decision = state.decision
         assert decision is not None  # a state with legal actions is waiting for a decision
-        scorer = getattr(self, f"_score_{decision[0]}")
-        if decision[0] == "defend":  # the attacker is the same for every choice: look at it once
-            scorer = partial(scorer, attack=_attack_facts(state))
-        best, best_score = actions[0], scorer(state, actions[0])
+        kind = decision[0]
+        # The attacker is the same for every choice of a defence: looked at once.
+        attack = _attack_facts(state) if kind == "defend" else None
+        best, best_score = actions[0], self._score(state, kind, actions[0], attack)
         for action in actions[1:]:  # the first of the best-scoring actions
-            score = scorer(state, action)
+            score = self._score(state, kind, action, attack)
             if score > best_score:
                 best, best_score = action, score
         return best
+
+    def _score(self, state: HagmiState, kind: str, action: tuple, attack: tuple | None) -> float:
+        # A plain chain, not getattr(f"_score_{kind}") and a partial: native calls once compiled.
+        if kind == "main":
+            return self._score_main(state, action)
+        if kind == "battle":
+            return self._score_battle(state, action)
+        if kind == "defend":
+            return self._score_defend(state, action, attack)
+        if kind == "emergency":
+            return self._score_emergency(state, action)
+        raise ValueError(f"hagmi-greedy: no scoring for decision {kind!r}")
 
     # main phase: develop first, then battle
     def _score_main(self, state: HagmiState, action: tuple) -> float:

@@ -66,7 +66,7 @@ def refit(state: "StateCore", player: int, source_uid: int, new_uid: int) -> Non
             me.loose_armaments.append(armament)
             me.durability.pop(armament, None)
     me.units[me.units.index(source)] = unit
-    state.log("refit", player, source=state.cards[source_uid].code, card=new_card.code)
+    state.log("refit", player, {"source": state.cards[source_uid].code, "card": new_card.code})
     resolve_all(Ctx(state, player, source=new_uid), new_card.skills_for("on_enter"))
 
 
@@ -100,7 +100,8 @@ def produce_design(state: "StateCore", player: int, design_uid: int, materials: 
         me.loose_armaments.extend(unit.armaments)
         for armament in unit.armaments:
             me.durability.pop(armament, None)
-    state.log("design", player, card=state.cards[design_uid].code, materials=[state.cards[u].code for u in materials])
+    state.log("design", player, {"card": state.cards[design_uid].code,
+                                 "materials": [state.cards[u].code for u in materials]})
     state.enter_unit(player, design_uid, fuel, stored)
 
 
@@ -115,5 +116,5 @@ def use_hidden(state: "StateCore", player: int, uid: int, chosen: int | None) ->
     if unit is None or not hidden_ready(state, unit):
         return
     unit.used.add(HIDDEN_KEY)
-    state.log("hidden_mechanism", player, card=state.cards[uid].code)
+    state.log("hidden_mechanism", player, {"card": state.cards[uid].code})
     resolve_all(Ctx(state, player, source=uid, chosen=chosen), state.cards[uid].skills_for("hidden_mechanism"))

@@ -17,11 +17,14 @@ from rules_engine.core.events import Event, EventLog
 from rules_engine.hagmi.cards import HagmiCard, Skill
 from rules_engine.hagmi.skills import Ctx, resolve_all
 
+_new_event: Any = tuple.__new__  # Event(...) without the named tuple's Python-level __new__ (same events)
+
 if TYPE_CHECKING:
     import random
 
     from rules_engine.hagmi.beasts import BeastSide
     from rules_engine.hagmi.combat import Combat
+
 
 @dataclass(slots=True)
 class Unit:
@@ -100,10 +103,10 @@ class StateCore:
 
     # ---- bookkeeping --------------------------------------------------------------------------------------
 
-    def log(self, kind: str, player: int | None, **data: Any) -> None:
-        # Performance (~400 events a game): `data` is already a fresh dict, so the Event is built here instead
-        # of through EventLog.append(**data), which would pack the keywords into a second dict. Same events.
-        self.events._events.append(Event(kind, self.turn, player, data))
+    def log(self, kind: str, player: int | None, data: dict[str, Any]) -> None:
+        """Log an event (~400 a game). `data` is a dict, not keyword arguments (a compiled call with **kwargs goes
+        through Python's calling convention), and the Event is built straight from a tuple. Same events."""
+        self.events._events.append(_new_event(Event, (kind, self.turn, player, data)))
 
     def is_over(self) -> bool:
         return self.over
@@ -111,7 +114,7 @@ class StateCore:
     def finish(self, winner: int | None, reason: str) -> None:
         if not self.over:
             self.over, self.winner = True, winner
-            self.log("game_over", None, winner=winner, reason=reason)
+            self.log("game_over", None, {"winner": winner, "reason": reason})
 
     def card(self, uid: int) -> HagmiCard:
         return self.cards[uid]
@@ -332,12 +335,12 @@ class StateCore:
 
     def end_battle_phase(self) -> None:
         self.battle_closed = True  # 照明弾 (H10)
-        self.log("end_battle_phase", None)
+        self.log("end_battle_phase", None, {})
 
     def set_down(self, obj: Any) -> None:
         if isinstance(obj, Unit):
             obj.down = True
-            self.log("down", obj.owner, unit=obj.uid)
+            self.log("down", obj.owner, {"unit": obj.uid})
 
     # ---- damage (H13) ------------------------------------------------------------------------------------
 
@@ -368,7 +371,7 @@ class StateCore:
         else:
             dealt = self.reductions(unit, amount)
             unit.damage += dealt
-        self.log("damage", unit.owner, unit=unit.uid, amount=dealt, unreducible=unreducible)
+        self.log("damage", unit.owner, {"unit": unit.uid, "amount": dealt, "unreducible": unreducible})
         self._check_destroyed(unit, by_player=by_player)
         return max(0, dealt - left_before)
 
@@ -394,11 +397,11 @@ class StateCore:
             if self.over:
                 return
             if not player.damage_deck:
-                self.log("damage_player", index, card=None)
+                self.log("damage_player", index, {"card": None})
                 self.finish(self.opponent_of(index), "damage with an empty damage deck")
                 return
             uid = player.damage_deck.pop()
-            self.log("damage_player", index, card=self.cards[uid].code)
+            self.log("damage_player", index, {"card": self.cards[uid].code})
             player.discard.append(uid)
             resolve_all(Ctx(self, index, source=uid, attacker=attacker), self.cards[uid].skills_for("counter"))
 
@@ -416,7 +419,7 @@ class StateCore:
             return None
         uid = pile.pop()
         player.hand.append(uid)
-        self.log("draw", index, deck=deck)
+        self.log("draw", index, {"deck": deck})
         return uid
 
     def enter_unit(self, index: int, uid: int, fuel: list[int], stored: list[int] | None = None,
@@ -425,7 +428,7 @@ class StateCore:
         self.presence_counter += 1
         unit = Unit(uid=uid, owner=index, presence=self.presence_counter, fuel=list(fuel), stored=list(stored or []))
         self.players[index].units.append(unit)
-        self.log("enter", index, card=self.cards[uid].code, uid=uid, fuel=len(fuel))
+        self.log("enter", index, {"card": self.cards[uid].code, "uid": uid, "fuel": len(fuel)})
         resolve_all(Ctx(self, index, source=uid, chosen=chosen), self.cards[uid].skills_for("on_enter"))
         return unit
 
@@ -442,7 +445,7 @@ class StateCore:
         player = self.players[unit.owner]
         player.units.remove(unit)
         card = self.cards[unit.uid]
-        self.log("dismantled" if dismantle else "destroyed", unit.owner, card=card.code, uid=unit.uid)
+        self.log("dismantled" if dismantle else "destroyed", unit.owner, {"card": card.code, "uid": unit.uid})
         if dismantle:
             player.removed.append(unit.uid)
         else:
@@ -462,7 +465,7 @@ class StateCore:
         player.units.remove(obj)
         player.hand.append(obj.uid)
         player.discard.extend(obj.fuel + obj.stored + obj.armaments)
-        self.log("return_to_hand", obj.owner, card=self.cards[obj.uid].code)
+        self.log("return_to_hand", obj.owner, {"card": self.cards[obj.uid].code})
 
     def refuel(self, index: int, obj: Any, amount: int, source: str) -> None:
         """補給: top cards of `source` become fuel; never above the unit's cost (H23 too)."""
@@ -476,7 +479,7 @@ class StateCore:
             obj.fuel.append(pile.pop())
             added += 1
         if added:
-            self.log("refuel", index, unit=obj.uid, amount=added)
+            self.log("refuel", index, {"unit": obj.uid, "amount": added})
 
     def search_secret(self, index: int, category: str | None, types: tuple[str, ...], to: str) -> None:
         """Take the first matching 秘策 card to hand (or onto the battlefield) (H20)."""
@@ -485,7 +488,7 @@ class StateCore:
             card = self.cards[uid]
             if (category is None or card.category == category) and (not types or set(types) & set(card.types)):
                 player.secret.remove(uid)
-                self.log("search_secret", index, to=to)
+                self.log("search_secret", index, {"to": to})
                 if to == "battlefield" and card.is_unit:
                     self.enter_unit(index, uid, [])
                 else:
@@ -514,7 +517,7 @@ class StateCore:
             for paid in payment:
                 player.hand.remove(paid)
         zone.remove(uid)
-        self.log("produce", index, card=self.cards[uid].code)
+        self.log("produce", index, {"card": self.cards[uid].code})
         self.enter_unit(index, uid, payment)
 
     # ---- 機獣 side hooks (beasts.py) --------------------------------------------------------------------
