@@ -1,4 +1,4 @@
-"""The game engines compiled to C with mypyc: the same games to the bit, about twice as fast (issues 3, 6, 7).
+"""The game engines compiled to C with mypyc: the same games to the bit, 2-4 times as fast (issues 3, 6, 7).
 
 The engines are plain Python and always work as such. At set-up (`python3 dev.py run` / `test`, or by hand:
 `python -m rules_engine.compiled build`) the modules listed in PACKAGES are compiled with mypyc (part of mypy,
@@ -10,6 +10,22 @@ a failed build only means pure Python. `HANGAR_ENGINE=python` forces pure Python
 
     python -m rules_engine.compiled build [--force]   compile what is out of date
     python -m rules_engine.compiled status            which engine each package would use, and why
+
+Writing engine code that compiles well (each of these cost 5-40 % of an engine's time until session 3; a profile of
+compiled code: `perf record -e cpu-clock --call-graph dwarf`, then look for `_PyObject_MakeTpCall`,
+`PyObject_GetAttr` and `CPyPy_` wrappers under `CPyDef_` frames, docs/engine-warcaster.md "Benchmark"):
+
+- type what hot code reads (the state, units, models), never `Any`: typed attribute reads and method calls are
+  direct C, `Any` ones are Python lookups;
+- no class decorators on engine classes (register them after the class: `register_policy("x")(Cls)`), which make
+  mypyc compile a plain Python class; no bound methods kept in locals (`f = self.method`), no
+  `getattr(self, f"_do_{kind}")` dispatch (write the chain of `if`s), no `**kwargs` on hot functions (pass a dict);
+- no `functools.lru_cache` on hot functions (a dict cache), no `min`/`max` with `key=`, `default=` or three
+  arguments, no `math.hypot` in new code (`sqrt` of the sum is native; MWDA keeps hypot: its games would change
+  in the last bit); module constants read in loops are `Final`.
+
+Every such change must keep the games: compare the hashes of many seeded results before and after, and the tests'
+stored event logs.
 
 No Django here (rules_engine never imports it).
 """
