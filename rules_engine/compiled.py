@@ -21,8 +21,8 @@ compiled code: `perf record -e cpu-clock --call-graph dwarf`, then look for `_Py
   mypyc compile a plain Python class; no bound methods kept in locals (`f = self.method`), no
   `getattr(self, f"_do_{kind}")` dispatch (write the chain of `if`s), no `**kwargs` on hot functions (pass a dict);
 - no `functools.lru_cache` on hot functions (a dict cache), no `min`/`max` with `key=`, `default=` or three
-  arguments, no `math.hypot` in new code (`sqrt` of the sum is native; MWDA keeps hypot: its games would change
-  in the last bit); module constants read in loops are `Final`.
+  arguments, no `math.hypot` in new code (`sqrt` of the sum is native; MWDA keeps hypot, which it was written
+  with: a last-bit difference could change a game); module constants read in loops are `Final`.
 
 Every such change must keep the games: compare the hashes of many seeded results before and after, and the tests'
 stored event logs.
