@@ -81,5 +81,14 @@ def test_commands_explain_a_database_that_is_not_set_up(db, monkeypatch, command
 
     monkeypatch.setattr(connection.introspection, "table_names", lambda *a, **k: ["django_migrations"])
     with pytest.raises(CommandError, match=r"database is not set up .*cards_opponent.*python3 dev.py run") as error:
-        call_command(command, str(LIST), stdout=StringIO())
+        extra = ["--opponent", "goldfish"] if command == "simulate" else []
+        call_command(command, str(LIST), *extra, stdout=StringIO())
     assert error.value.returncode == 2
+
+
+def test_simulate_list_opponents_explains_a_database_that_is_not_set_up(db, monkeypatch):
+    from django.db import connection
+
+    monkeypatch.setattr(connection.introspection, "table_names", lambda *a, **k: [])
+    with pytest.raises(CommandError, match="database is not set up"):
+        call_command("simulate", "--list-opponents", "warcaster", stdout=StringIO())

@@ -69,6 +69,7 @@ def read_list_file(path: Path) -> dict[str, Any]:
     try:
         if looks_like_json(path, text):
             return parse_list_json(text)
+        require_catalog_tables()  # the text format names cards: reading it needs the catalog
         return parse_list_text(text, catalog_for)
     except ListFormatError as error:
         lines = [f"{path}: {issue.message}" for issue in error.issues]
@@ -103,8 +104,8 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         path = Path(options["file"])
+        document = read_list_file(path)  # a bad file is refused first, with or without a database
         require_catalog_tables()
-        document = read_list_file(path)
         catalog = catalog_for(document["system"])
         if catalog is None:
             raise bad_file(

@@ -44,8 +44,8 @@ class Command(BaseCommand):
         parser.add_argument("--list-opponents", metavar="SYSTEM", help="list the opponent slugs of a system")
 
     def handle(self, *args, **options):
-        require_catalog_tables()
         if options["list_opponents"]:
+            require_catalog_tables()
             return self.list_opponents(options["list_opponents"])
         if not options["file"]:
             raise bad_input("give a list FILE (or --list-opponents SYSTEM)")
@@ -53,7 +53,8 @@ class Command(BaseCommand):
             raise bad_input("--opponent is required (see --list-opponents SYSTEM)")
         if options["workers"] < 1:
             raise bad_input("--workers must be at least 1")
-        document = read_list_file(Path(options["file"]))
+        document = read_list_file(Path(options["file"]))  # a bad file is refused first, with or without a database
+        require_catalog_tables()
         system = document["system"]
         catalog = catalog_for(system)
         if catalog is None:
