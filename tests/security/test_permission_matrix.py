@@ -58,7 +58,7 @@ def read_quiet(actor: str, state: str) -> Expect:
     return Expect(200, None) if sees(actor, state) else Expect(404, False)
 
 
-def api_owner_write(ok: int, owner_in_trash: int) -> Callable[[str, str], Expect]:
+def api_owner_write(ok: int | str, owner_in_trash: int) -> Callable[[str, str], Expect]:
     """Changing a list: the owner only; a list you can see is a 403, one you cannot a 404."""
 
     def policy(actor: str, state: str) -> Expect:
@@ -94,13 +94,10 @@ def api_simulate_list(actor: str, state: str) -> Expect:
 
 def page_owner(ok: int | str, owner_in_trash: int) -> Callable[[str, str], Expect]:
     """The editor and the owner's buttons: sign in first; then as `api_owner_write` (403 page / 404 page)."""
+    signed_in = api_owner_write(ok, owner_in_trash)
 
     def policy(actor: str, state: str) -> Expect:
-        if actor == "anon":
-            return Expect(LOGIN, False)
-        if actor == "owner":
-            return Expect(owner_in_trash if state == "deleted" else ok)
-        return Expect(403 if sees(actor, state) else 404, False)
+        return Expect(LOGIN, False) if actor == "anon" else signed_in(actor, state)
 
     return policy
 

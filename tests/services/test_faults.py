@@ -33,7 +33,7 @@ from hangar.celery import app as celery_app
 from rules_engine.simulation import chunks as engine_chunks
 from rules_engine.simulation import simulate
 from tests.support.services import postgres_restart, redis_restart
-from tests.support.simulations import published, toy  # noqa: F401  (fixtures of the no-worker tests)
+from tests.support.simulations import assert_run_done_once, published, toy  # noqa: F401  (fixtures)
 from tests.support.toy_simulator import toy_snapshot, write_fault_plan
 
 SNAPSHOT = toy_snapshot(target=2000)  # 500 games a chunk, about 0.25 s on an idle core
@@ -132,13 +132,8 @@ def wait_finished(run: SimulationRun, workers, watchdog) -> SimulationRun:
 
 def assert_done_exactly_once(run: SimulationRun, expected: dict) -> None:
     """`done` with exactly the in-process result, and every chunk stored once and counted once."""
-    assert run.status == RunStatus.DONE, run.error
-    assert json.dumps(run.result, sort_keys=True) == json.dumps(expected, sort_keys=True)
-    chunks = SimulationChunk.objects.filter(run=run)
-    assert sorted(chunks.values_list("index", flat=True)) == list(range(run.chunks_total))
-    assert run.chunks_done == run.chunks_total == chunks.count() == 8
-    assert sum(chunks.values_list("games", flat=True)) == GAMES == run.result["games"]
-    assert run.result["summary"]["games"] == GAMES  # the merged summary counted each game once
+    assert_run_done_once(run, expected, GAMES)
+    assert run.chunks_total == 8
 
 
 def user_sees(run: SimulationRun, user) -> tuple[dict, str]:

@@ -9,11 +9,11 @@ import time
 import pytest
 from django.contrib.auth import get_user_model
 
-from builder.models import RunStatus, SimulationChunk, SimulationRun
+from builder.models import SimulationChunk, SimulationRun
 from builder.services import SimulationBrokerUnavailable, simulation_start, simulations_requeue_stalled
-from rules_engine.simulation import chunks as engine_chunks
 from rules_engine.simulation import simulate
 from tests.support.celery_broker import CLOSED_PORT_URL, use_broker
+from tests.support.simulations import assert_run_done_once
 
 GAMES = 20_000
 SEED = 20261130
@@ -57,12 +57,7 @@ def wait_done(run: SimulationRun, workers, *, watchdog_after: float | None = Non
 
 
 def assert_complete_once(run: SimulationRun, expected: dict) -> None:
-    assert run.status == RunStatus.DONE, run.error
-    assert json.dumps(run.result, sort_keys=True) == json.dumps(expected, sort_keys=True)
-    chunks = SimulationChunk.objects.filter(run=run)
-    assert chunks.count() == run.chunks_total == run.chunks_done == len(engine_chunks(GAMES, run.snapshot))
-    assert sorted(chunks.values_list("index", flat=True)) == list(range(run.chunks_total))
-    assert sum(chunks.values_list("games", flat=True)) == GAMES
+    assert_run_done_once(run, expected, GAMES)
 
 
 def test_two_workers_give_the_in_process_result(workers, user, simulation_snapshot, expected):

@@ -1,13 +1,15 @@
 """Fixtures and helpers for the simulation unit tests (no worker process: chunks are played by direct calls)."""
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 
 from builder import services
-from builder.models import SimulationRun
+from builder.models import RunStatus, SimulationChunk, SimulationRun
 from cards.services import package_import
+from rules_engine.simulation import chunks as engine_chunks
 from tests.builder.conftest import hagmi_package
 
 GOLDFISH = {"slug": "goldfish", "name": "案山子", "name_en": "Goldfish", "kind": "goldfish",
@@ -50,3 +52,14 @@ def play_all(run: SimulationRun, order: list[int] | None = None, worker: str = "
     """Play the run's chunks in this process, as the workers would, in the given order."""
     for index in order if order is not None else range(run.chunks_total):
         services.simulation_chunk_play(run_id=run.pk, index=index, worker=worker)
+
+
+def assert_run_done_once(run: SimulationRun, expected: dict, games: int) -> None:
+    """`done` with exactly the in-process result `expected`, and every chunk of the run stored once and counted once
+    (the real-worker and fault tests)."""
+    assert run.status == RunStatus.DONE, run.error
+    assert json.dumps(run.result, sort_keys=True) == json.dumps(expected, sort_keys=True)
+    chunks = SimulationChunk.objects.filter(run=run)
+    assert sorted(chunks.values_list("index", flat=True)) == list(range(run.chunks_total))
+    assert chunks.count() == run.chunks_total == run.chunks_done == len(engine_chunks(games, run.snapshot))
+    assert sum(chunks.values_list("games", flat=True)) == games == run.result["games"]
