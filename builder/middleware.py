@@ -16,9 +16,11 @@ from django.db import InterfaceError, OperationalError
 from django.http import HttpResponse, JsonResponse
 
 from builder.api.errors import error_body, too_large_message
+from builder.throttles import CACHE_ERRORS
 
 API_PREFIX = "/api/"
 DATABASE_DOWN = "The database is unavailable right now (it may be restarting); nothing was changed. Try again in a few seconds."
+CACHE_DOWN = "The cache is unavailable right now (it may be restarting); nothing was changed. Try again in a few seconds."
 RETRY_AFTER_SECONDS = 5
 logger = logging.getLogger("hangar.requests")
 
@@ -42,10 +44,12 @@ class RequestSizeLimitMiddleware:
 
 
 class DatabaseUnavailableMiddleware:
-    """A lost database connection (a restart, a failover) answers 503 with Retry-After — the API's JSON error shape
-    on /api/, a short plain-text page elsewhere (a page template would need the database again) — instead of a 500
-    page. The request's transaction was rolled back; Django reconnects on the next request (CONN_HEALTH_CHECKS).
-    Last in MIDDLEWARE, so it sees the view's exception first."""
+    """A lost database connection (a restart, a failover), or a cache that cannot be reached (CACHE_URL's Redis
+    down), answers 503 with Retry-After — the API's JSON error shape on /api/, a short plain-text page elsewhere (a
+    page template would need the database again) — instead of a 500 page. The request's transaction was rolled
+    back; Django reconnects on the next request (CONN_HEALTH_CHECKS). The throttles never get here (they count in
+    the process's memory while the cache is down: builder.throttles.ThrottleCache); this is the answer for any
+    other use of the cache. Last in MIDDLEWARE, so it sees the view's exception first."""
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -54,10 +58,14 @@ class DatabaseUnavailableMiddleware:
         return self.get_response(request)
 
     def process_exception(self, request, exception):
-        if not isinstance(exception, (OperationalError, InterfaceError)):
+        if isinstance(exception, (OperationalError, InterfaceError)):
+            what, code, message = "database", "service.database_unavailable", DATABASE_DOWN
+        elif isinstance(exception, CACHE_ERRORS):
+            what, code, message = "cache", "service.cache_unavailable", CACHE_DOWN
+        else:
             return None
-        logger.warning("database unavailable during %s %s: %s", request.method, request.path, exception)
+        logger.warning("%s unavailable during %s %s: %s", what, request.method, request.path, exception)
         headers = {"Retry-After": str(RETRY_AFTER_SECONDS)}
         if request.path.startswith(API_PREFIX):
-            return JsonResponse(error_body("service.database_unavailable", DATABASE_DOWN), status=503, headers=headers)
-        return HttpResponse(DATABASE_DOWN, status=503, content_type="text/plain; charset=utf-8", headers=headers)
+            return JsonResponse(error_body(code, message), status=503, headers=headers)
+        return HttpResponse(message, status=503, content_type="text/plain; charset=utf-8", headers=headers)

@@ -14,9 +14,15 @@ Scopes:
 """
 from __future__ import annotations
 
+import logging
 import math
+import threading
+import time
 from types import SimpleNamespace
+from typing import Any
 
+from django.core.cache import cache as shared_cache
+from django.core.cache.backends.locmem import LocMemCache
 from django.core.exceptions import ImproperlyConfigured
 from rest_framework.settings import api_settings
 from rest_framework.throttling import (
@@ -38,10 +44,85 @@ REASONS = {
 NOTE_ATTR = "hangar_throttle"
 
 
+logger = logging.getLogger("hangar.throttles")
+
+
+def _cache_errors() -> tuple[type[BaseException], ...]:
+    """What an unreachable cache raises: redis-py's errors (it wraps socket errors) with CACHE_URL=redis://..."""
+    try:
+        from redis.exceptions import RedisError
+    except ImportError:  # pragma: no cover - redis is in requirements.txt
+        return ()
+    return (RedisError,)
+
+
+CACHE_ERRORS = _cache_errors()
+
+
+class ThrottleCache:
+    """The throttles' counters: Django's default cache (shared by every process with CACHE_URL=redis://...), or,
+    while that cache cannot be reached, this process's own memory.
+
+    Throttles FAIL TO LOCAL, not open and not closed (docs/security.md, "When the cache is down"): an outage of the
+    cache's Redis never turns a request into an error (sign-in keeps working) and every limit still holds, counted
+    per process until the shared cache answers again. After a failure the shared cache is tried again
+    RETRY_SHARED_AFTER seconds later (not on every call: an unreachable host may take its socket timeout to fail)."""
+
+    RETRY_SHARED_AFTER = 5.0
+
+    def __init__(self) -> None:
+        self.local = LocMemCache("hangar-throttles-fallback", {"OPTIONS": {"MAX_ENTRIES": 100_000}})
+        self._down_until = 0.0
+        self._lock = threading.Lock()
+
+    def shared_down(self) -> bool:
+        return time.monotonic() < self._down_until
+
+    def _call(self, method: str, *args: Any) -> Any:
+        if not self.shared_down():
+            try:
+                return getattr(shared_cache, method)(*args)
+            except CACHE_ERRORS as error:
+                with self._lock:
+                    if not self.shared_down():
+                        logger.warning("the throttles' cache is unreachable (%s: %s): counting in this process's "
+                                       "memory for %g s", type(error).__name__, error, self.RETRY_SHARED_AFTER)
+                    self._down_until = time.monotonic() + self.RETRY_SHARED_AFTER
+        return getattr(self.local, method)(*args)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self._call("get", key, default)
+
+    def set(self, key: str, value: Any, timeout: float | None) -> None:
+        self._call("set", key, value, timeout)
+
+    def add(self, key: str, value: Any, timeout: float | None) -> bool:
+        return self._call("add", key, value, timeout)
+
+    def incr(self, key: str, delta: int = 1) -> int:
+        return self._call("incr", key, delta)
+
+    def decr(self, key: str, delta: int = 1) -> int:
+        return self._call("decr", key, delta)
+
+    def delete(self, key: str) -> None:
+        self._call("delete", key)
+
+    def clear(self) -> None:
+        """Forget every counter (tests): the local ones; the shared cache is cleared by whoever owns it."""
+        self.local.clear()
+        self._down_until = 0.0
+
+
+throttle_cache = ThrottleCache()
+
+
 class LiveRates:
-    """Read the rate from the settings at request time (DRF reads them once, at import)."""
+    """Read the rate from the settings at request time (DRF reads them once, at import); count in the
+    ThrottleCache (the shared cache, or this process's memory while it is down)."""
 
     scope: str | None
+    cache = throttle_cache
 
     def get_rate(self) -> str | None:
         # A test that patched THROTTLE_RATES on a class keeps working: a replaced dict wins over the settings.
@@ -56,6 +137,18 @@ class LiveRates:
         if not allowed:
             note(request, self.scope, self.rate)  # type: ignore[attr-defined]
         return allowed
+
+    def wait(self) -> float:
+        """Seconds until the oldest counted request leaves the window. DRF's own answers None once more requests
+        than the rate were counted (requests let through in parallel), which callers would read as "not
+        refused": a refused request always gets a wait of at least one second."""
+        history = getattr(self, "history", None)
+        if not history:
+            return float(self.duration)  # type: ignore[attr-defined]
+        # history is newest first; to be let through, all but num_requests - 1 of them must have left the window.
+        extra = max(len(history) - self.num_requests, 0)  # type: ignore[attr-defined]
+        leaving = history[max(-1 - extra, -len(history))]
+        return max(self.duration - (self.now - leaving), 1.0)  # type: ignore[attr-defined]
 
 
 class AnonThrottle(LiveRates, AnonRateThrottle):
@@ -97,34 +190,69 @@ def scope_wait(request, scope: str) -> float | None:
 
 
 class LoginFailureThrottle(LiveRates, SimpleRateThrottle):
-    """Counts FAILED sign-ins per client address (scope `login`): successful sign-ins cost nothing; once the
-    budget is spent, every attempt is refused until the oldest failure leaves the window."""
+    """Counts FAILED sign-ins per client address (scope `login`): `/accounts/login/`, `/api/auth/login/`,
+    `/api/auth/token/` and `/admin/login/` share one budget (docs/security.md, "Sign-in throttling").
+
+    The count is atomic (the cache's `add` and `incr`: one Redis INCR with CACHE_URL), so attempts sent in parallel
+    cannot slip past it: each attempt TAKES one unit of the budget before its password is checked (`begin`) and a
+    successful sign-in gives it back (`succeeded`). Once the budget is spent the address is blocked for one whole
+    window from that moment (`<scope>_blocked` holds the time it ends), right password or not; nothing it sends in
+    the meantime counts or extends the block.
+
+        throttle = LoginFailureThrottle()
+        if (wait := throttle.begin(request)) is not None: answer 429 with Retry-After: wait
+        ... check the password ...
+        if signed in: throttle.succeeded(request)
+    """
 
     scope = "login"
 
     def get_cache_key(self, request, view=None) -> str:
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
 
-    def _load(self, request) -> None:
-        self.key = self.get_cache_key(request)
-        self.history: list[float] = self.cache.get(self.key, [])
-        self.now = self.timer()
-        while self.history and self.history[-1] <= self.now - self.duration:
-            self.history.pop()
+    def _blocked_for(self, key: str, block_key: str) -> float | None:
+        """Seconds left of the block of this address, None if it is not blocked (a block that ended is cleared
+        with its window's count, whether or not the cache has expired them yet)."""
+        until = self.cache.get(block_key)
+        if until is None:
+            return None
+        left = until - self.timer()
+        if left <= 0:
+            self.cache.delete(block_key)
+            self.cache.delete(key)
+            return None
+        return max(left, 1.0)
 
-    def blocked(self, request) -> float | None:
-        """None if `request` may try to sign in, else the seconds to wait (and the request is noted)."""
+    def begin(self, request) -> float | None:
+        """Take one attempt from the budget of `request`'s address: None if it may try its password, else the
+        seconds until the block ends (the request is noted for the 429's message)."""
+        self.counted = False
         if self.rate is None:
             return None
-        self._load(request)
-        if len(self.history) < self.num_requests:
-            return None
+        key = self.get_cache_key(request)
+        block_key = f"{key}_blocked"
+        wait = self._blocked_for(key, block_key)
+        if wait is None:
+            self.cache.add(key, 0, self.duration)  # the window starts with its first failure
+            try:
+                attempts = self.cache.incr(key)
+            except ValueError:  # the window ended between add and incr: a new one starts
+                self.cache.add(key, 1, self.duration)
+                attempts = 1
+            if attempts <= self.num_requests:
+                self.counted = True
+                return None
+            self.cache.add(block_key, self.timer() + self.duration, self.duration)  # the first refusal sets it
+            wait = self._blocked_for(key, block_key) or float(self.duration)
         note(request, self.scope, self.rate)
-        return self.wait()
+        return wait
 
-    def record_failure(self, request) -> None:
-        if self.rate is None:
+    def succeeded(self, request) -> None:
+        """The attempt signed in: it was no failure, give its unit back."""
+        if not getattr(self, "counted", False):
             return
-        self._load(request)
-        self.history.insert(0, self.now)
-        self.cache.set(self.key, self.history, self.duration)
+        self.counted = False
+        try:
+            self.cache.decr(self.get_cache_key(request))
+        except ValueError:  # the window ended meanwhile: nothing to give back
+            pass

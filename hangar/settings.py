@@ -61,7 +61,7 @@ CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
 NUM_PROXIES = int(os.environ.get("HANGAR_NUM_PROXIES", "1"))
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    "hangar.admin.HangarAdminConfig",  # django.contrib.admin, its sign-in throttled with the site's (docs/security.md)
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -208,11 +208,23 @@ SPECTACULAR_SETTINGS = {
 
 # The cache holds the API throttles' counters. Default: each process's own memory (one machine, one process is
 # exact; P gunicorn processes let a client reach P times a rate). CACHE_URL=redis://host:6379/1 shares them across
-# every process and machine (deploy/env.example, docs/deployment.md).
+# every process and machine (deploy/env.example, docs/deployment.md). While that Redis is down the throttles count
+# in each process's memory (builder.throttles.ThrottleCache, docs/security.md "When the cache is down").
 CACHE_URL = os.environ.get("CACHE_URL", "").strip()
+CACHE_TIMEOUT_SECONDS = float(os.environ.get("HANGAR_CACHE_TIMEOUT", "0.5"))  # connect/read timeout of the cache
+
+
+def redis_cache(url: str) -> dict:
+    """CACHES for a Redis at `url`: short socket timeouts, so an unreachable cache costs a request half a second
+    once (then the throttles skip it for a few seconds), never a worker's whole timeout."""
+    return {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url,
+                        "KEY_PREFIX": "hangar",
+                        "OPTIONS": {"socket_connect_timeout": CACHE_TIMEOUT_SECONDS,
+                                    "socket_timeout": CACHE_TIMEOUT_SECONDS}}}
+
+
 if CACHE_URL.startswith(("redis://", "rediss://", "unix://")):
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL,
-                          "KEY_PREFIX": "hangar"}}
+    CACHES = redis_cache(CACHE_URL)
 elif CACHE_URL:
     raise ImproperlyConfigured(f"CACHE_URL: expected redis://host:port/db (or rediss://, unix://), got {CACHE_URL!r}")
 else:

@@ -16,7 +16,7 @@ from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_sche
 from rest_framework import status, viewsets
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.decorators import action
-from rest_framework.exceptions import Throttled, ValidationError
+from rest_framework.exceptions import Throttled
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -374,7 +374,7 @@ class SignupView(BodySizeLimitMixin, APIView):
 def check_login_budget(request) -> LoginFailureThrottle:
     """Failed sign-ins are limited per client address (scope `login`, docs/security.md): 429 once spent."""
     throttle = LoginFailureThrottle()
-    wait = throttle.blocked(request)
+    wait = throttle.begin(request)  # takes one attempt from the budget; a successful sign-in gives it back
     if wait is not None:
         raise Throttled(wait)
     return throttle
@@ -392,12 +392,9 @@ class TokenView(BodySizeLimitMixin, ObtainAuthToken):
     def post(self, request, *args, **kwargs):
         throttle = check_login_budget(request)
         form = self.get_serializer(data=request.data)
-        try:
-            form.is_valid(raise_exception=True)
-        except ValidationError:
-            throttle.record_failure(request)
-            raise
+        form.is_valid(raise_exception=True)  # a failure keeps the attempt it took from the budget
         user = form.validated_data["user"]
+        throttle.succeeded(request)
         return Response(_token_payload(user, services.user_token(user=user)))
 
 
@@ -419,9 +416,9 @@ class LoginView(BodySizeLimitMixin, APIView):
         form = s.LoginSerializer(data=request.data)
         form.is_valid(raise_exception=True)
         user = authenticate(request._request, **form.validated_data)
-        if user is None:
-            throttle.record_failure(request)
+        if user is None:  # a failure keeps the attempt it took from the budget
             raise ListInputError("Wrong username or password.", code="auth.failed")
+        throttle.succeeded(request)
         login(request._request, user)
         return Response(s.UserSerializer(user).data)
 

@@ -45,18 +45,25 @@ def signup(request: HttpRequest) -> HttpResponse:
     return render(request, "registration/signup.html", {"form": form})
 
 
+def login_with_budget(request: HttpRequest, sign_in) -> HttpResponse:
+    """POST to a sign-in page (`sign_in(request)`: Django's LoginView or the admin's login) within the budget of
+    failed sign-ins per client address that the API shares (scope `login`, builder.throttles): 429 once spent.
+    The page answers a redirect when it signed the user in, and its form again (200) when it did not."""
+    throttle = LoginFailureThrottle()
+    wait = throttle.begin(request)
+    if wait is not None:
+        return throttled_page(request, wait)
+    response = sign_in(request)
+    if response.status_code in (301, 302, 303):  # signed in: that attempt was no failure
+        throttle.succeeded(request)
+    return response
+
+
 class LoginPage(auth_views.LoginView):
     """Django's login page; failed sign-ins share the API's budget per client address (scope `login`)."""
 
     def post(self, request, *args, **kwargs):
-        throttle = LoginFailureThrottle()
-        wait = throttle.blocked(request)
-        if wait is not None:
-            return throttled_page(request, wait)
-        response = super().post(request, *args, **kwargs)
-        if response.status_code == 200:  # the form came back with an error: not signed in
-            throttle.record_failure(request)
-        return response
+        return login_with_budget(request, lambda req: super(LoginPage, self).post(req, *args, **kwargs))
 
 
 # --- catalog ------------------------------------------------------------------------------------------------

@@ -13,6 +13,7 @@ from rest_framework.test import APIClient
 
 from builder import services
 from builder.models import GameList, SimulationRun
+from builder.throttles import throttle_cache
 from tests.builder.conftest import hagmi_doc
 from tests.conftest import PASSWORD
 from tests.support.simulations import hagmi_catalog, play_all, published  # noqa: F401  (fixtures)
@@ -30,9 +31,11 @@ def _security_settings(settings):
     settings.SECURE_SSL_REDIRECT = False  # the test client speaks plain http
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     settings.HANGAR_MAX_CONCURRENT_RUNS = 1000  # the matrix starts many runs; the limit has its own tests
-    cache.clear()  # the throttles count in the cache
+    cache.clear()  # the throttles count in the cache (and in this process's memory while it is down)
+    throttle_cache.clear()
     yield
     cache.clear()
+    throttle_cache.clear()
 
 
 _HANDLERS: dict[tuple[type, bool], Any] = {}
