@@ -9,6 +9,7 @@ answer to every /api/ endpoint (the catalog API included). Add it to MIDDLEWARE 
 """
 from __future__ import annotations
 
+import codecs
 import logging
 
 from django.conf import settings
@@ -41,6 +42,39 @@ class RequestSizeLimitMiddleware:
             return int(request.META.get("CONTENT_LENGTH") or 0)
         except ValueError:
             return 0
+
+
+def text_charset_problem(request) -> str | None:
+    """Why the body's declared charset cannot be read as text (None when it can). Django accepts any name Python's
+    codecs know, and some are not text encodings at all (base64, rot13, hex, zlib...): decoding a body with them
+    raises LookupError deep in the parsers. An unknown name is ignored by Django (the body is read as UTF-8)."""
+    charset = request.content_params.get("charset") if hasattr(request, "content_params") else None
+    if not charset:
+        return None
+    try:
+        info = codecs.lookup(charset)
+    except LookupError:
+        return None
+    if getattr(info, "_is_text_encoding", True):
+        return None
+    return (f"The request body's charset {charset!r} (Content-Type: {request.META.get('CONTENT_TYPE', '')}) is "
+            f"not a text encoding: send the body as UTF-8 (charset=utf-8).")
+
+
+class BodyCharsetMiddleware:
+    """A body whose Content-Type names a codec that is no text encoding (`application/json; charset=base64`) is
+    refused with 400 before anything reads it: the API's `parse_error` under /api/, a short text page elsewhere."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        problem = text_charset_problem(request)
+        if problem is None:
+            return self.get_response(request)
+        if request.path.startswith(API_PREFIX):
+            return JsonResponse(error_body("parse_error", problem), status=400)
+        return HttpResponse(problem, status=400, content_type="text/plain; charset=utf-8")
 
 
 class DatabaseUnavailableMiddleware:

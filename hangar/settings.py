@@ -77,7 +77,9 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",  # Content-Security-Policy on every response (CONTENT_SECURITY_POLICY below)
     "builder.middleware.RequestSizeLimitMiddleware",  # a too-large body gets a JSON 413, not a 400 page
+    "builder.middleware.BodyCharsetMiddleware",  # a body in charset=base64 (no text encoding) gets a 400, not a 500
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",

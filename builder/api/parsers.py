@@ -20,5 +20,7 @@ class JSONBodyParser(JSONParser):
             return json.loads(stream.read().decode(encoding), parse_constant=strict_constant if self.strict else None)
         except (ValueError, UnicodeDecodeError) as exc:
             raise ParseError(f"JSON parse error - {exc}") from None
+        except LookupError:  # charset=base64, rot13...: a codec, but no text encoding (BodyCharsetMiddleware)
+            raise ParseError(f"JSON parse error - the charset {encoding!r} is not a text encoding: send UTF-8")
         except RecursionError:  # "[[[[...": json.loads gives up past Python's recursion limit
             raise ParseError("JSON parse error - arrays or objects nested too deeply") from None

@@ -93,7 +93,13 @@ class SimulationRunSerializer(serializers.ModelSerializer):
         ]
 
     def get_list(self, run: SimulationRun) -> str | None:
-        return run.game_list.slug if run.game_list_id else None
+        """The run's list, only while the requester may see it (made private or trashed by its owner: null, as a
+        fork's `forked_from`; docs/security.md)."""
+        if not run.game_list_id:
+            return None
+        request = self.context.get("request")
+        visible = selectors.list_can_see(run.game_list, getattr(request, "user", None))
+        return run.game_list.slug if visible else None
 
     def get_progress(self, run: SimulationRun) -> int:
         return selectors.simulation_progress(run)

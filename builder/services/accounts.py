@@ -6,7 +6,7 @@ from django.contrib.auth.password_validation import validate_password
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from rest_framework.authtoken.models import Token
 
 from .errors import ListServiceError
@@ -18,8 +18,14 @@ class AccountError(ListServiceError):
     code = "auth.invalid"
 
 
+TAKEN = "That username is taken."
+
+
 def check_signup(*, username: str, password: str, email: str) -> dict[str, list[str]]:
+    """Each bad field's messages. `username` is compared as it will be stored: Django folds it to NFKC
+    (`ａｌｉｃｅ` is stored as `alice`), so a full-width copy of a taken name is taken too."""
     User = get_user_model()
+    username = User.normalize_username(username)
     problems: dict[str, list[str]] = {}
     if not username:
         problems["username"] = ["A username is required."]
@@ -31,7 +37,7 @@ def check_signup(*, username: str, password: str, email: str) -> dict[str, list[
         if len(username) > 150:
             problems.setdefault("username", []).append("At most 150 characters.")
         elif User.objects.filter(username__iexact=username).exists():
-            problems.setdefault("username", []).append("That username is taken.")
+            problems.setdefault("username", []).append(TAKEN)
     if email:
         try:
             validate_email(email)
@@ -54,9 +60,12 @@ def user_signup(*, username: str, password: str, email: str = "") -> tuple[objec
     if problems:
         first_field, messages = next(iter(problems.items()))
         raise AccountError(f"{first_field}: {messages[0]}", details=problems)
-    with transaction.atomic():
-        user = get_user_model().objects.create_user(username=username, email=email, password=password)
-        token = Token.objects.create(user=user)
+    try:
+        with transaction.atomic():
+            user = get_user_model().objects.create_user(username=username, email=email, password=password)
+            token = Token.objects.create(user=user)
+    except IntegrityError:  # the same name signed up a moment ago, between the check and the insert
+        raise AccountError(f"username: {TAKEN}", details={"username": [TAKEN]}) from None
     return user, token.key
 
 

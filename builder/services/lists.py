@@ -247,18 +247,23 @@ def list_update(
 def list_delete(*, game_list: GameList, user) -> GameList:
     """Soft delete: the list goes to its owner's trash (`?deleted=1`) and can be restored. Deleting twice is fine."""
     check_owner(game_list, user)
-    if game_list.deleted_at is None:
-        GameList.objects.filter(pk=game_list.pk).update(deleted_at=timezone.now(), version=F("version") + 1)
+    # Conditional on the row as stored (not as read): of parallel deletes one bumps the version, the others nothing.
+    GameList.objects.filter(pk=game_list.pk, deleted_at__isnull=True).update(deleted_at=timezone.now(),
+                                                                           version=F("version") + 1)
     return _reloaded(game_list)
 
 
 def list_restore(*, game_list: GameList, user) -> GameList:
     """Take a list out of the trash, as a new revision."""
     check_owner(game_list, user)
-    if game_list.deleted_at is None:
-        raise ListInputError("This list is not in the trash.", code="list.not_deleted")
     with transaction.atomic():
-        GameList.objects.filter(pk=game_list.pk).update(deleted_at=None, version=F("version") + 1)
+        # The UPDATE is conditional on the row as stored, and holds its lock to the end of the transaction: of
+        # parallel restores exactly one takes the list out of the trash and writes a revision; the others wait for
+        # it, then find the list no longer trashed and are told so.
+        restored = GameList.objects.filter(pk=game_list.pk, deleted_at__isnull=False).update(
+            deleted_at=None, version=F("version") + 1)
+        if not restored:
+            raise ListInputError("This list is not in the trash.", code="list.not_deleted")
         game_list = _reloaded(game_list)
         _do_write_revision(game_list, selectors.list_document(game_list), user)
     return _reloaded(game_list)

@@ -167,6 +167,9 @@ def violation_rows(result: Mapping[str, Any], cat: Catalog) -> list[dict[str, An
     return rows
 
 
+VERIFICATION_MAX_REVISION_DIGITS = 9
+
+
 def verification_code(document: Mapping[str, Any], revision: int) -> str:
     """The tournament sheet's code: first 10 hex of sha256 of the canonical hangar.list/1 JSON, then `-r<rev>`."""
     digest = hashlib.sha256(export_list_json(dict(document)).encode("utf-8")).hexdigest()
@@ -177,7 +180,11 @@ def parse_verification_code(code: str) -> tuple[str, int] | None:
     """("abcdef0123", 3) from "abcdef0123-r3" (spaces and case forgiven), or None when it is not such a code."""
     text = (code or "").strip().lower().replace(" ", "")
     digest, sep, revision = text.partition("-r")
-    if not sep or len(digest) != VERIFICATION_HEX or not revision.isdigit():
+    # ASCII digits only ("²" and "٣" are digits to str.isdigit(), and int() refuses "²"), and few enough of them to
+    # be a revision number the database can compare (PostgreSQL's integer).
+    if not sep or len(digest) != VERIFICATION_HEX or not (revision.isascii() and revision.isdigit()):
+        return None
+    if len(revision) > VERIFICATION_MAX_REVISION_DIGITS:
         return None
     if any(ch not in "0123456789abcdef" for ch in digest):
         return None

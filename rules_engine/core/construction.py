@@ -375,10 +375,13 @@ class RuleSet:
             problems.document(UNKNOWN_SECTION, "list.sections_not_object", value=describe(raw))
             return
         known = ", ".join(self.section_keys)
-        for key in raw:
-            if key not in self.section_keys:
-                found = describe(key) if isinstance(key, str) else plain(short(repr(key)))
-                problems.document(UNKNOWN_SECTION, "list.unknown_section", found=found, system=self.system, known=known)
+        unknown = [key for key in raw if key not in self.section_keys]
+        for key in unknown[:MAX_ENTRY_REPORTS]:  # a few named; the rest counted in one line (a bounded answer)
+            found = describe(key) if isinstance(key, str) else plain(short(repr(key)))
+            problems.document(UNKNOWN_SECTION, "list.unknown_section", found=found, system=self.system, known=known)
+        if len(unknown) > MAX_ENTRY_REPORTS:
+            problems.document(UNKNOWN_SECTION, "list.more_sections", count=len(unknown) - MAX_ENTRY_REPORTS,
+                              system=self.system, known=known)
         for key in self.section_keys:
             if key not in raw:
                 continue

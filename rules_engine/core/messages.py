@@ -86,6 +86,10 @@ TEMPLATES: Mapping[str, Label] = {
         "Unknown section {found}: {system} lists have {known}.",
         "不明なセクション{found}です。{system}のリストのセクションは{known}です。",
     ),
+    "list.more_sections": Label(
+        "… and {count} more unknown sections: {system} lists have {known}.",
+        "…ほかに不明なセクションが{count}個あります。{system}のリストのセクションは{known}です。",
+    ),
     "list.section_not_list": Label(
         "Section {key} must be a list of entries, not {value}.",
         "{place}はエントリーのリストでなければなりません（{value}が渡されました）。",
