@@ -2,9 +2,9 @@
 
 Game i of a run seeded S always plays with `game_rng(S, i)`, so its record does not depend on the chunk or
 worker that plays it. A run is split into chunks of consecutive game indices (`chunk_ranges`); each chunk's
-summary is merged in chunk-index order (`merge_summaries`), so for a given chunk size the result is the same
-bit for bit whatever the number of workers, and its rounded JSON is the same whatever the chunk size
-(see stats.py). A Celery task computes one chunk with `run_games(..., start=r.start, games=len(r))`.
+summary is merged in chunk-index order (`merge_summaries`). Summaries merge exactly (integer arithmetic, see
+stats.py), so the result is the same bit for bit whatever the chunk size, the number of workers or the merge
+order. A Celery task computes one chunk with `run_games(..., start=r.start, games=len(r))`.
 
 `play_one(game_index, rng) -> record` plays one game and returns a mapping describing it;
 `summarise(summary, record)` adds that record to a summary. `run_games` counts the game (`summary.games`).

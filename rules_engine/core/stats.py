@@ -1,20 +1,19 @@
 """Mergeable summaries of many games: a summary of chunk A merged with one of chunk B is the summary of A + B.
 
-`Tally` counts outcomes by name, `Mean` keeps a running mean and variance (Welford; merged with the pairwise
-formula of Chan, Golub & LeVeque), `Histogram` counts integer values, and `Summary` is a named bag of them
-plus the number of games. `wilson_interval` gives a confidence interval for a rate (a win rate).
+`Tally` counts outcomes by name, `Mean` keeps the count, the sum and the sum of squares of numbers EXACTLY (integers;
+a float is the exact fraction it stands for), `Histogram` counts integer values, and `Summary` is a named bag of
+them plus the number of games. `wilson_interval` gives a confidence interval for a rate (a win rate).
 
-Reproducibility. Counts are integers, so tallies and histograms merge exactly in any order. A `Mean` holds
-floats: IEEE-754 arithmetic is deterministic, so the same values added and merged in the same order give the
-same bits on any machine; the runner therefore merges chunk summaries in chunk-index order, which makes a run
-byte-identical whatever the number of workers. Different chunk sizes merge in a different order and may
-differ in the last bits of a float; `to_dict()` rounds floats to 6 decimal places (and 10 significant
-digits), which hides that, so the JSON of a run is the same whatever its chunking (a value lying within float
-noise of a rounding boundary could still flip its last digit: the chance is the float error over the last kept
-digit, about 1e-8 for the mean of a game statistic, 1e-5 for the m2 of a long run).
+Reproducibility. Every stat is exact integer arithmetic, so merging is exactly associative and commutative: the
+summary of a run is the same, bit for bit, however its games are cut into chunks and in whatever order the
+chunks are merged (issue 13 item 8: a run's chunk size follows the measured cost of its games, so two runs of
+the same question may be cut differently and must still give identical bytes). A `Mean` turns its exact sums
+into floats only when read (`mean`, `m2`, `variance`, `stddev`), each correctly rounded from the exact value.
+`to_dict()` rounds those floats to 6 decimal places (and 10 significant digits) for display.
 
-Store partial (chunk) summaries with `to_dict(exact=True)`: full-precision floats survive a JSON round trip
-exactly, rounded ones would not merge back to the same result.
+Store partial (chunk) summaries with `to_dict(exact=True)`: it adds the exact sums (`"exact"`: integers), which
+merge back to the same result; a stored mean written before the sums were exact (floats `mean` and `m2` only) is
+read as the exact value of those floats.
 """
 from __future__ import annotations
 
@@ -100,45 +99,91 @@ class Tally:
 
 
 class Mean:
-    """Running count, mean and m2 (sum of squared deviations) of numbers: Welford's one-pass algorithm."""
+    """Count, mean and m2 (sum of squared deviations) of numbers, kept as EXACT sums so that merging is exact.
+
+    The sum of the values is `_sum / 2**_scale` and the sum of their squares `_squares / 2**(2 * _scale)`, all
+    integers: an int adds as itself, a float as the exact binary fraction it is (`float.as_integer_ratio`), so no
+    rounding ever happens while adding or merging. `_scale` is the largest binary exponent seen, a function of the
+    values only (not of the order), so equal multisets of values give equal stats whatever the chunking.
+    """
 
     kind = "mean"
-    __slots__ = ("count", "mean", "m2")
+    __slots__ = ("count", "_sum", "_squares", "_scale")
+
+    MAX_SCALE = 1074  # a float is a multiple of 2**-1074, so no exact sum needs a larger scale
 
     def __init__(self, count: int = 0, mean: float = 0.0, m2: float = 0.0) -> None:
-        self.count, self.mean, self.m2 = count, float(mean), float(m2)
+        """A Mean of `count` values with this mean and m2 (taken exactly as given); Mean() is empty."""
+        self.count, self._sum, self._squares, self._scale = 0, 0, 0, 0
+        if count:
+            self._add_moments(count, mean, m2)
+
+    def _add_moments(self, count: int, mean: float, m2: float) -> None:
+        # sum = count * mean and squares = m2 + count * mean**2, exactly, as binary fractions
+        a, p = _binary_fraction(mean)
+        b, q = _binary_fraction(m2)
+        scale = max(p, (q + 1) // 2)
+        total = (count * a) << (scale - p)
+        squares = (b << (2 * scale - q)) + ((count * a * a) << (2 * scale - 2 * p))
+        self._add_exact(count, total, squares, scale)
+
+    def _add_exact(self, count: int, total: int, squares: int, scale: int) -> None:
+        if scale > self._scale:
+            shift = scale - self._scale
+            self._sum <<= shift
+            self._squares <<= 2 * shift
+            self._scale = scale
+        elif scale < self._scale:
+            shift = self._scale - scale
+            total <<= shift
+            squares <<= 2 * shift
+        self.count += count
+        self._sum += total
+        self._squares += squares
 
     def add(self, x: float) -> None:
-        if not isinstance(x, (int, float)) or not math.isfinite(x):
+        if isinstance(x, int):  # the common case (turns, points, damage): already exact
+            n = int(x)  # bools count as 0 and 1, as before
+            self.count += 1
+            self._sum += n << self._scale
+            self._squares += (n * n) << (2 * self._scale)
+            return
+        if not isinstance(x, float) or not math.isfinite(x):
             raise ValueError(f"mean: expected a finite number, got {x!r}")
-        self.count += 1
-        delta = x - self.mean
-        self.mean += delta / self.count
-        self.m2 += delta * (x - self.mean)
+        n, denominator = x.as_integer_ratio()
+        self._add_exact(1, n, n * n, denominator.bit_length() - 1)
 
     def merge(self, other: Mean) -> Mean:
-        """Chan et al.'s pairwise update: exact in real arithmetic, deterministic in floats for a fixed order."""
-        if other.count == 0:
-            return self
-        if self.count == 0:
-            self.count, self.mean, self.m2 = other.count, other.mean, other.m2
-            return self
-        n = self.count + other.count
-        delta = other.mean - self.mean
-        self.mean += delta * other.count / n
-        self.m2 += other.m2 + delta * delta * self.count * other.count / n
-        self.count = n
+        """Add `other`'s values into this mean: exact, so the order of merges never matters."""
+        if other.count:
+            self._add_exact(other.count, other._sum, other._squares, other._scale)
         return self
+
+    def _deviations(self) -> int:
+        """count * m2 * 2**(2 * scale): an integer, never negative (Cauchy–Schwarz)."""
+        return self.count * self._squares - self._sum * self._sum
+
+    @property
+    def mean(self) -> float:
+        """The mean, correctly rounded from the exact sum (0.0 when empty)."""
+        return self._sum / (self.count << self._scale) if self.count else 0.0
+
+    @property
+    def m2(self) -> float:
+        """The sum of squared deviations from the mean, correctly rounded (0.0 when empty)."""
+        return self._deviations() / (self.count << (2 * self._scale)) if self.count else 0.0
 
     @property
     def variance(self) -> float:
         """Population variance (m2 / n); 0.0 for fewer than 2 values."""
-        return self.m2 / self.count if self.count > 1 else 0.0
+        return self._deviations() / ((self.count * self.count) << (2 * self._scale)) if self.count > 1 else 0.0
 
     @property
     def sample_variance(self) -> float:
         """Sample variance (m2 / (n - 1)); 0.0 for fewer than 2 values."""
-        return self.m2 / (self.count - 1) if self.count > 1 else 0.0
+        if self.count < 2:
+            return 0.0
+        return self._deviations() / ((self.count * (self.count - 1)) << (2 * self._scale))
 
     @property
     def stddev(self) -> float:
@@ -146,16 +191,21 @@ class Mean:
         return math.sqrt(self.sample_variance)
 
     def copy(self) -> Mean:
-        return Mean(self.count, self.mean, self.m2)
+        twin = Mean()
+        twin.count, twin._sum, twin._squares, twin._scale = self.count, self._sum, self._squares, self._scale
+        return twin
 
     def to_dict(self, exact: bool = False) -> dict[str, Any]:
-        return {
+        raw = {
             "type": self.kind,
             "count": self.count,
             "mean": _round(self.mean, exact),
             "m2": _round(self.m2, exact),
             "stddev": _round(self.stddev, exact),
         }
+        if exact:
+            raw["exact"] = {"sum": self._sum, "squares": self._squares, "scale": self._scale}
+        return raw
 
     @classmethod
     def from_dict(cls, raw: Mapping[str, Any], where: str = "mean") -> Mean:
@@ -168,7 +218,31 @@ class Mean:
             values.append(value)
         if values[1] < 0:
             raise ValueError(f"{where}.m2: a sum of squares cannot be negative, got {values[1]!r}")
-        return cls(count, *values)
+        exact = raw.get("exact")
+        if exact is None:  # written before the sums were exact: the exact value of the stored floats
+            return cls(count, *values)
+        exact = _check_mapping(f"{where}.exact", exact)
+        parts = []
+        for field in ("sum", "squares", "scale"):
+            value = exact.get(field)
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise ValueError(f"{where}.exact.{field}: expected an integer, got {value!r}")
+            parts.append(value)
+        total, squares, scale = parts
+        if not 0 <= scale <= cls.MAX_SCALE:
+            raise ValueError(f"{where}.exact.scale: expected an integer from 0 to {cls.MAX_SCALE}, got {scale!r}")
+        mean = cls()
+        mean.count, mean._sum, mean._squares, mean._scale = count, total, squares, scale
+        if mean._deviations() < 0 or (count == 0 and (total or squares)):
+            raise ValueError(f"{where}.exact: the sums do not belong to {count} values "
+                             f"(sum {total}, squares {squares})")
+        return mean
+
+
+def _binary_fraction(x: float) -> tuple[int, int]:
+    """(n, k) with x == n / 2**k exactly (x a finite float or an int)."""
+    n, denominator = float(x).as_integer_ratio() if not isinstance(x, int) else (x, 1)
+    return n, denominator.bit_length() - 1
 
 
 class Histogram:
