@@ -14,18 +14,25 @@ worker on any machine plays it without the database (DESIGN.md §4):
     }
 
 Each game system registers a `Simulator`. A run of G games with seed S is cut into chunks of consecutive game
-indices, of a size the simulator chooses per opponent so that one chunk takes about 1–5 s (`chunk_size_for`: a
-function of the snapshot only, never of the number of workers); game i always plays with `game_rng(S, i)` and chunk summaries are merged in chunk
-order, so the result is the same byte for byte whatever the number of processes or workers.
+indices so that one chunk takes about 1–5 s: the simulator's size for the opponent (`chunk_size_for`), made smaller
+when timing the first games of the snapshot shows that its games are slower than that size assumes
+(`measured_chunk_size`; a huge deck). Game i always plays with `game_rng(S, i)` and summaries merge exactly
+(integer arithmetic, rules_engine.core.stats), so the result is the same byte for byte whatever the chunk size,
+the number of processes or workers, or the order in which chunks finish.
+
+A list far larger than any format of its game (`Simulator.max_list_size`) is refused (`ListTooLargeToSimulate`)
+before anything is prepared: its games would be slow enough to tie up workers for hours.
 """
 from __future__ import annotations
 
 import hashlib
 import json
+import time
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple, Protocol
 
-from rules_engine.core.runner import chunk_ranges, merge_summaries, run_games
+from rules_engine.core.rng import game_rng
+from rules_engine.core.runner import SimulationError, chunk_ranges, merge_summaries, run_games
 from rules_engine.core.stats import Summary
 
 SNAPSHOT_SCHEMA = "hangar.snapshot/1"
@@ -33,9 +40,23 @@ ENGINE_VERSION = "2026.11.2"  # bump whenever a change to any engine can change 
 CHUNK_SIZE = 500  # the default games per chunk; a simulator may choose another per opponent (chunk_size)
 MAX_GAMES = 100_000
 
+# Chunk sizing from the measured cost of a game (docs/simulations.md, "Chunks"): a chunk should be 1–5 s of work.
+CHUNK_SECONDS_MAX = 5.0  # a chunk estimated longer than this is cut smaller ...
+CHUNK_TARGET_SECONDS = 2.0  # ... to about this many seconds of games (at least one game)
+PROBE_SECONDS = 0.2  # the timing probe plays games until this much time has passed ...
+PROBE_MAX_GAMES = 64  # ... or this many games were played (at least one)
+
 
 class SimulationInputError(ValueError):
     """The snapshot cannot be simulated: the message says what is wrong and where (field, card code)."""
+
+
+class ListTooLargeToSimulate(SimulationInputError):
+    """The list is far larger than any format of its game: refused for simulation (`Simulator.max_list_size`)."""
+
+    def __init__(self, message: str, *, system: str, size: int, limit: int) -> None:
+        super().__init__(message)
+        self.system, self.size, self.limit = system, size, limit
 
 
 class Simulator(Protocol):
@@ -59,7 +80,11 @@ class Simulator(Protocol):
         """The card codes an opponent uses (its deck, damage deck, mothership, beasts...)."""
 
     def chunk_size(self, opponent: Mapping[str, Any]) -> int:
-        """Games per chunk against this opponent: about 1–5 s of work (one Celery task)."""
+        """Games per chunk against this opponent: about 1–5 s of work (one Celery task) for a list of a format's
+        size; `measured_chunk_size` makes it smaller for a snapshot whose games are slower."""
+
+    # Optional: `max_list_size` (int), the most cards / units a simulated list may hold in all (several times the
+    # largest format's size; None or absent: no limit), and `list_size_noun` ("cards") for the refusal message.
 
 
 class PreparedGame(NamedTuple):
@@ -84,6 +109,8 @@ class BaseSimulator:
     default_options: Mapping[str, Any] | None = None
     input_errors: tuple[tuple[type[Exception], str], ...] = ()
     max_steps = 100_000
+    max_list_size: int | None = None  # a system sets it from its formats (see Simulator)
+    list_size_noun = "cards"
 
     def new_game(self, document: Mapping[str, Any], cards: Mapping[str, Any], opponent: Any, options: Mapping[str, Any]):
         raise NotImplementedError
@@ -221,8 +248,39 @@ def _plain(value: Any) -> Any:
     return value
 
 
+def list_size(document: Any) -> int:
+    """How many cards (units, models...) a hangar.list/1 document holds: its entries' quantities added up over all
+    sections (an entry without a valid quantity counts as one)."""
+    sections = document.get("sections") if isinstance(document, Mapping) else None
+    total = 0
+    for entries in sections.values() if isinstance(sections, Mapping) else ():
+        for entry in entries if isinstance(entries, list) else ():
+            qty = entry.get("qty", 1) if isinstance(entry, Mapping) else 1
+            total += qty if isinstance(qty, int) and not isinstance(qty, bool) and qty > 0 else 1
+    return total
+
+
+def check_list_size(snapshot: Mapping[str, Any], simulator: Simulator | None = None) -> None:
+    """Refuse (ListTooLargeToSimulate) a list larger than its simulator's `max_list_size`: far beyond any format,
+    its games would be slow enough to hold workers for hours. Cheap: it only adds up quantities."""
+    simulator = simulator or simulator_for(snapshot.get("system"))
+    limit = getattr(simulator, "max_list_size", None)
+    if not limit:
+        return
+    size = list_size(snapshot.get("list"))
+    if size > limit:
+        noun = getattr(simulator, "list_size_noun", "cards")
+        title = getattr(simulator, "title", "") or simulator.system
+        raise ListTooLargeToSimulate(
+            f"list: {size} {noun} is far more than any {title} format allows; a list of at most {limit} {noun} "
+            "can be simulated.",
+            system=simulator.system, size=size, limit=limit,
+        )
+
+
 def check_run(snapshot: Any, *, games: Any, seed: Any) -> Simulator:
-    """Validate the run's parameters and its snapshot's envelope; return the system's simulator."""
+    """Validate the run's parameters and its snapshot's envelope (and the list's size); return the system's
+    simulator."""
     if not isinstance(snapshot, Mapping):
         raise SimulationInputError("snapshot: expected a JSON object")
     if snapshot.get("schema") != SNAPSHOT_SCHEMA:
@@ -231,20 +289,83 @@ def check_run(snapshot: Any, *, games: Any, seed: Any) -> Simulator:
         raise SimulationInputError(f"games: expected an integer from 1 to {MAX_GAMES}, got {games!r}")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
         raise SimulationInputError(f"seed: expected an integer from 0 to 2**63-1, got {seed!r}")
-    return simulator_for(snapshot.get("system"))
+    simulator = simulator_for(snapshot.get("system"))
+    check_list_size(snapshot, simulator)
+    return simulator
 
 
 def chunk_size_for(snapshot: Mapping[str, Any]) -> int:
-    """Games per chunk for this run: the simulator's choice for its opponent (a function of the snapshot only,
-    so the in-process `simulate` and the Celery workers cut a run the same way and merge to the same result)."""
+    """Games per chunk by default: the simulator's choice for its opponent, about 1–5 s of work for a list of a
+    format's size. It is also the largest chunk `measured_chunk_size` gives."""
     simulator = simulator_for(snapshot.get("system"))
     chunk_size = getattr(simulator, "chunk_size", None)
     return chunk_size(snapshot.get("opponent") or {}) if chunk_size else CHUNK_SIZE
 
 
-def chunks(games: int, snapshot: Mapping[str, Any]) -> list[range]:
-    """The run's chunks of game indices."""
-    return chunk_ranges(games, chunk_size_for(snapshot))
+def chunks(games: int, snapshot: Mapping[str, Any], chunk_size: int | None = None) -> list[range]:
+    """The run's chunks of game indices: `chunk_size` games each (the run's stored size), else `chunk_size_for`.
+    Any chunking merges to the same result."""
+    return chunk_ranges(games, chunk_size or chunk_size_for(snapshot))
+
+
+class GameCost(NamedTuple):
+    """What the timing probe saw: `games` games played in `seconds`."""
+
+    games: int
+    seconds: float
+
+    @property
+    def per_game(self) -> float:
+        return self.seconds / self.games
+
+
+def measure_game_cost(
+    snapshot: Mapping[str, Any],
+    *,
+    seed: int = 0,
+    budget: float = PROBE_SECONDS,
+    max_games: int = PROBE_MAX_GAMES,
+    clock: Callable[[], float] = time.perf_counter,
+) -> GameCost:
+    """Time games 0, 1, ... of the run seeded `seed` (the games its first chunk plays) until `budget` seconds have
+    passed or `max_games` games were played, at least one: a fraction of a second for any list within
+    `max_list_size`. The games' results are thrown away. A game that raises raises SimulationError naming it."""
+    simulator, prepared = _prepared(snapshot)
+    played, started = 0, clock()
+    while True:
+        try:
+            simulator.play_one(prepared, played, game_rng(seed, played))
+        except Exception as exc:
+            raise SimulationError(
+                f"game {played} of the run seeded {seed} failed: {type(exc).__name__}: {exc}"
+            ) from exc
+        played += 1
+        elapsed = clock() - started
+        if elapsed >= budget or played >= max_games:
+            return GameCost(played, max(elapsed, 0.0))
+
+
+def chunk_size_for_cost(ceiling: int, seconds_per_game: float) -> int:
+    """Games per chunk given the measured cost of one game: `ceiling` (the simulator's size) while such a chunk is
+    estimated at most CHUNK_SECONDS_MAX, else as many games as take about CHUNK_TARGET_SECONDS (at least one), so
+    that a chunk of slow games stays within 1–5 s of work (a single game slower than that is one chunk)."""
+    if seconds_per_game * ceiling <= CHUNK_SECONDS_MAX:
+        return ceiling
+    return max(1, min(ceiling, int(CHUNK_TARGET_SECONDS / seconds_per_game)))
+
+
+def measured_chunk_size(
+    snapshot: Mapping[str, Any],
+    *,
+    seed: int = 0,
+    budget: float = PROBE_SECONDS,
+    max_games: int = PROBE_MAX_GAMES,
+    clock: Callable[[], float] = time.perf_counter,
+) -> int:
+    """Games per chunk for this snapshot: `chunk_size_for`, made smaller when its games are measured to be slow
+    (`measure_game_cost`, `chunk_size_for_cost`). Timing varies, so it is chosen once and kept with the run."""
+    cost = measure_game_cost(snapshot, seed=seed, budget=budget, max_games=max_games, clock=clock)
+    return chunk_size_for_cost(chunk_size_for(snapshot), cost.per_game)
 
 
 _PREPARED: dict[str, tuple[Simulator, Any]] = {}
@@ -286,28 +407,32 @@ def simulate(
     seed: int,
     workers: int = 1,
     on_chunk: Callable[[int, Summary], None] | None = None,
+    chunk_size: int | None = None,
 ) -> dict[str, Any]:
-    """Play a whole run in this process (workers=1) or in `workers` local processes; return its result."""
+    """Play a whole run in this process (workers=1) or in `workers` local processes; return its result, the same
+    whatever `workers` and `chunk_size` (default `chunk_size_for`) are."""
     simulator = check_run(snapshot, games=games, seed=seed)
     simulator.prepare(snapshot)  # fail early, in this process, with a clear message
     if workers <= 1:
         summaries = []
-        for index, chunk in enumerate(chunks(games, snapshot)):
+        for index, chunk in enumerate(chunks(games, snapshot, chunk_size)):
             summary = play_chunk(snapshot, seed=seed, start=chunk.start, count=len(chunk))
             summaries.append(summary)
             if on_chunk:
                 on_chunk(index, summary)
         merged = merge_summaries(summaries)
     else:
-        merged = run_parallel_chunks(snapshot, games=games, seed=seed, workers=workers, on_chunk=on_chunk)
+        merged = run_parallel_chunks(snapshot, games=games, seed=seed, workers=workers, on_chunk=on_chunk,
+                                     chunk_size=chunk_size)
     return simulation_result(merged, snapshot, games=games, seed=seed)
 
 
-def run_parallel_chunks(snapshot, *, games: int, seed: int, workers: int, on_chunk=None) -> Summary:
+def run_parallel_chunks(snapshot, *, games: int, seed: int, workers: int, on_chunk=None,
+                        chunk_size: int | None = None) -> Summary:
     import multiprocessing
 
     ctx = multiprocessing.get_context("spawn")
-    tasks = [(snapshot, seed, chunk.start, len(chunk)) for chunk in chunks(games, snapshot)]
+    tasks = [(snapshot, seed, chunk.start, len(chunk)) for chunk in chunks(games, snapshot, chunk_size)]
     with ctx.Pool(processes=workers) as pool:
         summaries = pool.starmap(_play_chunk_task, tasks, chunksize=1)
     if on_chunk:
@@ -333,8 +458,10 @@ def simulation_result(summary: Summary, snapshot: Mapping[str, Any], *, games: i
 
 
 __all__ = [
-    "SNAPSHOT_SCHEMA", "ENGINE_VERSION", "CHUNK_SIZE", "MAX_GAMES", "SimulationInputError", "Simulator",
-    "BaseSimulator", "PreparedGame", "chunk_size_for",
+    "SNAPSHOT_SCHEMA", "ENGINE_VERSION", "CHUNK_SIZE", "MAX_GAMES", "SimulationInputError", "ListTooLargeToSimulate",
+    "Simulator", "BaseSimulator", "PreparedGame", "chunk_size_for", "GameCost", "measure_game_cost",
+    "chunk_size_for_cost", "measured_chunk_size", "list_size", "check_list_size", "CHUNK_SECONDS_MAX",
+    "CHUNK_TARGET_SECONDS", "PROBE_SECONDS", "PROBE_MAX_GAMES",
     "SIMULATORS", "register_simulator", "simulator_for", "snapshot_hash", "list_codes", "build_snapshot", "check_run", "chunks", "play_chunk",
     "simulate", "simulation_result", "run_parallel_chunks",
 ]

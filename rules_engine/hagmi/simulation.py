@@ -26,6 +26,9 @@ class HagmiSimulator(BaseSimulator):
     default_options = DEFAULT_OPTIONS
     input_errors = ((CardDataError, "card data"), (ValueError, ""))
     chunk_sizes = {"goldfish": 4000, "deck": 2000, "coop": 500}  # ~2 800, ~1 500, ~350 games/s
+    # The formats are built around a 40-card main deck (tactics-v4: 20 兵器 + 20 作戦; v3: 20 in all) plus a few
+    # damage and 秘策 cards, and cap copies (H4), not size: 10× a 40-card deck is far beyond any real one.
+    max_list_size = 400
     max_steps = 200_000  # a safety net far above any real game (max_turns ends games first)
 
     def new_game(self, document, cards, opponent, options) -> HagmiGame:

@@ -28,6 +28,9 @@ class MwdaSimulator(BaseSimulator):
     default_policy = "mwda-greedy"
     input_errors = ((MwdaOptionError, "snapshot.options"), (UnitDataError, "card data"))
     chunk_sizes = {"goldfish": 500, "army": 500}  # ~300 battles/s
+    # The largest format (standard-500) fields at most 25 units at the cheapest bundled unit's 20 points: 4× that.
+    max_list_size = 100
+    list_size_noun = "units"
     max_steps = 20_000  # a safety net far above any real battle (max_rounds ends battles first)
 
     def new_game(self, document, cards, opponent, options) -> MwdaGame:

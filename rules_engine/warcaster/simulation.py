@@ -30,6 +30,10 @@ class WarcasterSimulator(BaseSimulator):
     default_options = DEFAULT_OPTIONS
     input_errors = ((CardDataError, "card data"), (ValueError, ""))
     chunk_sizes = {"goldfish": 400, "force": 250}  # about a second a chunk in pure Python (compiled: ~400 greedy games/s)
+    # The largest format (full) holds at most 3 heroes (and their attachments), 15 units and a 15-cypher rack
+    # (W1-W3): under 40 in all; about 4× that.
+    max_list_size = 150
+    list_size_noun = "units and cyphers"
     max_steps = 50_000  # a safety net: 3 pulse rounds end every game long before
 
     def new_game(self, document, cards, opponent, options) -> WarcasterGame:
