@@ -146,6 +146,9 @@ class SimulationRun(models.Model):
     engine_version = models.CharField(max_length=32)
     status = models.CharField(max_length=10, choices=RunStatus.choices, default=RunStatus.QUEUED)
     chunks_total = models.PositiveIntegerField()
+    # Games per chunk, chosen at submit from the measured cost of the snapshot's games (null: a run from before
+    # that, cut by rules_engine.simulation.chunk_size_for); every worker and the watchdog cut the run by it.
+    chunk_size = models.PositiveIntegerField(null=True, blank=True)
     chunks_done = models.PositiveIntegerField(default=0)
     requeues = models.PositiveIntegerField(default=0)  # watchdog re-enqueues in a row without progress (reset when a chunk is stored)
     result = models.JSONField(null=True, blank=True)

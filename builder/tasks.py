@@ -1,7 +1,8 @@
 """Celery tasks for simulations: thin wrappers that take ids, load by id and call builder.services.simulations.
 
-One task = one chunk of games (rules_engine.simulation.chunks: about 1–5 s of work, sized per opponent from the
-snapshot alone, so results are byte-identical however a run is spread). Measured cost per chunk: docs/simulations.md.
+One task = one chunk of games (about 1–5 s of work: the run's `chunk_size`, chosen at submit from the measured cost
+of its games; summaries merge exactly, so results are byte-identical however a run is cut and spread). Measured cost
+per chunk: docs/simulations.md.
 Delivery: JSON only, acks_late + reject_on_worker_lost (a killed worker's message goes back to the queue where
 the transport supports it), prefetch 1, soft/hard time limits, automatic retries with backoff on transient
 database/broker errors (a database restart: the chunk is played again, and stored once). Any other error (a game

@@ -1,9 +1,12 @@
 """Simulation runs (DESIGN.md §4, docs/simulations.md): submit, play chunks on Celery workers, merge, cancel, watchdog.
 
 Zulip style: `check_*` validates and raises (nothing written), then one transaction writes, and the Celery
-messages are published on commit with ids only. A run of G games is cut into `rules_engine.simulation.chunks(G, snapshot)`
-(about 1–5 s of games each, chosen by the simulator per opponent); chunk i always plays the same game indices with the same seeds, so the merged result is
-byte-identical whatever the number of workers or the order in which chunks land.
+messages are published on commit with ids only. A run of G games is cut into chunks of `run.chunk_size` games, chosen
+at submit by timing a few of its games (`simulation_chunk_size`: the simulator's size per opponent, smaller when the
+games are slow, so that a chunk is about 1–5 s of work); chunk i always plays the same game indices with the same
+seeds and summaries merge exactly, so the merged result is byte-identical whatever the chunk size, the number of
+workers or the order in which chunks land. A list far beyond any format's size is refused (400
+`simulation.list_too_large`).
 
 Exactly-once bookkeeping:
 - a chunk's summary is stored once: (run, index) is UNIQUE and the insert is a get_or_create under the run's row
@@ -15,6 +18,7 @@ from __future__ import annotations
 
 import importlib
 import logging
+import time
 from collections.abc import Iterable, Mapping
 from datetime import timedelta
 from functools import partial
@@ -44,6 +48,7 @@ DEFAULT_POLICY = "greedy"
 MAX_POLICY = 64
 # Publishing a chunk message: a short retry, then the run fails with the reason (never a run stuck in "queued").
 PUBLISH_RETRY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.5, "interval_max": 1}
+CHUNK_PROBE_CLOCK = time.perf_counter  # the clock of the chunk-size probe (simulation_chunk_size); tests fake it
 
 
 # --- errors (mapped to HTTP by builder.api.errors through ListServiceError.status) --------------------------
@@ -53,6 +58,12 @@ class SimulationInvalid(ListServiceError):
     """The request cannot be simulated: the message names the field, section or card code."""
 
     code = "simulation.invalid"
+
+
+class SimulationListTooLarge(SimulationInvalid):
+    """The list is far larger than any format of its game allows (rules_engine's `max_list_size`)."""
+
+    code = "simulation.list_too_large"
 
 
 class SimulationLimitExceeded(ListServiceError):
@@ -159,10 +170,26 @@ def check_snapshot(snapshot: Any, *, games: Any, seed: Any) -> None:
     load_simulator_modules()
     check_games_limit(games)
     try:
-        simulator = engine.check_run(snapshot, games=games, seed=seed)
+        simulator = engine.check_run(snapshot, games=games, seed=seed)  # the list's size first: cheap
         simulator.prepare(snapshot)
+    except engine.ListTooLargeToSimulate as exc:
+        raise SimulationListTooLarge(
+            str(exc), details={"path": "list", "system": exc.system, "size": exc.size, "limit": exc.limit}
+        ) from exc
     except engine.SimulationInputError as exc:
         raise SimulationInvalid(str(exc)) from exc
+
+
+def simulation_chunk_size(snapshot: Mapping[str, Any], *, seed: int) -> int:
+    """Games per chunk for a new run of this (checked) snapshot: the simulator's size for the opponent, made smaller
+    when the first games of the run, timed here, show that such a chunk would take more than 5 s
+    (rules_engine.simulation.measured_chunk_size). The probe stops after 0.2 s or 64 games (at least one game; a
+    game of a list within the size limit takes milliseconds), so it costs the request at most about 0.2 s. A game
+    that raises is bad input (400): every worker would fail the same way."""
+    try:
+        return engine.measured_chunk_size(snapshot, seed=seed, clock=CHUNK_PROBE_CLOCK)
+    except GameFailed as exc:
+        raise SimulationInvalid(f"The first games of this run cannot be played: {exc}.") from exc
 
 
 def check_concurrent_runs(user) -> None:
@@ -220,8 +247,8 @@ def _reuse(user, run: SimulationRun) -> SimulationRun:
         owner=user, system=run.system, snapshot=run.snapshot, snapshot_hash=run.snapshot_hash,
         opponent=run.opponent, policy=run.policy, games=run.games, seed=run.seed,
         engine_version=run.engine_version, status=RunStatus.DONE, chunks_total=run.chunks_total,
-        chunks_done=run.chunks_total, result=run.result, reused_from=run, started_at=now, finished_at=now,
-        heartbeat_at=now,
+        chunk_size=run.chunk_size, chunks_done=run.chunks_total, result=run.result, reused_from=run, started_at=now,
+        finished_at=now, heartbeat_at=now,
     )
 
 
@@ -253,6 +280,7 @@ def simulation_start(
     stored = selectors.simulation_find_reusable(user=user, **key)
     if stored is not None:
         return _reuse(user, stored)
+    chunk_size = simulation_chunk_size(frozen, seed=seed)  # outside the transaction: it plays games
     check_broker()  # before the transaction: never hold a lock while waiting for the broker
     with transaction.atomic():
         get_user_model().objects.select_for_update().filter(pk=user.pk).first()  # one submit per user at a time
@@ -261,8 +289,8 @@ def simulation_start(
             return _reuse(user, stored)
         check_concurrent_runs(user)
         run = SimulationRun.objects.create(
-            owner=user, game_list=game_list, system=frozen["system"], snapshot=frozen,
-            chunks_total=len(engine.chunks(games, frozen)), **key,
+            owner=user, game_list=game_list, system=frozen["system"], snapshot=frozen, chunk_size=chunk_size,
+            chunks_total=len(engine.chunks(games, frozen, chunk_size)), **key,
         )
         transaction.on_commit(partial(enqueue_chunks, run.pk, range(run.chunks_total)))
     return run
@@ -317,7 +345,7 @@ def simulation_chunk_play(
         if run.chunks_done >= run.chunks_total:
             simulation_finish(run_id=run_id)  # idempotent: merges only an active, complete run
         return False
-    ranges = engine.chunks(run.games, run.snapshot)
+    ranges = run_chunk_ranges(run)
     if not 0 <= index < len(ranges):
         logger.error("simulation run %s has no chunk %s (it has %s)", run_id, index, len(ranges))
         return False
@@ -340,6 +368,12 @@ def simulation_chunk_play(
     return simulation_chunk_store(run_id=run_id, index=index, summary=summary.to_dict(exact=True), worker=worker)
 
 
+def run_chunk_ranges(run: SimulationRun) -> list[range]:
+    """The run's chunks of game indices, cut by the chunk size stored at submit (the simulator's default for a run
+    stored before chunk sizes were measured)."""
+    return engine.chunks(run.games, run.snapshot, run.chunk_size)
+
+
 def _chunk_label(index: int, games: range | None) -> str:
     return f"chunk {index} (games {games.start}-{games.stop - 1})" if games else f"chunk {index}"
 
@@ -347,10 +381,10 @@ def _chunk_label(index: int, games: range | None) -> str:
 def simulation_chunk_failed(*, run_id: int, index: int, error: BaseException, attempts: int) -> bool:
     """A chunk task raised something else than a game error (a bug, a malformed summary...) on its last attempt:
     the run fails with the chunk and the error, and keeps no partial result. True when the run was active."""
-    run = SimulationRun.objects.filter(pk=run_id).only("games", "snapshot").first()
+    run = SimulationRun.objects.filter(pk=run_id).only("games", "snapshot", "chunk_size").first()
     if run is None:
         return False
-    ranges = engine.chunks(run.games, run.snapshot)
+    ranges = run_chunk_ranges(run)
     games = ranges[index] if 0 <= index < len(ranges) else None
     tried = f" (tried {attempts} times)" if attempts > 1 else ""
     return simulation_fail(run_id=run_id, reason=(

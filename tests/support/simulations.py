@@ -61,5 +61,6 @@ def assert_run_done_once(run: SimulationRun, expected: dict, games: int) -> None
     assert json.dumps(run.result, sort_keys=True) == json.dumps(expected, sort_keys=True)
     chunks = SimulationChunk.objects.filter(run=run)
     assert sorted(chunks.values_list("index", flat=True)) == list(range(run.chunks_total))
-    assert chunks.count() == run.chunks_total == run.chunks_done == len(engine_chunks(games, run.snapshot))
+    cut = engine_chunks(games, run.snapshot, run.chunk_size)  # the chunk size chosen at submit
+    assert chunks.count() == run.chunks_total == run.chunks_done == len(cut)
     assert sum(chunks.values_list("games", flat=True)) == games == run.result["games"]
