@@ -15,6 +15,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
 from hangar.broker import filesystem_transport_options
@@ -71,6 +72,7 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "csp",  # django-csp: the Content-Security-Policy header (its checks; the policy is CONTENT_SECURITY_POLICY)
     "cards",
     "builder",
 ]
@@ -290,6 +292,23 @@ SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 CSRF_COOKIE_SAMESITE = "Lax"
 X_FRAME_OPTIONS = "DENY"
+# Content-Security-Policy (django-csp, docs/security.md "Content-Security-Policy"): the site's own scripts, styles,
+# images and fonts only; no inline script or style, no eval, no plugins, no framing. A page that needs an exception
+# gets it in its view (csp_update), e.g. the API docs' nonce (hangar/api_docs.py). Same in development and tests.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
 
 LOGGING = {
     "version": 1,

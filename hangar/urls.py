@@ -1,13 +1,14 @@
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView
 
+from .api_docs import ApiDocsView
 from .ping import PingView
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("api/docs/", ApiDocsView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/ping/", PingView.as_view(), name="api-ping"),
     path("api/", include("cards.api.urls")),
     path("api/", include("builder.api.urls")),
