@@ -3,6 +3,10 @@
 A missing browser or Playwright FAILS the tests with what to install; it never skips. A failing test leaves a
 screenshot in test-artifacts/<test name>.png. Playwright's sync API runs an event loop in this thread, so Django's
 async-safety check is relaxed while the browser runs (the ORM calls here are plain synchronous test setup).
+
+Every page a test opens runs under the site's Content-Security-Policy, and any violation it reports (a
+`securitypolicyviolation` event, or Chromium's "Content Security Policy" console error, which a page without
+JavaScript still logs) FAILS the test at teardown, naming the page and the directive (issue 13, item 12).
 """
 from __future__ import annotations
 
@@ -23,6 +27,13 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 PASSWORD = "hangar-Browser-pw-42"
 LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 TIMEOUT_MS = 10_000
+# Added to every page before its own scripts (Playwright's init scripts are not subject to the page's CSP).
+CSP_LISTENER = """
+document.addEventListener("securitypolicyviolation", (event) => {
+  window.__hangarCspViolation(`${event.effectiveDirective} blocked ${event.blockedURI || "(inline)"} on ` +
+    `${event.documentURI}${event.sample ? " (" + event.sample + ")" : ""}`);
+});
+"""
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -60,14 +71,29 @@ def site(live_server, settings):
     return live_server.url
 
 
+def watch_csp(context, violations: list[str]) -> None:
+    """Record every Content-Security-Policy violation of the context's pages into `violations`."""
+    context.expose_function("__hangarCspViolation", lambda text: violations.append(text))
+    context.add_init_script(CSP_LISTENER)
+
+    def console(message) -> None:
+        if message.type == "error" and "Content Security Policy" in message.text:
+            violations.append(f"console: {message.text} on {message.page.url if message.page else '?'}")
+
+    context.on("console", console)
+
+
 @pytest.fixture
 def new_page(browser, request):
-    """Pages in fresh browser contexts (separate cookie jars: one per person); screenshots on failure."""
+    """Pages in fresh browser contexts (separate cookie jars: one per person); screenshots on failure; any
+    Content-Security-Policy violation on any of them fails the test."""
     contexts = []
+    violations: list[str] = []
 
     def make(**options):
         context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US", **options)
         context.set_default_timeout(TIMEOUT_MS)
+        watch_csp(context, violations)
         contexts.append(context)
         return context.new_page()
 
@@ -80,7 +106,14 @@ def new_page(browser, request):
             for index, page in enumerate(context.pages):
                 page.screenshot(path=str(ARTIFACTS / f"{name}-{number}-{index}.png"), full_page=True)
     for context in contexts:
+        for open_page in context.pages:
+            try:
+                open_page.wait_for_timeout(50)  # let the last page's events arrive
+            except Exception:  # noqa: BLE001  (a page that is already gone reported what it had)
+                pass
         context.close()
+    if violations:
+        pytest.fail("Content-Security-Policy violations (docs/security.md):\n" + "\n".join(violations), pytrace=False)
 
 
 @pytest.fixture
