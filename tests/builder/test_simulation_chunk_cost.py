@@ -55,12 +55,12 @@ def slow_games(monkeypatch, system: str, seconds: float) -> FakeClock:
     """Every game of `system` played in THIS process costs `seconds` on the returned fake clock, which the submit's
     probe reads (worker processes play the real games, at their real speed: only the probe is fooled)."""
     clock = FakeClock()
-    simulator = engine.simulator_for(system)
+    simulator = type(engine.simulator_for(system))  # patched on the class: monkeypatch restores it exactly
     play_one = simulator.play_one
 
-    def timed(prepared, game_index, rng):
+    def timed(self, prepared, game_index, rng):
         clock.now += seconds
-        return play_one(prepared, game_index, rng)
+        return play_one(self, prepared, game_index, rng)
 
     monkeypatch.setattr(simulator, "play_one", timed)
     monkeypatch.setattr(simulation_services, "CHUNK_PROBE_CLOCK", clock)
@@ -182,12 +182,10 @@ def test_item8_a_run_stored_before_measured_sizes_is_cut_as_before(toy, owner, p
 
 
 def test_item8_a_first_game_that_raises_is_a_400_at_submit(toy, owner, published, monkeypatch):
-    simulator = engine.simulator_for("toy")
-
-    def broken(prepared, game_index, rng):
+    def broken(self, prepared, game_index, rng):
         raise KeyError("speed")
 
-    monkeypatch.setattr(simulator, "play_one", broken)
+    monkeypatch.setattr(type(engine.simulator_for("toy")), "play_one", broken)
     with pytest.raises(services.SimulationInvalid) as refused:
         services.simulation_start(user=owner, snapshot=toy_snapshot(), games=100, seed=SEED)
     assert refused.value.status == 400
@@ -303,8 +301,8 @@ def test_item8_huge_deck_is_refused_for_simulation(hagmi_catalog, owner, publish
     def no_game(*args, **kwargs):
         raise AssertionError("a refused list is never prepared or played")
 
-    monkeypatch.setattr(engine.simulator_for("hagmi"), "prepare", no_game)
-    monkeypatch.setattr(engine.simulator_for("hagmi"), "play_one", no_game)
+    monkeypatch.setattr(type(engine.simulator_for("hagmi")), "prepare", no_game)
+    monkeypatch.setattr(type(engine.simulator_for("hagmi")), "play_one", no_game)
     client = client_for(owner)
     body = {"document": huge_hagmi_doc(), "opponent": "goldfish", "games": 1000, "seed": 7}
     response = client.post("/api/simulations/", body, format="json")
