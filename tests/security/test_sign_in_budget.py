@@ -87,13 +87,19 @@ def test_item1_parallel_failed_sign_ins_never_get_past_the_budget(cache_backend,
     assert page.post("/admin/login/", RIGHT).status_code == 429
 
 
-@pytest.mark.django_db
-def test_item1_site_api_token_and_admin_logins_share_one_budget(settings, make_user):
+@pytest.fixture
+def admin_owner(settings, make_user):
+    """`owner` may use the admin (a superuser); fast password hashes."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    user = make_user("owner")
+    user.is_staff = user.is_superuser = True
+    user.save()
+    return user
+
+
+@pytest.mark.django_db
+def test_item1_site_api_token_and_admin_logins_share_one_budget(settings, admin_owner):
     set_rates(settings, login="4/hour")
-    staff = make_user("owner")
-    staff.is_staff = staff.is_superuser = True
-    staff.save()
     api, page = Client(), Client()
     assert page.post("/admin/login/?next=/admin/", WRONG).status_code == 200  # the admin's form says why
     assert page.post("/accounts/login/", WRONG).status_code == 200
@@ -106,12 +112,8 @@ def test_item1_site_api_token_and_admin_logins_share_one_budget(settings, make_u
 
 
 @pytest.mark.django_db
-def test_item1_the_admin_login_counts_failures_and_successes_cost_nothing(settings, make_user):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+def test_item1_the_admin_login_counts_failures_and_successes_cost_nothing(settings, admin_owner):
     set_rates(settings, login="2/hour")
-    staff = make_user("owner")
-    staff.is_staff = staff.is_superuser = True
-    staff.save()
     for _ in range(4):  # successful sign-ins give their attempt back
         client = Client()
         assert client.post("/admin/login/?next=/admin/", RIGHT).status_code == 302
