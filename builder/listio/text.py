@@ -11,7 +11,10 @@
     1 (XX-999)                      # an explicit code, kept even if the catalog does not know it
 
     [Force]
-    1 Titan Chassis {"cortex": "WC-030", "weapons": ["WC-040"]}
+    1 Titan Chassis
+      Cortex: Hound Cortex              # a warjack's loadout: the entry's options, in words
+      Weapons: Heavy Cannon, Heavy Cannon
+    1 Titan Chassis {"cortex": "WC-030", "weapons": ["WC-040"]}   # the same as a JSON object (any options)
 
 Card words are matched by code (exact, case-insensitive), then the Japanese name, then the English name
 (case- and width-insensitive: NFKC + casefold, runs of spaces count as one). A trailing "(CODE)" picks the
@@ -62,6 +65,15 @@ _BRACKET_SECTION = re.compile(r"^\[(?P<label>[^\[\]]*)\]\s*(?:\d+|\(\s*\d+\s*\))
 _BARE_SECTION = re.compile(r"^(?P<label>[^\d\[\]].*?)\s*(?:\(\s*\d+\s*\)|[:：])?$")
 # "2 補給物資", "2x 補給物資", "2 × 補給物資"; the x must be followed by a space
 _ENTRY = re.compile(r"^(?P<qty>[+\-−]?\d+)(?:\s*[xX×])?(?:\s+(?P<rest>\S.*))?$")
+# "Cortex: 戦術コルテックス", "武器: アークライフル, 掃射機関砲": a warjack's loadout, under its entry line
+LOADOUT_KEYS = {  # folded word -> options key
+    "cortex": "cortex", "コーテックス": "cortex", "コルテックス": "cortex",
+    "weapons": "weapons", "weapon": "weapons", "武器": "weapons",
+}
+LOADOUT_WORDS = {"cortex": {"ja": "コーテックス", "en": "Cortex"}, "weapons": {"ja": "武器", "en": "Weapons"}}
+LOADOUT_NONE = ("", "-", "–", "—", "－")  # "Weapons: -": no weapons (an empty list)
+_LOADOUT = re.compile(r"^(?P<key>[^\s:：]+)\s*[:：]\s*(?P<value>.*)$")
+_WEAPON_SEPARATORS = re.compile(r"[,、，]")
 _CODE_SUFFIX = re.compile(r"^(?P<name>.*?)\s*\((?P<code>[^()]*)\)$")
 
 
@@ -211,6 +223,31 @@ def _quantity(written: str) -> int:
     return int(digits)
 
 
+def loadout_line(text: str) -> tuple[str, str] | None:
+    """("cortex" or "weapons", the value) of a loadout line ("Cortex: 戦術コルテックス", "武器: アークライフル"), else
+    None. `text` is one stripped line."""
+    match = _LOADOUT.match(text)
+    key = LOADOUT_KEYS.get(fold(match["key"])) if match else None
+    return (key, match["value"].strip()) if key else None
+
+
+def loadout_value(key: str, value: str, index: CardIndex) -> str | list[str]:
+    """What a loadout line puts in the entry's options: the cortex's code, or the weapons' codes in their order
+    ("Weapons: A, A, B"; "Weapons: -" is none). Each card is written as an entry's card is (name, "NAME (CODE)",
+    "(CODE)"). _LineProblem if a card is unknown or missing."""
+    if key == "cortex":
+        if not value:
+            raise _LineProblem('missing the cortex after "Cortex:", e.g. "Cortex: Tactical Cortex"')
+        return index.resolve(value)
+    if value in LOADOUT_NONE:
+        return []
+    words = [word.strip() for word in _WEAPON_SEPARATORS.split(value)]
+    if "" in words:
+        raise _LineProblem('a weapon is missing between two commas after "Weapons:", e.g. "Weapons: Arc Rifle, '
+                           'Shock Lance"')
+    return [index.resolve(word) for word in words]
+
+
 def _split_options(rest: str, index: CardIndex) -> tuple[str, dict[str, Any] | None]:
     """Split "NAME {json}" into the card words and the options object (None when there is none)."""
     if not rest.endswith("}"):
@@ -293,6 +330,8 @@ class _Reader:
     sections: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     entries: int = 0
     format: str | None = None
+    last: Any = None  # the entry a loadout line belongs to: the entry read just above, None, or _FAILED
+    last_keys: set[str] = field(default_factory=set)  # the loadout keys already given for `last`
 
     def add(self, line: int | None, problem: _LineProblem) -> None:
         suggestions = list(problem.suggestions)
@@ -322,6 +361,7 @@ class _Reader:
 
     def read_line(self, number: int, line: str) -> bool:
         """Handle one line; False stops reading (no system, too many entries)."""
+        above, self.last = self.last, _FAILED  # only an entry line (and its loadout lines) is followed by loadout
         if len(line) > MAX_LINE_LENGTH:
             raise _LineProblem(f"line is longer than {MAX_LINE_LENGTH} characters")
         header = _HEADER.match(line)
@@ -335,18 +375,43 @@ class _Reader:
             if not self.start():
                 return False
         if self.section_header(line):
+            self.last = None
             return True
         if self.section is None:
             raise _LineProblem(self.before_section(line, header))
         if header_key:
             raise _LineProblem("headers (Name:, System:, Format:) must come before the first section")
+        loadout = loadout_line(line)
+        if loadout:
+            self.last = above
+            self.loadout(above, *loadout)
+            return True
         entry = parse_entry(line, self.index)
         self.entries += 1
         if self.entries > MAX_ENTRIES:
             self.add(number, _LineProblem(f"more than {MAX_ENTRIES} entries; a list holds at most {MAX_ENTRIES}"))
             return False
         self.sections[self.section].append(entry)
+        self.last, self.last_keys = entry, set()
         return True
+
+    def loadout(self, entry: Any, key: str, value: str) -> None:
+        """A "Cortex:" / "Weapons:" line: the options of the entry just above (docs/list-formats.md)."""
+        word = LOADOUT_WORDS[key]["en"]
+        if entry is _FAILED:
+            return  # the line above has a problem, already reported
+        if entry is None:
+            raise _LineProblem(f'a "{word}:" line gives the loadout of the entry just above it, and there is none: '
+                               'write it under the warjack, e.g. "1 Hayate Light Warjack" then '
+                               '"  Cortex: Tactical Cortex"')
+        if key in self.last_keys:
+            raise _LineProblem(f'a second "{word}:" line for the same entry')
+        if "options" in entry and not self.last_keys:
+            raise _LineProblem(f'the entry above already has its options as JSON at the end of its line: write '
+                               f'"{word}:" there, or the loadout as "Cortex:" and "Weapons:" lines without the JSON')
+        options = {**entry.get("options", {}), key: loadout_value(key, value, self.index)}
+        entry["options"] = canonical_options(options)
+        self.last_keys.add(key)
 
     def header(self, number: int, key: str, value: str) -> None:
         if key in self.headers:
@@ -406,6 +471,8 @@ class _Reader:
     def before_section(self, line: str, header: re.Match | None) -> str:
         first = SYSTEMS[self.system]["sections"][0]
         example = f"[{SECTION_LABELS[first]['ja']}]"
+        if loadout_line(line):
+            return "a loadout line (Cortex:, Weapons:) belongs under a warjack's entry, inside a section"
         if header:
             return _unknown_header(header["key"])
         if _ENTRY.match(line):
@@ -415,6 +482,9 @@ class _Reader:
     def document(self) -> dict[str, Any]:
         return normalised_document(self.system, self.sections, format=self.format,
                                    name=self.headers.get("name", ("", 0))[0])
+
+
+_FAILED = object()  # _Reader.last after a line with a problem: its loadout lines are skipped (already reported)
 
 
 def _unknown_header(key: str) -> str:
@@ -446,7 +516,9 @@ def export_list_text(doc: dict[str, Any], catalog: Catalog, lang: str = "ja") ->
 
     Cards are written by name (Japanese; English with lang="en" when the card has one), as "NAME (CODE)" when
     the name alone would not read back as the same card, and as "(CODE)" when the catalog does not know the
-    code. parse_list_text(export_list_text(doc, catalog), ...) == the normalised doc.
+    code. Options that are a warjack's loadout (a cortex, weapons) go on indented "Cortex:" / "Weapons:" lines
+    under the entry; any other options as JSON at the end of the line.
+    parse_list_text(export_list_text(doc, catalog), ...) == the normalised doc.
     """
     if lang not in LANGS:
         raise ValueError(f"lang must be one of {LANGS}, got {lang!r}")
@@ -461,7 +533,8 @@ def export_list_text(doc: dict[str, Any], catalog: Catalog, lang: str = "ja") ->
     for section, entries in doc["sections"].items():
         if entries:
             lines += ["", f"[{SECTION_LABELS[section][lang]}]"]
-            lines += [_entry_line(entry, index, lang) for entry in entries]
+            for entry in entries:
+                lines += _entry_lines(entry, index, lang)
     return "\n".join(lines) + "\n"
 
 
@@ -483,3 +556,62 @@ def _entry_line(entry: dict[str, Any], index: CardIndex, lang: str) -> str:
         except _LineProblem:
             continue
     raise ValueError(f"card code {code!r} cannot be written in the text format")
+
+
+def _entry_lines(entry: dict[str, Any], index: CardIndex, lang: str) -> list[str]:
+    """The entry's line, then its loadout lines when its options are a cortex and weapons that read back in words;
+    otherwise the one line, with any options as JSON."""
+    options = entry.get("options")
+    loadout = _loadout_lines(options, index, lang) if options else None
+    if loadout is None:
+        return [_entry_line(entry, index, lang)]
+    bare = {key: value for key, value in entry.items() if key != "options"}
+    return [_entry_line(bare, index, lang), *loadout]
+
+
+def _loadout_lines(options: dict[str, Any], index: CardIndex, lang: str) -> list[str] | None:
+    """["  Cortex: NAME", "  Weapons: NAME, NAME"] (the keys the options have, in that order, in `lang`), or None
+    when the options hold anything else or a card would not read back as the same code."""
+    if not set(options) <= set(LOADOUT_WORDS):
+        return None
+    lines = []
+    for key, words in LOADOUT_WORDS.items():
+        if key not in options:
+            continue
+        value = options[key]
+        if key == "cortex":
+            written = _card_words(value, index, lang) if isinstance(value, str) else None
+        elif isinstance(value, list) and all(isinstance(code, str) for code in value):
+            parts = [_card_words(code, index, lang, in_list=True) for code in value]
+            written = None if None in parts else ", ".join(parts) or "-"
+        else:
+            written = None
+        if written is None or len(written) > MAX_LINE_LENGTH - 20:
+            return None
+        try:
+            if loadout_value(key, written, index) != value:
+                return None
+        except _LineProblem:
+            return None
+        lines.append(f"  {words[lang]}: {written}")
+    return lines
+
+
+def _card_words(code: str, index: CardIndex, lang: str, in_list: bool = False) -> str | None:
+    """How a loadout line names a card: the first of NAME, "NAME (CODE)", "(CODE)" that reads back as `code`
+    (in a list of weapons, without a comma), or None."""
+    card = index.catalog.cards.get(code)
+    written: list[str] = []
+    if card:
+        name = (card.get("name_en") if lang == "en" else None) or card.get("name") or ""
+        written = [name, f"{name} ({code})"]
+    written.append(f"({code})")
+    for words in written:
+        if words != words.strip() or (in_list and (_WEAPON_SEPARATORS.search(words) or words in LOADOUT_NONE)):
+            continue
+        try:
+            if index.resolve(words) == code:
+                return words
+        except _LineProblem:
+            continue
+    return None

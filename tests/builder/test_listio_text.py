@@ -330,9 +330,11 @@ def test_export_in_english():
 def test_export_writes_unknown_codes_and_options():
     doc = parse_list_json({"schema": "hangar.list/1", "system": "warcaster", "sections": {
         "force": [{"card": "WC-010", "qty": 1, "options": {"weapons": ["WC-040"], "cortex": "WC-030"}},
+                  {"card": "WC-010", "qty": 1, "options": {"note": "x", "cortex": "WC-030"}},
                   {"card": "WC-999", "qty": 1}]}})
-    assert export_list_text(doc, CATALOGS["warcaster"]).splitlines()[2:] == [
-        "[フォース]", '1 タイタン級シャーシ {"cortex": "WC-030", "weapons": ["WC-040"]}', "1 (WC-999)"]
+    assert export_list_text(doc, CATALOGS["warcaster"]).splitlines()[2:] == [  # a loadout in words (issue 14)
+        "[フォース]", "1 タイタン級シャーシ", "  コーテックス: 猟犬コーテックス", "  武器: 重機関砲",
+        '1 タイタン級シャーシ {"cortex": "WC-030", "note": "x"}', "1 (WC-999)"]
 
 
 def test_export_rejects_a_catalog_of_another_system_and_unknown_lang():
