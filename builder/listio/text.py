@@ -43,7 +43,6 @@ from .jsonio import (
     NAME_PATTERN,
     canonical_options,
     normalised_document,
-    options_problem,
     parse_list_json,
 )
 
@@ -61,8 +60,7 @@ _BLANK_OR_COMMENT = re.compile(r"^\s*(?:$|#|//)")
 _HEADER = re.compile(r"^(?P<key>[^\d\[\](){}:：][^\[\](){}:：]{0,30}?)\s*[:：]\s*(?P<value>.*)$")
 # "[兵器]", "[Weapons] 20", "[weapons] (20)"
 _BRACKET_SECTION = re.compile(r"^\[(?P<label>[^\[\]]*)\]\s*(?:\d+|\(\s*\d+\s*\))?$")
-# "兵器", "兵器 (20)", "Weapons:" (only when the words are a section label of the system)
-_BARE_SECTION = re.compile(r"^(?P<label>[^\d\[\]].*?)\s*(?:\(\s*\d+\s*\)|[:：])?$")
+# "兵器", "兵器 (20)", "Weapons:" (only when the words are a section label of the system): see _bare_label
 # "2 補給物資", "2x 補給物資", "2 × 補給物資"; the x must be followed by a space
 _ENTRY = re.compile(r"^(?P<qty>[+\-−]?\d+)(?:\s*[xX×])?(?:\s+(?P<rest>\S.*))?$")
 # "Cortex: 戦術コルテックス", "武器: アークライフル, 掃射機関砲": a warjack's loadout, under its entry line
@@ -74,7 +72,43 @@ LOADOUT_WORDS = {"cortex": {"ja": "コーテックス", "en": "Cortex"}, "weapon
 LOADOUT_NONE = ("", "-", "–", "—", "－")  # "Weapons: -": no weapons (an empty list)
 _LOADOUT = re.compile(r"^(?P<key>[^\s:：]+)\s*[:：]\s*(?P<value>.*)$")
 _WEAPON_SEPARATORS = re.compile(r"[,、，]")
-_CODE_SUFFIX = re.compile(r"^(?P<name>.*?)\s*\((?P<code>[^()]*)\)$")
+
+
+def _bare_label(line: str) -> str | None:
+    """The section label of a bare header line: "兵器 (20)" -> "兵器", "Weapons:" -> "Weapons", "兵器" -> "兵器";
+    None when the line starts with a digit or a bracket. `line` is one stripped line (no "\\n").
+
+    What `^(?P<label>[^\\d\\[\\]].*?)\\s*(?:\\(\\s*\\d+\\s*\\)|[:：])?$` matched, found without that pattern's
+    backtracking, which was quadratic on a long run of spaces inside a line (issue 13).
+    """
+    if not line or line[0].isdecimal() or line[0] in "[]":
+        return None
+    body = line
+    if line.endswith(")"):
+        start = line.rfind("(")
+        if start >= 0 and line[start + 1:-1].strip().isdecimal():  # "(20)", "( 20 )"
+            body = line[:start]
+    elif line.endswith((":", "：")):
+        body = line[:-1]
+    return body.rstrip() or line  # the label has at least one character: "(20)" alone is its own label
+
+
+def _code_suffix(text: str) -> tuple[str, str] | None:
+    """(name, code) of "NAME (CODE)" or "(CODE)" (the name stripped at its end, "" when there is none), else None.
+    `text` is stripped.
+
+    What `^(?P<name>.*?)\\s*\\((?P<code>[^()]*)\\)$` matched, found without that pattern's backtracking, which was
+    quadratic on a long run of spaces (issue 13).
+    """
+    if not text.endswith(")"):
+        return None
+    start = text.rfind("(", 0, len(text) - 1)
+    if start < 0 or ")" in text[start + 1:-1]:
+        return None
+    name = text[:start].rstrip()
+    if "\n" in name:  # the pattern's `.` stops at a line break
+        return None
+    return name, text[start + 1:-1]
 
 
 def fold(text: str) -> str:
@@ -149,10 +183,10 @@ class CardIndex:
     def _explicit_code(self, text: str) -> str | None:
         """The code of "NAME (CODE)" / "(CODE)". A bare "(CODE)" is taken exactly as written: a catalog code, or
         one the catalog does not know (kept; validation reports it), so that any list's codes can be written."""
-        match = _CODE_SUFFIX.match(text.strip())
+        match = _code_suffix(text.strip())
         if not match:
             return None
-        written, name = match["code"].strip(), match["name"].strip()
+        written, name = match[1].strip(), match[0].strip()
         code = self.code_of(written) if name else (written if written in self.catalog.cards else None)
         if code:
             return code
@@ -208,10 +242,10 @@ def parse_entry(text: str, index: CardIndex) -> dict[str, Any]:
     words, options = _split_options(rest, index)
     entry: dict[str, Any] = {"card": index.resolve(words), "qty": qty}
     if options is not None:
-        problem = options_problem(options)
-        if problem:
-            raise _LineProblem(f"the options at the end of the line {problem}")
-        entry["options"] = canonical_options(options)
+        try:
+            entry["options"] = canonical_options(options)
+        except ValueError as problem:  # options_problem's sentence
+            raise _LineProblem(f"the options at the end of the line {problem}") from None
     return entry
 
 
@@ -249,16 +283,19 @@ def loadout_value(key: str, value: str, index: CardIndex) -> str | list[str]:
 
 
 def _split_options(rest: str, index: CardIndex) -> tuple[str, dict[str, Any] | None]:
-    """Split "NAME {json}" into the card words and the options object (None when there is none)."""
+    """Split "NAME {json}" into the card words and the options object (None when there is none).
+
+    The options are the suffix of `rest` that is a JSON object. At most one suffix can be (see _options_start),
+    so it is found in one pass and decoded once: a line of many "{" costs no more than any other line.
+    """
     if not rest.endswith("}"):
         return rest, None
-    for position, char in enumerate(rest):
-        if char != "{":
-            continue
+    position = _options_start(rest)
+    if position is not None:
         try:
             value = json.loads(rest[position:], parse_constant=_no_constant)
         except (ValueError, RecursionError):
-            continue
+            value = None
         if isinstance(value, dict):
             return rest[:position].rstrip(), value
     try:  # a name that itself ends with "}"
@@ -271,6 +308,52 @@ def _split_options(rest: str, index: CardIndex) -> tuple[str, dict[str, Any] | N
 
 def _no_constant(name: str) -> None:
     raise ValueError(name)
+
+
+_BRACKET_OR_QUOTE = re.compile(r'["{}\[\]]')
+
+
+def _options_start(rest: str) -> int | None:
+    """Where the only suffix of `rest` that can be a JSON object starts: the "{" matched by the final "}".
+
+    Read from the right, JSON splits into tokens in one way only: a '"' is escaped exactly when an odd run of
+    backslashes stands before it (a run inside a string starts a fresh escape), so the strings, and the brackets
+    outside them, are the same whichever "{" the object started at. Hence if any suffix `rest[p:]` is a JSON
+    object, p is the "{" that the final "}" closes when brackets are matched from the right outside strings, and no
+    other suffix is one. One pass over the reversed line (None when the brackets do not match); the caller decodes
+    that one suffix to check it (json.loads at every "{" was quadratic: issue 13).
+    """
+    text = rest[::-1]  # the line read from the right; a '"' is escaped when backslashes FOLLOW it here
+    depth, position = 0, 0
+    while True:
+        found = _BRACKET_OR_QUOTE.search(text, position)
+        if found is None:
+            return None
+        char, position = found.group(), found.end()
+        if char == '"':  # the end of a string: jump to the '"' that opens it
+            position = _string_opening(text, position)
+            if position is None:
+                return None
+        elif char in "}]":
+            depth += 1
+        else:
+            depth -= 1
+            if depth == 0:
+                return len(rest) - position if char == "{" else None
+
+
+def _string_opening(text: str, position: int) -> int | None:
+    """In the reversed line `text`, the index just past the unescaped '"' at or after `position`, or None."""
+    while True:
+        quote = text.find('"', position)
+        if quote < 0:
+            return None
+        run = quote + 1
+        while run < len(text) and text[run] == "\\":
+            run += 1
+        if (run - quote - 1) % 2 == 0:  # an even run of backslashes before it: not escaped
+            return quote + 1
+        position = run
 
 
 def _section_labels(system: str) -> dict[str, str]:
@@ -453,8 +536,7 @@ class _Reader:
 
     def section_header(self, line: str) -> bool:
         bracket = _BRACKET_SECTION.match(line)
-        bare = None if bracket else _BARE_SECTION.match(line)
-        label = (bracket or bare)["label"] if (bracket or bare) else None
+        label = bracket["label"] if bracket else _bare_label(line)
         if label is None:
             return False
         section = self.labels.get(fold(label))
