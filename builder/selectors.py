@@ -14,7 +14,7 @@ from cards.systems import SYSTEMS
 from rules_engine.construction import validate_list
 from rules_engine.core.catalog import Catalog
 
-from .listio import MAX_ENTRIES
+from .listio import MAX_ENTRIES, check_storable_text
 from .models import ACTIVE_STATUSES, GameList, ListRevision, RunStatus, SimulationRun, Visibility
 from .services.errors import ListInputError, ListNotFound
 
@@ -239,7 +239,8 @@ def _entry_count(document: dict[str, Any]) -> int:
 
 def document_validate(document: Any, lang: str = "en") -> dict[str, Any]:
     """Validate an unsaved list (POST /api/validate/). Only the envelope is checked here: a body that is not an
-    object, an unknown system or a system without cards, or an absurd size; everything inside becomes violations."""
+    object, an unknown system or a system without cards, an absurd size, or text no answer can carry (a lone
+    surrogate: ListFormatError with its path); everything else inside becomes violations."""
     if not isinstance(document, dict):
         raise ListInputError(
             f"The body must be a hangar.list/1 JSON object, not {_json_type(document)}.", details={"path": ""}
@@ -265,6 +266,7 @@ def document_validate(document: Any, lang: str = "en") -> dict[str, Any]:
             code="list.too_many_entries",
             details={"path": "sections"},
         )
+    check_storable_text(document)  # ListFormatError naming the path of a lone surrogate (a "\\udfff" escape)
     return validate_list(document, catalog, lang=lang)
 
 

@@ -25,6 +25,7 @@ from jsonschema.exceptions import best_match
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
+from .storable_text import escaped, surrogate_problem
 from .systems import SYSTEMS
 
 PACKAGE_SCHEMA = "hangar.package/1"
@@ -199,7 +200,9 @@ def check_envelope(data: Any) -> list[str]:
 def check_values(data: dict) -> list[str]:
     """What JSON allows but a package may not hold, found without recursion (so before the schema, which would
     raise on them): non-finite numbers, integers beyond the database's columns, the character U+0000 (PostgreSQL
-    cannot store it), nesting deeper than MAX_DEPTH, and — from Python callers — non-string keys or non-JSON values.
+    cannot store it), lone surrogates (a JSON "\\ud800" escape: no database or UTF-8 text can hold one;
+    cards.storable_text), nesting deeper than MAX_DEPTH, and — from Python callers — non-string keys or non-JSON
+    values.
     """
     errors: list[str] = []
     stack: list[tuple[Any, list]] = [(data, [])]
@@ -215,6 +218,8 @@ def check_values(data: dict) -> list[str]:
                     problem = f"field names must be strings, got {_show(bad_keys[0])}"
                 elif any("\x00" in key for key in value):
                     problem = "a field name contains the character U+0000, which cannot be stored"
+                elif any(surrogate_problem(key) for key in value):
+                    problem = "a field name " + next(filter(None, map(surrogate_problem, value)))
                 stack.extend((item, [*path, key]) for key, item in reversed(value.items()) if isinstance(key, str))
         elif isinstance(value, list):
             if len(path) >= MAX_DEPTH:
@@ -234,10 +239,12 @@ def check_values(data: dict) -> list[str]:
         elif isinstance(value, str):
             if "\x00" in value:
                 problem = "text contains the character U+0000, which cannot be stored"
+            elif surrogate_problem(value):
+                problem = "text " + surrogate_problem(value)
         else:
             problem = f"a {type(value).__name__} is not a JSON value"
         if problem:
-            errors.append(_place_message(data, path, problem))
+            errors.append(escaped(_place_message(data, path, problem)))  # a card code may hold the surrogate too
     return cap_errors(errors)
 
 

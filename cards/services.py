@@ -16,6 +16,7 @@ from django.db import IntegrityError, transaction
 from . import package_validation as checks
 from .models import Card, DataPackage, Format, GameSystem, Opponent
 from .selectors import catalog_forget, search_normalise
+from .storable_text import escaped
 from .systems import SYSTEMS
 
 BUNDLED_DIR = Path(__file__).resolve().parent / "packages"
@@ -25,8 +26,9 @@ class PackageError(Exception):
     """A package was refused. `errors` lists every problem found (capped), each naming where it is."""
 
     def __init__(self, errors: list[str], *, source: str = ""):
-        self.errors = list(errors)
-        self.source = source
+        # Messages quote the package: lone surrogates stay escaped (cards.storable_text), so they can be printed.
+        self.errors = [escaped(error) for error in errors]
+        self.source = escaped(source)
         super().__init__(self.__str__())
 
     def __str__(self) -> str:

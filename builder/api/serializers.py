@@ -9,6 +9,7 @@ from rest_framework import serializers
 
 from builder import selectors
 from builder.models import GameList, ListRevision, Visibility
+from cards.storable_text import escaped
 
 LIST_DOCUMENT_SCHEMA = {
     "type": "object",
@@ -50,6 +51,19 @@ class JSONValueField(serializers.JSONField):
             return super().to_internal_value(data)
         except RecursionError:
             self.fail("too_deep")
+
+
+class ChoiceField(serializers.ChoiceField):
+    """DRF's ChoiceField, whose "is not a valid choice" message quotes the input with lone surrogates escaped: a
+    JSON body's "\\udfff" would otherwise make the error itself impossible to send (a 500; docs/security.md)."""
+
+    def to_internal_value(self, data):
+        try:
+            return super().to_internal_value(data)
+        except serializers.ValidationError:
+            if isinstance(data, str) and escaped(data) != data:
+                self.fail("invalid_choice", input=escaped(data))
+            raise
 
 
 @extend_schema_field(LIST_DOCUMENT_SCHEMA)
@@ -151,13 +165,13 @@ class GameListSerializer(GameListSummarySerializer):
 class ListCreateSerializer(serializers.Serializer):
     document = ListDocumentField()
     notes = serializers.CharField(required=False, allow_blank=True, trim_whitespace=False, default="")
-    visibility = serializers.ChoiceField(choices=Visibility.choices, required=False, default=Visibility.PRIVATE)
+    visibility = ChoiceField(choices=Visibility.choices, required=False, default=Visibility.PRIVATE)
 
 
 class ListUpdateSerializer(serializers.Serializer):
     document = ListDocumentField(required=False)
     notes = serializers.CharField(required=False, allow_blank=True, trim_whitespace=False)
-    visibility = serializers.ChoiceField(choices=Visibility.choices, required=False)
+    visibility = ChoiceField(choices=Visibility.choices, required=False)
     version = serializers.IntegerField(
         required=False, help_text="the version you edited; or send it as an If-Match header"
     )
@@ -169,12 +183,12 @@ class ListImportSerializer(serializers.Serializer):
     text = serializers.CharField(required=False, trim_whitespace=False, help_text="the text format")
     json = JSONValueField(required=False, help_text="a hangar.list/1 document or a JSON string")
     file = serializers.FileField(required=False, help_text="a .txt or .json file (multipart)")
-    system = serializers.ChoiceField(
+    system = ChoiceField(
         choices=["hagmi", "mwda", "warcaster"], required=False, help_text="for text without a System: line"
     )
     name = serializers.CharField(required=False, allow_blank=True)
     notes = serializers.CharField(required=False, allow_blank=True, trim_whitespace=False, default="")
-    visibility = serializers.ChoiceField(choices=Visibility.choices, required=False, default=Visibility.PRIVATE)
+    visibility = ChoiceField(choices=Visibility.choices, required=False, default=Visibility.PRIVATE)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         given = [key for key in ("text", "json", "file") if key in attrs]

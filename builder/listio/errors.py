@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from cards.storable_text import escaped
+
 # At most this many issues are kept and shown: a file with 100 000 bad lines gets a short, readable answer.
 MAX_ISSUES = 50
 
@@ -21,12 +23,20 @@ class ListIssue:
     line:        1-based line number (JSON syntax errors and the text format), else None
     path:        JSON path of the offending value (`sections.weapons[3].qty`), else None
     suggestions: close matches the user may have meant, e.g. ["補給物資 (HS-001)"]
+
+    Lone surrogates (cards.storable_text) in the message, path or suggestions are kept escaped (`\\udfff`): an issue
+    often quotes what the user wrote, and must itself be sendable as UTF-8.
     """
 
     message: str
     line: int | None = None
     path: str | None = None
     suggestions: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "message", escaped(self.message))
+        object.__setattr__(self, "path", escaped(self.path))
+        object.__setattr__(self, "suggestions", [escaped(text) for text in self.suggestions])
 
     def to_dict(self) -> dict[str, Any]:
         return {"message": self.message, "line": self.line, "path": self.path, "suggestions": list(self.suggestions)}

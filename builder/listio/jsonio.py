@@ -25,6 +25,7 @@ from typing import Any, Iterable
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
+from cards.storable_text import SURROGATES, escaped, holds_surrogate, surrogate_places, surrogate_problem
 from cards.systems import SYSTEMS
 
 from .errors import MAX_ISSUES, ListFormatError, ListIssue
@@ -88,6 +89,7 @@ def check_structure(doc: Any) -> None:
     too_many = _entry_count_issue(doc)
     if too_many:  # one issue, not one per entry
         raise ListFormatError([too_many])
+    check_storable_text(doc)  # before the schema: its messages would quote text that no response can carry
     unreadable = _value_issues(doc)
     if unreadable:  # values jsonschema itself cannot describe (it would raise while writing its message)
         raise ListFormatError([issue for _, issue in unreadable])
@@ -123,8 +125,9 @@ def canonical_options(options: dict[str, Any]) -> dict[str, Any]:
 
 def options_problem(options: Any) -> str | None:
     """Why an entry's options cannot be kept, or None. Options must be plain JSON (string keys, finite numbers),
-    at most MAX_OPTIONS_DEPTH levels deep, without the character U+0000 (PostgreSQL cannot store it).
-    Walked without recursion, so any depth gets this answer rather than a RecursionError."""
+    at most MAX_OPTIONS_DEPTH levels deep, without the character U+0000 (PostgreSQL cannot store it) or lone
+    surrogates (cards.storable_text: nothing can store them). Walked without recursion, so any depth gets this
+    answer rather than a RecursionError."""
     stack = [(options, 1)]
     while stack:
         value, depth = stack.pop()
@@ -136,12 +139,16 @@ def options_problem(options: Any) -> str | None:
                     return f"must have only string keys, got the key {_show(key)}"
                 if "\x00" in key:
                     return "must not contain the character U+0000"
+                if SURROGATES.search(key):
+                    return f"must not have a key that {surrogate_problem(key)}"
                 stack.append((item, depth + 1))
         elif isinstance(value, list):
             stack.extend((item, depth + 1) for item in value)
         elif isinstance(value, str):
             if "\x00" in value:
                 return "must not contain the character U+0000"
+            if SURROGATES.search(value):
+                return f"must not hold text that {surrogate_problem(value)}"
         elif isinstance(value, float):
             if not math.isfinite(value):
                 return f"must hold only finite numbers, got {value}"
@@ -205,6 +212,14 @@ def _entry_count_issue(doc: dict[str, Any]) -> ListIssue | None:
     if total <= MAX_ENTRIES:
         return None
     return ListIssue(f"sections: {total} entries; a list holds at most {MAX_ENTRIES}", path="sections")
+
+
+def check_storable_text(doc: Any) -> None:
+    """Raise ListFormatError naming the path of every lone surrogate in a string or key of `doc` (the path shows it
+    escaped, `\\udfff`). A JSON escape such as "\\udfff" decodes to one, and no database, template or UTF-8
+    response can hold it (cards.storable_text). Also run by POST /api/validate/, which reads no list otherwise."""
+    if holds_surrogate(doc):
+        raise ListFormatError([_issue(parts, problem)[1] for parts, _key, problem in surrogate_places(doc, MAX_ISSUES)])
 
 
 def _value_issues(doc: dict[str, Any]) -> _Keyed:
@@ -361,7 +376,7 @@ def format_path(parts: Iterable[str | int]) -> str:
     """JSON path in the user's words: ["sections", "weapons", 3, "qty"] -> "sections.weapons[3].qty"."""
     text = ""
     for part in parts:
-        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+        text += f"[{part}]" if isinstance(part, int) else (f".{escaped(str(part))}" if text else escaped(str(part)))
     return text
 
 

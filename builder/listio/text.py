@@ -30,6 +30,7 @@ from typing import Any, Callable
 
 from rapidfuzz import fuzz, process
 
+from cards.storable_text import surrogate_problem
 from cards.systems import SECTION_LABELS, SYSTEMS
 from rules_engine.core.catalog import Catalog
 
@@ -430,6 +431,10 @@ class _Reader:
         for number, raw in enumerate(re.split(r"\r\n|\r|\n", text.lstrip("\ufeff")), start=1):
             line = raw.strip()
             if _BLANK_OR_COMMENT.match(line):
+                continue
+            unstorable = surrogate_problem(raw)
+            if unstorable:  # a "\\udfff" escape in a JSON body's text: no database or response can hold it
+                self.add(number, _LineProblem(f"the line {unstorable}"))
                 continue
             try:
                 if not self.read_line(number, line):

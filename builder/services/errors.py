@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from cards.storable_text import escaped
+
 
 class ListServiceError(Exception):
     """A request about a list that cannot be carried out. `code` is machine-readable, `message` is for people."""
@@ -11,6 +13,7 @@ class ListServiceError(Exception):
     status = 400
 
     def __init__(self, message: str, *, code: str | None = None, details: Any = None):
+        message = escaped(message)  # a message may quote input: lone surrogates stay escaped, so it can be sent
         super().__init__(message)
         self.message = message
         if code:

@@ -19,6 +19,7 @@ from builder.listio import parse_list_json, parse_list_text
 from builder.models import GameList, ListEntry, ListRevision, Visibility
 from cards.models import GameSystem
 from cards.selectors import catalog_for
+from cards.storable_text import surrogate_problem
 
 from .errors import (
     ListConflict,
@@ -76,6 +77,9 @@ def check_notes(notes: Any) -> str:
         raise ListInputError(f"notes: at most {MAX_NOTES} characters ({len(notes)} given).", details={"path": "notes"})
     if "\x00" in notes:  # PostgreSQL cannot store U+0000 in text
         raise ListInputError("notes: must not contain the NUL character (U+0000).", details={"path": "notes"})
+    unstorable = surrogate_problem(notes)
+    if unstorable:  # a "\\udfff" escape in a JSON body (cards.storable_text)
+        raise ListInputError(f"notes: {unstorable}.", details={"path": "notes"})
     return notes
 
 
