@@ -1,30 +1,17 @@
-"""The three game systems Hangar knows, as declared constants (names and list sections, DESIGN.md §2.2)."""
+"""The game systems Hangar knows, as plain data for cards/ and builder/ (DESIGN.md §2.2): a view of the registry
+of game systems (rules_engine/systems.py), which is the one place a game is declared.
+
+SYSTEMS maps slug -> {"name", "name_ja", "sections"}; SECTION_LABELS maps a section key -> {"ja", "en"}.
+"""
+from rules_engine.systems import SYSTEMS as _REGISTRY
 
 SYSTEMS = {
-    "hagmi": {
-        "name": "HAGMI!",
-        "name_ja": "HAGMI!",
-        # 兵器 / 作戦 / ダメージ / 秘策
-        "sections": ["weapons", "tactics", "damage", "secret"],
-    },
-    "mwda": {
-        "name": "MechWarrior: Dark Age",
-        "name_ja": "メックウォリアー：ダークエイジ",
-        "sections": ["army"],
-    },
-    "warcaster": {
-        "name": "Warcaster: Neo-Mechanika",
-        "name_ja": "ウォーキャスター：ネオメカニカ",
-        "sections": ["force", "rack"],
-    },
+    slug: {"name": game.name, "name_ja": game.name_ja, "sections": list(game.section_keys)}
+    for slug, game in _REGISTRY.items()
 }
 
 SECTION_LABELS = {
-    "weapons": {"ja": "兵器", "en": "Weapons"},
-    "tactics": {"ja": "作戦", "en": "Tactics"},
-    "damage": {"ja": "ダメージ", "en": "Damage"},
-    "secret": {"ja": "秘策", "en": "Secret"},
-    "army": {"ja": "軍団", "en": "Army"},
-    "force": {"ja": "フォース", "en": "Force"},
-    "rack": {"ja": "サイファーラック", "en": "Cypher rack"},
+    key: {"ja": label.ja, "en": label.en}
+    for game in _REGISTRY.values()
+    for key, label in game.section_labels.items()
 }

@@ -17,13 +17,11 @@ from typing import Any
 
 from rules_engine.core.catalog import Catalog
 from rules_engine.core.construction import LIST_RULES, RuleInfo, RuleSet
-from rules_engine.hagmi.construction import RULESET as HAGMI
-from rules_engine.mwda.construction import RULESET as MWDA
-from rules_engine.warcaster.construction import RULESET as WARCASTER
+from rules_engine.systems import SYSTEMS
 
 __all__ = ["RULES", "RULESETS", "RuleInfo", "validate_list"]
 
-RULESETS: dict[str, RuleSet] = {ruleset.system: ruleset for ruleset in (HAGMI, MWDA, WARCASTER)}
+RULESETS: dict[str, RuleSet] = {slug: game.ruleset for slug, game in SYSTEMS.items()}  # the registry's rule sets
 
 RULES: tuple[RuleInfo, ...] = LIST_RULES + tuple(info for ruleset in RULESETS.values() for info in ruleset.infos())
 

@@ -10,7 +10,7 @@ from rest_framework.views import APIView
 from builder import selectors
 from builder.listio import parse_list_json
 from builder.services.errors import ListInputError
-from rules_engine.hagmi.odds import OddsError, draw_odds
+from rules_engine.systems import SYSTEMS
 
 from .parsers import JSONBodyParser
 from .views import BodySizeLimitMixin, _errors
@@ -79,15 +79,17 @@ class OddsView(BodySizeLimitMixin, APIView):
             document = data["document"]
         else:
             raise ListInputError("Give `list` (a list slug) or `document` (a hangar.list/1 object).")
-        if document.get("system") != "hagmi":
-            raise ListInputError("Draw odds are for HAGMI! lists (system 'hagmi').")
+        game = SYSTEMS.get(document.get("system")) if isinstance(document.get("system"), str) else None
+        if game is None or game.odds is None:  # the registry says which games have exact draw odds: HAGMI!
+            with_odds = ", ".join(f"{g.name} (system {g.slug!r})" for g in SYSTEMS.values() if g.odds is not None)
+            raise ListInputError(f"Draw odds are for {with_odds} lists.")
         # A posted document must be a list (1..999 copies per entry, at most 1000 entries; ListFormatError: 400 with
         # the path): a quantity of 10**9 would make the exact answer take hours (found by the API fuzz run).
         document = parse_list_json(document)
         check_question_size(data)
         try:
             return Response(
-                draw_odds(document, deck=data.get("deck"), groups=data.get("groups"), draws=data.get("draws"))
+                game.odds(document, deck=data.get("deck"), groups=data.get("groups"), draws=data.get("draws"))
             )
-        except OddsError as error:
+        except game.odds_error as error:
             raise ListInputError(str(error)) from None

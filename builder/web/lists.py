@@ -24,7 +24,7 @@ from builder.models import GameList
 from builder.services import ListConflict, ListNotFound, ListServiceError
 from builder.services.lists import check_owner
 from cards.selectors import CardQuery, card_search, systems_list
-from rules_engine.hagmi.construction import OPPONENT_CATEGORIES
+from rules_engine.systems import system as game_system
 
 from . import presenters as p
 from .common import error_lines, error_page, is_htmx, system_or_404
@@ -165,7 +165,8 @@ def list_restore(request: HttpRequest, slug: str) -> HttpResponse:
 
 def _picker(system: str, q: str) -> list[dict[str, Any]]:
     # 機獣 and 母艦 are the co-op opponent's cards, never a player's (H3): the picker leaves them out.
-    cards = card_search(CardQuery(system=system, q=q)).exclude(category__in=list(OPPONENT_CATEGORIES))[:PICKER_SIZE]
+    opponent_only = list(game_system(system).opponent_categories)  # 機獣 and 母艦: no list holds them
+    cards = card_search(CardQuery(system=system, q=q)).exclude(category__in=opponent_only)[:PICKER_SIZE]
     return [{"code": c.code, "names": p.names(c.data, c.code), "cost": p.card_cost(system, c.data),
              "category": c.category, "section": p.default_section(system, c.data)} for c in cards]
 

@@ -17,7 +17,7 @@ from builder.listio import export_list_json
 from cards.selectors import catalog_for, formats_for, opponents_for
 from cards.systems import SECTION_LABELS, SYSTEMS
 from rules_engine.core.catalog import Catalog
-from rules_engine.hagmi.construction import home_section
+from rules_engine.systems import system as game_system
 
 VERIFICATION_HEX = 10  # the tournament sheet's code: first 10 hex digits of sha256(canonical JSON) + revision
 
@@ -52,21 +52,14 @@ def catalog(system: str) -> Catalog:
 
 
 def default_section(system: str, card: Mapping[str, Any]) -> str:
-    """Where the editor's "add" button puts a card: its home deck (H3), 秘策 for 秘策-only cards (H7)."""
-    if system == "hagmi":
-        return home_section(card) or "secret"
-    if system == "warcaster":
-        return "rack" if card.get("kind") == "cypher" else "force"
-    return SYSTEMS.get(system, {}).get("sections", ["army"])[0]
+    """Where the editor's "add" button puts a card (the game's rule, from the registry: HAGMI its home deck H3 or
+    秘策 for a 秘策-only card H7; Warcaster cyphers in the rack)."""
+    return game_system(system).default_section(card)
 
 
 def card_cost(system: str, card: Mapping[str, Any]) -> int | None:
     """The number the cost chart counts: HAGMI cost, MWDA points, Warcaster CST (or weapon cost)."""
-    for field in {"hagmi": ("cost",), "mwda": ("points",), "warcaster": ("cst", "cost")}.get(system, ("cost",)):
-        value = card.get(field)
-        if isinstance(value, int) and not isinstance(value, bool):
-            return value
-    return None
+    return game_system(system).card_cost(card)
 
 
 def warjack_loadout_choices(cat: Catalog) -> dict[str, Any]:

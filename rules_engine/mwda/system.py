@@ -1,0 +1,25 @@
+"""MechWarrior: Dark Age's entry in the registry of game systems (rules_engine/systems.py)."""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rules_engine.core.messages import Label
+from rules_engine.mwda.construction import ARMY, RULESET
+from rules_engine.systems import GameSystem
+
+
+def default_section(card: Mapping[str, Any]) -> str:
+    return ARMY
+
+
+SYSTEM = GameSystem(
+    slug="mwda",
+    name="MechWarrior: Dark Age",
+    name_ja="メックウォリアー：ダークエイジ",
+    ruleset=RULESET,
+    section_labels={"army": Label("Army", "軍団")},
+    cost_fields=("points",),
+    _default_section=default_section,
+    simulator_module="rules_engine.mwda.simulation",
+)

@@ -1,0 +1,94 @@
+"""The registry of game systems: the ONE way into a game for everything outside rules_engine (issue 16).
+
+    from rules_engine.systems import SYSTEMS, system
+    game = system("hagmi")
+    game.name_ja, game.section_keys, game.ruleset.validate(doc, catalog), game.default_section(card)
+    game.simulator()   # the game's Simulator (rules_engine.simulation), imported on first use
+
+Each game declares its entry in `rules_engine/<game>/system.py` (a `GameSystem`); this module only collects them,
+in the order the site shows them. cards/ and builder/ import this module (and the game-neutral facades
+rules_engine.construction, .simulation, .replay and rules_engine.core), never `rules_engine.<game>`: a test
+(tests/rules_engine/test_registry.py) fails when they do, or when one game imports another.
+
+To add a game: write its package (construction rules, engine, simulator), its `system.py`, and add it to `_GAMES`
+below. To add a rule to a game: its construction module (the rule set the entry points at).
+"""
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from rules_engine.core.construction import RuleSet
+from rules_engine.core.messages import Label
+
+_GAMES = ("hagmi", "mwda", "warcaster")
+
+
+@dataclass(frozen=True)
+class GameSystem:
+    """Everything the site needs to know about one game, and nothing of its internals."""
+
+    slug: str
+    name: str  # in English (and the game's own name)
+    name_ja: str
+    ruleset: RuleSet  # construction rules: sections, rule IDs, validate()
+    section_labels: Mapping[str, Label]  # short section names for lists and pages (兵器 / Weapons)
+    cost_fields: tuple[str, ...]  # the card field the cost chart counts, first present wins
+    _default_section: Callable[[Mapping[str, Any]], str]
+    opponent_categories: Mapping[str, Label] = field(default_factory=dict)  # card categories no list may hold
+    odds: Callable[..., Any] | None = None  # exact draw odds of a list (HAGMI), see rules_engine/hagmi/odds.py
+    odds_error: type[Exception] | None = None
+    simulator_module: str = ""
+
+    @property
+    def section_keys(self) -> tuple[str, ...]:
+        return self.ruleset.section_keys
+
+    def default_section(self, card: Mapping[str, Any]) -> str:
+        """The section the editor's "add" puts `card` in."""
+        return self._default_section(card)
+
+    def card_cost(self, card: Mapping[str, Any]) -> int | None:
+        for name in self.cost_fields:
+            value = card.get(name)
+            if isinstance(value, int) and not isinstance(value, bool):
+                return value
+        return None
+
+    def simulator(self) -> Any:
+        """This game's Simulator (registered by its simulation module, imported here on first use)."""
+        from rules_engine.simulation import simulator_for
+
+        return simulator_for(self.slug)
+
+    def names(self) -> dict[str, str]:
+        return {"en": self.name, "ja": self.name_ja}
+
+
+def _load() -> dict[str, GameSystem]:
+    games = {}
+    for slug in _GAMES:
+        entry = importlib.import_module(f"rules_engine.{slug}.system").SYSTEM
+        assert entry.slug == slug, f"rules_engine.{slug}.system declares {entry.slug!r}"
+        games[slug] = entry
+    return games
+
+
+SYSTEMS: Mapping[str, GameSystem] = _load()
+
+
+class UnknownSystem(LookupError):
+    """No game system of that slug: the message lists the known ones."""
+
+
+def system(slug: str) -> GameSystem:
+    try:
+        return SYSTEMS[slug]
+    except (KeyError, TypeError):
+        raise UnknownSystem(f"unknown game system {slug!r}; known: {', '.join(SYSTEMS)}") from None
+
+
+def slugs() -> tuple[str, ...]:
+    return tuple(SYSTEMS)

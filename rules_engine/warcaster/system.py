@@ -1,0 +1,26 @@
+"""Warcaster: Neo-Mechanika's entry in the registry of game systems (rules_engine/systems.py)."""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rules_engine.core.messages import Label
+from rules_engine.systems import GameSystem
+from rules_engine.warcaster.construction import FORCE, RACK, RULESET
+
+
+def default_section(card: Mapping[str, Any]) -> str:
+    """Cyphers go in the rack, models and units in the force."""
+    return RACK if card.get("kind") == "cypher" else FORCE
+
+
+SYSTEM = GameSystem(
+    slug="warcaster",
+    name="Warcaster: Neo-Mechanika",
+    name_ja="ウォーキャスター：ネオメカニカ",
+    ruleset=RULESET,
+    section_labels={"force": Label("Force", "フォース"), "rack": Label("Cypher rack", "サイファーラック")},
+    cost_fields=("cst", "cost"),
+    _default_section=default_section,
+    simulator_module="rules_engine.warcaster.simulation",
+)
