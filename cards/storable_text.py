@@ -15,7 +15,6 @@ import re
 from typing import Any
 
 SURROGATES = re.compile("[\ud800-\udfff]")
-REPLACEMENT = "\ufffd"
 
 
 def has_surrogate(text: str) -> bool:
@@ -36,11 +35,6 @@ def escaped(text: str) -> str:
     if not isinstance(text, str) or not has_surrogate(text):
         return text
     return SURROGATES.sub(lambda found: f"\\u{ord(found.group()):04x}", text)
-
-
-def replaced(text: str) -> str:
-    """`text` with each lone surrogate replaced by U+FFFD (the replacement character), for repairing stored rows."""
-    return SURROGATES.sub(REPLACEMENT, text) if has_surrogate(text) else text
 
 
 def holds_surrogate(value: Any) -> bool:
