@@ -112,7 +112,8 @@ def codes_where(system: str, **fields: Any) -> tuple[str, ...]:
 
 HUGE_INTS = st.sampled_from([2**31, 2**31 - 1, -(2**31) - 1, 2**53 + 1, 2**63, -(2**63) - 1, 10**30, -(10**30)])
 INTS = st.one_of(st.integers(min_value=-5, max_value=1100), st.integers(), HUGE_INTS)
-# Text a user could type or paste: any unicode but surrogates (which UTF-8 JSON cannot carry).
+# Text a user could type or paste: any unicode but surrogates (UTF-8 cannot carry them; a JSON "\udfff" escape
+# can: text_with_surrogates and tests/property/test_unstorable_text.py).
 TEXT = st.text(st.characters(blacklist_categories=("Cs",)), max_size=30)
 SCALARS = st.one_of(
     st.none(), st.booleans(), INTS, st.floats(allow_nan=False, allow_infinity=False), TEXT,
@@ -463,3 +464,82 @@ def paths_of(value: Any, prefix: tuple = ()) -> list[tuple]:
         for index, item in enumerate(value):
             found += paths_of(item, prefix + (index,))
     return found
+
+
+# --- text that cannot be stored (issue 13, item 2; docs/security.md) -------------------------------------------
+
+# A lone surrogate: what a JSON "\udfff" escape decodes to. No database, template or UTF-8 answer can hold it.
+LONE_SURROGATES = st.characters(min_codepoint=0xD800, max_codepoint=0xDFFF)
+_PAIR = re.compile("[\ud800-\udbff][\udc00-\udfff]")  # a high then a low surrogate: JSON text joins them into one
+
+
+@st.composite
+def text_with_surrogates(draw, base: st.SearchStrategy[str] = TEXT) -> str:
+    """Text holding one to three lone surrogates anywhere, never as a high-low pair (which json.dumps then
+    json.loads would turn into one valid character)."""
+    text = draw(base)
+    for _ in range(draw(st.integers(1, 3))):
+        at = draw(st.integers(0, len(text)))
+        text = text[:at] + draw(LONE_SURROGATES) + text[at:]
+    while _PAIR.search(text):
+        text = _PAIR.sub(lambda pair: pair.group()[0] + "x" + pair.group()[1], text)
+    return text
+
+
+def escaped_path_part(text: str) -> str:
+    """How a path names a key holding lone surrogates: each written as its JSON escape."""
+    return "".join(f"\\u{ord(char):04x}" if 0xD800 <= ord(char) <= 0xDFFF else char for char in text)
+
+
+SURROGATE_PLACES = ("card", "name", "format", "option key", "option value", "section", "schema", "system")
+
+
+@st.composite
+def documents_with_surrogates(draw, system: str | None = None) -> tuple[dict[str, Any], str, str]:
+    """(document, place, path): a valid list document of real cards with a lone surrogate put in one place —
+    a card code, the name, the format, an option key or value (at any depth), a section name, schema or system —
+    and the path an issue must name."""
+    doc = draw(list_documents(system))
+    place = draw(st.sampled_from(SURROGATE_PLACES))
+    bad = draw(text_with_surrogates())
+    system = doc["system"]
+    if place in ("card", "option key", "option value"):
+        section = draw(st.sampled_from(SYSTEMS[system]["sections"]))
+        entries = doc["sections"].setdefault(section, [])
+        if not entries:
+            entries.append({"card": draw(card_codes(system)), "qty": 1})
+        index = draw(st.integers(0, len(entries) - 1))
+        entry = entries[index]
+        where = f"sections.{section}[{index}]"
+        if place == "card":
+            entry["card"] = bad
+            return doc, place, f"{where}.card"
+        options = entry["options"] = dict(entry.get("options") or {})
+        if place == "option key":
+            options[bad] = draw(json_values(4, plain=True))
+            return doc, place, f"{where}.options.{escaped_path_part(bad)}"
+        depth = draw(st.integers(0, 3))
+        value: Any = bad
+        suffix = ""
+        for level in range(depth):
+            if draw(st.booleans()):
+                value, suffix = [value], f"[0]{suffix}"
+            else:
+                value, suffix = {f"k{level}": value}, f".k{level}{suffix}"
+        options["x"] = value
+        return doc, place, f"{where}.options.x{suffix}"
+    if place == "section":
+        doc["sections"][bad] = draw(st.sampled_from([[], [{"card": "HS-001", "qty": 1}]]))
+        return doc, place, f"sections.{escaped_path_part(bad)}"
+    doc[place] = bad
+    return doc, place, place
+
+
+def json_values_with_surrogates(max_leaves: int = 10) -> st.SearchStrategy[Any]:
+    """Any JSON document whose strings and keys sometimes hold lone surrogates."""
+    text = TEXT | text_with_surrogates()
+    return st.recursive(
+        st.one_of(st.none(), st.booleans(), INTS, text),
+        lambda children: st.one_of(st.lists(children, max_size=4), st.dictionaries(text, children, max_size=4)),
+        max_leaves=max_leaves,
+    )

@@ -70,6 +70,7 @@ def check_refusal(error: PackageError) -> str:
     assert error.errors and all(isinstance(message, str) and message.strip() for message in error.errors)
     assert len(error.errors) <= package_validation.MAX_ERRORS + 1  # the first 50, then "... and N more errors"
     assert str(error).startswith(error.source + ": " if error.source else "package refused")
+    str(error).encode("utf-8")  # printable by import_package (no lone surrogate)
     return "\n".join(error.errors)
 
 
