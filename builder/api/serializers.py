@@ -10,6 +10,7 @@ from rest_framework import serializers
 from builder import selectors
 from builder.models import GameList, ListRevision, Visibility
 from cards.storable_text import escaped
+from cards.systems import SYSTEMS
 
 LIST_DOCUMENT_SCHEMA = {
     "type": "object",
@@ -17,7 +18,7 @@ LIST_DOCUMENT_SCHEMA = {
     "required": ["schema", "system", "sections"],
     "properties": {
         "schema": {"type": "string", "enum": ["hangar.list/1"]},
-        "system": {"type": "string", "enum": ["hagmi", "mwda", "warcaster"]},
+        "system": {"type": "string", "enum": list(SYSTEMS)},
         "format": {"type": "string", "nullable": True, "example": "tactics-v4"},
         "name": {"type": "string"},
         "sections": {
@@ -184,7 +185,7 @@ class ListImportSerializer(serializers.Serializer):
     json = JSONValueField(required=False, help_text="a hangar.list/1 document or a JSON string")
     file = serializers.FileField(required=False, help_text="a .txt or .json file (multipart)")
     system = ChoiceField(
-        choices=["hagmi", "mwda", "warcaster"], required=False, help_text="for text without a System: line"
+        choices=list(SYSTEMS), required=False, help_text="for text without a System: line"
     )
     name = serializers.CharField(required=False, allow_blank=True)
     notes = serializers.CharField(required=False, allow_blank=True, trim_whitespace=False, default="")

@@ -30,6 +30,7 @@ from builder.models import GameList
 from builder.services.errors import ListInputError, ListNotFound
 from builder.throttles import AnonThrottle, LoginFailureThrottle, ScopedThrottle, UserThrottle
 from cards.selectors import catalog_for
+from cards.systems import SYSTEMS
 from rules_engine.core.catalog import Catalog
 
 from . import serializers as s
@@ -136,7 +137,7 @@ class ValidateView(BodySizeLimitMixin, APIView):
 
 LIST_FILTERS = [
     OpenApiParameter("scope", str, enum=["mine", "public"], description="mine (default, signed in) or public"),
-    OpenApiParameter("system", str, enum=["hagmi", "mwda", "warcaster"]),
+    OpenApiParameter("system", str, enum=list(SYSTEMS)),
     OpenApiParameter("format", str, description="format slug, e.g. tactics-v4"),
     OpenApiParameter("legal", bool),
     OpenApiParameter("deleted", bool, description="with scope=mine: your trash"),

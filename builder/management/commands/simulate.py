@@ -15,6 +15,7 @@ from django.core.management.base import BaseCommand, CommandError
 from builder.management.commands.check_list import EXIT_BAD_FILE, read_list_file, require_catalog_tables
 from cards.models import Opponent
 from cards.selectors import catalog_for
+from cards.systems import SYSTEMS
 from rules_engine.simulation import MAX_GAMES, SimulationInputError, build_snapshot, simulate
 
 
@@ -73,7 +74,7 @@ class Command(BaseCommand):
     def list_opponents(self, system: str) -> None:
         rows = Opponent.objects.filter(system__slug=system).order_by("slug")
         if not rows.exists():
-            raise bad_input(f"no opponents loaded for {system!r} (systems: hagmi, mwda, warcaster)")
+            raise bad_input(f"no opponents loaded for {system!r} (systems: {', '.join(SYSTEMS)})")
         for row in rows:
             kind = row.data.get("kind", "")
             self.stdout.write(f"{row.slug:<28} {kind:<10} {row.name}")
