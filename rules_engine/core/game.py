@@ -6,9 +6,8 @@ applies one, and knows when the game is over and what each player scored. Action
 values (tuples or strings); `legal_actions()` must list them in a deterministic order so that a seeded
 policy picks the same one every time. A state may expose `describe(action) -> str` for people.
 
-Chance (optional): a state whose `current_player()` is `CHANCE` exposes `chance_outcomes() -> list of
-(action, probability)`, and `play_out` samples one with its rng. Engines that roll dice inside `apply()`
-with their own rng never need it.
+Randomness: every engine rolls its dice and shuffles inside `apply()` with the state's own rng, so there are no
+chance nodes to sample (OpenSpiel's kChancePlayerId has no counterpart here).
 """
 from __future__ import annotations
 
@@ -22,14 +21,13 @@ if TYPE_CHECKING:
     from rules_engine.core.policies import Policy
 
 __all__ = [
-    "Action", "CHANCE", "TERMINAL", "DEFAULT_MAX_STEPS", "State", "Game", "EngineError", "IllegalActionError",
-    "StepLimitError", "play_out", "apply_checked", "sample_chance",
+    "Action", "TERMINAL", "DEFAULT_MAX_STEPS", "State", "Game", "EngineError", "IllegalActionError",
+    "StepLimitError", "play_out", "apply_checked",
 ]
 
 Action = Hashable
 
-# Pseudo-player ids, as in OpenSpiel (kChancePlayerId, kTerminalPlayerId).
-CHANCE = -1
+# The pseudo-player id of a finished game, as in OpenSpiel (kTerminalPlayerId).
 TERMINAL = -4
 
 DEFAULT_MAX_STEPS = 100_000
@@ -94,19 +92,6 @@ def apply_checked(state: State, action: Action, *, chooser: str = "caller") -> N
     state.apply(action)
 
 
-def sample_chance(state: State, rng: random.Random) -> Action:
-    """Pick one chance outcome of a CHANCE node with `rng`, in the order the state lists them."""
-    outcomes = list(state.chance_outcomes())  # type: ignore[attr-defined]
-    if not outcomes:
-        raise EngineError(f"chance node on turn {state.turn} has no outcomes")
-    point = rng.random() * sum(p for _, p in outcomes)
-    for action, probability in outcomes:
-        point -= probability
-        if point < 0:
-            return action
-    return outcomes[-1][0]
-
-
 def play_out(
     state: State, policies: Sequence[Policy], rng: random.Random, max_steps: int = DEFAULT_MAX_STEPS
 ) -> State:
@@ -121,11 +106,8 @@ def play_out(
         if steps >= max_steps:
             raise StepLimitError(f"game not over after {max_steps} actions (turn {state.turn})")
         player = state.current_player()
-        if player == CHANCE:
-            apply_checked(state, sample_chance(state, rng), chooser="chance")
-        else:
-            if not 0 <= player < len(policies):
-                raise EngineError(f"turn {state.turn}: player {player} has no policy ({len(policies)} given)")
-            apply_checked(state, policies[player].choose(state, rng), chooser=choosers[player])
+        if not 0 <= player < len(policies):
+            raise EngineError(f"turn {state.turn}: player {player} has no policy ({len(policies)} given)")
+        apply_checked(state, policies[player].choose(state, rng), chooser=choosers[player])
         steps += 1
     return state

@@ -13,7 +13,7 @@ import pytest
 from rules_engine.core.dice import roll
 from rules_engine.core.events import EventLog
 from rules_engine.core.game import (
-    CHANCE, Game, IllegalActionError, State, StepLimitError, TERMINAL, apply_checked, play_out,
+    Game, IllegalActionError, State, StepLimitError, TERMINAL, apply_checked, play_out,
 )
 from rules_engine.core.policies import FirstActionPolicy, RandomPolicy
 from rules_engine.core.rng import game_rng
@@ -186,39 +186,3 @@ def test_play_out_stops_a_game_that_never_ends():
 
     with pytest.raises(StepLimitError, match="not over after 50 actions"):
         play_out(Resting(random.Random(0)), [FirstActionPolicy()] * 2, random.Random(0), max_steps=50)
-
-
-class CoinState(RaceState):
-    """A race whose moves are chance outcomes: the mover at a CHANCE node advances 1 or 3."""
-
-    def __init__(self, rng):
-        super().__init__(rng, goal=6)
-        self.chance_next = False
-
-    def current_player(self):
-        if self.is_terminal():
-            return TERMINAL
-        return CHANCE if self.chance_next else self.player
-
-    def legal_actions(self):
-        return [] if self.is_terminal() else (["one", "three"] if self.chance_next else ["flip"])
-
-    def chance_outcomes(self):
-        return [("one", 0.5), ("three", 0.5)]
-
-    def apply(self, action):
-        if action == "flip":
-            self.chance_next = True
-            return
-        self.chance_next = False
-        self.positions[self.player] += 1 if action == "one" else 3
-        self.events.append("move", self.turn, self.player, by=action)
-        self.player, self.turn = 1 - self.player, self.turn + 1
-
-
-def test_chance_nodes_are_sampled_with_the_given_rng():
-    runs = [play_out(CoinState(random.Random(0)), [FirstActionPolicy()] * 2, game_rng(5, i)).events.to_list()
-            for i in (0, 0, 1, 2, 3)]
-    assert runs[0] == runs[1]
-    moves = {e["data"]["by"] for run in runs for e in run}
-    assert moves == {"one", "three"}

@@ -1,23 +1,24 @@
 """The simulation runner: a run's summary depends on its seed only, not on chunking or worker count."""
-import functools
 import json
 import random
 
 import pytest
 
-from rules_engine.core.runner import (
-    SimulationError, chunk_ranges, merge_summaries, resolve_callable, run_chunks, run_games, run_parallel,
-)
+from rules_engine.core.runner import SimulationError, chunk_ranges, merge_summaries, run_games
 from rules_engine.core.stats import Summary
 from tests.rules_engine.core.test_game import play_race, summarise_race
 
 GAMES = 240
-PLAY = "tests.rules_engine.core.test_game:play_race"
-SUMMARISE = "tests.rules_engine.core.test_game:summarise_race"
 
 
 def _json(summary: Summary) -> str:
     return json.dumps(summary.to_dict())
+
+
+def run_in_chunks(play_one, *, games: int, seed: int, summarise, chunk_size: int) -> Summary:
+    """As the Celery workers do: each chunk played alone (run_games with start=), merged in chunk order."""
+    return merge_summaries(run_games(play_one, games=len(r), seed=seed, start=r.start, summarise=summarise)
+                           for r in chunk_ranges(games, chunk_size))
 
 
 @pytest.fixture(scope="module")
@@ -35,7 +36,7 @@ def test_run_games_counts_every_game_and_is_reproducible(reference):
 
 @pytest.mark.parametrize("chunk_size", [1, 7, 50, GAMES, 1000])
 def test_same_seed_same_json_whatever_the_chunk_size(reference, chunk_size):
-    assert _json(run_chunks(play_race, games=GAMES, seed=2026, summarise=summarise_race, chunk_size=chunk_size)) \
+    assert _json(run_in_chunks(play_race, games=GAMES, seed=2026, summarise=summarise_race, chunk_size=chunk_size)) \
         == _json(reference)
 
 
@@ -44,18 +45,16 @@ def test_a_chunk_played_alone_is_the_same_games_as_in_the_whole_run():
     parts = [run_games(play_race, games=len(r), seed=5, start=r.start, summarise=summarise_race)
              for r in chunk_ranges(100, 30)]
     stored = [Summary.from_dict(json.loads(json.dumps(p.to_dict(exact=True)))) for p in parts]
-    direct = run_chunks(play_race, games=100, seed=5, summarise=summarise_race, chunk_size=30)
+    direct = run_in_chunks(play_race, games=100, seed=5, summarise=summarise_race, chunk_size=30)
     assert merge_summaries(stored) == direct
 
 
-def test_run_parallel_gives_the_same_bytes_for_one_or_two_workers(reference):
-    seen: list[int] = []
-    one = run_parallel(PLAY, GAMES, 2026, workers=1, summarise=SUMMARISE, chunk_size=60)
-    two = run_parallel(play_race, GAMES, 2026, workers=2, summarise=summarise_race, chunk_size=60,
-                       on_chunk=lambda index, part: seen.append(index))
-    assert json.dumps(one.to_dict(exact=True)) == json.dumps(two.to_dict(exact=True))
-    assert _json(two) == _json(reference)
-    assert seen == [0, 1, 2, 3]
+def test_chunks_merged_in_any_order_give_the_same_bytes(reference):
+    """Summaries merge exactly (integer arithmetic): the order in which chunks finish does not matter."""
+    parts = [run_games(play_race, games=len(r), seed=2026, start=r.start, summarise=summarise_race)
+             for r in chunk_ranges(GAMES, 60)]
+    assert json.dumps(merge_summaries(reversed(parts)).to_dict(exact=True)) == \
+        json.dumps(reference.to_dict(exact=True))
 
 
 def test_chunk_ranges_cover_every_game_once():
@@ -73,7 +72,7 @@ def _broken(game_index, rng):
 
 def test_a_failing_game_is_reported_with_its_index_and_seed():
     with pytest.raises(SimulationError, match=r"game 13 of the run seeded 77 failed: KeyError: 'HS-999'"):
-        run_chunks(_broken, games=20, seed=77, summarise=summarise_race, chunk_size=5)
+        run_in_chunks(_broken, games=20, seed=77, summarise=summarise_race, chunk_size=5)
 
 
 @pytest.mark.parametrize("bad", [{"games": -1}, {"games": 1.5}, {"seed": "7"}, {"start": -2}])
@@ -81,23 +80,3 @@ def test_run_games_rejects_bad_arguments(bad):
     kwargs = {"games": 3, "seed": 7, "start": 0, **bad}
     with pytest.raises(ValueError, match=next(iter(bad))):
         run_games(play_race, summarise=summarise_race, **kwargs)
-
-
-def test_resolve_callable_reads_import_paths_and_explains_bad_ones():
-    assert resolve_callable(PLAY) is play_race
-    assert resolve_callable("tests.rules_engine.core.test_game.play_race") is play_race
-    with pytest.raises(ValueError, match="cannot import module 'no_such_module'"):
-        resolve_callable("no_such_module:play")
-    with pytest.raises(ValueError, match="has no attribute 'nope'"):
-        resolve_callable("tests.rules_engine.core.test_game:nope")
-    with pytest.raises(ValueError, match="names a int, not a callable"):
-        resolve_callable("tests.rules_engine.core.test_game:GOAL")
-
-
-def test_run_parallel_refuses_what_a_worker_process_could_not_receive():
-    with pytest.raises(ValueError, match="play_one_spec must be picklable"):
-        run_parallel(lambda i, rng: {}, 4, 1, workers=2, summarise=SUMMARISE)
-    with pytest.raises(ValueError, match="workers must be an integer ≥ 1"):
-        run_parallel(PLAY, 4, 1, workers=0, summarise=SUMMARISE)
-    partial = functools.partial(play_race)  # a partial of a top-level function is fine
-    assert run_parallel(partial, 4, 1, summarise=SUMMARISE).games == 4
