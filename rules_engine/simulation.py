@@ -371,9 +371,10 @@ def measured_chunk_size(
 _PREPARED: dict[str, tuple[Simulator, Any]] = {}
 
 
-def _prepared(snapshot: Mapping[str, Any]) -> tuple[Simulator, Any]:
-    """Prepare a snapshot once per process (a worker plays many chunks of the same run)."""
-    key = snapshot_hash(snapshot)
+def _prepared(snapshot: Mapping[str, Any], key: str | None = None) -> tuple[Simulator, Any]:
+    """Prepare a snapshot once per process (a worker plays many chunks of the same run). `key` is the snapshot's
+    hash when the caller has it (a stored run does): hashing a large snapshot for every chunk is wasted work."""
+    key = key or snapshot_hash(snapshot)
     found = _PREPARED.get(key)
     if found is None:
         simulator = simulator_for(snapshot.get("system"))
@@ -384,9 +385,11 @@ def _prepared(snapshot: Mapping[str, Any]) -> tuple[Simulator, Any]:
     return found
 
 
-def play_chunk(snapshot: Mapping[str, Any], *, seed: int, start: int, count: int) -> Summary:
-    """Play games start .. start+count-1 of the run seeded `seed` (one Celery task = one chunk)."""
-    simulator, prepared = _prepared(snapshot)
+def play_chunk(snapshot: Mapping[str, Any], *, seed: int, start: int, count: int,
+               snapshot_key: str | None = None) -> Summary:
+    """Play games start .. start+count-1 of the run seeded `seed` (one Celery task = one chunk). `snapshot_key`:
+    the snapshot's `snapshot_hash`, when known."""
+    simulator, prepared = _prepared(snapshot, snapshot_key)
     return run_games(
         lambda index, rng: simulator.play_one(prepared, index, rng),
         games=count,

@@ -356,7 +356,8 @@ def simulation_chunk_play(
     games = ranges[index]
     load_simulator_modules()
     try:
-        summary = engine.play_chunk(run.snapshot, seed=run.seed, start=games.start, count=len(games))
+        summary = engine.play_chunk(run.snapshot, seed=run.seed, start=games.start, count=len(games),
+                                    snapshot_key=run.snapshot_hash)  # stored at submit: not hashed per chunk
     except (engine.SimulationInputError, GameFailed) as exc:
         if type(exc.__cause__).__name__ == "SoftTimeLimitExceeded":
             raise exc.__cause__ from None  # the task layer reports the chunk time limit
