@@ -105,6 +105,20 @@ class VerifyForm(forms.Form):
         return value
 
 
+class SheetForm(forms.Form):
+    """The tournament sheet's player and event: printed on the sheet, never part of the list (docs/web.md)."""
+
+    player = forms.CharField(label=_("Player name"), max_length=100, required=False,
+                             widget=forms.TextInput(attrs={"autocomplete": "name"}))
+    event = forms.CharField(label=_("Event"), max_length=150, required=False)
+
+    def clean(self):
+        data = super().clean()
+        for key in ("player", "event"):  # one printed line each: no line breaks or other control characters
+            data[key] = " ".join("".join(ch if ch.isprintable() else " " for ch in data.get(key) or "").split())
+        return data
+
+
 class CatalogFilterForm(forms.Form):
     q = forms.CharField(label=_("Search name or code"), required=False, max_length=100)
     category = forms.ChoiceField(label=_("Category"), required=False, choices=[])

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from types import SimpleNamespace
+from urllib.parse import urlencode
 from typing import Any
 
 from django.contrib import messages
@@ -18,7 +19,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from builder import selectors, services
-from builder.forms import EditorForm, ImportForm, NewListForm, VerifyForm
+from builder.forms import EditorForm, ImportForm, NewListForm, SheetForm, VerifyForm
 from builder.listio import ListFormatError, export_list_text
 from builder.models import GameList
 from builder.services import ListConflict, ListNotFound, ListServiceError
@@ -372,12 +373,35 @@ def list_import(request: HttpRequest) -> HttpResponse:
 # --- tournament sheet and verification -------------------------------------------------------------------------
 
 
+SHEET_SESSION_KEY = "hangar.sheet.{slug}"  # the player and event this browser remembers for a list's sheet
+
+
+@require_http_methods(["GET", "POST"])
 def list_sheet(request: HttpRequest, slug: str) -> HttpResponse:
-    """Printable: the list, its legality, a verification code (sha256 of the canonical JSON + revision) and link."""
+    """Printable: the list, its legality, a verification code (sha256 of the canonical JSON + revision) and link.
+
+    `?player=&event=` print a player name and an event on the sheet; they are never part of the list. POST
+    `remember` keeps them for this list in the visitor's session (this browser only), `forget` drops them; both
+    answer a redirect to the sheet with them in its address."""
     try:
         game_list = _list_or_error(request, slug)
     except ListServiceError as error:
         return error_page(request, error)
+    key = SHEET_SESSION_KEY.format(slug=game_list.slug)
+    if request.method == "POST":
+        form = SheetForm(request.POST)
+        form.is_valid()
+        people = {name: form.cleaned_data.get(name, "") for name in ("player", "event")}
+        if "forget" in request.POST:
+            request.session.pop(key, None)
+            messages.success(request, _("The sheet no longer remembers the player and event."))
+            return redirect("list_sheet", slug=game_list.slug)
+        request.session[key] = people
+        messages.success(request, _("This browser remembers the player and event for this list's sheet."))
+        return redirect(f"{reverse('list_sheet', kwargs={'slug': game_list.slug})}?{urlencode(people)}")
+    remembered = request.session.get(key) or {}
+    sheet_form = SheetForm(request.GET if ("player" in request.GET or "event" in request.GET) else remembered)
+    sheet_form.is_valid()
     revision = selectors.revision_list(game_list).first()
     document = revision.document if revision else selectors.list_document(game_list)
     result = selectors.document_validate(document, lang=p.ui_lang())
@@ -387,6 +411,8 @@ def list_sheet(request: HttpRequest, slug: str) -> HttpResponse:
         "code": p.verification_code(document, revision.number if revision else 0),
         "verify_url": request.build_absolute_uri(reverse("verify")),
         "share_url": request.build_absolute_uri(reverse("list_detail", kwargs={"slug": game_list.slug})),
+        "sheet_form": sheet_form, "player": sheet_form.cleaned_data.get("player", ""),
+        "event": sheet_form.cleaned_data.get("event", ""), "remembered": bool(remembered),
     })
     return render(request, "lists/sheet.html", context)
 

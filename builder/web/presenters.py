@@ -73,6 +73,31 @@ def warjack_loadout_choices(cat: Catalog) -> dict[str, Any]:
     return {"warjacks": warjacks, "cortexes": rows("cortex"), "weapons": rows("weapon")}
 
 
+def loadout(options: Any, card: Mapping[str, Any] | None, cat: Catalog) -> dict[str, Any] | None:
+    """A warjack's loadout in words, for the list page and the tournament sheet: {"cortex": part or None,
+    "weapons": [part, ...], "points": the weapons' cost, "limit": the chassis' weapon_points or None}, each part
+    {"code", "names", "cost"}; None when the entry is no warjack and its options name no cortex and no weapons
+    (other keys are not shown)."""
+    warjack = bool(card) and card.get("kind") == "warjack"  # shown even when nothing is chosen yet (W5 says so)
+    if not isinstance(options, Mapping):
+        options = {}
+    if not warjack and not ({"cortex", "weapons"} & set(options)):
+        return None
+
+    def part(code: Any) -> dict[str, Any]:
+        found = cat.cards.get(code) if isinstance(code, str) else None
+        cost = found.get("cost") if found else None
+        return {"code": str(code), "names": names(found, str(code)),
+                "cost": cost if isinstance(cost, int) and not isinstance(cost, bool) else None}
+
+    cortex = options.get("cortex")
+    weapons = options.get("weapons")
+    parts = [part(code) for code in weapons] if isinstance(weapons, list) else []
+    limit = card.get("weapon_points") if card else None
+    return {"cortex": part(cortex) if cortex is not None else None, "weapons": parts,
+            "points": sum(p["cost"] or 0 for p in parts), "limit": limit if isinstance(limit, int) else None}
+
+
 def section_rows(document: Mapping[str, Any], cat: Catalog) -> list[dict[str, Any]]:
     """[{"section", "label", "count", "entries": [{"card", "qty", "names", "known", "cost", "options"}]}] in order."""
     system = document.get("system", "")
@@ -91,6 +116,7 @@ def section_rows(document: Mapping[str, Any], cat: Catalog) -> list[dict[str, An
                 "known": card is not None,
                 "cost": card_cost(system, card) if card else None,
                 "options": entry.get("options"),
+                "loadout": loadout(entry.get("options"), card, cat),
             })
         rows.append({"section": section, "label": section_label(section), "entries": entries,
                      "count": sum(e["qty"] for e in entries if isinstance(e["qty"], int))})

@@ -134,6 +134,11 @@ def post_only_page(actor: str, state: str) -> Expect:
     return Expect(LOGIN, False) if actor == "anon" else Expect(405, False)
 
 
+def sheet_remember(actor: str, state: str) -> Expect:
+    """The tournament sheet's "remember the player and event" (the visitor's own session): a list you can see."""
+    return Expect(302) if sees(actor, state) else Expect(404, False)
+
+
 def verify_page(actor: str, state: str) -> Expect:
     """The sheet verification page answers 200 for any id; a list you may not see is reported missing."""
     return Expect(200, sees(actor, state))
@@ -394,7 +399,10 @@ MATRIX: dict[str, list[Call]] = {
     "list_restore": [Call("POST", "/lists/{slug}/restore/", page_restore, fresh=True),
                      Call("GET", "/lists/{slug}/restore/", post_only_page)],
     "list_history": [Call("GET", "/lists/{slug}/history/", read)],
-    "list_sheet": [Call("GET", "/lists/{slug}/sheet/", read)],
+    "list_sheet": [Call("GET", "/lists/{slug}/sheet/", read),
+                   Call("GET", "/lists/{slug}/sheet/?player=P&event=E", read),
+                   Call("POST", "/lists/{slug}/sheet/", sheet_remember,
+                        data=lambda w, gl: {"player": "P", "event": "E", "remember": "1"})],
     "simulation_new": [Call("GET", "/lists/{slug}/simulate/", page_signed_in_read(200)),
                        Call("POST", "/lists/{slug}/simulate/", page_signed_in_read(302), data=simulate_form)],
     # --- pages of a run ---
