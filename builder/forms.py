@@ -4,6 +4,7 @@ from __future__ import annotations
 from django import forms
 from django.conf import settings
 from django.core.validators import MaxValueValidator
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from builder.models import Visibility
@@ -16,7 +17,9 @@ VISIBILITY_CHOICES = [
     (Visibility.PUBLIC, _("Public: listed in the gallery")),
 ]
 POLICY_CHOICES = [("greedy", _("Greedy (plays the strongest card it can)")), ("random", _("Random legal moves"))]
-ORDERING_CHOICES = [(key, key) for key in CARD_ORDERINGS] + [(f"-{key}", f"-{key}") for key in CARD_ORDERINGS]
+ORDERING_LABELS = {"code": _("Code"), "name": _("Name"), "cost": _("Cost")}
+ORDERING_CHOICES = [(key, ORDERING_LABELS.get(key, key)) for key in CARD_ORDERINGS] + [
+    (f"-{key}", format_lazy(_("{field}, descending"), field=ORDERING_LABELS.get(key, key))) for key in CARD_ORDERINGS]
 
 
 class SignupForm(forms.Form):
@@ -126,17 +129,32 @@ class CatalogFilterForm(forms.Form):
     frame = forms.ChoiceField(label=_("Frame"), required=False, choices=[])
     cost_min = forms.IntegerField(label=_("Cost from"), required=False, min_value=0)
     cost_max = forms.IntegerField(label=_("Cost to"), required=False, min_value=0)
-    ordering = forms.ChoiceField(label=_("Order by"), required=False, choices=ORDERING_CHOICES)
+    ordering = forms.ChoiceField(label=_("Order by"), required=False, choices=ORDERING_CHOICES, initial="code")
 
     def __init__(self, *args, categories=(), factions=(), frames=(), **kwargs):
+        """Each choice list is [(value, label)] (or bare values, shown as they are); a filter with no values in this
+        system's cards (frames outside HAGMI, factions in HAGMI) is left out rather than offering only "(any)"."""
         super().__init__(*args, **kwargs)
         anything = [("", _("(any)"))]
-        self.fields["category"].choices = anything + [(value, value) for value in categories]
-        self.fields["faction"].choices = anything + [(value, value) for value in factions]
-        self.fields["frame"].choices = anything + [(value, value) for value in frames]
+        for name, values in (("category", categories), ("faction", factions), ("frame", frames)):
+            choices = [value if isinstance(value, tuple) else (value, value) for value in values]
+            if choices:
+                self.fields[name].choices = anything + choices
+            else:
+                del self.fields[name]
+
+    def canonical_query(self) -> dict[str, str]:
+        """The filters that apply, as the address bar shows them: the valid, non-empty fields in form order."""
+        self.is_valid()
+        data = getattr(self, "cleaned_data", {})
+        return {name: str(data[name]) for name in self.fields
+                if data.get(name) not in (None, "", self.fields[name].initial)}
 
     def query(self, system: str) -> CardQuery:
-        data = self.cleaned_data if self.is_valid() else {}
+        """The search the fields ask for. A field with a bad value (a negative cost) is left out, the others
+        still apply (its error is shown beside it)."""
+        self.is_valid()
+        data = getattr(self, "cleaned_data", {})
         return CardQuery(
             system=system,
             q=data.get("q") or "",

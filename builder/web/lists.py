@@ -51,8 +51,14 @@ def _index(request: HttpRequest, *, scope: str, template: str) -> HttpResponse:
     except ListServiceError as error:
         return error_page(request, error)
     page = Paginator(lists, LISTS_PAGE).get_page(request.GET.get("page"))
-    systems = [(s.slug, p.system_name(s.slug)) for s in systems_list()]
-    return render(request, template, {"page": page, "filters": filters, "systems": systems,
+    games = list(systems_list())
+    systems = [(s.slug, p.system_name(s.slug)) for s in games]
+    # The format filter: a select of the formats that exist, by game, in the UI language (never a slug box).
+    formats = [(p.system_name(s.slug), [(f.slug, f.label) for f in p.format_options(s)]) for s in games]
+    known = {slug for _game, options in formats for slug, _label in options}
+    if filters["format"] and filters["format"] not in known:  # a format no package has (any more): kept selectable
+        formats.append((_("Other"), [(filters["format"], filters["format"])]))
+    return render(request, template, {"page": page, "filters": filters, "systems": systems, "formats": formats,
                                       "query": request.GET.urlencode()})
 
 

@@ -1,11 +1,14 @@
 """Home, accounts, catalog and rules pages."""
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_http_methods
 
 from builder import rulebook, services
@@ -86,14 +89,23 @@ def card_rows(cards, system_slug: str) -> list[dict]:
 
 
 def catalog(request: HttpRequest, system: str) -> HttpResponse:
-    """Search and filters as a GET form (works without JS); htmx swaps only the results."""
+    """Search and filters as a GET form (works without JS); htmx swaps only the results (as you type, 300 ms after
+    the last key) and puts the filters that apply into the address bar (HX-Push-Url), so a reload or a shared
+    link gives the same cards. A history restore (Back after the htmx cache lost the page) gets the whole page."""
     game = system_or_404(system)
     form = CatalogFilterForm(request.GET or None, **_filter_choices(system))
     page = Paginator(card_search(form.query(system)), CATALOG_PAGE).get_page(request.GET.get("page"))
+    shown = form.canonical_query() if form.is_bound else {}
+    if page.number > 1:
+        shown["page"] = str(page.number)
     context = {"game": game, "system_name": p.system_name(system), "form": form, "page": page,
-               "cards": card_rows(page.object_list, system), "query": request.GET.urlencode()}
-    template = "catalog/_results.html" if is_htmx(request) else "catalog/browse.html"
-    return render(request, template, context)
+               "cards": card_rows(page.object_list, system), "query": urlencode(shown)}
+    partial = is_htmx(request) and request.headers.get("HX-History-Restore-Request") != "true"
+    response = render(request, "catalog/_results.html" if partial else "catalog/browse.html", context)
+    if partial:
+        response["HX-Push-Url"] = f"{request.path}?{urlencode(shown)}" if shown else request.path
+    patch_vary_headers(response, ("HX-Request", "HX-History-Restore-Request"))  # never a cached part for a page
+    return response
 
 
 def card_detail(request: HttpRequest, system: str, code: str) -> HttpResponse:

@@ -1,9 +1,11 @@
-"""Issue 14, part B, on the server: warjack loadouts on the list page and the tournament sheet, the sheet's player
-and event."""
+"""Issue 14, part B, on the server: the catalog's address bar, warjack loadouts on the list page and the
+tournament sheet, the sheet's player and event, filters that filter."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from django.test import Client
@@ -17,6 +19,7 @@ from tests.web.conftest import hagmi_legal_doc
 pytestmark = pytest.mark.django_db
 
 JA = {"HTTP_ACCEPT_LANGUAGE": "ja"}
+HTMX = {"HTTP_HX_REQUEST": "true"}
 LANCER = json.loads((Path(__file__).resolve().parents[2] / "cards" / "packages" / "warcaster" / "lists"
                      / "isa-starsteel-vanguard.json").read_text(encoding="utf-8"))
 
@@ -31,6 +34,82 @@ def page_of(client: Client, url: str, **extra) -> str:
     response = client.get(url, **extra)
     assert response.status_code == 200, (url, response.status_code)
     return response.content.decode()
+
+
+# --- 4. the catalog's address bar -----------------------------------------------------------------------------
+
+
+def test_a_catalog_search_by_htmx_pushes_the_filters_that_apply_into_the_address_bar(catalog):
+    response = Client().get("/catalog/hagmi/", {"q": "", "category": "tactic", "frame": "blue", "cost_min": "",
+                                                "cost_max": "2", "ordering": "code"}, **HTMX)
+    assert "<html" not in response.content.decode()
+    assert response["HX-Push-Url"] == "/catalog/hagmi/?category=tactic&frame=blue&cost_max=2"
+    assert "HX-Request" in response["Vary"]
+    reloaded = page_of(Client(), response["HX-Push-Url"])  # what a reload or a shared link shows: the same cards
+    assert _codes(reloaded) == _codes(response.content.decode()) and _codes(reloaded)
+
+
+def test_ordering_other_than_the_default_and_the_page_are_in_the_address_bar(catalog):
+    response = Client().get("/catalog/hagmi/", {"ordering": "-cost", "page": "2"}, **HTMX)
+    assert parse_qs(urlsplit(response["HX-Push-Url"]).query) == {"ordering": ["-cost"], "page": ["2"]}
+    assert Client().get("/catalog/hagmi/", {"q": "", "ordering": "code"}, **HTMX)["HX-Push-Url"] == "/catalog/hagmi/"
+
+
+def test_a_bad_field_drops_only_itself_from_the_search_and_the_address(catalog):
+    """A negative cost used to throw every filter away: 'Unit' and a cost of -1 showed every card."""
+    response = Client().get("/catalog/hagmi/", {"category": "unit", "cost_min": "-1"}, **HTMX)
+    assert response["HX-Push-Url"] == "/catalog/hagmi/?category=unit"
+    assert _codes(response.content.decode()) == _codes(page_of(Client(), "/catalog/hagmi/?category=unit"))
+
+
+def test_a_history_restore_gets_the_whole_page_not_the_results_alone(catalog):
+    """htmx asks again with HX-Request when Back finds no cached copy; the answer replaces the whole body."""
+    page = page_of(Client(), "/catalog/hagmi/?category=unit", **HTMX, HTTP_HX_HISTORY_RESTORE_REQUEST="true")
+    assert "<html" in page and 'id="results"' in page and "HX-Push-Url" not in Client().get(
+        "/catalog/hagmi/?category=unit", **HTMX, HTTP_HX_HISTORY_RESTORE_REQUEST="true")
+
+
+def test_every_catalog_field_applies_as_you_type(catalog):
+    page = page_of(Client(), "/catalog/mwda/")
+    assert 'hx-trigger="input changed delay:300ms, submit"' in page and 'hx-sync="this:replace"' in page
+    assert 'hx-push-url' not in page  # the answer says which address (HX-Push-Url), not the request
+
+
+def _codes(html: str) -> list[str]:
+    return re.findall(r"<tr><td>([A-Z]{2}-\d{3})</td>", html)
+
+
+# --- 8. filters that do nothing -------------------------------------------------------------------------------
+
+
+def test_a_filter_with_no_values_in_the_system_is_not_offered(catalog):
+    hagmi, mwda, warcaster = (page_of(Client(), f"/catalog/{s}/", **JA) for s in ("hagmi", "mwda", "warcaster"))
+    assert 'name="frame"' in hagmi and 'name="faction"' not in hagmi  # HAGMI cards have frames, no factions
+    for page in (mwda, warcaster):
+        assert 'name="frame"' not in page and 'name="faction"' in page
+
+
+def test_the_catalog_order_is_in_words(catalog):
+    page = page_of(Client(), "/catalog/hagmi/", **JA)
+    assert '<option value="-cost">コスト（降順）</option>' in page
+    assert ">-cost<" not in page and ">code<" not in page
+
+
+@pytest.mark.parametrize("url", ["/lists/gallery/", "/lists/"])
+def test_the_format_filter_is_a_select_of_the_formats_that_exist_in_the_ui_language(url, make_list, owner_client):
+    page = page_of(owner_client, url, **JA)
+    assert 'placeholder="tactics-v4"' not in page
+    assert '<select id="f-format" name="format">' in page
+    assert '<optgroup label="HAGMI!"><option value="tactics-v4">タクティクス (Ver.4)</option>' in page
+    assert '<option value="skirmish">スカーミッシュ</option>' in page
+
+
+def test_the_format_filter_keeps_the_chosen_format_and_filters(make_list, owner, owner_client):
+    make_list(hagmi_legal_doc("Four"), visibility="public")
+    services.list_create(owner=owner, visibility="public", document={**hagmi_legal_doc("Three"),
+                                                                     "format": "tactics-v3"})
+    page = page_of(Client(), "/lists/gallery/?format=tactics-v3")
+    assert '<option value="tactics-v3" selected>' in page and "Three" in page and "Four" not in page
 
 
 # --- 7. loadouts on the list page, the sheet and in the text export -------------------------------------------
