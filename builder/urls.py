@@ -6,6 +6,7 @@ from builder.web import lists, pages, replays, simulations
 
 urlpatterns = [
     path("", pages.home, name="home"),
+    path("favicon.ico", pages.favicon, name="favicon"),  # what browsers ask for first; pages link the SVG too
     path("i18n/", include("django.conf.urls.i18n")),  # set_language (POST) for the language switcher
     path("accounts/signup/", pages.signup, name="signup"),
     path("accounts/login/", pages.LoginPage.as_view(), name="login"),  # failed sign-ins throttled

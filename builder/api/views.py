@@ -256,11 +256,15 @@ class ListViewSet(BodySizeLimitMixin, viewsets.GenericViewSet):
     def restore(self, request, slug=None):
         return self._show(services.list_restore(game_list=self._get(), user=request.user))
 
-    @extend_schema(summary="Copy a visible list into a new private list of yours", request=None,
+    @extend_schema(summary="Copy a visible list into a new private list of yours, named \"Copy of <name>\"",
+                   request=None, parameters=[OpenApiParameter(
+                       "lang", str, enum=LANGS, description="language of the copy's name (\"Copy of …\" or "
+                       "\"… のコピー\"); default from Accept-Language, else en")],
                    responses={201: s.GameListSerializer, **_errors(400, 403, 404)})  # 400: your list, in the trash
     @action(detail=True, methods=["post"])
     def fork(self, request, slug=None):
-        return self._show(services.list_fork(game_list=self._get(), user=request.user), status.HTTP_201_CREATED)
+        fork = services.list_fork(game_list=self._get(), user=request.user, lang=request_lang(request))
+        return self._show(fork, status.HTTP_201_CREATED)
 
     @extend_schema(summary="The list's validation result", parameters=[LANG_PARAM],
                    responses={200: s.ValidationResultSerializer, **_errors(400, 404)})

@@ -13,6 +13,7 @@ from .lists import (
     check_document,
     list_create,
     list_delete,
+    fork_name,
     list_fork,
     list_import_file,
     list_import_json,

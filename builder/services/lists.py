@@ -12,10 +12,12 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 from django.db.models import F, Max
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext
 
 from builder import selectors
 from builder.listio import parse_list_json, parse_list_text
+from builder.listio.jsonio import NAME_MAX
 from builder.models import GameList, ListEntry, ListRevision, Visibility
 from cards.models import GameSystem
 from cards.selectors import catalog_for
@@ -273,17 +275,32 @@ def list_restore(*, game_list: GameList, user) -> GameList:
     return _reloaded(game_list)
 
 
-def list_fork(*, game_list: GameList, user) -> GameList:
-    """Copy a list the user can see into a new private list of theirs, remembering where it came from."""
+def fork_name(name: str, lang: str = "en") -> str:
+    """A fork's name: "Copy of Blue rush" / "Blue rush のコピー" in `lang` ("en" or "ja"), the original's name cut
+    (with "…") to keep within the list name's limit."""
+    with translation.override(lang):
+        if not name:
+            return gettext("Copy of an untitled list")
+        text = gettext("Copy of %(name)s") % {"name": name}
+        if len(text) > NAME_MAX:
+            keep = len(name) - (len(text) - NAME_MAX) - 1
+            text = gettext("Copy of %(name)s") % {"name": name[:keep].rstrip() + "…"}
+        return text
+
+
+def list_fork(*, game_list: GameList, user, lang: str = "en") -> GameList:
+    """Copy a list the user can see into a new private list of theirs, remembering where it came from, named
+    "Copy of <name>" in `lang` (fork_name; the new owner renames it as they like)."""
     if user is None or not user.is_authenticated:
         raise ListPermissionDenied("Sign in to fork a list.", code="not_authenticated")
     if not selectors.list_can_see(game_list, user):  # others never see a trashed list: 404
         raise ListNotFound(f"No list with id {game_list.slug!r}.")
     if game_list.deleted_at is not None:  # its owner does, and is told why
         raise ListInputError("This list is in the trash; restore it before forking.", code="list.deleted")
+    document = selectors.list_document(game_list)
     return list_create(
         owner=user,
-        document=selectors.list_document(game_list),
+        document={**document, "name": fork_name(document["name"], lang)},
         notes=game_list.notes,
         visibility=Visibility.PRIVATE,
         forked_from=game_list,

@@ -138,9 +138,11 @@ def list_detail(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def list_fork(request: HttpRequest, slug: str) -> HttpResponse:
     try:
-        fork = services.list_fork(game_list=_list_or_error(request, slug), user=request.user)
+        fork = services.list_fork(game_list=_list_or_error(request, slug), user=request.user, lang=p.ui_lang())
     except ListServiceError as error:
         return error_page(request, error)
+    messages.success(request, _("Forked: “%(name)s” is a private copy in your lists. Rename it and change it as "
+                                "you like; the original is unchanged.") % {"name": fork.name})
     return redirect("list_edit", slug=fork.slug)
 
 

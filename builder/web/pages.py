@@ -1,6 +1,8 @@
 """Home, accounts, catalog and rules pages."""
 from __future__ import annotations
 
+from functools import cache
+from pathlib import Path
 from urllib.parse import urlencode
 
 from django.contrib.auth import login
@@ -21,6 +23,21 @@ from . import presenters as p
 from .common import is_htmx, system_or_404, throttled_page
 
 CATALOG_PAGE = 48
+FAVICON = Path(__file__).resolve().parents[2] / "static" / "hangar" / "favicon.ico"
+FAVICON_MAX_AGE = 86_400  # seconds; the file changes with a deploy at most
+
+
+@cache
+def _favicon_bytes() -> bytes:
+    return FAVICON.read_bytes()
+
+
+@require_http_methods(["GET", "HEAD"])
+def favicon(request: HttpRequest) -> HttpResponse:
+    """/favicon.ico, which browsers fetch before reading a page's <link rel="icon"> (and for the API's JSON)."""
+    response = HttpResponse(_favicon_bytes(), content_type="image/x-icon")
+    response["Cache-Control"] = f"public, max-age={FAVICON_MAX_AGE}"
+    return response
 
 
 def home(request: HttpRequest) -> HttpResponse:

@@ -358,6 +358,8 @@ MATRIX: dict[str, list[Call]] = {
     "simulations-cancel": [Call("POST", "/api/simulations/{run}/cancel/", api_run_cancel, fresh=True, **A)],
     # --- pages without an object ---
     "home": [Call("GET", "/", everyone(200), actors=SIGNED)],
+    "favicon": [Call("GET", "/favicon.ico", everyone(200), actors=SIGNED),
+                Call("POST", "/favicon.ico", everyone(405), actors=SIGNED)],
     "set_language": [Call("POST", "/i18n/setlang/", everyone(302), actors=SIGNED,
                           data=lambda w, a: {"language": "ja", "next": "/"})],
     "signup": [Call("GET", "/accounts/signup/", everyone(200), actors=SIGNED),

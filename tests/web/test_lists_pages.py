@@ -1,5 +1,5 @@
 """Issue 14, part B, on the server: the catalog's address bar, warjack loadouts on the list page and the
-tournament sheet, the sheet's player and event, filters that filter."""
+tournament sheet, the sheet's player and event, filters that filter, the favicon, and fork's confirmation."""
 from __future__ import annotations
 
 import json
@@ -198,3 +198,47 @@ def test_a_list_you_cannot_see_has_no_sheet_to_remember(make_list, other_client)
     assert response.status_code == 404 and "Secret plan" not in response.content.decode()
 
 
+# --- 9. favicon, fork ------------------------------------------------------------------------------------------
+
+
+def test_favicon_is_served_and_linked(catalog):
+    response = Client().get("/favicon.ico")
+    assert response.status_code == 200 and response["Content-Type"] == "image/x-icon"
+    assert response.content[:4] == b"\x00\x00\x01\x00" and "max-age" in response["Cache-Control"]
+    page = page_of(Client(), "/")
+    assert '<link rel="icon" href="/static/hangar/favicon.svg" type="image/svg+xml">' in page
+    assert Client().get("/static/hangar/favicon.svg").status_code == 200
+
+
+@pytest.mark.parametrize("headers, name, message", [
+    ({}, "Copy of Blue rush", "Forked: “Copy of Blue rush” is a private copy in your lists."),
+    (JA, "Blue rush のコピー", "フォークしました：「Blue rush のコピー」はあなたのリストにある非公開のコピーです。"),
+])
+def test_fork_names_the_copy_and_says_so_on_the_next_page(make_list, other_client, headers, name, message):
+    original = make_list(hagmi_legal_doc("Blue rush"), visibility="public")
+    response = other_client.post(f"/lists/{original.slug}/fork/", follow=True, **headers)
+    fork = GameList.objects.exclude(pk=original.pk).get()
+    assert fork.name == name and response.redirect_chain[-1][0] == f"/lists/{fork.slug}/edit/"
+    assert message in response.content.decode()
+    original.refresh_from_db()
+    assert original.name == "Blue rush" and original.version == 1
+
+
+def test_fork_through_the_api_names_the_copy_in_the_language_asked(make_list, other):
+    from rest_framework.test import APIClient
+
+    original = make_list(hagmi_legal_doc("Blue rush"), visibility="public")
+    client = APIClient()
+    client.force_authenticate(other)
+    assert client.post(f"/api/lists/{original.slug}/fork/").json()["name"] == "Copy of Blue rush"
+    assert client.post(f"/api/lists/{original.slug}/fork/?lang=ja").json()["name"] == "Blue rush のコピー"
+    assert client.post(f"/api/lists/{original.slug}/fork/", HTTP_ACCEPT_LANGUAGE="ja").json()["name"] == \
+        "Blue rush のコピー"
+
+
+def test_a_fork_name_stays_within_the_limit_and_an_untitled_list_gets_one():
+    assert services.fork_name("", "en") == "Copy of an untitled list"
+    assert services.fork_name("", "ja") == "無題のリストのコピー"
+    long = services.fork_name("x" * 200, "ja")
+    assert len(long) == 200 and long.endswith("x… のコピー")
+    assert len(services.fork_name("y" * 195, "en")) == 200
