@@ -11,7 +11,7 @@ from django.db.models import Q, QuerySet
 
 from cards.selectors import catalog_for, catalog_stamp
 from cards.systems import SYSTEMS
-from rules_engine.construction import validate_list
+from rules_engine.construction import RULESETS, validate_list
 from rules_engine.core.catalog import Catalog
 
 from .listio import MAX_ENTRIES, check_storable_text
@@ -268,6 +268,18 @@ def document_validate(document: Any, lang: str = "en") -> dict[str, Any]:
         )
     check_storable_text(document)  # ListFormatError naming the path of a lone surrogate (a "\\udfff" escape)
     return validate_list(document, catalog, lang=lang)
+
+
+def document_gauges(document: Any) -> list[dict[str, Any]]:
+    """The counters of what a list's format still needs, each with its limits from the format's options and its rule
+    ID (RuleSet.gauges: {"key", "value", "min", "max", "rule", "subject", "severity", "status", "left"}); [] for a
+    document of no known system or one without cards."""
+    system = document.get("system") if isinstance(document, dict) else None
+    ruleset = RULESETS.get(system) if isinstance(system, str) else None
+    catalog = catalog_for(system) if ruleset is not None else None
+    if catalog is None:
+        return []
+    return [gauge.as_dict() for gauge in ruleset.gauges(document, catalog)]
 
 
 def _json_type(value: Any) -> str:

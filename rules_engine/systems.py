@@ -40,6 +40,7 @@ class GameSystem:
     opponent_categories: Mapping[str, Label] = field(default_factory=dict)  # card categories no list may hold
     odds: Callable[..., Any] | None = None  # exact draw odds of a list (HAGMI), see rules_engine/hagmi/odds.py
     odds_error: type[Exception] | None = None
+    sample_hand: Callable[..., Any] | None = None  # an opening hand dealt from a seed (HAGMI), hagmi/odds.py
     simulator_module: str = ""
 
     @property

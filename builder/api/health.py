@@ -14,7 +14,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from hangar.celery import app as celery_app
+from builder import queue
 
 logger = logging.getLogger(__name__)
 OK = "ok"
@@ -34,8 +34,7 @@ def database_status() -> str:
 
 def broker_status() -> str:
     try:
-        with celery_app.connection_for_write() as conn:
-            conn.ensure_connection(max_retries=1, interval_start=0, timeout=2)
+        queue.check_connection(timeout=2)
         return OK
     except Exception as exc:
         logger.warning("health: broker check failed: %s", exc)
@@ -45,13 +44,12 @@ def broker_status() -> str:
 def workers_status() -> list[str] | str:
     """Hostnames of the workers that answered a ping, "unknown" when the transport cannot broadcast."""
     try:
-        replies = celery_app.control.ping(timeout=PING_TIMEOUT) or []
+        return queue.ping_workers(PING_TIMEOUT)
+    except queue.NoBroadcast:
+        return "unknown"  # a transport without broadcast
     except Exception as exc:
-        if celery_app.conf.broker_url.startswith("filesystem") or isinstance(exc, NotImplementedError):
-            return "unknown"  # a transport without broadcast
         logger.warning("health: worker ping failed: %s", exc)
         return f"error: {type(exc).__name__}"
-    return sorted(name for reply in replies for name in reply)
 
 
 class HealthSerializer(serializers.Serializer):

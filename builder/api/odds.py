@@ -19,6 +19,7 @@ from .views import BodySizeLimitMixin, _errors
 # a full 1000-entry list, while 1000 draws of a 999 000-card list would take hours. A HAGMI! deck holds 20-40 cards.
 MAX_DRAWS = 60
 MAX_GROUPS = 50
+MAX_TURN = 10  # "by turn t": the opening hand and t draw steps (the engine's own limit, rules_engine/hagmi/odds.py)
 
 
 GROUP = inline_serializer(
@@ -33,6 +34,9 @@ ODDS_REQUEST = inline_serializer(
         "deck": serializers.ChoiceField(choices=["weapons", "tactics"]),
         "draws": serializers.IntegerField(required=False, min_value=0, max_value=MAX_DRAWS,
                                           help_text="cards drawn; default the opening hand (2)"),
+        "turn": serializers.IntegerField(required=False, min_value=0, max_value=MAX_TURN,
+                                         help_text="instead of draws: the opening hand plus the draw steps (兵站) of "
+                                                   "your first `turn` turns, whose number of cards is random"),
         "groups": serializers.ListField(child=GROUP.__class__(), min_length=1, max_length=MAX_GROUPS),
     },
 )
@@ -41,7 +45,10 @@ ODDS_RESULT = inline_serializer(
     {
         "deck": serializers.CharField(),
         "deck_size": serializers.IntegerField(),
-        "draws": serializers.IntegerField(),
+        "draws": serializers.IntegerField(allow_null=True, help_text="null when asked by turn"),
+        "turn": serializers.IntegerField(required=False),
+        "cards_drawn": serializers.DictField(child=serializers.CharField(), required=False,
+                                             help_text="by turn: cards the deck has given -> exact probability p/q"),
         "groups": serializers.ListField(child=serializers.DictField()),
         "probability": serializers.FloatField(),
         "exact": serializers.CharField(help_text="the exact probability as a fraction p/q"),
@@ -50,9 +57,11 @@ ODDS_RESULT = inline_serializer(
 
 
 def check_question_size(data: dict) -> None:
-    draws, groups = data.get("draws"), data.get("groups")
+    draws, groups, turn = data.get("draws"), data.get("groups"), data.get("turn")
     if isinstance(draws, int) and not isinstance(draws, bool) and draws > MAX_DRAWS:
         raise ListInputError(f"draws: at most {MAX_DRAWS} cards, got {draws if draws < 10**24 else 'more'}.")
+    if isinstance(turn, int) and not isinstance(turn, bool) and turn > MAX_TURN:
+        raise ListInputError(f"turn: at most {MAX_TURN}, got {turn if turn < 10**24 else 'more'}.")
     if isinstance(groups, list) and len(groups) > MAX_GROUPS:
         raise ListInputError(f"groups: at most {MAX_GROUPS} groups, got {len(groups)}.")
 
@@ -89,7 +98,8 @@ class OddsView(BodySizeLimitMixin, APIView):
         check_question_size(data)
         try:
             return Response(
-                game.odds(document, deck=data.get("deck"), groups=data.get("groups"), draws=data.get("draws"))
+                game.odds(document, deck=data.get("deck"), groups=data.get("groups"), draws=data.get("draws"),
+                          turn=data.get("turn"))
             )
         except game.odds_error as error:
             raise ListInputError(str(error)) from None

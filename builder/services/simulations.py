@@ -29,11 +29,10 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from builder import selectors
+from builder import queue, selectors
 from builder.models import ACTIVE_STATUSES, GameList, RunStatus, SimulationChunk, SimulationRun
 from cards.models import Opponent
 from cards.selectors import catalog_for
-from hangar.celery import app as celery_app
 from rules_engine import simulation as engine
 from rules_engine.core.runner import SimulationError as GameFailed
 from rules_engine.core.runner import merge_summaries
@@ -47,7 +46,6 @@ logger = logging.getLogger(__name__)
 DEFAULT_POLICY = "greedy"
 MAX_POLICY = 64
 # Publishing a chunk message: a short retry, then the run fails with the reason (never a run stuck in "queued").
-PUBLISH_RETRY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.5, "interval_max": 1}
 CHUNK_PROBE_CLOCK = time.perf_counter  # the clock of the chunk-size probe (simulation_chunk_size); tests fake it
 
 
@@ -206,10 +204,7 @@ def check_concurrent_runs(user) -> None:
 def check_broker() -> None:
     """Refuse the run (503) when the broker cannot be reached, before anything is written."""
     try:
-        with celery_app.connection_for_write() as connection:
-            connection.ensure_connection(
-                max_retries=1, interval_start=0, interval_step=0.2, timeout=settings.HANGAR_BROKER_CHECK_TIMEOUT
-            )
+        queue.check_connection(settings.HANGAR_BROKER_CHECK_TIMEOUT)
     except Exception as exc:  # kombu raises OperationalError, OSError, ... depending on the transport
         logger.warning("simulation broker check failed: %s", exc)
         raise SimulationBrokerUnavailable(
@@ -297,22 +292,19 @@ def simulation_start(
 
 
 def enqueue_chunks(run_id: int, indices: Iterable[int], *, fail_run: bool = True) -> None:
-    """Publish one `simulation_chunk(run_id, index)` message per chunk (ids only, JSON). If the broker refuses
-    even after PUBLISH_RETRY, the run is marked failed with the reason: never a run stuck in "queued". The watchdog
-    passes fail_run=False: its run stays as it is and the next watchdog pass tries again (a broker restart must not
-    fail a run that can still finish), until HANGAR_SIMULATION_MAX_REQUEUES fails it."""
-    from builder.tasks import simulation_chunk  # the tasks module imports these services
-
-    queue = celery_app.conf.task_default_queue
+    """Publish one `simulation_chunk(run_id, index)` message per chunk (builder.queue). If the broker refuses even
+    after its retries, the run is marked failed with the reason: never a run stuck in "queued". The watchdog passes
+    fail_run=False: its run stays as it is and the next watchdog pass tries again (a broker restart must not fail
+    a run that can still finish), until HANGAR_SIMULATION_MAX_REQUEUES fails it."""
     try:
-        for index in indices:
-            simulation_chunk.apply_async((run_id, index), queue=queue, retry=True, retry_policy=PUBLISH_RETRY)
+        queue.publish_chunks(run_id, indices)
     except Exception as exc:
         logger.exception("could not publish the chunks of simulation run %s", run_id)
         if not fail_run:
             return
         simulation_fail(run_id=run_id, reason=(
-            f"The run could not be handed to the workers: the message broker refused chunk {index} ({exc}). "
+            f"The run could not be handed to the workers: the message broker refused chunk "
+            f"{getattr(exc, 'chunk_index', '?')} ({exc}). "
             "Start it again once the broker is back."
         ))
 

@@ -191,6 +191,51 @@ class Rule:
         )
 
 
+UNDER, OVER, MET = "under", "over", "ok"
+
+
+@dataclass(frozen=True)
+class Gauge:
+    """One counter of what the format still needs (the editor's "秘策 2 / 2", "points 287 / 300"): a count of the list
+    against the limits the format's options give, with the rule ID that sets them. No words: the site names each
+    `key` in the reader's language (and the suit or warjack of `subject`).
+
+    `minimum` / `maximum` are None when that side has no limit; `severity` is WARNING for a limit whose breach is
+    only a warning (H8's empty damage deck).
+    """
+
+    key: str
+    value: int
+    rule: str | None = None
+    minimum: int | None = None
+    maximum: int | None = None
+    subject: str | None = None  # a suit slug, a warjack's card code: which one of several gauges of one key
+    severity: str = ERROR
+
+    @property
+    def status(self) -> str:
+        """"under" below the minimum, "over" above the maximum, else "ok"."""
+        if self.minimum is not None and self.value < self.minimum:
+            return UNDER
+        if self.maximum is not None and self.value > self.maximum:
+            return OVER
+        return MET
+
+    @property
+    def left(self) -> int | None:
+        """How far from the limit: cards/points still missing (under), beyond the maximum (over), or still allowed
+        before the maximum (ok); None for an ok gauge without a maximum."""
+        if self.status == UNDER:
+            return self.minimum - self.value  # type: ignore[operator]
+        if self.maximum is None:
+            return None
+        return abs(self.maximum - self.value)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"key": self.key, "value": self.value, "rule": self.rule, "min": self.minimum, "max": self.maximum,
+                "subject": self.subject, "severity": self.severity, "status": self.status, "left": self.left}
+
+
 @dataclass(frozen=True)
 class RuleInfo:
     """A line of the rules registry (the rules page): which rule, of which system, reports which code."""
@@ -278,6 +323,7 @@ class RuleSet:
     rules: tuple[Rule, ...]
     summarise: Callable[[ListContext], dict[str, Any]]
     notes: tuple[RuleInfo, ...] = ()  # rules reported in the summary only (no violation code), e.g. M2
+    measure: Callable[[ListContext], list[Gauge]] | None = None  # the counters of what the format still needs
 
     @property
     def section_keys(self) -> tuple[str, ...]:
@@ -311,6 +357,14 @@ class RuleSet:
             "violations": [v.as_dict(lang) for _, v in violations],
             "summary": self.summarise(ctx),
         }
+
+    def gauges(self, doc: Any, catalog: Catalog) -> list[Gauge]:
+        """The counters of what the format still needs, each against the limits of the list's format options (the
+        same reading of the document as `validate`). Never raises on JSON input."""
+        if self.measure is None:
+            return []
+        ctx, _problems = self.read(doc, catalog)
+        return self.measure(ctx)
 
     def read(self, doc: Any, catalog: Catalog) -> tuple[ListContext, list[Violation]]:
         """Normalise the untrusted document into a context; malformed parts become list.* violations."""

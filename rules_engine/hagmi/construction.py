@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterator, Mapping
 
-from rules_engine.core.construction import WARNING, ListContext, Rule, RuleSet, SectionSpec, Violation
+from rules_engine.core.construction import WARNING, Gauge, ListContext, Rule, RuleSet, SectionSpec, Violation
 from rules_engine.core.messages import Label, plain
 
 SYSTEM = "hagmi"
@@ -244,6 +244,40 @@ def summarise(ctx: ListContext) -> dict[str, int]:
     }
 
 
+def _most_copies(ctx: ListContext, *sections: str) -> tuple[int, str | None]:
+    """The most copies of one card name over `sections`, and a code of that name (ties: the smallest code)."""
+    best, subject = 0, None
+    for copies, codes in ctx.copies_by_name(*sections).values():
+        code = min(codes)
+        if copies > best or (copies == best and subject is not None and code < subject):
+            best, subject = copies, code
+    return best, subject
+
+
+def measure(ctx: ListContext) -> list[Gauge]:
+    """What the format still needs, from its options: 兵器 ≥ min_weapons (H1), 作戦 ≥ min_tactics (H2), the main deck
+    (their sum, tactics-v3's min_main), copies of one name ≤ max_copies (H4), the damage deck (H8, a warning when
+    empty), 秘策 ≤ ⌊main / secret_per_main⌋ (H5) and copies of one name in 秘策 (H6)."""
+    options = ctx.options
+    min_weapons, min_tactics, min_main = options["min_weapons"], options["min_tactics"], options["min_main"]
+    main = ctx.totals[WEAPONS] + ctx.totals[TACTICS]
+    gauges = [
+        Gauge(WEAPONS, ctx.totals[WEAPONS], "H1", minimum=min_weapons or None),
+        Gauge(TACTICS, ctx.totals[TACTICS], "H2", minimum=min_tactics or None),
+        Gauge("main", main, "H2" if min_main >= min_weapons + min_tactics else "H1, H2",
+              minimum=max(min_main, min_weapons + min_tactics) or None),
+    ]
+    copies, subject = _most_copies(ctx, *MAIN_DECKS)
+    if subject is not None:
+        gauges.append(Gauge("copies", copies, "H4", maximum=options["max_copies"], subject=subject))
+    gauges.append(Gauge(DAMAGE, ctx.totals[DAMAGE], "H8", minimum=1, severity=WARNING))
+    gauges.append(Gauge(SECRET, ctx.totals[SECRET], "H5", maximum=secret_allowed(ctx)))
+    copies, subject = _most_copies(ctx, SECRET)
+    if subject is not None:
+        gauges.append(Gauge("secret_copies", copies, "H6", maximum=options["secret_max_copies"], subject=subject))
+    return gauges
+
+
 RULESET = RuleSet(
     system=SYSTEM,
     sections=SECTIONS,
@@ -259,4 +293,5 @@ RULESET = RuleSet(
         DamageDeckEmpty(),
     ),
     summarise=summarise,
+    measure=measure,
 )

@@ -6,7 +6,7 @@ from typing import Any
 
 from rules_engine.core.messages import Label
 from rules_engine.hagmi.construction import OPPONENT_CATEGORIES, RULESET, SECRET, home_section
-from rules_engine.hagmi.odds import OddsError, draw_odds
+from rules_engine.hagmi.odds import OddsError, draw_odds, sample_hand
 from rules_engine.systems import GameSystem
 
 
@@ -29,5 +29,6 @@ SYSTEM = GameSystem(
     opponent_categories=OPPONENT_CATEGORIES,
     odds=draw_odds,
     odds_error=OddsError,
+    sample_hand=sample_hand,
     simulator_module="rules_engine.hagmi.simulation",
 )

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any, Iterator, Mapping
 
 from rules_engine.core.construction import (
+    Gauge,
     ListContext,
     Rule,
     RuleInfo,
@@ -89,12 +90,22 @@ def summarise(ctx: ListContext) -> dict[str, int]:
     }
 
 
+def measure(ctx: ListContext) -> list[Gauge]:
+    """Points ≤ point_limit (M1), orders per round (M2, no limit) and at least one unit (M4)."""
+    return [
+        Gauge("points", army_points(ctx), "M1", maximum=ctx.options["point_limit"]),
+        Gauge("orders", orders_per_round(ctx), "M2"),
+        Gauge("units", ctx.totals[ARMY], "M4", minimum=1),
+    ]
+
+
 RULESET = RuleSet(
     system=SYSTEM,
     sections=SECTIONS,
     defaults=DEFAULTS,
     rules=(PointLimit(), UniqueOnce(), NotEmpty()),
     summarise=summarise,
+    measure=measure,
     notes=(
         RuleInfo(
             "M2", SYSTEM, None,

@@ -11,6 +11,7 @@ from typing import Any, Iterator, Mapping
 
 from rules_engine.core.construction import (
     Entry,
+    Gauge,
     ListContext,
     Rule,
     RuleSet,
@@ -318,6 +319,42 @@ def summarise(ctx: ListContext) -> dict[str, int]:
     return {"heroes": hero_count(ctx), "units": unit_count(ctx), "cyphers": cypher_count(ctx)}
 
 
+def warjack_weapon_points(ctx: ListContext, entry: Entry) -> int:
+    """The weapon points a warjack entry's loadout spends: the cost of its known weapon cards (as W5 counts them)."""
+    options = entry.options if is_mapping(entry.options) else {}
+    weapons = options.get("weapons", [])
+    if not isinstance(weapons, (list, tuple)):
+        return 0
+    cards = ctx.catalog.cards
+    return sum(int_field(cards[code], "cost") for code in weapons
+               if isinstance(code, str) and code in cards and cards[code].get("kind") == WEAPON)
+
+
+def measure(ctx: ListContext) -> list[Gauge]:
+    """Heroes ≤ max_heroes (W1), units ≤ max_units and mantlets ≤ max_mantlets (W2), rack_min–rack_max cyphers and
+    rack_min_per_suit of each suit (W3), and each warjack's weapon points (W5)."""
+    options = ctx.options
+    gauges = [
+        Gauge("heroes", hero_count(ctx), "W1", maximum=options["max_heroes"]),
+        Gauge("units", unit_count(ctx), "W2", maximum=options["max_units"]),
+    ]
+    mantlets = sum(entry.qty for entry in force_units(ctx, {MANTLET}))
+    if mantlets:
+        gauges.append(Gauge("mantlets", mantlets, "W2", maximum=options["max_mantlets"]))
+    gauges.append(Gauge("cyphers", cypher_count(ctx), "W3", minimum=options["rack_min"], maximum=options["rack_max"]))
+    per_suit = dict.fromkeys(SUITS, 0)
+    for entry in rack_cyphers(ctx):
+        suit = entry.card.get("suit")
+        if suit in per_suit:
+            per_suit[suit] += entry.qty
+    gauges += [Gauge("suit", count, "W3", minimum=options["rack_min_per_suit"], subject=suit)
+               for suit, count in per_suit.items()]
+    gauges += [Gauge("weapon_points", warjack_weapon_points(ctx, entry), "W5",
+                     maximum=int_field(entry.card, "weapon_points"), subject=entry.code)
+               for entry in force_units(ctx, {WARJACK})]
+    return gauges
+
+
 RULESET = RuleSet(
     system=SYSTEM,
     sections=SECTIONS,
@@ -334,4 +371,5 @@ RULESET = RuleSet(
         SingleFaction(),
     ),
     summarise=summarise,
+    measure=measure,
 )

@@ -1,0 +1,51 @@
+"""The message broker, in one place (issue 16): whether it can be reached, publishing a run's chunk tasks, and
+pinging the workers. The services (builder.services.simulations) and the health check (builder.api.health) call
+these; nothing else in builder/ talks to the broker.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from hangar.celery import app as celery_app
+
+# Publishing retries on a transient broker error before giving up (kombu's retry policy).
+PUBLISH_RETRY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.5, "interval_max": 1}
+
+
+def check_connection(timeout: float) -> None:
+    """Connect to the broker once, waiting at most `timeout` seconds; raises the transport's error if it cannot
+    (kombu's OperationalError, OSError, ... depending on the transport)."""
+    with celery_app.connection_for_write() as connection:
+        connection.ensure_connection(max_retries=1, interval_start=0, interval_step=0.2, timeout=timeout)
+
+
+def publish_chunks(run_id: int, indices: Iterable[int]) -> None:
+    """One `simulation_chunk(run_id, index)` message per chunk, on the default queue (ids only, JSON). Raises
+    the broker's error, with the index that failed as `error.chunk_index`, if it refuses after PUBLISH_RETRY."""
+    from builder.tasks import simulation_chunk  # the tasks module imports the services, which import this one
+
+    queue = celery_app.conf.task_default_queue
+    index = None
+    try:
+        for index in indices:
+            simulation_chunk.apply_async((run_id, index), queue=queue, retry=True, retry_policy=PUBLISH_RETRY)
+    except Exception as error:
+        error.chunk_index = index  # type: ignore[attr-defined]
+        raise
+
+
+class NoBroadcast(Exception):
+    """The transport cannot broadcast (kombu's filesystem transport): workers cannot be pinged."""
+
+
+def ping_workers(timeout: float) -> list[str]:
+    """Hostnames of the workers that answered a ping within `timeout` seconds. Raises NoBroadcast on a transport
+    without broadcast, the broker's error otherwise."""
+    try:
+        replies: list[dict[str, Any]] = celery_app.control.ping(timeout=timeout) or []
+    except Exception as error:
+        if celery_app.conf.broker_url.startswith("filesystem") or isinstance(error, NotImplementedError):
+            raise NoBroadcast(str(error)) from error
+        raise
+    return sorted(name for reply in replies for name in reply)

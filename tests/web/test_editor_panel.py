@@ -1,0 +1,189 @@
+"""The editor's panel (issue 14, part A2): what the format still needs (each counter against the limits of the format's
+options, with what is left and its rule ID), the picker's filters and card text, card pages in words, and the exact
+HAGMI draw odds with a seeded sample hand."""
+from __future__ import annotations
+
+import html
+import json
+import re
+from fractions import Fraction
+
+import pytest
+from django.test import Client
+
+from builder import services
+from cards.selectors import catalog_for
+from rules_engine.construction import RULESETS
+from tests.web.conftest import empty_hagmi, hagmi_legal_doc
+from tests.web.test_editor import editor_post
+
+pytestmark = pytest.mark.django_db
+
+
+def mwda_doc(army, fmt="tournament-300"):
+    return {"schema": "hangar.list/1", "system": "mwda", "format": fmt, "name": "Army",
+            "sections": {"army": [{"card": code, "qty": qty} for code, qty in army]}}
+
+
+def warcaster_doc(name="isa-starsteel-vanguard"):
+    with open(f"cards/packages/warcaster/lists/{name}.json", encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+def hagmi_sample(name="akane-assault"):
+    with open(f"cards/packages/hagmi/lists/{name}.json", encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+def gauges(document):
+    return [g.as_dict() for g in RULESETS[document["system"]].gauges(document, catalog_for(document["system"]))]
+
+
+def gauge(document, key, subject=None):
+    return next(g for g in gauges(document) if g["key"] == key and (subject is None or g["subject"] == subject))
+
+
+def counters_of(page: str) -> dict[str, str]:
+    """data-counter key -> the counter's text, tags stripped (several of one key joined with " | ")."""
+    found: dict[str, list[str]] = {}
+    for key, body in re.findall(r'<li class="counter[^"]*" data-counter="([^"]+)">(.*?)</li>', page, re.S):
+        found.setdefault(key, []).append(" ".join(html.unescape(re.sub(r"<[^>]+>", " ", body)).split()))
+    return {key: " | ".join(texts) for key, texts in found.items()}
+
+
+def ja_client(client: Client) -> Client:
+    client.cookies["django_language"] = "ja"
+    return client
+
+
+# --- what the format still needs: the engine's gauges, limits from the format's options -------------------------
+
+
+def test_hagmi_gauges_read_the_limits_of_the_format_h1_h2_h5_h8(catalog):
+    doc = hagmi_legal_doc()
+    doc["sections"]["weapons"][0]["qty"] = 0  # 18 兵器
+    doc["sections"]["weapons"] = [e for e in doc["sections"]["weapons"] if e["qty"]]
+    doc["sections"]["damage"] = []
+    doc["sections"]["secret"] = [{"card": "HS-057", "qty": 1}, {"card": "HS-058", "qty": 1}]
+    weapons = gauge(doc, "weapons")
+    assert (weapons["value"], weapons["min"], weapons["status"], weapons["left"], weapons["rule"]) == (18, 20, "under",
+                                                                                                       2, "H1")
+    assert (gauge(doc, "tactics")["value"], gauge(doc, "tactics")["status"]) == (20, "ok")
+    main = gauge(doc, "main")
+    assert (main["value"], main["min"], main["left"], main["rule"]) == (38, 40, 2, "H1, H2")
+    secret = gauge(doc, "secret")  # ⌊38 / 20⌋ = 1 allowed
+    assert (secret["value"], secret["max"], secret["status"], secret["left"], secret["rule"]) == (2, 1, "over", 1, "H5")
+    damage = gauge(doc, "damage")
+    assert (damage["status"], damage["severity"], damage["rule"]) == ("under", "warning", "H8")
+    assert (gauge(doc, "copies")["value"], gauge(doc, "copies")["max"]) == (2, 2)
+    # tactics-v3: no deck minimums, 兵器 + 作戦 ≥ 20 (H2)
+    v3 = {**doc, "format": "tactics-v3"}
+    assert gauge(v3, "weapons")["min"] is None and gauge(v3, "weapons")["status"] == "ok"
+    assert (gauge(v3, "main")["min"], gauge(v3, "main")["rule"], gauge(v3, "main")["status"]) == (20, "H2", "ok")
+
+
+def test_mwda_gauges_points_left_and_orders_m1_m2_m4(catalog):
+    doc = mwda_doc([("MW-004", 1), ("MW-010", 1), ("MW-014", 1)])  # 62 + 124 + 102 = 288 points
+    points = gauge(doc, "points")
+    assert (points["value"], points["max"], points["left"], points["status"], points["rule"]) == (288, 300, 12, "ok", "M1")
+    assert gauge(doc, "orders")["value"] == 4  # ⌈288 / 100⌉ + 1 (移動司令部's order bonus)
+    smaller = gauge({**doc, "format": "standard-200"}, "points")
+    assert (smaller["max"], smaller["status"], smaller["left"]) == (200, "over", 88)
+    assert gauge(mwda_doc([]), "units")["status"] == "under"
+
+
+def test_warcaster_gauges_heroes_units_rack_suits_and_weapon_points_w1_w2_w3_w5(catalog):
+    doc = warcaster_doc()
+    doc["sections"]["rack"] = doc["sections"]["rack"][1:]  # 11 cyphers, 2 of them Fury
+    assert (gauge(doc, "heroes")["value"], gauge(doc, "heroes")["max"]) == (1, 1)
+    assert (gauge(doc, "units")["value"], gauge(doc, "units")["max"], gauge(doc, "units")["left"]) == (6, 8, 2)
+    rack = gauge(doc, "cyphers")
+    assert (rack["value"], rack["min"], rack["max"], rack["status"], rack["left"]) == (11, 12, 15, "under", 1)
+    fury = gauge(doc, "suit", "fury")
+    assert (fury["value"], fury["min"], fury["status"], fury["rule"]) == (2, 3, "under", "W3")
+    assert gauge(doc, "suit", "harmonic")["status"] == "ok"
+    light, heavy = gauge(doc, "weapon_points", "WC-010"), gauge(doc, "weapon_points", "WC-011")
+    assert (light["value"], light["max"], light["left"]) == (4, 4, 0)
+    assert (heavy["value"], heavy["max"], heavy["left"], heavy["rule"]) == (5, 6, 1, "W5")
+    full = {**doc, "format": "full"}
+    assert (gauge(full, "heroes")["max"], gauge(full, "units")["max"]) == (3, 15)
+
+
+# --- the panel on the editor and the list page ---------------------------------------------------------------
+
+
+# --- picker filters ------------------------------------------------------------------------------------------
+
+
+def selects(page: str) -> dict[str, list[tuple[str, str]]]:
+    """Each pick-* select of the page: name -> [(value, shown text)]."""
+    found = {}
+    for name, body in re.findall(r'<select name="(pick-[a-z_]+)"[^>]*>(.*?)</select>', page, re.S):
+        found[name] = [(value, html.unescape(text)) for value, text in
+                       re.findall(r'<option value="([^"]*)"[^>]*>(.*?)</option>', body)]
+    return found
+
+
+def picked(client, game_list, **params) -> list[str]:
+    page = client.get(f"/lists/{game_list.slug}/edit/cards/", params).content.decode()
+    return re.findall(r'<li data-code="([^"]+)"', page)
+
+
+# --- card text on demand, and on the card pages ------------------------------------------------------------
+
+
+def page_text(client, url) -> str:
+    response = client.get(url)
+    assert response.status_code == 200
+    body = response.content.decode()
+    body = body[body.index("<main"):body.index("</main>")]
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", body)).split())
+
+
+# --- HAGMI draw odds -----------------------------------------------------------------------------------------
+
+
+def cheap_units(document) -> list[str]:
+    cards = catalog_for("hagmi").cards
+    return sorted({e["card"] for e in document["sections"]["weapons"]
+                   if cards[e["card"]]["category"] == "unit" and cards[e["card"]]["cost"] <= 2})
+
+
+def panel_rows(page: str) -> dict[int, float]:
+    return {int(turn): float(p) for turn, p in re.findall(r'<tr data-turn="(\d+)" data-probability="([0-9.e-]+)">', page)}
+
+
+def test_by_turn_odds_are_the_exact_mixture_over_the_logistics_dice(catalog, client):
+    document = hagmi_sample()
+    group = [{"cards": cheap_units(document), "at_least": 1}]
+
+    def api(**question):
+        return client.post("/api/odds/", {"document": document, "deck": "weapons", "groups": group, **question},
+                           content_type="application/json").json()
+
+    # one 兵站 roll: each die of 4-6 draws 1 from 兵器, doubles draw 1 more from the same deck
+    step: dict[int, Fraction] = {}
+    for a in range(1, 7):
+        for b in range(1, 7):
+            drawn = (a >= 4) + (b >= 4) + (a == b and a >= 4)
+            step[drawn] = step.get(drawn, Fraction(0)) + Fraction(1, 36)
+    dist = {2: Fraction(1)}
+    for turn in (1, 2, 3):
+        dist = {total: sum((p * step.get(total - before, Fraction(0)) for before, p in dist.items()), Fraction(0))
+                for total in range(2, 2 + 3 * turn + 1)}
+        expected = sum((p * Fraction(api(draws=n)["exact"]) for n, p in dist.items() if p), Fraction(0))
+        assert Fraction(api(turn=turn)["exact"]) == expected
+
+
+def test_the_api_refuses_a_turn_beyond_its_limit_or_with_draws(catalog, client):
+    document = hagmi_sample()
+    group = [{"cards": cheap_units(document), "at_least": 1}]
+    for question in ({"turn": 11}, {"turn": 2, "draws": 3}, {"turn": -1}, {"turn": 10**30}):
+        response = client.post("/api/odds/", {"document": document, "deck": "weapons", "groups": group, **question},
+                               content_type="application/json")
+        assert response.status_code == 400, question
+
+
+def hand_of(page: str) -> list[str]:
+    block = page[page.index('<ul class="hand">'):]
+    return re.findall(r'<li data-code="([^"]+)"', block[:block.index("</ul>")])
