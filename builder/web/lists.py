@@ -108,7 +108,7 @@ def _list_view(game_list: GameList, document: dict[str, Any], result: dict[str, 
         "sections": p.section_rows(document, cat),
         "result": result,
         "violations": p.violation_rows(result, cat),
-        "counters": p.counters(game_list.system.slug, result.get("summary") or {}),
+        "counters": p.counters(game_list.system.slug, selectors.document_gauges(document), cat),
         "chart": p.cost_chart(document, cat),
     }
 

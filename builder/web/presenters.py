@@ -12,12 +12,15 @@ from typing import Any
 
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from builder.listio import export_list_json
 from cards.selectors import catalog_for, formats_for, opponents_for
 from cards.systems import SECTION_LABELS, SYSTEMS
 from rules_engine.core.catalog import Catalog
 from rules_engine.systems import system as game_system
+
+from . import vocabulary
 
 VERIFICATION_HEX = 10  # the tournament sheet's code: first 10 hex digits of sha256(canonical JSON) + revision
 
@@ -123,32 +126,58 @@ def section_rows(document: Mapping[str, Any], cat: Catalog) -> list[dict[str, An
     return rows
 
 
-def counters(system: str, summary: Mapping[str, Any]) -> list[dict[str, str]]:
-    """The legality panel's counters, e.g. 秘策 2 / 2, orders per round 3 (H5, M1, M2, W1-W3)."""
-    def count(label: str, value: Any, limit: Any = None, rule: str = "") -> dict[str, str]:
-        text = f"{value} / {limit}" if limit is not None else f"{value}"
-        return {"label": label, "value": text, "rule": rule}
+COUNTER_LABELS = {  # gauge key -> words (rules_engine RuleSet.gauges; sections by their own labels)
+    "main": gettext_lazy("main deck"), "copies": gettext_lazy("copies of one name"),
+    "secret_copies": gettext_lazy("copies of one name in 秘策"), "points": gettext_lazy("points"),
+    "orders": gettext_lazy("orders per round"), "units": gettext_lazy("units"), "heroes": gettext_lazy("heroes"),
+    "mantlets": gettext_lazy("mantlets"), "cyphers": gettext_lazy("cyphers"),
+    "weapon_points": gettext_lazy("weapon points"),
+}
+COUNTER_MARKS = {"ok": "✓", "under": "✗", "over": "✗"}
 
-    if system == "hagmi":
-        return [
-            count(section_label("weapons"), summary.get("weapons", 0), rule="H1"),
-            count(section_label("tactics"), summary.get("tactics", 0), rule="H2"),
-            count(_("main deck"), summary.get("main", 0)),
-            count(section_label("damage"), summary.get("damage", 0), rule="H8"),
-            count(section_label("secret"), summary.get("secret", 0), summary.get("secret_allowed", 0), rule="H5"),
-        ]
-    if system == "mwda":
-        return [
-            count(_("points"), summary.get("points", 0), summary.get("point_limit"), rule="M1"),
-            count(_("orders per round"), summary.get("orders_per_round", 0), rule="M2"),
-        ]
-    if system == "warcaster":
-        return [
-            count(_("heroes"), summary.get("heroes", 0), rule="W1"),
-            count(_("units"), summary.get("units", 0), rule="W2"),
-            count(_("cyphers"), summary.get("cyphers", 0), rule="W3"),
-        ]
-    return [count(str(key), value) for key, value in summary.items()]
+
+def _limit_text(gauge: Mapping[str, Any]) -> str:
+    low, high = gauge.get("min"), gauge.get("max")
+    if low is not None and high is not None:
+        return f"{low}–{high}"
+    if high is not None:
+        return str(high)
+    return f"{low}+" if low is not None else ""
+
+
+def counters(system: str, gauges: list[Mapping[str, Any]], cat: Catalog | None = None) -> list[dict[str, Any]]:
+    """The legality panel's counters, New Recruit style: each count with its limit from the format's options and what
+    is left or missing ("秘策 2 / 2 · 0 left", "points 287 / 300 · 13 left", "cyphers 11 / 12–15 · 1 short"), its rule
+    ID, and a status (ok / under / over) that the page shows with a mark and a word as well as a colour."""
+    rows = []
+    for gauge in gauges:
+        key, subject = gauge["key"], gauge.get("subject")
+        if key in SECTION_LABELS:
+            label = section_label(key)
+        elif key == "suit":
+            label = _("%(suit)s cyphers") % {"suit": vocabulary.label(system, "suit", subject)}
+        else:
+            label = COUNTER_LABELS.get(key) or vocabulary.humanise(key)
+        card = cat.cards.get(subject) if cat is not None and isinstance(subject, str) else None
+        limit = _limit_text(gauge)
+        status, left = (gauge.get("status", "ok") if limit else "info"), gauge.get("left")
+        if status == "under":
+            note = _("%(count)s short") % {"count": left}
+        elif status == "over":
+            note = _("%(count)s over") % {"count": left}
+        elif left is not None:
+            note = _("%(count)s left") % {"count": left}
+        else:
+            note = _("met") if limit else ""
+        warning = gauge.get("severity") == "warning" and status != "ok"
+        rows.append({
+            "key": key, "label": str(label), "subject": names(card, subject)["main"] if card is not None else "",
+            "value": f"{gauge['value']} / {limit}" if limit else str(gauge["value"]),
+            "rule": gauge.get("rule") or "", "status": status, "note": note,
+            "mark": "⚠" if warning else (COUNTER_MARKS.get(status, "") if limit else ""),
+            "severity": "warning" if warning else ("error" if status != "ok" else ""),
+        })
+    return rows
 
 
 def cost_chart(document: Mapping[str, Any], cat: Catalog) -> dict[str, Any]:

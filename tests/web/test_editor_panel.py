@@ -112,6 +112,60 @@ def test_warcaster_gauges_heroes_units_rack_suits_and_weapon_points_w1_w2_w3_w5(
 # --- the panel on the editor and the list page ---------------------------------------------------------------
 
 
+def test_the_editor_shows_every_hagmi_counter_with_its_limit_and_what_is_left(make_list, owner_client):
+    doc = hagmi_legal_doc()
+    doc["sections"]["weapons"] = doc["sections"]["weapons"][1:]  # 18 兵器
+    game_list = make_list(doc)
+    counters = counters_of(owner_client.get(f"/lists/{game_list.slug}/edit/").content.decode())
+    assert counters["weapons"] == "Weapons 18 / 20+ H1 ✗ 2 short"
+    assert counters["tactics"] == "Tactics 20 / 20+ H2 ✓ met"
+    assert counters["main"] == "main deck 38 / 40+ H1, H2 ✗ 2 short"
+    assert counters["secret"] == "Secret 0 / 1 H5 ✓ 1 left"
+    assert counters["damage"] == "Damage 2 / 1+ H8 ✓ met"
+    assert counters["copies"].endswith("2 / 2 H4 ✓ 0 left")
+
+
+def test_an_over_or_under_counter_is_marked_with_a_word_and_a_mark_not_colour_alone(catalog, owner, owner_client):
+    game_list = services.list_create(owner=owner, document=mwda_doc([("MW-010", 1), ("MW-009", 2), ("MW-012", 1)]))
+    page = owner_client.get(f"/lists/{game_list.slug}/edit/").content.decode()  # 124 + 100 + 72 = 296
+    assert counters_of(page)["points"] == "points 296 / 300 M1 ✓ 4 left"
+    page = editor_post(owner_client, game_list, "inc:army:MW-009", htmx=True).content.decode()  # 346
+    assert counters_of(page)["points"] == "points 346 / 300 M1 ✗ 46 over"
+    assert '<li class="counter is-over has-error" data-counter="points">' in page
+    assert counters_of(page)["orders"] == "orders per round 4 M2"  # ⌈346 / 100⌉, no limit: no mark
+
+
+def test_the_mwda_counter_says_points_left_in_japanese(catalog, owner, owner_client):
+    game_list = services.list_create(owner=owner, document=mwda_doc([("MW-004", 1), ("MW-010", 1), ("MW-014", 1)]))
+    counters = counters_of(ja_client(owner_client).get(f"/lists/{game_list.slug}/edit/").content.decode())
+    assert counters["points"] == "ポイント 288 / 300 M1 ✓ 残り12"
+    assert counters["orders"] == "1ラウンドの指令数 4 M2"
+
+
+def test_the_warcaster_counters_name_each_suit_and_warjack(catalog, owner, owner_client):
+    doc = warcaster_doc()
+    doc["sections"]["rack"] = doc["sections"]["rack"][1:]
+    game_list = services.list_create(owner=owner, document=doc)
+    counters = counters_of(owner_client.get(f"/lists/{game_list.slug}/edit/").content.decode())
+    assert counters["heroes"] == "heroes 1 / 1 W1 ✓ 0 left"
+    assert counters["units"] == "units 6 / 8 W2 ✓ 2 left"
+    assert counters["cyphers"] == "cyphers 11 / 12–15 W3 ✗ 1 short"
+    assert counters["suit"].split(" | ") == ["Fury cyphers 2 / 3+ W3 ✗ 1 short", "Geometric cyphers 3 / 3+ W3 ✓ met",
+                                            "Harmonic cyphers 3 / 3+ W3 ✓ met", "Overdrive cyphers 3 / 3+ W3 ✓ met"]
+    assert counters["weapon_points"].split(" | ") == ["weapon points Hayate Light Warjack 4 / 4 W5 ✓ 0 left",
+                                                     "weapon points Iwao Heavy Warjack 5 / 6 W5 ✓ 1 left"]
+    japanese = counters_of(ja_client(owner_client).get(f"/lists/{game_list.slug}/edit/").content.decode())
+    assert japanese["cyphers"] == "サイファー 11 / 12–15 W3 ✗ 1不足"
+    assert japanese["suit"].startswith("フューリーのサイファー 2 / 3+ W3 ✗ 1不足")
+
+
+def test_the_list_page_and_the_sheet_show_the_same_counters(make_list, client):
+    game_list = make_list(hagmi_legal_doc(), visibility="public")
+    for url in (f"/lists/{game_list.slug}/", f"/lists/{game_list.slug}/sheet/"):
+        counters = counters_of(client.get(url).content.decode())
+        assert counters["secret"] == "Secret 0 / 2 H5 ✓ 2 left" and counters["main"] == "main deck 40 / 40+ H1, H2 ✓ met"
+
+
 # --- picker filters ------------------------------------------------------------------------------------------
 
 
