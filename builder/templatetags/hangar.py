@@ -9,7 +9,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 
-from builder.web import presenters
+from builder.web import presenters, vocabulary
 
 register = template.Library()
 
@@ -28,6 +28,13 @@ def cardname(names: dict[str, str]) -> str:
 @register.filter
 def section_label(section: str) -> str:
     return presenters.section_label(section)
+
+
+@register.filter
+def vocab(value: Any, spec: str) -> str:
+    """{{ weapon.damage_type|vocab:"mwda:damage_type" }}: a card field's value in words (builder.web.vocabulary)."""
+    system, _sep, field = spec.partition(":")
+    return vocabulary.label(system, field, value)
 
 
 @register.filter

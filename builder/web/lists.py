@@ -27,6 +27,7 @@ from builder.services.lists import check_owner
 from cards.selectors import CardQuery, card_search, systems_list
 from rules_engine.systems import system as game_system
 
+from . import picker as pickers
 from . import presenters as p
 from .common import error_lines, error_page, is_htmx, system_or_404
 from .editing import Edit, EditError, apply_edit, apply_loadout
@@ -172,12 +173,19 @@ def list_restore(request: HttpRequest, slug: str) -> HttpResponse:
 # --- the editor --------------------------------------------------------------------------------------------
 
 
-def _picker(system: str, q: str) -> list[dict[str, Any]]:
+def _picker_filters(system: str, data: Any = None) -> pickers.PickerFilterForm:
+    """The picker's filters (category or kind, frame, faction, suit, cost), from the request's pick-* fields."""
+    opponent_only = list(game_system(system).opponent_categories)
+    players = card_search(CardQuery(system=system)).exclude(category__in=opponent_only)
+    return pickers.PickerFilterForm(system, players, pickers.bound_data(data))
+
+
+def _picker(system: str, q: str, filters: pickers.PickerFilterForm | None = None) -> list[dict[str, Any]]:
     # 機獣 and 母艦 are the co-op opponent's cards, never a player's (H3): the picker leaves them out.
     opponent_only = list(game_system(system).opponent_categories)  # 機獣 and 母艦: no list holds them
-    cards = card_search(CardQuery(system=system, q=q)).exclude(category__in=opponent_only)[:PICKER_SIZE]
-    return [{"code": c.code, "names": p.names(c.data, c.code), "cost": p.card_cost(system, c.data),
-             "category": c.category, "section": p.default_section(system, c.data)} for c in cards]
+    filters = filters or _picker_filters(system)
+    cards = filters.narrow(card_search(filters.query(q))).exclude(category__in=opponent_only)[:PICKER_SIZE]
+    return pickers.rows(system, cards, p.catalog(system))  # each row with its card text
 
 
 def _draft_validation(draft: dict[str, Any]) -> dict[str, Any]:
@@ -189,13 +197,16 @@ def _draft_validation(draft: dict[str, Any]) -> dict[str, Any]:
                 "summary": {}}
 
 
-def _editor_context(game_list, form, draft, *, saved_doc, q="", conflict=None, problems=None, saved=False):
+def _editor_context(game_list, form, draft, *, saved_doc, q="", conflict=None, problems=None, saved=False,
+                    request_data=None):
     result = _draft_validation(draft)
     context = _list_view(game_list, draft, result)
     system = game_list.system.slug
+    filters = _picker_filters(system, request_data)  # the picker's pick-* fields
     context.update({
         "form": form, "draft_json": json.dumps(draft, ensure_ascii=False), "q": q,
-        "picker": _picker(system, q), "conflict": conflict, "problems": problems or [], "saved": saved,
+        "picker": _picker(system, q, filters), "picker_filters": filters, "picker_filtered": filters.active,
+        "conflict": conflict, "problems": problems or [], "saved": saved,
         "dirty": draft != saved_doc, "hagmi": system == "hagmi",
         "loadout": p.warjack_loadout_choices(p.catalog(system)) if system == "warcaster" else None,
     })
@@ -239,7 +250,7 @@ def list_edit(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method == "GET":
         form = _initial_form(game_list, saved_doc)
         context = _editor_context(game_list, form, saved_doc, saved_doc=saved_doc, q=request.GET.get("q", ""),
-                                  saved=request.GET.get("saved") == "1")
+                                  saved=request.GET.get("saved") == "1", request_data=request.GET)
         return render(request, "lists/edit.html", context)
     return _editor_post(request, game_list, saved_doc)
 
@@ -297,7 +308,7 @@ def _editor_post(request: HttpRequest, game_list: GameList, saved_doc: dict[str,
     form = EditorForm(post, formats=_formats(game_list))
     form.is_valid()
     context = _editor_context(game_list, form, draft, saved_doc=saved_doc, q=q, conflict=conflict,
-                              problems=problems, saved=saved)
+                              problems=problems, saved=saved, request_data=request.POST)
     return render(request, "lists/edit.html", context, status=_status(request, 409 if conflict else 200))
 
 
@@ -313,8 +324,9 @@ def list_picker(request: HttpRequest, slug: str) -> HttpResponse:
         game_list = _owned(request, slug)
     except ListServiceError as error:
         return error_page(request, error)
+    filters = _picker_filters(game_list.system.slug, request.GET)
     return render(request, "lists/_picker.html", {
-        "picker": _picker(game_list.system.slug, request.GET.get("q", "")),
+        "picker": _picker(game_list.system.slug, request.GET.get("q", ""), filters), "picker_filtered": filters.active,
         "hagmi": game_list.system.slug == "hagmi",
     })
 

@@ -19,6 +19,7 @@ from builder.throttles import LoginFailureThrottle, scope_wait
 from cards.selectors import CardQuery, card_get, card_search, formats_for, systems_list
 from rules_engine.construction import RULES
 
+from . import cardtext
 from . import presenters as p
 from .common import is_htmx, system_or_404, throttled_page
 
@@ -130,9 +131,12 @@ def card_detail(request: HttpRequest, system: str, code: str) -> HttpResponse:
     card = card_get(system, code)
     if card is None:
         raise Http404(f"No card {code!r} in {system}.")
+    cat = p.catalog(system)
+    text = cardtext.describe(system, card.data, lambda code: p.names(cat.cards.get(code), code)["main"], page=True)
     return render(request, f"catalog/card_{system}.html", {
         "game": game, "system_name": p.system_name(system), "card": card, "data": card.data,
-        "names": p.names(card.data, card.code), "skills": card.data.get("skills") or card.data.get("abilities") or [],
+        "names": p.names(card.data, card.code), "text": text,  # every field in words (builder/web/cardtext.py)
+        "weapons": cardtext.weapon_rows(card.data), "stats": cardtext.stat_rows(card.data),
     })
 
 

@@ -178,12 +178,94 @@ def selects(page: str) -> dict[str, list[tuple[str, str]]]:
     return found
 
 
+@pytest.mark.parametrize("system, expected", [
+    ("hagmi", {"pick-category": ["unit", "armament", "tactic", "damage", "design"],
+               "pick-frame": ["black", "blue", "red", "white", "gold", "silver"]}),
+    ("mwda", {"pick-category": ["mech", "vehicle", "infantry"],
+              "pick-faction": ["republic", "steel-wolves", "spirit-cats", "highlanders", "bannson", "mercenary"]}),
+    ("warcaster", {"pick-category": ["hero", "hero_attachment", "squad", "solo", "warjack", "vehicle", "mantlet",
+                                     "cortex", "weapon", "cypher"],
+                   "pick-faction": ["iron-star-alliance", "marcher-worlds", "mercenary", "universal"],
+                   "pick-suit": ["fury", "geometric", "harmonic", "overdrive"]}),
+])
+def test_the_picker_filters_offer_only_what_the_systems_catalog_has_in_words(catalog, owner, owner_client, system,
+                                                                            expected):
+    document = {"hagmi": empty_hagmi(), "mwda": mwda_doc([]), "warcaster": warcaster_doc()}[system]
+    game_list = services.list_create(owner=owner, document=document)
+    page = owner_client.get(f"/lists/{game_list.slug}/edit/").content.decode()
+    found = selects(page)
+    assert {name: [value for value, _ in options[1:]] for name, options in found.items()} == expected
+    for options in found.values():
+        assert options[0] == ("", "(any)") and len(options) >= 3  # never an "(any)"-only select
+        for value, text in options[1:]:
+            assert text != value and "-" not in text.split("(")[0] and "_" not in text  # words, not slugs
+    assert 'name="pick-cost_min"' in page and 'name="pick-cost_max"' in page
+
+
+def test_the_filter_labels_are_japanese_in_japanese(catalog, make_list, owner, owner_client):
+    client = ja_client(owner_client)
+    hagmi = selects(client.get(f"/lists/{make_list(empty_hagmi()).slug}/edit/").content.decode())
+    assert [text for _, text in hagmi["pick-category"]] == ["（すべて）", "兵装", "武装", "作戦", "ダメージ", "設計兵装"]
+    assert [text for _, text in hagmi["pick-frame"]][1:3] == ["黒枠", "青枠"]
+    warcaster = services.list_create(owner=owner, document=warcaster_doc())
+    found = selects(client.get(f"/lists/{warcaster.slug}/edit/").content.decode())
+    assert [text for _, text in found["pick-suit"]][1:] == ["フューリー", "ジオメトリック", "ハーモニック", "オーバードライブ"]
+    assert "鉄星同盟" in [text for _, text in found["pick-faction"]]
+
+
 def picked(client, game_list, **params) -> list[str]:
     page = client.get(f"/lists/{game_list.slug}/edit/cards/", params).content.decode()
     return re.findall(r'<li data-code="([^"]+)"', page)
 
 
+def test_the_picker_filters_narrow_the_results(catalog, make_list, owner, owner_client):
+    hagmi = make_list(empty_hagmi())
+    assert picked(owner_client, hagmi, **{"pick-category": "armament"}) == [f"HS-0{n}" for n in range(23, 29)]
+    assert set(picked(owner_client, hagmi, **{"pick-frame": "white"})) == {"HS-057", "HS-058", "HS-059"}
+    cheap_units = picked(owner_client, hagmi, **{"pick-category": "unit", "pick-cost_max": "1"})
+    assert cheap_units and all(catalog_for("hagmi").cards[c]["cost"] <= 1 for c in cheap_units)
+    assert picked(owner_client, hagmi, q="蒼穹", **{"pick-cost_min": "3"}) == ["HS-004", "HS-005"]  # with the search
+    mwda = services.list_create(owner=owner, document=mwda_doc([]))
+    wolves = picked(owner_client, mwda, **{"pick-faction": "steel-wolves", "pick-category": "mech"})
+    assert wolves == ["MW-010", "MW-011"]
+    warcaster = services.list_create(owner=owner, document=warcaster_doc())
+    fury = picked(owner_client, warcaster, **{"pick-suit": "fury"})
+    assert fury == [f"WC-C0{n}" for n in range(1, 8)]
+    page = owner_client.get(f"/lists/{warcaster.slug}/edit/cards/", {"pick-suit": "fury", "q": "zzz"}).content.decode()
+    assert "No card matches these filters." in page
+
+
+def test_without_javascript_the_filter_button_posts_the_editor_and_keeps_the_draft(make_list, owner_client):
+    game_list = make_list(empty_hagmi())
+    draft = {**empty_hagmi(), "sections": {**empty_hagmi()["sections"], "weapons": [{"card": "HS-001", "qty": 2}]}}
+    page = editor_post(owner_client, game_list, "search", draft, **{"pick-category": "damage"}).content.decode()
+    codes = re.findall(r'<li data-code="([^"]+)"', page)
+    assert codes and all(catalog_for("hagmi").cards[c]["category"] == "damage" for c in codes)
+    assert '<option value="damage" selected>' in page  # the filter stays chosen
+    assert "HS-001" in page and "Unsaved changes" in page  # the draft is still there
+
+
+def test_a_bad_filter_value_is_ignored_not_an_error(make_list, owner_client):
+    game_list = make_list(empty_hagmi())
+    response = owner_client.get(f"/lists/{game_list.slug}/edit/cards/", {"pick-category": "beast", "pick-cost_min": "x"})
+    assert response.status_code == 200 and "HB-001" not in response.content.decode()  # never a 機獣
+
+
 # --- card text on demand, and on the card pages ------------------------------------------------------------
+
+
+def test_each_picker_row_shows_its_card_text_on_demand(make_list, owner_client):
+    game_list = make_list(empty_hagmi())
+    page = owner_client.get(f"/lists/{game_list.slug}/edit/cards/", {"q": "HS-023"}).content.decode()
+    assert '<details class="card-text">' in page and "<summary>Card text" in page
+    text = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())
+    assert "Category Armament" in text and "Durability 2" in text
+    assert "Equips a unit with the type 重装 or 防衛." in text
+    assert "On defence (counter or intercept) — Damage dealt to the equipped unit is reduced by 2." in text
+    assert "Deal 1 damage to the attacking unit." in text
+    japanese = ja_client(owner_client).get(f"/lists/{game_list.slug}/edit/cards/", {"q": "HS-023"}).content.decode()
+    assert "装備しているユニットが受けるダメージを2軽減する。" in html.unescape(japanese)
+    assert "<summary>カードテキスト" in japanese
 
 
 def page_text(client, url) -> str:
@@ -192,6 +274,42 @@ def page_text(client, url) -> str:
     body = response.content.decode()
     body = body[body.index("<main"):body.index("</main>")]
     return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", body)).split())
+
+
+def test_a_cypher_page_says_everything_in_words(catalog, client):
+    text = page_text(client, "/catalog/warcaster/WC-C23/")
+    for words in ("Kind Cypher", "Faction Universal (any faction)", "Suit Overdrive", "Cypher type Effect",
+                  "Effect 1 — A friendly warjack within 8″: STR +2, this turn.",
+                  "Effect 2 — 1 damage to a friendly warjack, straight to health (no roll)."):
+        assert words in text, words
+    for slug in ("overdrive", "universal", "cypher ·", "friendly_warjack", "stat_mod"):
+        assert slug not in text
+    japanese = page_text(ja_client(Client()), "/catalog/warcaster/WC-C23/")
+    assert "スート オーバードライブ" in japanese and "味方ウォージャック1体（8″以内）：STR +2（このターン）。" in japanese
+
+
+@pytest.mark.parametrize("url, words, slugs", [
+    ("/catalog/hagmi/HS-029/", ["Category Tactic", "Kind Order (one-shot)", "Frame Blue", "When played"],
+     ["tactic", "order", "blue", "refuel"]),
+    ("/catalog/hagmi/HS-006/", ["Firepower 1×2", "Targets Single target", "Static — This unit has first strike"],
+     ["single", "first_strike", "static"]),
+    ("/catalog/hagmi/HM-001/", ["Category Mothership", "Terrain Land", "At 4 cores — Every friendly unit gets "
+                                "firepower +1 permanently (a modification)."], ["mothership", "land"]),
+    ("/catalog/mwda/MW-004/", ["Kind Vehicle", "Faction Republic of the Sphere", "Order bonus +1 orders per round",
+                               "ECM — enemy ranged attacks", "Ballistic"], ["republic", "ballistic", "ecm", "veteran"]),
+    ("/catalog/warcaster/WC-001/", ["Kind Hero", "Faction Iron Star Alliance", "Arc Node · Always",
+                                    "Tactical Command · Action — A friendly unit within 8″: RAT +1, this turn. "
+                                    "(Costs 1 arc.)", "Ranged 12 6"], ["iron-star-alliance", "ranged"]),
+    ("/catalog/warcaster/WC-003/", ["Attaches to Commander Aya Kurogane"], ["WC-001"]),
+    ("/catalog/warcaster/WC-W03/", ["Kind Warjack weapon", "Weapon points cost 3", "Qualities Blast",
+                                    "Blast — on a hit the 2 nearest models"], ["blast", "weapon ·"]),
+])
+def test_card_pages_show_every_field_in_words(catalog, client, url, words, slugs):
+    text = page_text(client, url)
+    for expected in words:
+        assert expected in text, expected
+    for slug in slugs:
+        assert f" {slug} " not in f" {text} ", slug
 
 
 # --- HAGMI draw odds -----------------------------------------------------------------------------------------

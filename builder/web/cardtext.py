@@ -1,0 +1,558 @@
+"""A card's text in words, in the UI language: what the picker's "card text" disclosure and the card pages show.
+
+The packages describe abilities as data (docs/data-packages.md: HAGMI skills, Warcaster effects and abilities, MWDA
+ability names); this module writes each one as a sentence ("When played: refuel a friendly unit with 2 cards from
+the top of the 兵器 deck.") and lists the facts a player needs (kind, faction, suit, costs, stats) with words for
+every value (builder.web.vocabulary), so that no page shows a slug. A skill or ability that carries its own
+`text` / `text_en` (the original wording) is shown with that text.
+
+    describe(system, card_data, card_names) -> {"facts": [(label, value)], "lines": [{"title", "text"}],
+                                                "text": the card's own rules text or ""}
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext, pgettext_lazy
+
+from . import vocabulary
+from .presenters import names, ui_lang
+
+Names = Callable[[str], str]  # card code -> its name in the UI language
+
+# --- HAGMI -----------------------------------------------------------------------------------------------------
+
+HAGMI_TRIGGERS = {
+    "on_enter": pgettext_lazy("hagmi trigger", "When this enters the battlefield"),
+    "on_destroyed": pgettext_lazy("hagmi trigger", "When destroyed"),
+    "on_attack": pgettext_lazy("hagmi trigger", "On attack"),
+    "on_defend": pgettext_lazy("hagmi trigger", "On defence (counter or intercept)"),
+    "emergency": pgettext_lazy("hagmi trigger", "Emergency"),
+    "counter": pgettext_lazy("hagmi trigger", "Damage counter (when turned up by damage)"),
+    "static": pgettext_lazy("hagmi trigger", "Static"),
+    "hidden_mechanism": pgettext_lazy("hagmi trigger", "Hidden mechanism (once per turn)"),
+    "main": pgettext_lazy("hagmi trigger", "Activate (your main phase)"),
+    "on_play": pgettext_lazy("hagmi trigger", "When played"),
+    "on_turn_start": pgettext_lazy("hagmi trigger", "At the start of your turn"),
+    "on_turn_end": pgettext_lazy("hagmi trigger", "At the end of your turn"),
+}
+HAGMI_TARGETS = {
+    "self": pgettext_lazy("hagmi target", "this unit"),
+    "you": pgettext_lazy("hagmi target", "you"),
+    "opponent": pgettext_lazy("hagmi target", "the opponent"),
+    "all_opponents": pgettext_lazy("hagmi target", "every opponent"),
+    "target": pgettext_lazy("hagmi target", "the target"),
+    "attacker": pgettext_lazy("hagmi target", "the attacking unit"),
+    "enemy_unit": pgettext_lazy("hagmi target", "an enemy unit"),
+    "all_enemy_units": pgettext_lazy("hagmi target", "every enemy unit"),
+    "friendly_unit": pgettext_lazy("hagmi target", "a friendly unit"),
+    "all_friendly_units": pgettext_lazy("hagmi target", "every friendly unit"),
+    "equipped_unit": pgettext_lazy("hagmi target", "the equipped unit"),
+    "all_units": pgettext_lazy("hagmi target", "every unit"),
+}
+HAGMI_DURATIONS = {
+    "attack": pgettext_lazy("hagmi duration", "for this attack"),
+    "battle": pgettext_lazy("hagmi duration", "for this battle"),
+    "turn": pgettext_lazy("hagmi duration", "until the end of the turn"),
+    "permanent": pgettext_lazy("hagmi duration", "permanently (a modification)"),
+}
+HAGMI_DECKS = {
+    "weapons": pgettext_lazy("hagmi deck", "the 兵器 deck"),
+    "tactics": pgettext_lazy("hagmi deck", "the 作戦 deck"),
+    "choice": pgettext_lazy("hagmi deck", "the 兵器 or 作戦 deck (your choice)"),
+}
+HAGMI_SOURCES = {
+    "weapons_deck": pgettext_lazy("hagmi source", "the top of the 兵器 deck"),
+    "tactics_deck": pgettext_lazy("hagmi source", "the top of the 作戦 deck"),
+    "hand": pgettext_lazy("hagmi source", "your hand"),
+    "discard": pgettext_lazy("hagmi source", "your discard pile"),
+    "secret": pgettext_lazy("hagmi source", "秘策"),
+    "beast_deck": pgettext_lazy("hagmi source", "the 機獣 deck"),
+    "battlefield": pgettext_lazy("hagmi source", "the battlefield"),
+}
+
+
+def _own_text(item: Mapping[str, Any]) -> str:
+    """An item's own wording in the UI language (text_en in English, text in Japanese), or ""."""
+    ja, en = item.get("text"), item.get("text_en")
+    first, second = (en, ja) if ui_lang() == "en" else (ja, en)
+    return str(first or second or "")
+
+
+def _sentence(text: str) -> str:
+    """Capitalised: "a friendly unit gets ..." -> "A friendly unit gets ..." (Japanese text is unchanged)."""
+    return text[:1].upper() + text[1:]
+
+
+def _titled(title: str, own: str, text: str) -> dict[str, str]:
+    """A line; a package's own wording that starts with its own heading ("緊急：...", "Emergency: ...") keeps it
+    instead of ours."""
+    head = re.split("[:：]", own, maxsplit=1)[0] if own else ""
+    if own and head != own and len(head) <= 24:
+        return {"title": "", "text": _sentence(text)}
+    return {"title": title, "text": _sentence(text)}
+
+
+def _word(table: Mapping[str, Any], value: Any) -> str:
+    return str(table.get(value, vocabulary.humanise(value))) if value is not None else ""
+
+
+def _signed(amount: Any) -> str:
+    return f"{amount:+d}" if isinstance(amount, int) and not isinstance(amount, bool) else str(amount)
+
+
+def _either(values: Any, table: Mapping[str, Any]) -> str:
+    """["hand", "secret"] -> "your hand or 秘策"."""
+    words = [_word(table, value) for value in (values if isinstance(values, (list, tuple)) else [values])]
+    return _(" or ").join(words) if len(words) > 1 else (words[0] if words else "")
+
+
+def _types(types: Any) -> str:
+    return "・".join(str(t) for t in types) if isinstance(types, (list, tuple)) else str(types)
+
+
+def _any_type(types: Any) -> str:
+    """["重装", "防衛"] -> "重装 or 防衛" (a unit needs one of them)."""
+    return _(" or ").join(str(t) for t in types) if isinstance(types, (list, tuple)) else str(types)
+
+
+def _hagmi_condition(condition: Any) -> str:
+    if not isinstance(condition, Mapping):
+        return ""
+    parts = []
+    if "min_fuel" in condition:
+        parts.append(_("this unit holds at least %(n)s fuel") % {"n": condition["min_fuel"]})
+    if "target_types" in condition:
+        parts.append(_("the target has the type %(types)s") % {"types": _any_type(condition["target_types"])})
+    if "self_types" in condition:
+        parts.append(_("this unit has the type %(types)s") % {"types": _any_type(condition["self_types"])})
+    if "target_category" in condition:
+        category = condition["target_category"]
+        word = _("a player") if category == "player" else vocabulary.label("hagmi", "category", category)
+        parts.append(_("the target is: %(category)s") % {"category": word})
+    if "min_units" in condition:
+        parts.append(_("you control at least %(n)s units") % {"n": condition["min_units"]})
+    if "max_damage_deck" in condition:
+        parts.append(_("your damage deck has at most %(n)s cards") % {"n": condition["max_damage_deck"]})
+    if condition.get("range_longer"):
+        parts.append(_("this unit's range is longer than its opponent's"))
+    return _(" and ").join(parts)
+
+
+def _limits(skill: Mapping[str, Any]) -> str:
+    """" with cost 2 or less, armor 2 or less" for dismantle / destroy / summon / produce."""
+    parts = []
+    if "max_cost" in skill:
+        parts.append(_("cost %(n)s or less") % {"n": skill["max_cost"]})
+    if "max_armor" in skill:
+        parts.append(_("armor %(n)s or less") % {"n": skill["max_armor"]})
+    return _(", ").join(parts)
+
+
+def hagmi_effect(skill: Mapping[str, Any]) -> str:
+    """One HAGMI skill or effect as a sentence, without its trigger (docs/data-packages.md §3.3)."""
+    kind = skill.get("kind")
+    target = _word(HAGMI_TARGETS, skill.get("target", "self"))
+    amount = skill.get("amount")
+    count = skill.get("count", 1)
+    duration = _word(HAGMI_DURATIONS, skill.get("duration", "turn"))
+    limits = _limits(skill)
+    if kind == "deal_damage":
+        text = _("Deal %(amount)s damage to %(target)s.") % {"amount": amount, "target": target}
+        if skill.get("unreducible"):
+            text += " " + _("This damage cannot be reduced.")
+        return text
+    if kind == "draw":
+        deck = _word(HAGMI_DECKS, skill.get("deck", "choice"))
+        return ngettext("Draw %(count)s card from %(deck)s.", "Draw %(count)s cards from %(deck)s.", count) % {
+            "count": count, "deck": deck}
+    if kind == "charge":
+        return _("Charge %(amount)s (run the 機獣 charge procedure %(amount)s times).") % {"amount": amount}
+    if kind == "reduce_damage":
+        return _("Damage dealt to %(target)s is reduced by %(amount)s.") % {"target": target, "amount": amount}
+    if kind == "nullify_damage":
+        if "max_damage" in skill:
+            return _("Damage of %(max)s or less dealt to %(target)s becomes 0.") % {
+                "max": skill["max_damage"], "target": target}
+        return _("Damage dealt to %(target)s becomes 0.") % {"target": target}
+    if kind == "no_damage":
+        return _("%(target)s takes no damage.") % {"target": target}
+    if kind == "barrier":
+        return ngettext("Put %(count)s barrier counter on %(target)s (it turns one damage to 0).",
+                        "Put %(count)s barrier counters on %(target)s (each turns one damage to 0).", count) % {
+            "count": count, "target": target}
+    if kind == "firepower_mod":
+        return _("%(target)s gets firepower %(amount)s %(duration)s.") % {
+            "target": target, "amount": _signed(amount), "duration": duration}
+    if kind == "armor_mod":
+        return _("%(target)s gets armor %(amount)s %(duration)s.") % {
+            "target": target, "amount": _signed(amount), "duration": duration}
+    if kind == "first_strike":
+        return _("%(target)s has first strike (deals its damage before any range).") % {"target": target}
+    if kind == "pierce":
+        return _("%(target)s has pierce (damage beyond an interceptor's armor carries through to the original "
+                 "target).") % {"target": target}
+    if kind == "unreducible":
+        return _("Damage dealt by %(target)s cannot be reduced.") % {"target": target}
+    if kind == "end_battle_phase":
+        return _("End this battle phase (the remaining attacks of a multi-attack are void).")
+    if kind == "dismantle":
+        text = _("Dismantle %(target)s: it is removed from the game, not destroyed (no \"when destroyed\").") % {
+            "target": target}
+        return text + (" " + _("Only one with %(limits)s.") % {"limits": limits} if limits else "")
+    if kind == "refit":
+        source = _("this unit") if skill.get("source") == "self" else _("a friendly unit")
+        return _("Refit %(source)s into a card from %(from)s (same pilot, two shared types besides 改装).") % {
+            "source": source, "from": _either(skill.get("from", ["hand", "secret"]), HAGMI_SOURCES)}
+    if kind == "refuel":
+        source = _word(HAGMI_SOURCES, skill.get("source", "weapons_deck"))
+        return ngettext("Refuel %(target)s with %(amount)s card from %(source)s (never above its cost).",
+                        "Refuel %(target)s with %(amount)s cards from %(source)s (never above its cost).",
+                        amount if isinstance(amount, int) else 2) % {
+            "target": target, "amount": amount, "source": source}
+    if kind == "destroy":
+        text = _("Destroy %(target)s.") % {"target": target}
+        return text + (" " + _("Only one with %(limits)s.") % {"limits": limits} if limits else "")
+    if kind == "down":
+        return _("%(target)s goes down: it loses its skills and cannot act until its controller's next standby "
+                 "step.") % {"target": target}
+    if kind == "return_to_hand":
+        return _("Return %(target)s to its owner's hand; its fuel goes to discard.") % {"target": target}
+    if kind == "search_secret":
+        where = _word(HAGMI_SOURCES, skill.get("to", "hand"))
+        text = _("Take a card from 秘策 and put it into %(where)s.") % {"where": where}
+        kinds = []
+        if skill.get("category"):
+            kinds.append(vocabulary.label("hagmi", "category", skill["category"]))
+        if skill.get("types"):
+            kinds.append(_("type %(types)s") % {"types": _any_type(skill["types"])})
+        return text + (" " + _("Only: %(what)s.") % {"what": _(", ").join(kinds)} if kinds else "")
+    if kind == "summon_beast":
+        source = _word(HAGMI_SOURCES, skill.get("from", "beast_deck"))
+        text = ngettext("Put %(count)s 機獣 from %(source)s onto the battlefield without charging.",
+                        "Put %(count)s 機獣 from %(source)s onto the battlefield without charging.", count) % {
+            "count": count, "source": source}
+        return text + (" " + _("Only one with %(limits)s.") % {"limits": limits} if limits else "")
+    if kind == "produce":
+        source = _either(skill.get("from", ["hand"]), HAGMI_SOURCES)
+        text = _("Emergency production: put a unit from %(source)s onto the battlefield outside your main "
+                 "phase.") % {"source": source}
+        if limits:
+            text += " " + _("Only one with %(limits)s.") % {"limits": limits}
+        if skill.get("pay_cost") is False:
+            text += " " + _("Its cost is not paid.")
+        return text
+    return _own_text(skill) or vocabulary.humanise(kind)
+
+
+def hagmi_skill(skill: Mapping[str, Any]) -> dict[str, str]:
+    """{"title": its trigger in words, "text": the sentence (or the skill's own wording)}."""
+    text = _own_text(skill) or hagmi_effect(skill)
+    condition = _hagmi_condition(skill.get("condition"))
+    if condition and not _own_text(skill):
+        text = _("If %(condition)s: %(text)s") % {"condition": condition, "text": text}
+    if skill.get("once_per_turn") and skill.get("trigger") != "hidden_mechanism":
+        text += " " + _("(Once per turn.)")
+    return _titled(_word(HAGMI_TRIGGERS, skill.get("trigger")), _own_text(skill), text)
+
+
+def _hagmi(data: Mapping[str, Any], card_name: Names, page: bool = False) -> dict[str, Any]:
+    facts: list[tuple[str, str]] = [(_("Category"), vocabulary.label("hagmi", "category", data.get("category")))]
+    if data.get("subtype"):
+        facts.append((_("Kind"), vocabulary.label("hagmi", "subtype", data["subtype"])))
+    if data.get("frame"):
+        facts.append((_("Frame"), vocabulary.label("hagmi", "frame", data["frame"])))
+    for field, label in (("cost", _("Cost")), ("firepower", _("Firepower")), ("armor", _("Armor")),
+                         ("range", _("Range")), ("fuel_cost", _("Fuel cost")), ("durability", _("Durability")),
+                         ("energy", _("Energy")), ("life_cores", _("Life cores")),
+                         ("action_order", _("Action order")), ("cores", _("Cores"))):
+        value = data.get(field)
+        if value is not None:
+            shown = str(value).replace("x", "×") if field == "firepower" else str(value)
+            facts.append((str(label), shown))
+    if data.get("targets"):
+        facts.append((_("Targets"), vocabulary.label("hagmi", "targets", data["targets"])))
+    if data.get("pilot"):
+        facts.append((_("Pilot"), str(data["pilot"])))
+    if data.get("types"):
+        facts.append((_("Types"), _types(data["types"])))
+    if data.get("terrain"):
+        facts.append((_("Terrain"), vocabulary.label("hagmi", "terrain", data["terrain"])))
+    lines = [hagmi_skill(skill) for skill in data.get("skills") or [] if isinstance(skill, Mapping)]
+    equip = data.get("equip")
+    if isinstance(equip, Mapping):
+        types = equip.get("types")
+        text = (_("Equips a unit with the type %(types)s.") % {"types": _any_type(types)} if types
+                else _("Equips any unit."))
+        lines.insert(0, {"title": _("Equip"), "text": text})
+    if data.get("usable_from_secret"):
+        lines.append({"title": _("秘策"), "text": _("Used from 秘策; it cannot be played from your hand.")})
+    bounty = data.get("bounty")
+    if isinstance(bounty, Mapping):
+        lines.append(_titled(_("Bounty"), _own_text(bounty), _own_text(bounty) or hagmi_effect(bounty)))
+    for step in data.get("attrition") or []:
+        if isinstance(step, Mapping):
+            text = _own_text(step) or " ".join(_sentence(hagmi_effect(effect)) for effect in step.get("effects") or [])
+            at = step.get("at") if isinstance(step.get("at"), int) else 0
+            title = ngettext("At %(n)s core", "At %(n)s cores", at) % {"n": at}
+            lines.append(_titled(title, _own_text(step), text))
+    return {"facts": facts, "lines": lines}
+
+
+# --- MechWarrior: Dark Age -------------------------------------------------------------------------------------
+
+MWDA_ABILITIES = {
+    "jump": pgettext_lazy("mwda ability text", "may make death-from-above attacks; moves over other bases and "
+                                               "terrain"),
+    "capture": pgettext_lazy("mwda ability text", "may capture an enemy infantry unit in base contact"),
+    "ecm": pgettext_lazy("mwda ability text", "enemy ranged attacks against this unit or friendly units within 6″ "
+                                              "get attack −1"),
+    "stealth": pgettext_lazy("mwda ability text", "cannot be targeted by ranged attacks from more than 8″ away"),
+    "flight": pgettext_lazy("mwda ability text", "ignores terrain and bases when moving; in base contact only with "
+                                                 "other flyers"),
+    "hover": pgettext_lazy("mwda ability text", "moves over water as clear terrain"),
+    "indirect_fire": pgettext_lazy("mwda ability text", "its ranged attacks need no line of fire (range still "
+                                                        "applies)"),
+    "transport": pgettext_lazy("mwda ability text", "may carry one friendly infantry unit"),
+    "repair": pgettext_lazy("mwda ability text", "an order that turns an adjacent friendly vehicle or mech back one "
+                                                 "click"),
+}
+
+
+def _mwda(data: Mapping[str, Any], card_name: Names, page: bool = False) -> dict[str, Any]:
+    facts: list[tuple[str, str]] = [(_("Kind"), vocabulary.label("mwda", "kind", data.get("kind")))]
+    if data.get("faction"):
+        facts.append((_("Faction"), vocabulary.label("mwda", "faction", data["faction"])))
+    if data.get("points") is not None:
+        facts.append((_("Points"), str(data["points"])))
+    if data.get("rank"):
+        facts.append((_("Rank"), vocabulary.label("mwda", "rank", data["rank"])))
+    if data.get("unique"):
+        facts.append((_("Unique"), _("★ at most one per army (M3)")))
+    if data.get("order_bonus"):
+        facts.append((_("Order bonus"), _("+%(n)s orders per round (M2)") % {"n": data["order_bonus"]}))
+    if data.get("base"):
+        facts.append((_("Base"), vocabulary.label("mwda", "base", data["base"])))
+    for slot, label in (("primary", _("Primary weapon")), ("secondary", _("Secondary weapon"))):
+        weapon = data.get(slot)
+        if isinstance(weapon, Mapping):
+            facts.append((str(label), _("range %(min)s–%(max)s″, %(type)s") % {
+                "min": weapon.get("min_range"), "max": weapon.get("max_range"),
+                "type": vocabulary.label("mwda", "damage_type", weapon.get("damage_type"))}))
+    if data.get("vent") is not None:
+        facts.append((_("Vent"), str(data["vent"])))
+    dial = data.get("dial")
+    if isinstance(dial, list) and dial:
+        facts.append((_("Clicks"), str(len(dial))))
+    lines = [{"title": vocabulary.label("mwda", "ability", name), "text": _word(MWDA_ABILITIES, name)}
+             for name in data.get("abilities") or [] if isinstance(name, str)]
+    return {"facts": facts, "lines": lines}
+
+
+# --- Warcaster -------------------------------------------------------------------------------------------------
+
+WARCASTER_TARGETS = {
+    "self": pgettext_lazy("warcaster target", "this model"),
+    "friendly_model": pgettext_lazy("warcaster target", "a friendly model"),
+    "friendly_unit": pgettext_lazy("warcaster target", "a friendly unit"),
+    "friendly_warjack": pgettext_lazy("warcaster target", "a friendly warjack"),
+    "enemy_model": pgettext_lazy("warcaster target", "an enemy model"),
+    "enemy_unit": pgettext_lazy("warcaster target", "an enemy unit"),
+    "enemy_warjack": pgettext_lazy("warcaster target", "an enemy warjack"),
+    "any_model": pgettext_lazy("warcaster target", "any model"),
+    "all_friendly": pgettext_lazy("warcaster target", "every friendly model"),
+    "all_enemy": pgettext_lazy("warcaster target", "every enemy model"),
+    "all_models": pgettext_lazy("warcaster target", "every model"),
+}
+WARCASTER_TRIGGERS = {
+    "static": pgettext_lazy("warcaster trigger", "Always"),
+    "action": pgettext_lazy("warcaster trigger", "Action"),
+    "on_activate": pgettext_lazy("warcaster trigger", "When it activates"),
+    "on_hit": pgettext_lazy("warcaster trigger", "After it hits"),
+    "on_destroyed": pgettext_lazy("warcaster trigger", "When destroyed"),
+    "on_deploy": pgettext_lazy("warcaster trigger", "When deployed"),
+}
+WARCASTER_DURATIONS = {
+    "turn": pgettext_lazy("warcaster duration", "this turn"),
+    "round": pgettext_lazy("warcaster duration", "this pulse round"),
+    "static": pgettext_lazy("warcaster duration", "always"),
+}
+QUALITY_TEXT = {
+    "strafe": pgettext_lazy("warcaster quality text", "one extra attack per strike of a power die on enemies within "
+                                                      "2″ of the target"),
+    "blast": pgettext_lazy("warcaster quality text", "on a hit the 2 nearest models within 2″ take half its POW; on "
+                                                     "a miss the target does"),
+    "spray": pgettext_lazy("warcaster quality text", "hits every model on the line through the target; ignores "
+                                                     "cover"),
+    "fire": pgettext_lazy("warcaster quality text", "a hit sets the model on fire"),
+    "corrosion": pgettext_lazy("warcaster quality text", "a hit applies corrosion"),
+    "lockdown": pgettext_lazy("warcaster quality text", "a hit locks down the target's unit"),
+    "system_failure": pgettext_lazy("warcaster quality text", "a hit on a warjack applies system failure"),
+}
+
+
+def qualities(values: Any) -> str:
+    """["spray", "fire"] -> "Spray, Fire" in the UI language."""
+    if not isinstance(values, (list, tuple)):
+        return ""
+    return _(", ").join(vocabulary.label("warcaster", "quality", value) for value in values)
+
+
+def _where(effect: Mapping[str, Any]) -> str:
+    """" within 8″", " within 10″ and every model within 3″ of it" (with the space each language puts before it)."""
+    parts = []
+    if "range" in effect:
+        parts.append(_("within %(n)s″") % {"n": effect["range"]})
+    if "area" in effect:
+        parts.append(_("and every model within %(n)s″ of it") % {"n": effect["area"]}
+                     if not str(effect.get("target", "")).startswith("all_")
+                     else _("within %(n)s″ of the arc node") % {"n": effect["area"]})
+    return pgettext("before a range", " %(where)s") % {"where": " ".join(parts)} if parts else ""
+
+
+def warcaster_effect(effect: Mapping[str, Any]) -> str:
+    """One Warcaster effect (cypher effect or ability) as a sentence (docs/data-packages.md, effect vocabulary)."""
+    kind = effect.get("kind")
+    target = _word(WARCASTER_TARGETS, effect.get("target", "self")) + _where(effect)
+    amount = effect.get("amount")
+    if kind == "attack":
+        words = (_("Make one melee attack: RNG %(rng)s, POW %(pow)s.") if effect.get("type") == "melee"
+                 else _("Make one ranged attack: RNG %(rng)s, POW %(pow)s."))
+        text = words % {"rng": effect.get("rng"), "pow": effect.get("pow")}
+        if effect.get("qualities"):
+            text += " " + _("Qualities: %(qualities)s.") % {"qualities": qualities(effect["qualities"])}
+        return text
+    if kind == "damage":
+        return _("%(amount)s damage to %(target)s, straight to health (no roll).") % {
+            "amount": amount, "target": target}
+    if kind == "apply_effect":
+        return _("%(target)s suffers %(effect)s.") % {
+            "target": target, "effect": vocabulary.label("warcaster", "effect", effect.get("effect"))}
+    if kind == "remove_effect":
+        if effect.get("effect"):
+            return _("Remove %(effect)s from %(target)s.") % {
+                "effect": vocabulary.label("warcaster", "effect", effect["effect"]), "target": target}
+        return _("Remove every continuous effect from %(target)s.") % {"target": target}
+    if kind == "heal":
+        return _("%(target)s regains up to %(amount)s health.") % {"target": target, "amount": amount}
+    if kind == "move":
+        words = (_("%(target)s is placed up to %(n)s″ away.") if effect.get("place")
+                 else _("%(target)s moves up to %(n)s″."))
+        return words % {"target": target, "n": effect.get("distance")}
+    if kind == "arc":
+        if "target" not in effect:
+            target = _("the model the cypher is played through")
+        return _("Put %(amount)s arc on %(target)s.") % {"amount": amount, "target": target}
+    if kind == "draw":
+        count = effect.get("count", 1)
+        return ngettext("Draw %(count)s cypher.", "Draw %(count)s cyphers.", count) % {"count": count}
+    if kind == "shield":
+        return _("Prevent the next %(amount)s damage %(target)s would take this pulse round.") % {
+            "amount": amount, "target": target}
+    if kind == "stat_mod":
+        return _("%(target)s: %(stat)s %(amount)s, %(duration)s.") % {
+            "target": target, "stat": vocabulary.label("warcaster", "stat", effect.get("stat")),
+            "amount": _signed(amount), "duration": _word(WARCASTER_DURATIONS, effect.get("duration", "round"))}
+    if kind == "immunity":
+        effects = [vocabulary.label("warcaster", "effect", name) for name in effect.get("effects") or []]
+        return _("Cannot suffer %(effects)s.") % {"effects": _(", ").join(effects)}
+    if kind == "flight":
+        return _("Ignores terrain and other models when it moves.")
+    if kind == "arc_node":
+        return _("Cyphers may be played through this model (attack cyphers start from it).")
+    return _own_text(effect) or vocabulary.humanise(kind)
+
+
+def warcaster_ability(ability: Mapping[str, Any]) -> dict[str, str]:
+    name = names({"name": ability.get("name"), "name_en": ability.get("name_en")})["main"] if ability.get("name") \
+        else vocabulary.humanise(ability.get("kind"))
+    default = "static" if ability.get("kind") in ("immunity", "flight", "arc_node") or (
+        ability.get("kind") == "stat_mod" and ability.get("duration") == "static") else "action"
+    trigger = _word(WARCASTER_TRIGGERS, ability.get("trigger", default))
+    text = _own_text(ability) or warcaster_effect(ability)
+    if ability.get("arc_cost"):
+        text += " " + _("(Costs %(n)s arc.)") % {"n": ability["arc_cost"]}
+    return {"title": f"{name} · {trigger}", "text": _sentence(text)}
+
+
+def weapon_rows(data: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """A Warcaster model's fixed weapons for a table: name, type and qualities in words, RNG, POW."""
+    return [{"names": names({"name": w.get("name"), "name_en": w.get("name_en")}),
+             "type": vocabulary.label("warcaster", "weapon_type", w.get("type")), "rng": w.get("rng"),
+             "pow": w.get("pow"), "qualities": qualities(w.get("qualities") or [])}
+            for w in data.get("weapons") or [] if isinstance(w, Mapping)]
+
+
+def stat_rows(data: Mapping[str, Any]) -> list[tuple[str, Any]]:
+    """A Warcaster model's stat line: (stat in words, value)."""
+    stats = data.get("stats")
+    return [(vocabulary.label("warcaster", "stat", key), value) for key, value in stats.items()] \
+        if isinstance(stats, Mapping) else []
+
+
+def _warcaster(data: Mapping[str, Any], card_name: Names, page: bool = False) -> dict[str, Any]:
+    kind = data.get("kind")
+    facts: list[tuple[str, str]] = [(_("Kind"), vocabulary.label("warcaster", "kind", kind))]
+    if data.get("faction"):
+        facts.append((_("Faction"), vocabulary.label("warcaster", "faction", data["faction"])))
+    if data.get("suit"):
+        facts.append((_("Suit"), vocabulary.label("warcaster", "suit", data["suit"])))
+    if data.get("cypher_type"):
+        facts.append((_("Cypher type"), vocabulary.label("warcaster", "cypher_type", data["cypher_type"])))
+    if data.get("cst") is not None:
+        facts.append((_("Deployment cost (CST)"), str(data["cst"])))
+    if data.get("weapon_points") is not None:
+        facts.append((_("Weapon points"), str(data["weapon_points"])))
+    if kind == "weapon":
+        facts.append((_("Weapon points cost"), str(data.get("cost"))))
+        facts.append((_("Type"), vocabulary.label("warcaster", "weapon_type", data.get("type"))))
+        facts.append(("RNG", str(data.get("rng"))))
+        facts.append(("POW", str(data.get("pow"))))
+        if data.get("qualities"):
+            facts.append((_("Qualities"), qualities(data["qualities"])))
+    stats = data.get("stats")
+    if isinstance(stats, Mapping) and not page:  # the card page shows them as a table
+        facts.append((_("Stats"), " · ".join(f"{vocabulary.label('warcaster', 'stat', key)} {value}"
+                                             for key, value in stats.items())))
+    if data.get("attaches_to"):
+        facts.append((_("Attaches to"), _(", ").join(card_name(code) for code in data["attaches_to"])))
+    lines = [{"title": _("Effect %(n)s") % {"n": number} if len(data.get("effects") or []) > 1 else _("Effect"),
+              "text": _sentence(warcaster_effect(effect))}
+             for number, effect in enumerate(data.get("effects") or [], start=1) if isinstance(effect, Mapping)]
+    for weapon in [] if page else data.get("weapons") or []:  # the card page shows them as a table
+        if isinstance(weapon, Mapping):
+            title = names({"name": weapon.get("name"), "name_en": weapon.get("name_en")})["main"]
+            text = _("%(type)s, RNG %(rng)s, POW %(pow)s.") % {
+                "type": vocabulary.label("warcaster", "weapon_type", weapon.get("type")),
+                "rng": weapon.get("rng"), "pow": weapon.get("pow")}
+            if weapon.get("qualities"):
+                text += " " + _("Qualities: %(qualities)s.") % {"qualities": qualities(weapon["qualities"])}
+            lines.append({"title": title, "text": text})
+    lines += [warcaster_ability(ability) for ability in data.get("abilities") or [] if isinstance(ability, Mapping)]
+    for quality in sorted(set(_all_qualities(data))):
+        lines.append({"title": vocabulary.label("warcaster", "quality", quality), "text": _word(QUALITY_TEXT, quality)})
+    return {"facts": facts, "lines": lines}
+
+
+def _all_qualities(data: Mapping[str, Any]) -> list[str]:
+    found = list(data.get("qualities") or [])
+    for item in list(data.get("weapons") or []) + list(data.get("effects") or []) + list(data.get("abilities") or []):
+        if isinstance(item, Mapping):
+            found += [q for q in item.get("qualities") or [] if isinstance(q, str)]
+    return [q for q in found if isinstance(q, str)]
+
+
+DESCRIBERS = {"hagmi": _hagmi, "mwda": _mwda, "warcaster": _warcaster}
+
+
+def describe(system: str, data: Mapping[str, Any], card_name: Names | None = None, page: bool = False
+             ) -> dict[str, Any]:
+    """The card's facts and text in words (see the module docstring). `page`: for the card page, which shows a
+    Warcaster model's stats and weapons as tables of their own."""
+    describer = DESCRIBERS.get(system)
+    found = describer(data, card_name or str, page) if describer else {"facts": [], "lines": []}
+    found["text"] = _own_text(data)
+    return found
