@@ -27,6 +27,7 @@ from builder.services.lists import check_owner
 from cards.selectors import CardQuery, card_search, systems_list
 from rules_engine.systems import system as game_system
 
+from . import draws
 from . import picker as pickers
 from . import presenters as p
 from .common import error_lines, error_page, is_htmx, system_or_404
@@ -202,11 +203,11 @@ def _editor_context(game_list, form, draft, *, saved_doc, q="", conflict=None, p
     result = _draft_validation(draft)
     context = _list_view(game_list, draft, result)
     system = game_list.system.slug
-    filters = _picker_filters(system, request_data)  # the picker's pick-* fields
+    filters = _picker_filters(system, request_data)  # the picker's pick-* fields, the sample hand's seed
     context.update({
         "form": form, "draft_json": json.dumps(draft, ensure_ascii=False), "q": q,
         "picker": _picker(system, q, filters), "picker_filters": filters, "picker_filtered": filters.active,
-        "conflict": conflict, "problems": problems or [], "saved": saved,
+        "odds": draws.odds_panel(draft, p.catalog(system), seed=draws.seed_of(request_data)), "conflict": conflict, "problems": problems or [], "saved": saved,
         "dirty": draft != saved_doc, "hagmi": system == "hagmi",
         "loadout": p.warjack_loadout_choices(p.catalog(system)) if system == "warcaster" else None,
     })

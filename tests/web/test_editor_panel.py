@@ -325,6 +325,22 @@ def panel_rows(page: str) -> dict[int, float]:
     return {int(turn): float(p) for turn, p in re.findall(r'<tr data-turn="(\d+)" data-probability="([0-9.e-]+)">', page)}
 
 
+def test_the_odds_panel_shows_the_apis_exact_figures(catalog, make_list, owner_client, client):
+    document = hagmi_sample()
+    game_list = make_list(document)
+    rows = panel_rows(owner_client.get(f"/lists/{game_list.slug}/edit/").content.decode())
+    assert sorted(rows) == [0, 1, 2, 3]
+    group = [{"cards": cheap_units(document), "at_least": 1}]
+    for turn, shown in rows.items():
+        answer = client.post("/api/odds/", {"document": document, "deck": "weapons", "groups": group, "turn": turn},
+                             content_type="application/json").json()
+        assert shown == answer["probability"] and answer["turn"] == turn
+    opening = client.post("/api/odds/", {"document": document, "deck": "weapons", "groups": group},
+                          content_type="application/json").json()
+    assert rows[0] == opening["probability"]  # the opening hand: the first 2 cards of 兵器
+    assert rows[0] < rows[1] < rows[2] < rows[3] < 1
+
+
 def test_by_turn_odds_are_the_exact_mixture_over_the_logistics_dice(catalog, client):
     document = hagmi_sample()
     group = [{"cards": cheap_units(document), "at_least": 1}]
@@ -356,6 +372,46 @@ def test_the_api_refuses_a_turn_beyond_its_limit_or_with_draws(catalog, client):
         assert response.status_code == 400, question
 
 
+def test_the_odds_follow_the_draft_and_say_when_no_cheap_unit_is_in_the_deck(make_list, owner_client):
+    game_list = make_list(empty_hagmi())
+    page = owner_client.get(f"/lists/{game_list.slug}/edit/").content.decode()
+    assert "Draw odds" in page and "has no unit of cost 2 or less yet" in page and not panel_rows(page)
+    page = editor_post(owner_client, game_list, "add:weapons:HS-001", htmx=True).content.decode()  # 1 of 1 card
+    assert panel_rows(page) == {0: 1.0, 1: 1.0, 2: 1.0, 3: 1.0}
+    draft = {**empty_hagmi(), "sections": {**empty_hagmi()["sections"],
+                                           "weapons": [{"card": "HS-001", "qty": 1}, {"card": "HS-020", "qty": 3}]}}
+    rows = panel_rows(editor_post(owner_client, game_list, "refresh", draft, htmx=True).content.decode())
+    assert rows[0] == 0.5  # 1 cheap unit among 4: 1 - C(3,2)/C(4,2)
+
+
+def test_no_odds_panel_for_mwda_or_warcaster(catalog, owner, owner_client):
+    for document in (mwda_doc([("MW-001", 1)]), warcaster_doc()):
+        game_list = services.list_create(owner=owner, document=document)
+        assert 'id="odds"' not in owner_client.get(f"/lists/{game_list.slug}/edit/").content.decode()
+
+
 def hand_of(page: str) -> list[str]:
     block = page[page.index('<ul class="hand">'):]
     return re.findall(r'<li data-code="([^"]+)"', block[:block.index("</ul>")])
+
+
+def test_a_sample_hand_is_dealt_from_the_seed_the_button_carries(make_list, owner_client):
+    document = hagmi_sample()
+    game_list = make_list(document)
+    page = owner_client.get(f"/lists/{game_list.slug}/edit/").content.decode()
+    button = re.search(r'<button type="submit" id="sample-hand-button" name="sample_hand" value="(\d+)">'
+                       r'Draw a sample hand</button>', page)
+    assert button and '<ul class="hand">' not in page
+    first = editor_post(owner_client, game_list, "", document, sample_hand="101", htmx=True).content.decode()
+    again = editor_post(owner_client, game_list, "", document, sample_hand="101", htmx=True).content.decode()
+    other = editor_post(owner_client, game_list, "", document, sample_hand="202", htmx=True).content.decode()
+    assert "Sample opening hand (no. 101)" in first and "Draw another hand" in first
+    assert hand_of(first) == hand_of(again) != hand_of(other)
+    weapons = {e["card"] for e in document["sections"]["weapons"]}
+    tactics = {e["card"] for e in document["sections"]["tactics"]}
+    hand = hand_of(first)
+    assert len(hand) == 4 and set(hand[:2]) <= weapons and set(hand[2:]) <= tactics  # 2 from 兵器, 2 from 作戦
+    seeds = {re.search(r'name="sample_hand" value="(\d+)"', p).group(1) for p in (first, again, other)}
+    assert len(seeds) == 3 and "101" not in seeds  # every answer offers a new seed
+    without_js = editor_post(owner_client, game_list, "", document, sample_hand="101")  # a plain form post
+    assert without_js.status_code == 200 and hand_of(without_js.content.decode()) == hand_of(first)
