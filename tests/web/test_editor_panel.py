@@ -257,7 +257,7 @@ def test_a_bad_filter_value_is_ignored_not_an_error(make_list, owner_client):
 def test_each_picker_row_shows_its_card_text_on_demand(make_list, owner_client):
     game_list = make_list(empty_hagmi())
     page = owner_client.get(f"/lists/{game_list.slug}/edit/cards/", {"q": "HS-023"}).content.decode()
-    assert '<details class="card-text">' in page and "<summary>Card text" in page
+    assert '<details class="card-text">' in page and '<summary aria-label="Card text: Explosive Reactive Armor">' in page
     text = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())
     assert "Category Armament" in text and "Durability 2" in text
     assert "Equips a unit with the type 重装 or 防衛." in text
@@ -265,7 +265,7 @@ def test_each_picker_row_shows_its_card_text_on_demand(make_list, owner_client):
     assert "Deal 1 damage to the attacking unit." in text
     japanese = ja_client(owner_client).get(f"/lists/{game_list.slug}/edit/cards/", {"q": "HS-023"}).content.decode()
     assert "装備しているユニットが受けるダメージを2軽減する。" in html.unescape(japanese)
-    assert "<summary>カードテキスト" in japanese
+    assert '<summary aria-label="カードテキスト：爆発反応装甲">カードテキスト</summary>' in japanese
 
 
 def page_text(client, url) -> str:
