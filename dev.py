@@ -6,14 +6,16 @@
 
 "Set up" means: a virtualenv in .venv with the pinned requirements (re-installed only when requirements.txt
 changes), the game engines compiled with mypyc when their sources changed (plain Python if that fails), the
-database migrated and the bundled catalogs loaded. Embedded defaults: SQLite in var/ and
-kombu's filesystem transport as the Celery broker, so no other service is needed. Set DATABASE_URL and
-CELERY_BROKER_URL to use PostgreSQL and Redis instead (see README.md).
+database migrated and the bundled catalogs loaded; for `test`, also Debian's Chromium and the browser tests' npm
+packages (axe-core: `npm ci` into tests/browser/js/node_modules, with Debian's npm installed when missing).
+Embedded defaults: SQLite in var/ and kombu's filesystem transport as the Celery broker, so no other service is
+needed. Set DATABASE_URL and CELERY_BROKER_URL to use PostgreSQL and Redis instead (see README.md).
 """
 from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -62,6 +64,35 @@ def ensure_browser() -> None:
         subprocess.run(["apt-get", "install", "-y", "-qq", "chromium"], check=True, env=env)
     else:
         say("Debian's chromium is missing (sudo apt-get install -y chromium): the browser tests will fail")
+
+
+TEST_JS = ROOT / "tests" / "browser" / "js"  # test-only npm packages (axe-core), never served by the site
+TEST_JS_STAMP = TEST_JS / "node_modules" / ".hangar-lock.sha256"
+
+
+def ensure_test_js() -> None:
+    """axe-core for the browser tests' accessibility check (tests/browser/test_layout.py): `npm ci` into
+    tests/browser/js/node_modules when it is missing or package-lock.json changed. npm (with Node.js) comes from
+    Debian's `npm` package, installed when missing as the browser is."""
+    wanted = hashlib.sha256((TEST_JS / "package-lock.json").read_bytes()).hexdigest()
+    if TEST_JS_STAMP.exists() and TEST_JS_STAMP.read_text().strip() == wanted:
+        return
+    if shutil.which("npm") is None:
+        if os.name == "posix" and os.geteuid() == 0 and Path("/usr/bin/apt-get").exists():
+            say("installing Debian's npm (and Node.js) for the browser tests' axe-core")
+            env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+            subprocess.run(["apt-get", "update", "-qq"], check=True, env=env)
+            subprocess.run(["apt-get", "install", "-y", "-qq", "npm"], check=True, env=env)
+        else:
+            say("npm is missing (sudo apt-get install -y npm): the browser tests' accessibility check will fail")
+            return
+    say("installing the browser tests' npm packages (axe-core) into tests/browser/js/node_modules")
+    done = subprocess.run([shutil.which("npm") or "npm", "ci", "--prefix", str(TEST_JS), "--no-audit", "--no-fund",
+                           "--loglevel", "error"], cwd=ROOT)
+    if done.returncode != 0:
+        say("`npm ci --prefix tests/browser/js` failed: the browser tests' accessibility check will fail")
+        return
+    TEST_JS_STAMP.write_text(wanted)
 
 
 def build_engine() -> bool:
@@ -135,6 +166,7 @@ def command_run(argv: list[str]) -> int:
 def command_test(argv: list[str]) -> int:
     ensure_venv()
     ensure_browser()
+    ensure_test_js()
     prepare_var()
     compiled = build_engine()
     env = base_env(HANGAR_INSECURE_DEV_KEY="1")
