@@ -21,6 +21,7 @@ from rules_engine.construction import RULES
 
 from . import cardtext
 from . import presenters as p
+from . import vocabulary
 from .common import is_htmx, system_or_404, throttled_page
 
 CATALOG_PAGE = 48
@@ -90,19 +91,25 @@ class LoginPage(auth_views.LoginView):
 # --- catalog ------------------------------------------------------------------------------------------------
 
 
-def _filter_choices(system_slug: str) -> dict[str, list[str]]:
+def _filter_choices(system_slug: str) -> dict[str, list[tuple[str, str]]]:
+    """The values this system's cards have, as (value, words in the UI language) (builder.web.vocabulary)."""
     cards = card_search(CardQuery(system=system_slug)).order_by()
 
-    def distinct(field: str) -> list[str]:
-        return sorted({str(value) for value in cards.values_list(field, flat=True) if value})
+    def distinct(field: str, vocabulary_field: str) -> list[tuple[str, str]]:
+        values = {str(value) for value in cards.values_list(field, flat=True) if value}
+        return vocabulary.choices(system_slug, vocabulary_field, values)
 
-    frames = distinct("data__frame") if system_slug == "hagmi" else []
-    return {"categories": distinct("category"), "factions": distinct("faction"), "frames": frames}
+    frames = distinct("data__frame", "frame") if system_slug == "hagmi" else []
+    return {"categories": distinct("category", "category"), "factions": distinct("faction", "faction"),
+            "frames": frames}
 
 
 def card_rows(cards, system_slug: str) -> list[dict]:
     return [{"code": c.code, "names": p.names(c.data, c.code), "category": c.category, "faction": c.faction,
-             "cost": c.cost, "frame": c.data.get("frame", ""), "section": p.default_section(system_slug, c.data)}
+             "cost": c.cost, "frame": c.data.get("frame", ""), "section": p.default_section(system_slug, c.data),
+             "category_label": vocabulary.label(system_slug, "category", c.category),
+             "side_label": vocabulary.label(system_slug, "frame", c.data.get("frame")) if c.data.get("frame")
+             else vocabulary.label(system_slug, "faction", c.faction) if c.faction else ""}
             for c in cards]
 
 

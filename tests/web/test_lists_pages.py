@@ -122,7 +122,7 @@ def test_the_format_filter_keeps_the_chosen_format_and_filters(make_list, owner,
 @pytest.mark.parametrize("suffix", ["", "sheet/"])
 def test_a_warjacks_loadout_is_shown_in_words_on_the_list_page_and_the_sheet(lancers, suffix, headers, words):
     page = page_of(Client(), f"/lists/{lancers.slug}/{suffix}", **headers)
-    loadouts = page.split('<dl class="loadout">')[1:]
+    loadouts = page.split('<dl class="entry-loadout">')[1:]
     assert len(loadouts) == 2  # Hayate and Iwao
     for word in words:
         assert word in loadouts[0]
@@ -142,7 +142,7 @@ def test_the_text_export_writes_the_loadout_in_words_and_reads_back_as_the_same_
 def test_a_warjack_without_a_loadout_says_so(make_list):
     doc = {**LANCER, "sections": {"force": [{"card": "WC-010", "qty": 1}], "rack": []}}
     page = page_of(Client(), f"/lists/{make_list(doc, visibility='unlisted').slug}/")
-    loadout = page.split('<dl class="loadout">')[1].split("</dl>")[0]
+    loadout = page.split('<dl class="entry-loadout">')[1].split("</dl>")[0]
     assert "<dd>(none)</dd>" in loadout and "weapon points 0 / 4" in loadout
 
 
@@ -242,3 +242,11 @@ def test_a_fork_name_stays_within_the_limit_and_an_untitled_list_gets_one():
     long = services.fork_name("x" * 200, "ja")
     assert len(long) == 200 and long.endswith("x… のコピー")
     assert len(services.fork_name("y" * 195, "en")) == 200
+
+
+def test_the_catalog_says_its_categories_frames_and_factions_in_words(catalog):
+    hagmi = page_of(Client(), "/catalog/hagmi/", **JA)
+    assert '<option value="unit">兵装</option>' in hagmi and ">unit<" not in hagmi and ">black<" not in hagmi
+    warcaster = page_of(Client(), "/catalog/warcaster/")
+    assert "<td>Hero attachment</td>" in warcaster and "<td>Iron Star Alliance</td>" in warcaster
+    assert "hero_attachment<" not in warcaster and "iron-star-alliance<" not in warcaster
