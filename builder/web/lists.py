@@ -24,14 +24,17 @@ from builder.listio import ListFormatError, export_list_text
 from builder.models import GameList
 from builder.services import ListConflict, ListNotFound, ListServiceError
 from builder.services.lists import check_owner
-from cards.selectors import CardQuery, card_search, systems_list
+from cards.selectors import CardQuery, card_search, catalog_for, systems_list
 from rules_engine.systems import system as game_system
 
 from . import draws
 from . import picker as pickers
 from . import presenters as p
 from .common import error_lines, error_page, is_htmx, system_or_404
-from .editing import Edit, EditError, apply_edit, apply_loadout
+from .editing import (
+    Edit, EditError, apply_edit, apply_loadouts, apply_quantities, paste_fix, paste_into, rank_matches, require_entry,
+    split_quantity,
+)
 
 LISTS_PAGE = 50
 PICKER_SIZE = 80
@@ -183,10 +186,12 @@ def _picker_filters(system: str, data: Any = None) -> pickers.PickerFilterForm:
 
 def _picker(system: str, q: str, filters: pickers.PickerFilterForm | None = None) -> list[dict[str, Any]]:
     # 機獣 and 母艦 are the co-op opponent's cards, never a player's (H3): the picker leaves them out.
+    # A number typed first is how many to add ("3 補給"): the search is for the words after it, best match first.
+    q = split_quantity(q)[1]
     opponent_only = list(game_system(system).opponent_categories)  # 機獣 and 母艦: no list holds them
     filters = filters or _picker_filters(system)
     cards = filters.narrow(card_search(filters.query(q))).exclude(category__in=opponent_only)[:PICKER_SIZE]
-    return pickers.rows(system, cards, p.catalog(system))  # each row with its card text
+    return rank_matches(pickers.rows(system, cards, p.catalog(system)), q)  # each row with its card text
 
 
 def _draft_validation(draft: dict[str, Any]) -> dict[str, Any]:
@@ -199,17 +204,23 @@ def _draft_validation(draft: dict[str, Any]) -> dict[str, Any]:
 
 
 def _editor_context(game_list, form, draft, *, saved_doc, q="", conflict=None, problems=None, saved=False,
-                    request_data=None):
+                    save_failed=False, paste=None, request_data=None):
     result = _draft_validation(draft)
     context = _list_view(game_list, draft, result)
     system = game_list.system.slug
+    dirty = draft != saved_doc
     filters = _picker_filters(system, request_data)  # the picker's pick-* fields, the sample hand's seed
     context.update({
-        "form": form, "draft_json": json.dumps(draft, ensure_ascii=False), "q": q,
+        "form": form, "draft_json": json.dumps(draft, ensure_ascii=False), "q": q, "picker_q": split_quantity(q)[1],
         "picker": _picker(system, q, filters), "picker_filters": filters, "picker_filtered": filters.active,
         "odds": draws.odds_panel(draft, p.catalog(system), seed=draws.seed_of(request_data)), "conflict": conflict, "problems": problems or [], "saved": saved,
-        "dirty": draft != saved_doc, "hagmi": system == "hagmi",
+        "save_failed": save_failed, "dirty": dirty, "hagmi": system == "hagmi",
         "loadout": p.warjack_loadout_choices(p.catalog(system)) if system == "warcaster" else None,
+        "paste": paste or {"text": "", "problems": [], "added": None, "swap": False},
+        # what static/hangar/editor.js needs: the draft's key in the browser (slug and version) and whether it differs
+        # from the saved list (the warning before leaving, the draft kept in localStorage)
+        "editor_state": {"slug": game_list.slug, "version": int(form["version"].value() or game_list.version),
+                         "saved_version": game_list.version, "dirty": dirty, "saved": saved},
     })
     return context
 
@@ -273,19 +284,26 @@ def _editor_post(request: HttpRequest, game_list: GameList, saved_doc: dict[str,
         return render(request, "lists/edit.html", context, status=_status(request, 400))
     draft = {**draft, "name": data["name"], "format": data["format"] or None}
     op = request.POST.get("op", "")
-    problems: list[str] = []
-    if op not in ("", "save", "overwrite", "search", "refresh"):
-        sections = selectors.system_sections(game_list.system.slug)
+    system = game_list.system.slug
+    sections = selectors.system_sections(system)
+    # the form is the draft: warjack loadouts and quantities typed in place apply with whatever button was pressed
+    # (both name their entry by its place in the draft as shown, so loadouts first: a quantity of 0 removes an entry)
+    if system == "warcaster":
+        draft = apply_loadouts(draft, request.POST, sections, p.warjack_loadout_choices(p.catalog(system))["warjacks"])
+    draft, problems = apply_quantities(draft, request.POST, sections)
+    paste = None
+    if op == "paste" or op.startswith("pastefix:"):
+        draft, paste = _paste(request.POST.get("paste", ""), op, game_list, draft, sections)
+    elif op not in ("", "save", "overwrite", "search", "refresh"):
         try:
             edit = Edit.parse(op)
-            if edit.op == "loadout":  # a warjack's cortex and weapons (W5), from the entry's own fields
-                draft = apply_loadout(draft, edit, sections, request.POST.get(f"cortex-{edit.card}") or None,
-                                      [code for code in request.POST.getlist(f"weapons-{edit.card}") if code])
-            else:
-                draft = apply_edit(draft, edit, sections)
+            if edit.op == "loadout":  # "Set loadout": the entry's own fields, already applied above (W5)
+                require_entry(draft, edit, sections)
+            else:  # "add" from the fast-add box carries how many ("3 補給")
+                draft = apply_edit(draft, edit, sections, count=_count(request.POST.get("add_qty")))
         except EditError as error:
             problems.append(str(error))
-    conflict, saved = None, False
+    conflict, saved, save_failed = None, False, False
     if op in ("save", "overwrite"):
         version = request.POST.get("current_version") if op == "overwrite" else data["version"]
         try:
@@ -295,8 +313,10 @@ def _editor_post(request: HttpRequest, game_list: GameList, saved_doc: dict[str,
         except ListConflict as error:
             conflict = {"yours": data["version"], "current": error.current.version,
                         "current_name": error.current.name}
+            save_failed = True
         except (ListServiceError, ListFormatError) as error:
             problems += [row["message"] for row in error_lines(error)]
+            save_failed = True
         else:
             if not is_htmx(request):
                 return redirect(f"{reverse('list_edit', kwargs={'slug': game_list.slug})}?saved=1")
@@ -309,8 +329,31 @@ def _editor_post(request: HttpRequest, game_list: GameList, saved_doc: dict[str,
     form = EditorForm(post, formats=_formats(game_list))
     form.is_valid()
     context = _editor_context(game_list, form, draft, saved_doc=saved_doc, q=q, conflict=conflict,
-                              problems=problems, saved=saved, request_data=request.POST)
+                              problems=problems, saved=saved, save_failed=save_failed, paste=paste,
+                              request_data=request.POST)
     return render(request, "lists/edit.html", context, status=_status(request, 409 if conflict else 200))
+
+
+def _count(written: str | None) -> int:
+    """How many copies an "add" adds: the fast-add box's number (1 to MAX_QTY), else 1."""
+    return int(written) if written and written.isascii() and written.isdigit() and len(written) <= 3 else 1
+
+
+def _paste(text: str, op: str, game_list: GameList, draft: dict[str, Any], sections: list[str]
+           ) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Add the pasted text-format lines to the draft; the bad lines stay in the box with the importer's messages.
+    "pastefix:LINE:K" first rewrites line LINE of the box with its K-th "did you mean" (editing.paste_fix)."""
+    system = game_list.system.slug
+    if op.startswith("pastefix:"):
+        text = paste_fix(text, op.removeprefix("pastefix:"), system, catalog_for)
+    cat = p.catalog(system)
+
+    def home(code: str) -> str:
+        card = cat.cards.get(code)
+        return p.default_section(system, card) if card else sections[0]
+
+    pasted = paste_into(draft, text, system, catalog_for, home, sections)
+    return pasted.document, {"text": pasted.text, "problems": pasted.problems, "added": pasted.added, "swap": True}
 
 
 def _status(request: HttpRequest, status: int) -> int:
@@ -325,9 +368,11 @@ def list_picker(request: HttpRequest, slug: str) -> HttpResponse:
         game_list = _owned(request, slug)
     except ListServiceError as error:
         return error_page(request, error)
+    q = request.GET.get("q", "")
     filters = _picker_filters(game_list.system.slug, request.GET)
     return render(request, "lists/_picker.html", {
-        "picker": _picker(game_list.system.slug, request.GET.get("q", ""), filters), "picker_filtered": filters.active,
+        "picker": _picker(game_list.system.slug, q, filters), "picker_q": split_quantity(q)[1],
+        "picker_filtered": filters.active,
         "hagmi": game_list.system.slug == "hagmi",
     })
 

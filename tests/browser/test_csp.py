@@ -114,7 +114,7 @@ def test_item12_every_kind_of_page_works_under_the_content_security_policy(site,
     page.goto(f"{site}/lists/{deck.slug}/edit/")  # the editor: htmx swaps the draft and the legality panel
     expect(page.locator("#legality")).to_have_class(re.compile("is-legal"))
     page.locator('button[value="dec:weapons:HS-001"]').click()
-    expect(page.locator('section[data-section="weapons"] li[data-card="HS-001"] .qty')).to_have_text("1")
+    expect(page.locator('section[data-section="weapons"] li[data-card="HS-001"] .qty')).to_have_value("1")
     expect(page.locator("#legality")).to_have_class(re.compile("is-illegal"))  # 19 兵器 (H1)
     page.locator('#picker-results li[data-code="HS-001"] button[value="add:weapons:HS-001"]').click()
     expect(page.locator("#legality")).to_have_class(re.compile("is-legal"))

@@ -49,7 +49,7 @@ def test_build_a_hagmi_deck_until_the_panel_says_legal_h1_h2(site, page, make_us
         for code in codes:
             for expected in ("1", "2"):
                 page.locator(f'#picker-results li[data-code="{code}"] button[value="add:{section}:{code}"]').click()
-                expect(page.locator(f'section[data-section="{section}"] li[data-card="{code}"] .qty')).to_have_text(
+                expect(page.locator(f'section[data-section="{section}"] li[data-card="{code}"] .qty')).to_have_value(
                     expected)
         if section == "weapons":
             expect(panel).to_have_class(re.compile("is-illegal"))  # 20 兵器 but no 作戦 yet: H2
@@ -153,7 +153,7 @@ def test_the_editor_works_from_the_keyboard(site, page, make_user):
     page.goto(f"{site}/lists/{game_list.slug}/edit/")
     page.get_by_role("button", name="One fewer Guren-maru", exact=True).focus()
     page.keyboard.press("Enter")
-    expect(page.locator('section[data-section="weapons"] li[data-card="HS-001"] .qty')).to_have_text("1")
+    expect(page.locator('section[data-section="weapons"] li[data-card="HS-001"] .qty')).to_have_value("1")
     expect(page.locator("#legality")).to_have_class(re.compile("is-illegal"))  # 19 兵器 (H1)
     page.get_by_role("button", name="One more Guren-maru", exact=True).press("Enter")
     expect(page.locator("#legality")).to_have_class(re.compile("is-legal"))

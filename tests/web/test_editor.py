@@ -143,21 +143,27 @@ def test_htmx_gets_the_conflict_and_errors_as_swappable_200_pages(make_list, own
 
 
 def test_a_warjacks_cortex_and_weapons_are_chosen_in_the_editor_and_checked_by_w5(catalog, make_list, owner_client):
-    """Warcaster: a warjack entry gets a loadout form; the chosen weapons' cost is checked against its chassis (W5)."""
+    """Warcaster: a warjack entry gets a loadout form; the chosen weapons' cost is checked against its chassis (W5).
+    Its fields are named by the entry's place (a force may hold the same warjack twice with two loadouts), and apply
+    with any button of the form ("Set loadout" without JavaScript; on change with it)."""
     doc = {"schema": "hangar.list/1", "system": "warcaster", "format": "skirmish", "name": "Jacks",
-           "sections": {"force": [{"card": "WC-001", "qty": 1}, {"card": "WC-010", "qty": 1}], "rack": []}}
+           "sections": {"force": [{"card": "WC-001", "qty": 1}, {"card": "WC-010", "qty": 1},
+                                  {"card": "WC-010", "qty": 1, "options": {"cortex": "WC-K02"}}], "rack": []}}
     game_list = make_list(doc)
     page = owner_client.get(f"/lists/{game_list.slug}/edit/").content.decode()
-    assert 'name="cortex-WC-010"' in page and 'value="loadout:force:WC-010"' in page
-    assert 'name="cortex-WC-001"' not in page  # a hero has no loadout
+    assert 'name="cortex-force-1"' in page and 'value="loadout:force:WC-010"' in page
+    assert 'name="cortex-force-0"' not in page  # a hero has no loadout
+    assert 'id="cortex-force-2-WC-K02" name="cortex-force-2" value="WC-K02" checked' in page
 
     response = editor_post(owner_client, game_list, "loadout:force:WC-010",
-                           **{"cortex-WC-010": "WC-K01", "weapons-WC-010": ["WC-W01", "WC-W02"]})
-    jack = draft_of(response)["sections"]["force"][1]
-    assert jack["options"] == {"cortex": "WC-K01", "weapons": ["WC-W01", "WC-W02"]}  # 2 + 2 points fit 4
+                           **{"cortex-force-1": "WC-K01", "weapons-force-1": ["WC-W01", "WC-W02"],
+                              "cortex-force-2": "WC-K02"})
+    force = draft_of(response)["sections"]["force"]
+    assert force[1]["options"] == {"cortex": "WC-K01", "weapons": ["WC-W01", "WC-W02"]}  # 2 + 2 points fit 4
+    assert force[2]["options"] == {"cortex": "WC-K02"}  # the second WC-010 keeps its own
 
-    over = editor_post(owner_client, game_list, "loadout:force:WC-010", draft_of(response),
-                       **{"cortex-WC-010": "WC-K01", "weapons-WC-010": ["WC-W01", "WC-W02", "WC-W03"]})
+    over = editor_post(owner_client, game_list, "refresh", draft_of(response),
+                       **{"cortex-force-1": "WC-K01", "weapons-force-1": ["WC-W01", "WC-W02", "WC-W03"]})
     assert "W5" in over.content.decode()  # 7 weapon points on a 4-point chassis: the panel says so
 
     saved = editor_post(owner_client, game_list, "save", draft_of(response))
