@@ -2,8 +2,8 @@
 text on demand.
 
 Each filter offers only values that the system's player cards have (HAGMI: category, frame, cost; MWDA: kind,
-faction, points; Warcaster: kind, faction, suit, CST), in words (builder.web.vocabulary); a filter with fewer than two
-values is left out, so no select offers "(any)" alone. The fields travel with the editor form (GET for the htmx
+faction, points; Warcaster: kind, faction, suit, CST: what the bundled packages give), in words
+(builder.web.vocabulary); a filter with fewer than two values is left out, so no select offers "(any)" alone. The fields travel with the editor form (GET for the htmx
 picker, POST for the no-JS Search button), under names the editor form does not use.
 """
 from __future__ import annotations
@@ -51,13 +51,11 @@ class PickerFilterForm(forms.Form):
         super().__init__(data=data, prefix=PREFIX, auto_id="picker-%s")
         self.system = system
         anything = [("", _("(any)"))]
-        values = {
+        values = {  # a game whose cards have no frame (MWDA, Warcaster) or no suit (HAGMI, MWDA) gets no such select
             "category": vocabulary.choices(system, "category", _distinct(choices_from, "category")),
-            "frame": vocabulary.choices(system, "frame", _distinct(choices_from, "data__frame"))
-            if system == "hagmi" else [],
+            "frame": vocabulary.choices(system, "frame", _distinct(choices_from, "data__frame")),
             "faction": vocabulary.choices(system, "faction", _distinct(choices_from, "faction")),
-            "suit": vocabulary.choices(system, "suit", _distinct(choices_from, "data__suit"))
-            if system == "warcaster" else [],
+            "suit": vocabulary.choices(system, "suit", _distinct(choices_from, "data__suit")),
         }
         for name, found in values.items():
             if len(found) < 2:  # nothing to choose between: no select at all
