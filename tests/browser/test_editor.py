@@ -249,7 +249,7 @@ def test_build_the_bundled_hagmi_deck_from_empty_by_pasting(site, new_page, make
     expect(problems).to_contain_text('line 1: no card named "ハウンデ" in HAGMI!; did you mean ハウンド (HS-009)')
     expect(page.locator("#paste")).to_have_value("2 ハウンデ")  # the good lines are in the list, the bad one stays
     expect(page.locator(".paste-note")).to_contain_text("Added 44 cards.")
-    page.get_by_role("button", name="Line 1: add 2 ハウンド (HS-009) instead").click()
+    page.get_by_role("button", name="Use 2 ハウンド (HS-009) for line 1").click()
     expect(page.locator(".paste-problems")).to_have_count(0)
     expect(page.locator("#paste")).to_have_value("")
     wait_idle(page)
