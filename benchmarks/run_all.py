@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Run every benchmark of docs/benchmarks.md in sequence, with its documented arguments, and print one summary
-table: each target of issues 2-8 with its anchor, the figure, the ratio to the anchor and met / not met.
+table: each target of issues 2-8 and 14 with its anchor, the figure, the ratio to the anchor and met / not met.
 
     .venv/bin/python benchmarks/run_all.py [--only NAME[,NAME...]] [--skip NAME[,...]] [--quick] [--out DIR]
                                            [--postgres postgres://postgres@127.0.0.1:5432] [--redis redis://...]
@@ -19,6 +19,7 @@ Benchmarks (NAME: command, about how long on 2 cores):
   workers          bench_workers.py --games 20000              (filesystem broker + SQLite)   2 min
   workers-redis    bench_workers.py --games 20000 --broker REDIS/15             (needs Redis)  2 min
   workers-pg       the same on Redis + a scratch PostgreSQL database (created and dropped)      2 min
+  editor           bench_editor.py --rounds 3                  (needs chromium)  2 min
   load             load/run_load.py                            (if present; PostgreSQL + Redis) 2 min
 --quick runs each with a fraction of the work (a smoke test of the scripts and of this summary, NOT figures).
 
@@ -61,6 +62,8 @@ class Row:
     met: bool | None  # None: could not tell
 
     def status(self) -> str:
+        if self.goal == "report" and self.met is not False:  # a measure with no target (issue 14)
+            return "measured"
         return {True: "met", False: "**not met**", None: "see log"}[self.met]
 
 
@@ -195,6 +198,33 @@ def parse_workers(label: str) -> Callable[[str], list[Row]]:
     return parse
 
 
+def parse_editor(output: str) -> list[Row]:
+    """Issue 14: the actions to build the bundled deck by typing and by pasting, against the mouse alone (the same
+    run); the click-to-panel time against the same request by fetch() (network and server only)."""
+    target = "build the bundled 40-card HAGMI deck in the editor: keys + clicks, {mode} (14)"
+    try:
+        report = _last_json(output)
+    except ValueError:
+        return [Row(target.format(mode=mode), "the mouse alone", "?", None, "report", False) for mode in ("type", "paste")]
+    builds = {build["mode"]: build for build in report["builds"]}
+    rows = []
+    mouse = builds.get("clicks")
+    for mode in ("type", "paste"):
+        build = builds.get(mode)
+        if not build or not mouse:
+            continue
+        figure = f"{build['keys']} keys + {build['clicks']} clicks = {build['actions']}"
+        rows.append(Row(target.format(mode=mode), f"the mouse alone: {mouse['actions']} clicks", figure,
+                        build["actions"] / mouse["actions"], "report", None if build["saved_list_is_the_deck"] else False))
+    if "click_to_panel_ms" in report:
+        latency, fetch = report["click_to_panel_ms"], report["reference_fetch_ms"]
+        rows.append(Row("editor: a click on add to the legality panel drawn, p50 / p95 (14)",
+                        f"the same request by fetch(): {fetch['p50']} / {fetch['p95']} ms",
+                        f"{latency['p50']} / {latency['p95']} ms ({latency['samples']} clicks)",
+                        latency["p50"] / fetch["p50"], "report", None))
+    return rows
+
+
 def parse_load(output: str, code: int) -> list[Row]:
     """run_load.py exits 0 only when every request got the status it expected and every simulation ended done;
     its figures (throughput, p50/p95/p99) are in the newest benchmarks/load/results/*.md."""
@@ -231,6 +261,10 @@ def needs_postgres_and_redis(options) -> str | None:
     return needs_redis(options)
 
 
+def needs_chromium(options) -> str | None:
+    return None if Path("/usr/bin/chromium").exists() else "Debian's chromium is not installed (apt-get install chromium)"
+
+
 def needs_load(options) -> str | None:
     if not (BENCH / "load" / "run_load.py").is_file():
         return "benchmarks/load/run_load.py is not there"
@@ -261,6 +295,8 @@ def benchmarks(options) -> list[Benchmark]:
         Benchmark("workers-pg", ["bench_workers.py", "--games", "20000", "--broker", redis15],
                   ["bench_workers.py", "--games", "4000", "--repeat", "1", "--broker", redis15],
                   parse_workers("Redis + PostgreSQL"), needs_postgres_and_redis),
+        Benchmark("editor", ["bench_editor.py", "--rounds", "3"], ["bench_editor.py", "--rounds", "1"], parse_editor,
+                  needs_chromium),
         Benchmark("load", ["load/run_load.py"], ["load/run_load.py", "--duration", "10", "--users", "10"],
                   parse_machine, needs_load, timeout=1200),  # read by parse_load(output, exit status)
     ]
