@@ -220,7 +220,10 @@
   });
 
   document.addEventListener("htmx:afterSwap", function (event) {
-    if (event.target.id === "editor-live") { restoreFocus(); }  // at once: a key pressed 20 ms later still lands
+    if (event.target.id === "editor-live") {
+      state = readState();  // at once, not at settle (20 ms later): Back pressed in between must still warn
+      restoreFocus();  // at once: a key pressed 20 ms later still lands
+    }
     if (!unsent) { return; }
     var changes = unsent;
     unsent = null;
