@@ -53,17 +53,22 @@ def ensure_venv() -> None:
 CHROMIUM = Path("/usr/bin/chromium")
 
 
-def ensure_browser() -> None:
-    """The browser tests drive Debian's Chromium (never a downloaded browser): install it when it is missing."""
-    if CHROMIUM.exists():
-        return
+def apt_install(package: str, why: str) -> bool:
+    """Install a Debian package the tests need when we may (root, apt-get); else say what to install."""
     if os.name == "posix" and os.geteuid() == 0 and Path("/usr/bin/apt-get").exists():
-        say("installing Debian's chromium for the browser tests")
+        say(f"installing Debian's {package} {why}")
         env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
         subprocess.run(["apt-get", "update", "-qq"], check=True, env=env)
-        subprocess.run(["apt-get", "install", "-y", "-qq", "chromium"], check=True, env=env)
-    else:
-        say("Debian's chromium is missing (sudo apt-get install -y chromium): the browser tests will fail")
+        subprocess.run(["apt-get", "install", "-y", "-qq", package], check=True, env=env)
+        return True
+    say(f"Debian's {package} is missing (sudo apt-get install -y {package}); it is needed {why}")
+    return False
+
+
+def ensure_browser() -> None:
+    """The browser tests drive Debian's Chromium (never a downloaded browser): install it when it is missing."""
+    if not CHROMIUM.exists():
+        apt_install("chromium", "for the browser tests")
 
 
 TEST_JS = ROOT / "tests" / "browser" / "js"  # test-only npm packages (axe-core), never served by the site
@@ -77,15 +82,8 @@ def ensure_test_js() -> None:
     wanted = hashlib.sha256((TEST_JS / "package-lock.json").read_bytes()).hexdigest()
     if TEST_JS_STAMP.exists() and TEST_JS_STAMP.read_text().strip() == wanted:
         return
-    if shutil.which("npm") is None:
-        if os.name == "posix" and os.geteuid() == 0 and Path("/usr/bin/apt-get").exists():
-            say("installing Debian's npm (and Node.js) for the browser tests' axe-core")
-            env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-            subprocess.run(["apt-get", "update", "-qq"], check=True, env=env)
-            subprocess.run(["apt-get", "install", "-y", "-qq", "npm"], check=True, env=env)
-        else:
-            say("npm is missing (sudo apt-get install -y npm): the browser tests' accessibility check will fail")
-            return
+    if shutil.which("npm") is None and not apt_install("npm", "(and Node.js) for the browser tests' axe-core"):
+        return
     say("installing the browser tests' npm packages (axe-core) into tests/browser/js/node_modules")
     done = subprocess.run([shutil.which("npm") or "npm", "ci", "--prefix", str(TEST_JS), "--no-audit", "--no-fund",
                            "--loglevel", "error"], cwd=ROOT)

@@ -28,7 +28,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import socket
 import statistics
 import subprocess
 import sys
@@ -36,6 +35,8 @@ import tempfile
 import time
 import urllib.request
 from pathlib import Path
+
+from _server import free_port, wait_for  # benchmarks/_server.py (run from the repository root)
 
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON = ROOT / ".venv" / "bin" / "python"
@@ -94,23 +95,6 @@ async (op) => {
   return performance.now() - started;
 }
 """
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def wait_for(url: str, seconds: float = 30) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        try:
-            urllib.request.urlopen(url, timeout=1).read()
-            return
-        except OSError:
-            time.sleep(0.2)
-    raise SystemExit(f"the server at {url} did not answer within {seconds} s")
 
 
 def percentile(values: list[float], share: float) -> float:
