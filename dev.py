@@ -82,7 +82,7 @@ def ensure_test_js() -> None:
     wanted = hashlib.sha256((TEST_JS / "package-lock.json").read_bytes()).hexdigest()
     if TEST_JS_STAMP.exists() and TEST_JS_STAMP.read_text().strip() == wanted:
         return
-    if shutil.which("npm") is None and not apt_install("npm", "(and Node.js) for the browser tests' axe-core"):
+    if shutil.which("npm") is None and not apt_install("npm", "for the browser tests' axe-core (it brings Node.js)"):
         return
     say("installing the browser tests' npm packages (axe-core) into tests/browser/js/node_modules")
     done = subprocess.run([shutil.which("npm") or "npm", "ci", "--prefix", str(TEST_JS), "--no-audit", "--no-fund",
