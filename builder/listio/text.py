@@ -625,17 +625,22 @@ def export_list_text(doc: dict[str, Any], catalog: Catalog, lang: str = "ja") ->
     return "\n".join(lines) + "\n"
 
 
-def _entry_line(entry: dict[str, Any], index: CardIndex, lang: str) -> str:
-    """The first of "QTY NAME", "QTY NAME (CODE)", "QTY (CODE)" that reads back as exactly this entry."""
-    code = entry["card"]
-    options = f" {json.dumps(entry['options'], ensure_ascii=False)}" if "options" in entry else ""
+def _spellings(code: str, index: CardIndex, lang: str) -> list[str]:
+    """The ways to name card `code`, shortest first: NAME (in `lang`), "NAME (CODE)", "(CODE)"."""
     card = index.catalog.cards.get(code)
     written: list[str] = []
     if card:
         name = (card.get("name_en") if lang == "en" else None) or card.get("name") or ""
         written = [name, f"{name} ({code})"]
     written.append(f"({code})")
-    for words in written:
+    return written
+
+
+def _entry_line(entry: dict[str, Any], index: CardIndex, lang: str) -> str:
+    """The first of "QTY NAME", "QTY NAME (CODE)", "QTY (CODE)" that reads back as exactly this entry."""
+    code = entry["card"]
+    options = f" {json.dumps(entry['options'], ensure_ascii=False)}" if "options" in entry else ""
+    for words in _spellings(code, index, lang):
         line = f"{entry['qty']} {words}{options}"
         try:
             if parse_entry(line, index) == entry:
@@ -687,13 +692,7 @@ def _loadout_lines(options: dict[str, Any], index: CardIndex, lang: str) -> list
 def _card_words(code: str, index: CardIndex, lang: str, in_list: bool = False) -> str | None:
     """How a loadout line names a card: the first of NAME, "NAME (CODE)", "(CODE)" that reads back as `code`
     (in a list of weapons, without a comma), or None."""
-    card = index.catalog.cards.get(code)
-    written: list[str] = []
-    if card:
-        name = (card.get("name_en") if lang == "en" else None) or card.get("name") or ""
-        written = [name, f"{name} ({code})"]
-    written.append(f"({code})")
-    for words in written:
+    for words in _spellings(code, index, lang):
         if words != words.strip() or (in_list and (_WEAPON_SEPARATORS.search(words) or words in LOADOUT_NONE)):
             continue
         try:
