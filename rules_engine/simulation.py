@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import statistics
 import time
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple, Protocol
@@ -309,14 +310,13 @@ def chunks(games: int, snapshot: Mapping[str, Any], chunk_size: int | None = Non
 
 
 class GameCost(NamedTuple):
-    """What the timing probe saw: `games` games played in `seconds`."""
+    """What the timing probe saw: `games` games played in `seconds`, and the median time of one of them
+    (`per_game`: the first game of a process also pays for cold caches and lazy imports, and a busy machine may
+    stall any one game, so the median, not the mean, says what a game of a chunk costs)."""
 
     games: int
     seconds: float
-
-    @property
-    def per_game(self) -> float:
-        return self.seconds / self.games
+    per_game: float
 
 
 def measure_game_cost(
@@ -332,6 +332,8 @@ def measure_game_cost(
     `max_list_size`. The games' results are thrown away. A game that raises raises SimulationError naming it."""
     simulator, prepared = _prepared(snapshot)
     played, started = 0, clock()
+    durations: list[float] = []
+    last = started
     while True:
         try:
             simulator.play_one(prepared, played, game_rng(seed, played))
@@ -340,9 +342,12 @@ def measure_game_cost(
                 f"game {played} of the run seeded {seed} failed: {type(exc).__name__}: {exc}"
             ) from exc
         played += 1
-        elapsed = clock() - started
+        now = clock()
+        durations.append(max(now - last, 0.0))
+        last = now
+        elapsed = now - started
         if elapsed >= budget or played >= max_games:
-            return GameCost(played, max(elapsed, 0.0))
+            return GameCost(played, max(elapsed, 0.0), statistics.median(durations))
 
 
 def chunk_size_for_cost(ceiling: int, seconds_per_game: float) -> int:
