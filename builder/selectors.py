@@ -14,9 +14,9 @@ from cards.systems import SYSTEMS
 from rules_engine.construction import RULESETS, validate_list
 from rules_engine.core.catalog import Catalog
 
+from .errors import ListInputError, ListNotFound
 from .listio import MAX_ENTRIES, check_storable_text
 from .models import ACTIVE_STATUSES, GameList, ListRevision, RunStatus, SimulationRun, Visibility
-from .services.errors import ListInputError, ListNotFound
 
 LIST_SCHEMA = "hangar.list/1"
 SHARED_VISIBILITIES = (Visibility.UNLISTED, Visibility.PUBLIC)

@@ -1,7 +1,7 @@
 """One error shape for the whole API: {"error": {"code", "message", "details"}}.
 
 DRF's own exceptions (validation, authentication, throttling, 404...) are wrapped into it; the builder's domain
-errors (builder.services.errors), list-file errors (builder.listio.ListFormatError, which adds "issues" with line
+errors (builder.errors), list-file errors (builder.listio.ListFormatError, which adds "issues" with line
 numbers and paths) and Django's RequestDataTooBig (a body above DATA_UPLOAD_MAX_MEMORY_SIZE -> 413) are mapped here
 too, so views stay thin and no bad input ever becomes a 500.
 """
@@ -17,7 +17,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from builder.listio import ListFormatError
-from builder.services.errors import ListConflict, ListServiceError
+from builder.errors import ListConflict, ListServiceError
 from builder.throttles import retry_after, throttle_message
 
 

@@ -9,7 +9,7 @@ from rest_framework.views import APIView
 
 from builder import selectors
 from builder.listio import parse_list_json
-from builder.services.errors import ListInputError
+from builder.errors import ListInputError
 from rules_engine.systems import SYSTEMS
 
 from .parsers import JSONBodyParser

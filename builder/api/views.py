@@ -27,7 +27,7 @@ from rest_framework.views import APIView
 from builder import selectors, services
 from builder.listio import export_list_json, export_list_text
 from builder.models import GameList
-from builder.services.errors import ListInputError, ListNotFound
+from builder.errors import ListInputError, ListNotFound
 from builder.throttles import AnonThrottle, LoginFailureThrottle, ScopedThrottle, UserThrottle
 from cards.selectors import catalog_for
 from cards.systems import SYSTEMS

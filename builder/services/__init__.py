@@ -1,6 +1,6 @@
 """Writes for lists, accounts and simulation runs (HackSoft services). Import from here: `from builder.services import list_create`."""
 from .accounts import AccountError, user_signup, user_token
-from .errors import (
+from builder.errors import (
     ListConflict,
     ListInputError,
     ListNotFound,

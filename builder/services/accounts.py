@@ -9,7 +9,7 @@ from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 from rest_framework.authtoken.models import Token
 
-from .errors import ListServiceError
+from builder.errors import ListServiceError
 
 
 class AccountError(ListServiceError):

@@ -23,7 +23,7 @@ from cards.models import GameSystem
 from cards.selectors import catalog_for
 from cards.storable_text import surrogate_problem
 
-from .errors import (
+from builder.errors import (
     ListConflict,
     ListInputError,
     ListNotFound,

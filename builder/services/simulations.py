@@ -38,7 +38,7 @@ from rules_engine.core.runner import SimulationError as GameFailed
 from rules_engine.core.runner import merge_summaries
 from rules_engine.core.stats import Summary
 
-from .errors import ListNotFound, ListServiceError
+from builder.errors import ListNotFound, ListServiceError
 from .lists import check_document
 
 logger = logging.getLogger(__name__)

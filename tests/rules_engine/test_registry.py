@@ -107,3 +107,9 @@ def test_only_hagmi_has_draw_odds_and_opponent_only_cards():
 def test_an_unknown_system_is_named_with_the_known_ones():
     with pytest.raises(UnknownSystem, match="unknown game system 'chess'; known: hagmi, mwda, warcaster"):
         system("chess")
+
+
+def test_reads_never_import_the_write_package():
+    """builder/selectors.py (reads) imports nothing of builder.services (writes); both use builder/errors.py."""
+    modules = imported_modules(ROOT / "builder" / "selectors.py")
+    assert not [m for m in modules if m == "builder.services" or m.startswith("builder.services.")], modules

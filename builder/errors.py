@@ -1,4 +1,6 @@
-"""Domain errors raised by builder services and selectors; the API layer (builder.api.errors) maps them to HTTP."""
+"""Domain errors of builder/, raised by services (writes) and selectors (reads) alike: this module sits below both,
+so reading never depends on the write package (docs/architecture.md). The API layer (builder.api.errors) maps them
+to HTTP; builder.services re-exports them for its callers."""
 from __future__ import annotations
 
 from typing import Any
