@@ -35,7 +35,7 @@ from builder import services
 from cards.services import package_import
 from tests.browser.conftest import ARTIFACTS, TIMEOUT_MS, watch_csp
 from tests.security.conftest import World
-from tests.security.test_permission_matrix import MATRIX, _object, _request
+from tests.security.test_csrf import every_page
 from tests.support.simulations import hagmi_catalog, published  # noqa: F401  (the matrix's catalog; no workers)
 
 PACKAGES = Path(__file__).resolve().parents[2] / "cards" / "packages"
@@ -214,24 +214,12 @@ def other_games_pages(world: World) -> dict[str, list[tuple[str, str, int]]]:
 
 
 def matrix_pages(world: World) -> dict[str, list[tuple[str, str, int]]]:
-    """actor -> [(name, path, status)] of every full HTML page of the matrix the actor may open (the cells of a GET page
-    whose expected status is 200, as `every_page` of tests/security/test_csrf.py crawls them), then the refusals."""
+    """actor -> [(name, path, status)] of every full HTML page of the matrix the actor may open (the crawl of
+    tests/security/test_csrf.py `every_page`, htmx fragments left out), then the refusals."""
     pages: dict[str, list[tuple[str, str, int]]] = defaultdict(list)
-    for name, calls in sorted(MATRIX.items()):
-        for call in calls:
-            if call.api or call.method != "GET":
-                continue
-            for state in call.states:
-                for actor in call.actors:
-                    expected = call.expect(actor, state)
-                    if expected.status != 200:
-                        continue
-                    response, _name = _request(world, call, actor, _object(world, call, state, expected))
-                    assert response.status_code == 200, (name, actor, state)
-                    if not response["Content-Type"].startswith("text/html"):
-                        continue  # the favicon
-                    if re.match(rb"\s*<!doctype html", response.content, re.I):  # a page, not an htmx fragment
-                        pages[actor].append((name, response.wsgi_request.get_full_path(), 200))
+    for name, actor, url, html in every_page(world):
+        if re.match(r"\s*<!doctype html", html, re.I):  # a page, not an htmx fragment
+            pages[actor].append((name, url, 200))
     for name, actor, path in refusal_pages(world):
         pages[actor].append((name, path, int(name)))
     return pages
