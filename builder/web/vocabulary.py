@@ -14,6 +14,8 @@ from typing import Any
 
 from django.utils.translation import pgettext_lazy
 
+from rules_engine.core import outcome
+
 # (system, field) -> value -> label. "*" as the system: the same words for every system.
 LABELS: Mapping[tuple[str, str], Mapping[str, Any]] = {
     # --- HAGMI -----------------------------------------------------------------------------------------------
@@ -151,6 +153,30 @@ LABELS: Mapping[tuple[str, str], Mapping[str, Any]] = {
         "num": pgettext_lazy("warcaster stat", "Models"),
         "str": pgettext_lazy("warcaster stat", "STR"),
     },
+    # --- how a side plays (the simulation's policy; rules_engine/<game>/policies.py) ---------------------------
+    ("hagmi", "policy"): {
+        "greedy": pgettext_lazy("hagmi policy", "Greedy (plays the strongest card it can)"),
+        "random": pgettext_lazy("policy", "Random legal moves"),
+    },
+    ("mwda", "policy"): {
+        "greedy": pgettext_lazy("mwda policy", "Aggressive (focus fire, closes in to its best range)"),
+        "defensive": pgettext_lazy("mwda policy", "Defensive (shoots from range, never charges, falls back)"),
+        "random": pgettext_lazy("policy", "Random legal moves"),
+    },
+    ("warcaster", "policy"): {
+        "greedy": pgettext_lazy("warcaster policy", "Greedy (best attack and cypher each activation)"),
+        "random": pgettext_lazy("policy", "Random legal moves"),
+    },
+    # --- every system --------------------------------------------------------------------------------------
+    ("*", "end_reason"): {  # rules_engine/core/outcome.py
+        outcome.DAMAGE_DECK_EMPTY: pgettext_lazy("end reason", "Damage with an empty damage deck"),
+        outcome.CORES_DESTROYED: pgettext_lazy("end reason", "The mothership's cores were destroyed"),
+        outcome.TURN_LIMIT: pgettext_lazy("end reason", "Turn limit reached (a draw)"),
+        outcome.ELIMINATED: pgettext_lazy("end reason", "A side was eliminated"),
+        outcome.ROUNDS: pgettext_lazy("end reason", "After the last round, on points"),
+        outcome.ANNIHILATION: pgettext_lazy("end reason", "A side was wiped off the table"),
+        outcome.STEP_LIMIT: pgettext_lazy("end reason", "Step limit of the simulator (a draw)"),
+    },
 }
 
 # What the picker's "category" filter is called in each system (the same column: HAGMI category, MWDA/Warcaster kind).
@@ -166,7 +192,8 @@ def label(system: str, field: str, value: Any) -> str:
     """The words for one value of a card field, in the UI language."""
     if field == "category":
         field = CATEGORY_FIELD.get(system, field)
-    known = LABELS.get((system, field), {}).get(value) if isinstance(value, str) else None
+    table = LABELS.get((system, field)) or LABELS.get(("*", field), {})
+    known = table.get(value) if isinstance(value, str) else None
     if known is not None:
         return str(known)
     if system == "hagmi" and field == "targets" and isinstance(value, str) and value.startswith("multi-"):
@@ -178,6 +205,7 @@ def label(system: str, field: str, value: Any) -> str:
 def choices(system: str, field: str, values: Iterable[Any]) -> list[tuple[str, str]]:
     """(value, words) pairs for a select, in the table's order, then unknown values sorted."""
     present = {str(value) for value in values if value not in (None, "")}
-    table = LABELS.get((system, CATEGORY_FIELD.get(system, field) if field == "category" else field), {})
+    field = CATEGORY_FIELD.get(system, field) if field == "category" else field
+    table = LABELS.get((system, field)) or LABELS.get(("*", field), {})
     ordered = [value for value in table if value in present] + sorted(present - set(table))
     return [(value, label(system, field, value)) for value in ordered]

@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from rules_engine.core import outcome
 from rules_engine.hagmi.skills import Ctx, resolve_all
 from rules_engine.hagmi.state import Unit
 
@@ -181,7 +182,7 @@ def check_victory(state: "StateCore") -> None:
     """H33: the players win when the mothership has no cores and no 機獣 on the battlefield holds one."""
     side = _side(state)
     if side.cores == 0 and not any(b.cores for b in side.beasts):
-        state.finish(1 - side.index, "mothership cores destroyed")
+        state.finish(1 - side.index, outcome.CORES_DESTROYED)
 
 
 def beast_turn_start(state: "StateCore") -> list[int]:

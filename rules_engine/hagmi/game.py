@@ -26,6 +26,7 @@ import random
 from itertools import chain, combinations, islice
 from typing import Any, Iterable, Mapping
 
+from rules_engine.core import outcome
 from rules_engine.core.dice import roll
 from rules_engine.core.events import EventLog
 from rules_engine.core.game import TERMINAL
@@ -273,7 +274,7 @@ class HagmiState(StateCore):
         self.turn += 1
         self.active, self.battle_closed = index, False
         if self.turn > int(self.options["max_turns"]):
-            self.finish(None, "turn limit")
+            self.finish(None, outcome.TURN_LIMIT)
             return
         self.log("turn_start", index, {})
         if not self.is_player_side(index):

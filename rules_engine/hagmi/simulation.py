@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from rules_engine.core import outcome
 from rules_engine.core.report import (
     OPPONENT, PLAYER, add_counts, add_outcome, ended_by, entry_codes, histogram_of, mean_of, outcome_fields,
     outcome_of, per_card,
@@ -82,7 +83,7 @@ def game_record(state: Any) -> dict[str, Any]:
     damage = 0
     first_unit_turn = None
     played: dict[str, int] = {}
-    reason = "step limit"
+    reason = outcome.STEP_LIMIT
     for event in state.events:
         kind = event.kind
         if kind == "turn_start":

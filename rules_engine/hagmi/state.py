@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from itertools import chain
 from typing import TYPE_CHECKING, Any, Iterator
 
+from rules_engine.core import outcome
 from rules_engine.core.events import Event, EventLog
 from rules_engine.hagmi.cards import HagmiCard, Skill
 from rules_engine.hagmi.skills import Ctx, resolve_all
@@ -398,7 +399,7 @@ class StateCore:
                 return
             if not player.damage_deck:
                 self.log("damage_player", index, {"card": None})
-                self.finish(self.opponent_of(index), "damage with an empty damage deck")
+                self.finish(self.opponent_of(index), outcome.DAMAGE_DECK_EMPTY)
                 return
             uid = player.damage_deck.pop()
             self.log("damage_player", index, {"card": self.cards[uid].code})

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from rules_engine.core import outcome
 from rules_engine.core.report import (
     OPPONENT, PLAYER, add_counts, add_outcome, ended_by, entry_codes, histogram_of, mean_of, outcome_fields,
     outcome_of, per_card,
@@ -75,7 +76,7 @@ def battle_record(state: MwdaState) -> dict[str, Any]:
     own_turns = state.turns_taken[PLAYER]
     return {
         "outcome": outcome_of(winner),
-        "ended_by": state.end_reason or "step limit",
+        "ended_by": state.end_reason or outcome.STEP_LIMIT,
         "rounds": state.round,
         "points_destroyed": state.points_destroyed[PLAYER],
         "points_lost": state.points_destroyed[OPPONENT],

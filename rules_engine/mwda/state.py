@@ -25,6 +25,7 @@ import math
 import random
 from typing import Any, Mapping, Sequence
 
+from rules_engine.core import outcome
 from rules_engine.core.events import Event, EventLog
 from rules_engine.core.game import TERMINAL
 from rules_engine.mwda import combat
@@ -456,12 +457,12 @@ class MwdaState:
         if all(alive):
             return
         winner = None if not any(alive) else (0 if alive[0] else 1)
-        self._finish(winner, "eliminated")
+        self._finish(winner, outcome.ELIMINATED)
 
     def _finish_by_points(self) -> None:
         """§2.3 (option `max_rounds`): after the last round, more points destroyed wins; equal is a draw."""
         mine, theirs = self.points_destroyed
-        self._finish(0 if mine > theirs else 1 if theirs > mine else None, "rounds")
+        self._finish(0 if mine > theirs else 1 if theirs > mine else None, outcome.ROUNDS)
 
     def _finish(self, winner: int | None, reason: str) -> None:
         self.over, self.winner, self.end_reason = True, winner, reason

@@ -29,6 +29,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from rules_engine.core import outcome
 from rules_engine.core.game import TERMINAL
 from rules_engine.warcaster import combat, cyphers
 from rules_engine.warcaster import policies  # noqa: F401  (registers warcaster-greedy)
@@ -589,7 +590,7 @@ class WarcasterState(Board):
                 model.mods = [m for m in model.mods if m[2] == "static"]
         self.turns_taken = [0, 0]
         if self.round >= self.options["rounds"]:
-            self._finish("rounds")
+            self._finish(outcome.ROUNDS)
             return
         self.round += 1
         self._check_annihilation()
@@ -634,7 +635,7 @@ class WarcasterState(Board):
     def _check_annihilation(self) -> None:
         for player in (0, 1):
             if not self.on_board(player) and not self.reserves(player):
-                self._finish("annihilation")
+                self._finish(outcome.ANNIHILATION)
                 return
 
     def _finish(self, reason: str) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from rules_engine.core import outcome
 from rules_engine.core.report import (
     OPPONENT, PLAYER, add_counts, add_outcome, ended_by, entry_codes, histogram_of, mean_of, outcome_fields,
     outcome_of, per_card,
@@ -96,7 +97,7 @@ def game_record(state: Any) -> dict[str, Any]:
     winner = state.winner if state.is_terminal() else None
     return {
         "outcome": outcome_of(winner),
-        "ended_by": state.ended_by or "step limit",
+        "ended_by": state.ended_by or outcome.STEP_LIMIT,
         "vp_for": state.sides[PLAYER].vp,
         "vp_against": state.sides[OPPONENT].vp,
         "units_destroyed": destroyed,

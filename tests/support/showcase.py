@@ -1,0 +1,91 @@
+"""A site full of data, for the crawler test of every page in both languages (tests/web/test_every_word.py) and for
+looking at the pages by hand: the bundled packages of the three games, a public list of each sample list, a
+finished simulation of a list of each game against a real sample opponent, and a list with a history of edits
+(notes, visibility, cards), so that every vocabulary a page can show is on some page.
+
+    DEBUG=1 .venv/bin/python manage.py shell -c "from tests.support.showcase import main; main()"
+
+fills the development database (a user `showcase`, password `showcase-pass-1`).
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+
+from builder import services
+from builder.models import GameList, SimulationRun
+from cards.services import packages_load_bundled
+
+PACKAGES = Path(settings.BASE_DIR) / "cards" / "packages"
+# One run of each game: (system, the list's file, a real sample opponent of that game).
+RUNS = (
+    ("hagmi", "akane-assault.json", "sample-vanguard"),
+    ("hagmi", "hibari-skirmish.json", "coop-ironshell-cradle"),
+    ("mwda", "highland-line.json", "steel-wolves-pack"),
+    ("warcaster", "isa-starsteel-vanguard.json", "marcher-dust-raiders"),
+)
+GAMES = 4
+
+
+@dataclass
+class Showcase:
+    lists: dict[str, GameList] = field(default_factory=dict)  # file stem -> list
+    runs: list[SimulationRun] = field(default_factory=list)
+    edited: GameList | None = None
+
+
+def load_bundled() -> None:
+    packages_load_bundled()
+
+
+def sample_document(system: str, filename: str) -> dict[str, Any]:
+    return json.loads((PACKAGES / system / "lists" / filename).read_text(encoding="utf-8"))
+
+
+def build_showcase(owner, *, play=None) -> Showcase:
+    """Lists, runs and a history for `owner`. `play(run)` plays a run's chunks (default: in this process)."""
+    show = Showcase()
+    for folder in sorted(PACKAGES.iterdir()):
+        for path in sorted((folder / "lists").glob("*.json")):
+            show.lists[path.stem] = services.list_create(
+                owner=owner, document=sample_document(folder.name, path.name), visibility="public")
+    for system, filename, opponent in RUNS:
+        game_list = show.lists[Path(filename).stem]
+        run = services.simulation_start(user=owner, game_list=game_list, opponent_slug=opponent, policy="greedy",
+                                        games=GAMES, seed=7)
+        (play or _play_here)(run)
+        show.runs.append(SimulationRun.objects.get(pk=run.pk))
+    edited = show.lists["akane-assault"]
+    document = sample_document("hagmi", "akane-assault.json")
+    first = document["sections"]["weapons"][0]
+    first["qty"] = max(1, first["qty"] - 1)
+    edited = services.list_update(game_list=edited, user=owner, notes="Tuned for the store championship.",
+                                  expected_version=edited.version)
+    edited = services.list_update(game_list=edited, user=owner, visibility="unlisted", document=document,
+                                  expected_version=edited.version)
+    show.edited = edited
+    return show
+
+
+def _play_here(run: SimulationRun) -> None:
+    for index in range(run.chunks_total):
+        services.simulation_chunk_play(run_id=run.pk, index=index, worker="showcase@here")
+
+
+def main() -> None:  # pragma: no cover - a hand tool for the development database
+    from django.contrib.auth import get_user_model
+
+    load_bundled()
+    user, created = get_user_model().objects.get_or_create(username="showcase")
+    if created:
+        user.set_password("showcase-pass-1")
+        user.save()
+    show = build_showcase(user)
+    for run in show.runs:
+        print(run.system, run.opponent, f"/simulations/{run.public_id}/", f"/simulations/{run.public_id}/games/0/")
+    for stem, game_list in show.lists.items():
+        print(stem, f"/lists/{game_list.slug}/")
