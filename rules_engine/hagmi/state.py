@@ -14,11 +14,10 @@ from itertools import chain
 from typing import TYPE_CHECKING, Any, Iterator
 
 from rules_engine.core import outcome
-from rules_engine.core.events import Event, EventLog
+from rules_engine.core.events import EventLog
 from rules_engine.hagmi.cards import HagmiCard, Skill
 from rules_engine.hagmi.skills import Ctx, resolve_all
 
-_new_event: Any = tuple.__new__  # Event(...) without the named tuple's Python-level __new__ (same events)
 
 if TYPE_CHECKING:
     import random
@@ -105,9 +104,8 @@ class StateCore:
     # ---- bookkeeping --------------------------------------------------------------------------------------
 
     def log(self, kind: str, player: int | None, data: dict[str, Any]) -> None:
-        """Log an event (~400 a game). `data` is a dict, not keyword arguments (a compiled call with **kwargs goes
-        through Python's calling convention), and the Event is built straight from a tuple. Same events."""
-        self.events._events.append(_new_event(Event, (kind, self.turn, player, data)))
+        """Log an event (~400 a game; EventLog.record)."""
+        self.events.record(kind, self.turn, player, data)
 
     def is_over(self) -> bool:
         return self.over

@@ -26,13 +26,12 @@ import random
 from typing import Any, Mapping, Sequence
 
 from rules_engine.core import outcome
-from rules_engine.core.events import Event, EventLog
+from rules_engine.core.events import EventLog
 from rules_engine.core.game import TERMINAL
 from rules_engine.mwda import combat
 from rules_engine.mwda import geometry as geo
 from rules_engine.mwda.units import UnitSpec
 
-_new_event: Any = tuple.__new__  # Event(...) without the named tuple's Python-level __new__ (same events)
 
 PASS = ("pass",)
 STEALTH_RANGE = 8.0  # stealth: cannot be targeted by ranged attacks from more than 8″ away
@@ -124,9 +123,8 @@ class MwdaState:
         return twin
 
     def log(self, kind: str, player: int | None, data: dict[str, Any]) -> None:
-        """Log an event. `data` is a dict, not keyword arguments: a compiled call with **kwargs goes through
-        Python's calling convention, and the event is built directly (EventLog.append would copy the keywords)."""
-        self.events._events.append(_new_event(Event, (kind, self.turn, player, data)))
+        """Log an event (EventLog.record)."""
+        self.events.record(kind, self.turn, player, data)
 
     def place(self, unit: Unit, x: float, y: float) -> None:
         """Set a unit's position directly (scenario set-up and tests); the next legal_actions() recomputes."""

@@ -11,11 +11,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules_engine.core.events import Event, EventLog
+from rules_engine.core.events import EventLog
 from rules_engine.warcaster.geometry import Disc, move_towards, norm
 from rules_engine.warcaster.models import CypherSpec, ModelSpec, UnitSpec
 
-_new_event: Any = tuple.__new__  # Event(...) without the named tuple's Python-level __new__ (a log is the hot path)
 
 DEFAULT_OPTIONS: Mapping[str, Any] = {
     "attack_dice": 3,  # W11: action dice in an attack roll
@@ -120,7 +119,6 @@ class Board:
         self.options = options  # a plain dict (WarcasterGame.options): read on every attack and listing
         self.rng = rng
         self.events = EventLog()
-        self._event_list = self.events._events  # `log` appends here directly (the hot path of every game)
         self.turn = 0
         self.round = 1
         self.player = 0
@@ -140,7 +138,6 @@ class Board:
 
     def _copy_pieces(self, source: Board) -> None:
         self.events = source.events.copy()
-        self._event_list = self.events._events
         self.turn, self.round, self.player = source.turn, source.round, source.player
         self.models = [Model(m.uid, m.unit, m.player, m.spec, m.health, m.x, m.y, m.alive, dict(m.effects),
                              list(m.mods), m.shield) for m in source.models]
@@ -152,13 +149,12 @@ class Board:
 
     # --- logging
     def log(self, kind: str, player: int | None, data: dict[str, Any]) -> None:
-        """Log an event of `player` (None: the player whose turn it is). `data` is a dict, not keyword arguments:
-        a compiled call with **kwargs goes through Python's calling convention, and this runs ~450 times a game."""
-        self._event_list.append(_new_event(Event, (kind, self.turn, self.player if player is None else player, data)))
+        """Log an event of `player` (None: the player whose turn it is), ~450 a game (EventLog.record)."""
+        self.events.record(kind, self.turn, self.player if player is None else player, data)
 
     def log_game(self, kind: str, data: dict[str, Any]) -> None:
         """Log an event of the game itself (player null): setup, round end, game over."""
-        self._event_list.append(_new_event(Event, (kind, self.turn, None, data)))
+        self.events.record(kind, self.turn, None, data)
 
     # --- queries
     def on_board(self, player: int | None = None) -> list[Model]:

@@ -8,17 +8,18 @@ from rules_engine.core.events import Event, EventLog
 
 def _log() -> EventLog:
     log = EventLog()
-    log.append("draw", 1, 0, deck="weapons", cards=["HS-001"])
-    log.append("attack", 1, 0, attacker="HS-002", target="HS-010")
-    log.append("destroyed", 1, None, card="HS-010")
+    log.record("draw", 1, 0, dict(deck="weapons", cards=["HS-001"]))
+    log.record("attack", 1, 0, dict(attacker="HS-002", target="HS-010"))
+    log.record("destroyed", 1, None, dict(card="HS-010"))
     return log
 
 
-def test_append_returns_an_immutable_event_and_log_keeps_order():
+def test_record_logs_immutable_events_in_order():
     log = _log()
     assert [e.kind for e in log] == ["draw", "attack", "destroyed"]
     assert len(log) == 3 and log[2].player is None
     assert log.of_kind("attack")[0].data == {"attacker": "HS-002", "target": "HS-010"}
+    assert type(log[0]) is Event and log[0] == Event("draw", 1, 0, {"deck": "weapons", "cards": ["HS-001"]})
     with pytest.raises(AttributeError):
         log[0].turn = 2  # type: ignore[misc]
 
@@ -33,7 +34,7 @@ def test_log_survives_a_json_round_trip():
 def test_copy_is_independent_of_later_appends():
     log = _log()
     copy = log.copy()
-    log.append("charge", 2, 1, amount=1)
+    log.record("charge", 2, 1, dict(amount=1))
     assert len(copy) == 3 and len(log) == 4
 
 

@@ -43,13 +43,13 @@ class RaceState:
     def apply(self, action: str) -> None:
         if action == "roll":
             (step,) = roll(self.rng)
-            self.events.append("roll", self.turn, self.player, face=step)
+            self.events.record("roll", self.turn, self.player, dict(face=step))
         else:
             step = {"walk": 2, "rest": 0}[action]
         self.positions[self.player] += step
-        self.events.append("move", self.turn, self.player, action=action, to=self.positions[self.player])
+        self.events.record("move", self.turn, self.player, dict(action=action, to=self.positions[self.player]))
         if self.is_terminal():
-            self.events.append("win", self.turn, self.player)
+            self.events.record("win", self.turn, self.player, {})
         else:
             self.player = 1 - self.player
             self.turn += 1
