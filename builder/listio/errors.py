@@ -6,10 +6,14 @@ Every problem is a `ListIssue` that says what is wrong and where: a text line nu
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from cards.storable_text import escaped
+from rules_engine.core.messages import Label
+
+from . import messages
 
 # At most this many issues are kept and shown: a file with 100 000 bad lines gets a short, readable answer.
 MAX_ISSUES = 50
@@ -23,6 +27,8 @@ class ListIssue:
     line:        1-based line number (JSON syntax errors and the text format), else None
     path:        JSON path of the offending value (`sections.weapons[3].qty`), else None
     suggestions: close matches the user may have meant, e.g. ["補給物資 (HS-001)"]
+    code, params: the message's code and parameters (builder/listio/messages.py), so that a page can say the same
+                 in its own language (`words`); "" for a message only English has
 
     Lone surrogates (cards.storable_text) in the message, path or suggestions are kept escaped (`\\udfff`): an issue
     often quotes what the user wrote, and must itself be sendable as UTF-8.
@@ -32,14 +38,40 @@ class ListIssue:
     line: int | None = None
     path: str | None = None
     suggestions: list[str] = field(default_factory=list)
+    code: str = ""
+    params: dict[str, Any] = field(default_factory=dict, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "message", escaped(self.message))
         object.__setattr__(self, "path", escaped(self.path))
         object.__setattr__(self, "suggestions", [escaped(text) for text in self.suggestions])
+        object.__setattr__(self, "params", {name: _escaped(value) for name, value in self.params.items()})
+
+    def words(self, lang: str) -> str:
+        """The problem in `lang` ("ja" or "en") for a page, said once: without the "line N:" prefix and the "did
+        you mean" names (the page shows the line number and the suggestions beside it); a JSON path stays in front.
+        A message without a code is shown as the English message."""
+        if self.code in messages.TEMPLATES:
+            text = messages.render(self.code, self.params, lang)
+        else:
+            text = _LINE_PREFIX.sub("", self.message)
+            if self.suggestions:
+                text = text.split("; did you mean ", 1)[0]
+            if self.path and text.startswith(f"{self.path}: "):
+                text = text[len(self.path) + 2:]
+        return f"{self.path}: {text}" if self.path else text
 
     def to_dict(self) -> dict[str, Any]:
         return {"message": self.message, "line": self.line, "path": self.path, "suggestions": list(self.suggestions)}
+
+
+_LINE_PREFIX = re.compile(r"^line \d+: ")
+
+
+def _escaped(value: Any) -> Any:
+    if isinstance(value, Label):
+        return Label(escaped(value.en), escaped(value.ja))
+    return escaped(value) if isinstance(value, str) else value
 
 
 class ListFormatError(ValueError):

@@ -28,7 +28,10 @@ from jsonschema.exceptions import ValidationError
 from cards.storable_text import SURROGATES, escaped, holds_surrogate, surrogate_places, surrogate_problem
 from cards.systems import SYSTEMS
 
+from rules_engine.core.messages import Label
+
 from .errors import MAX_ISSUES, ListFormatError, ListIssue
+from .messages import TYPE_WORDS, joined
 
 SCHEMA_ID = "hangar.list/1"
 SCHEMA_PATH = Path(__file__).with_name("list.schema.json")
@@ -85,7 +88,8 @@ def export_list_json(doc: dict[str, Any]) -> str:
 def check_structure(doc: Any) -> None:
     """Raise ListFormatError unless `doc` (decoded JSON) has the hangar.list/1 structure."""
     if not isinstance(doc, dict):
-        raise ListFormatError([ListIssue(f"a list must be a JSON object, got {_json_type(doc)}")])
+        raise ListFormatError([ListIssue(f"a list must be a JSON object, got {_json_type(doc)}",
+                                         code="json.not_object", params={"value": _json_type_words(doc)})])
     too_many = _entry_count_issue(doc)
     if too_many:  # one issue, not one per entry
         raise ListFormatError([too_many])
@@ -175,18 +179,22 @@ def _decode(raw: str | bytes | dict) -> Any:
         try:
             raw = bytes(raw).decode("utf-8-sig")
         except UnicodeDecodeError as exc:
-            raise ListFormatError([ListIssue(f"the file is not UTF-8 text (invalid byte at offset {exc.start})")])
+            raise ListFormatError([ListIssue(f"the file is not UTF-8 text (invalid byte at offset {exc.start})",
+                                             code="file.not_utf8", params={"offset": exc.start})])
     if not isinstance(raw, str):
-        raise ListFormatError([ListIssue(f"a list must be JSON text or an object, got {type(raw).__name__}")])
+        raise ListFormatError([ListIssue(f"a list must be JSON text or an object, got {type(raw).__name__}",
+                                         code="json.not_text", params={"value": type(raw).__name__})])
     try:
         return json.loads(raw.lstrip("\ufeff"), parse_constant=_reject_constant)
     except json.JSONDecodeError as exc:
         message = f"line {exc.lineno}, column {exc.colno}: invalid JSON: {exc.msg}"
-        raise ListFormatError([ListIssue(message, line=exc.lineno)])
+        raise ListFormatError([ListIssue(message, line=exc.lineno, code="json.invalid",
+                                         params={"column": exc.colno, "detail": exc.msg})])
     except ValueError as exc:  # NaN / Infinity
-        raise ListFormatError([ListIssue(f"invalid JSON: {exc}")])
+        raise ListFormatError([ListIssue(f"invalid JSON: {exc}", code="json.invalid_value",
+                                         params={"detail": str(exc)})])
     except RecursionError:
-        raise ListFormatError([ListIssue("invalid JSON: nested too deeply")]) from None
+        raise ListFormatError([ListIssue("invalid JSON: nested too deeply", code="json.too_deep")]) from None
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -198,10 +206,14 @@ def _decode(raw: str | bytes | dict) -> Any:
 _Keyed = list[tuple[tuple, ListIssue]]
 
 
-def _issue(parts: list[str | int], text: str) -> tuple[tuple, ListIssue]:
+def _issue(parts: list[str | int], text: str, code: str = "json.problem", **params: Any
+           ) -> tuple[tuple, ListIssue]:
+    """A structure problem at a path; `code` and `params` say it in each language (builder/listio/messages.py), by
+    default the English sentence itself."""
     path = format_path(parts)
     key = tuple((1, part, "") if isinstance(part, int) else (0, 0, str(part)) for part in parts)
-    return key, ListIssue(f"{path or 'list'}: {text}", path=path or None)
+    params = params if code != "json.problem" else {"detail": text}
+    return key, ListIssue(f"{path or 'list'}: {text}", path=path or None, code=code, params=params)
 
 
 def _entry_count_issue(doc: dict[str, Any]) -> ListIssue | None:
@@ -211,7 +223,8 @@ def _entry_count_issue(doc: dict[str, Any]) -> ListIssue | None:
     total = sum(len(entries) for entries in sections.values() if isinstance(entries, list))
     if total <= MAX_ENTRIES:
         return None
-    return ListIssue(f"sections: {total} entries; a list holds at most {MAX_ENTRIES}", path="sections")
+    return ListIssue(f"sections: {total} entries; a list holds at most {MAX_ENTRIES}", path="sections",
+                     code="json.too_many_entries", params={"total": total, "max": MAX_ENTRIES})
 
 
 def check_storable_text(doc: Any) -> None:
@@ -248,7 +261,8 @@ def _schema_issues(doc: dict[str, Any]) -> _Keyed:
     keyed: _Keyed = []
     seen: set[str] = set()
     for error in _validator().iter_errors(doc):
-        pair = _issue(list(error.absolute_path), _describe(error))
+        text, code, params = _describe(error)
+        pair = _issue(list(error.absolute_path), text, code, **params)
         if pair[1].message not in seen:  # `required` reports once per missing key
             seen.add(pair[1].message)
             keyed.append(pair)
@@ -267,7 +281,10 @@ def _python_issues(doc: dict[str, Any]) -> _Keyed:
         for key in sections:
             if key not in valid:
                 keyed.append(_issue(["sections", key],
-                                    f"unknown section {_show(key)} for {system}; valid sections: {', '.join(valid)}"))
+                                    f"unknown section {_show(key)} for {system}; valid sections: {', '.join(valid)}",
+                                    "json.unknown_section", key=_show(key),
+                                    system=Label(SYSTEMS[system]["name"], SYSTEMS[system]["name_ja"]),
+                                    valid=", ".join(valid)))
     for key, entries in sections.items():
         if isinstance(entries, list):
             for index, entry in enumerate(entries):
@@ -301,7 +318,8 @@ def _entry_issues(parts: list[str | int], entry: Any) -> _Keyed:
         return keyed
     qty = entry.get("qty")
     if isinstance(qty, float) and qty.is_integer():  # JSON Schema counts 2.0 as an integer; we do not
-        keyed.append(_issue(parts + ["qty"], f"must be a whole number written without a decimal point, got {qty}"))
+        keyed.append(_issue(parts + ["qty"], f"must be a whole number written without a decimal point, got {qty}",
+                            "json.whole_number", value=qty))
     options = entry.get("options")
     if isinstance(options, dict):
         problem = options_problem(options)
@@ -310,35 +328,40 @@ def _entry_issues(parts: list[str | int], entry: Any) -> _Keyed:
     return keyed
 
 
-_TYPE_WORDS = {
-    "string": "a string", "integer": "a whole number", "number": "a number", "object": "an object",
-    "array": "a list", "boolean": "true or false", "null": "null",
-}
-
-
-def _describe(error: ValidationError) -> str:
-    """A user-facing sentence for one JSON Schema error."""
+def _describe(error: ValidationError) -> tuple[str, str, dict[str, Any]]:
+    """A user-facing sentence for one JSON Schema error: (English sentence, message code, its parameters)."""
     kind, expected, value = error.validator, error.validator_value, error.instance
     if kind == "required":
         missing = [key for key in expected if key not in value]
-        return f"missing required key{'s' if len(missing) > 1 else ''} " + ", ".join(f'"{key}"' for key in missing)
+        keys = ", ".join(f'"{key}"' for key in missing)
+        word = f"key{'s' if len(missing) > 1 else ''}"
+        return f"missing required {word} {keys}", "json.required", {"keys_word": word, "keys": keys}
     if kind == "additionalProperties":
         allowed = list(error.schema.get("properties", {}))
         extra = [key for key in value if key not in allowed]
-        return (f"unknown key{'s' if len(extra) > 1 else ''} " + ", ".join(_show(key) for key in extra)
-                + f"; allowed keys: {', '.join(allowed)}")
+        word, keys = f"key{'s' if len(extra) > 1 else ''}", ", ".join(_show(key) for key in extra)
+        return (f"unknown {word} {keys}; allowed keys: {', '.join(allowed)}", "json.unknown_keys",
+                {"keys_word": word, "keys": keys, "allowed": ", ".join(allowed)})
     if kind == "type":
         wanted = expected if isinstance(expected, list) else [expected]
-        return f"must be {' or '.join(_TYPE_WORDS[t] for t in wanted)}, got {_json_type(value)}"
+        words = joined([TYPE_WORDS[t] for t in wanted], Label(" or ", "か"))
+        return (f"must be {words.en}, got {_json_type(value)}", "json.type",
+                {"wanted": words, "value": _json_type_words(value)})
     if kind in ("minimum", "maximum"):
-        return f"must be from {error.schema.get('minimum')} to {error.schema.get('maximum')}, got {_show(value)}"
+        low, high = error.schema.get("minimum"), error.schema.get("maximum")
+        return (f"must be from {low} to {high}, got {_show(value)}", "json.range",
+                {"min": low, "max": high, "value": _show(value)})
     if kind == "const":
-        return f"must be {_show(expected)}, got {_show(value)}"
+        return f"must be {_show(expected)}, got {_show(value)}", "json.const", {"expected": _show(expected),
+                                                                              "value": _show(value)}
     if kind == "enum":
-        return f"unknown value {_show(value)}; expected one of: {', '.join(map(str, expected))}"
+        known = ", ".join(map(str, expected))
+        return (f"unknown value {_show(value)}; expected one of: {known}", "json.enum",
+                {"value": _show(value), "expected": known})
     if "x-expected" in error.schema:
-        return f"must be {error.schema['x-expected']}, got {_show(value)}"
-    return error.message
+        text = f"must be {error.schema['x-expected']}, got {_show(value)}"
+        return text, "json.problem", {"detail": text}
+    return error.message, "json.problem", {"detail": error.message}
 
 
 def _json_type(value: Any) -> str:
@@ -355,6 +378,22 @@ def _json_type(value: Any) -> str:
     if isinstance(value, dict):
         return "an object"
     return type(value).__name__
+
+
+def _json_type_words(value: Any) -> Label:
+    """_json_type in both languages: "a string ("x")" / "文字列（"x"）"."""
+    english = _json_type(value)
+    if isinstance(value, bool) or value is None:
+        return Label(english, english)
+    if isinstance(value, (int, float)):
+        return Label(english, f"数値（{_number(value)}）")
+    if isinstance(value, str):
+        return Label(english, f"文字列（{_show(value)}）")
+    if isinstance(value, list):
+        return Label(english, "リスト")
+    if isinstance(value, dict):
+        return Label(english, "オブジェクト")
+    return Label(english, english)
 
 
 def _number(value: int | float) -> str:

@@ -34,7 +34,10 @@ from cards.storable_text import surrogate_problem
 from cards.systems import SECTION_LABELS, SYSTEMS
 from rules_engine.core.catalog import Catalog
 
+from rules_engine.core.messages import Label
+
 from .errors import MAX_ISSUES, ListFormatError, ListIssue
+from .messages import TEMPLATES, joined, quoted, render
 from .jsonio import (
     CARD_PATTERN,
     FORMAT_PATTERN,
@@ -122,11 +125,14 @@ def fold(text: str) -> str:
 
 
 class _LineProblem(Exception):
-    """A problem with one line; `suggest_for` asks for fuzzy suggestions (computed only while issues are shown)."""
+    """A problem with one line: its message code and parameters (builder/listio/messages.py; `message` is the
+    English sentence); `suggest_for` asks for fuzzy suggestions (computed only while issues are shown)."""
 
-    def __init__(self, message: str, suggest_for: str | None = None, suggestions: list[str] | None = None):
-        super().__init__(message)
-        self.message = message
+    def __init__(self, code: str, suggest_for: str | None = None, suggestions: list[str] | None = None,
+                 **params: Any):
+        self.code, self.params = code, params
+        self.message = render(code, params, "en")
+        super().__init__(self.message)
         self.suggest_for = suggest_for
         self.suggestions = suggestions or []
 
@@ -154,8 +160,8 @@ class CardIndex:
         return index
 
     @property
-    def system_name(self) -> str:
-        return SYSTEMS[self.catalog.system]["name"]
+    def system_name(self) -> Label:
+        return _system_words(self.catalog.system)
 
     def code_of(self, text: str) -> str | None:
         """The catalog code written as `text`: exact first, then case/width-insensitive."""
@@ -165,7 +171,7 @@ class CardIndex:
         """The card code that `text` (a code, a name, or "NAME (CODE)") means; _LineProblem if none or several."""
         key = fold(text)
         if not key:
-            raise _LineProblem("missing card name after the quantity")
+            raise _LineProblem("text.missing_card")
         code = self.code_of(text.strip())
         if code:
             return code
@@ -178,8 +184,8 @@ class CardIndex:
         explicit = self._explicit_code(text)
         if explicit:
             return explicit
-        raise _LineProblem(f"no card named {_quote(text.strip())} in {self.system_name}{self._empty_note()}",
-                           suggest_for=key)
+        raise _LineProblem("text.no_card", suggest_for=key, name=quoted(text.strip()), system=self.system_name,
+                           empty=self._empty_note())
 
     def _explicit_code(self, text: str) -> str | None:
         """The code of "NAME (CODE)" / "(CODE)". A bare "(CODE)" is taken exactly as written: a catalog code, or
@@ -192,17 +198,16 @@ class CardIndex:
         if code:
             return code
         if not CARD_PATTERN.fullmatch(written):
-            raise _LineProblem(f"{_quote('(' + written + ')')} is not a card code: a code has 1 to 64 characters "
-                               "and no spaces, parentheses or braces")
+            raise _LineProblem("text.not_a_code", written=quoted("(" + written + ")"))
         if not name:
             return written  # unknown to this catalog: kept, reported later by validation (list.unknown_card)
-        raise _LineProblem(f"no card with code {_quote(written)} in {self.system_name}{self._empty_note()}; "
-                           f"write just \"({written})\" to keep an unknown code", suggest_for=fold(name))
+        raise _LineProblem("text.no_code", suggest_for=fold(name), written=quoted(written), system=self.system_name,
+                           empty=self._empty_note(), bare=written)
 
     def _ambiguous(self, text: str, codes: list[str]) -> str:
         shown = [f"{text} ({code})" for code in codes]
-        raise _LineProblem(f"{len(codes)} cards are named {_quote(text)} in {self.system_name} "
-                           f"({', '.join(codes)}); add the code, e.g. \"{shown[0]}\"", suggestions=shown)
+        raise _LineProblem("text.ambiguous", suggestions=shown, count=len(codes), name=quoted(text),
+                           system=self.system_name, codes=", ".join(codes), example=shown[0])
 
     def suggest(self, key: str) -> list[str]:
         """Up to SUGGESTION_COUNT closest catalog names, one per card, as "NAME (CODE)"."""
@@ -218,12 +223,14 @@ class CardIndex:
                 found.append(f"{shown} ({code})")
         return found
 
-    def _empty_note(self) -> str:
-        return "" if self.catalog.cards else " (no cards of this system are loaded)"
+    def _empty_note(self) -> Label | str:
+        return "" if self.catalog.cards else TEMPLATES["text.empty_catalog"]
 
 
-def _quote(text: str) -> str:
-    return json.dumps(text, ensure_ascii=False)
+def _system_words(system: str) -> Label:
+    """A game's name in both languages, for a message."""
+    info = SYSTEMS[system]
+    return Label(info["name"], info.get("name_ja") or info["name"])
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -234,19 +241,18 @@ def parse_entry(text: str, index: CardIndex) -> dict[str, Any]:
     """One entry line ("2 補給物資", "1 Titan {...}") -> {"card", "qty"[, "options"]}; _LineProblem if bad."""
     match = _ENTRY.match(text)
     if not match:
-        raise _LineProblem(f"an entry starts with a quantity from 1 to {MAX_QTY}, e.g. \"2 補給物資\"; "
-                           f"got {_quote(text)}")
+        raise _LineProblem("text.entry_shape", max=MAX_QTY, text=quoted(text))
     qty = _quantity(match["qty"])
     rest = match["rest"]
     if not rest:
-        raise _LineProblem("missing card name after the quantity")
+        raise _LineProblem("text.missing_card")
     words, options = _split_options(rest, index)
     entry: dict[str, Any] = {"card": index.resolve(words), "qty": qty}
     if options is not None:
         try:
             entry["options"] = canonical_options(options)
         except ValueError as problem:  # options_problem's sentence
-            raise _LineProblem(f"the options at the end of the line {problem}") from None
+            raise _LineProblem("text.options", problem=str(problem)) from None
     return entry
 
 
@@ -254,7 +260,7 @@ def _quantity(written: str) -> int:
     digits = written.lstrip("+")
     if len(digits) > 6 or not 1 <= int(digits.replace("−", "-")) <= MAX_QTY:
         shown = written if len(written) <= 12 else written[:12] + "…"
-        raise _LineProblem(f"quantity must be from 1 to {MAX_QTY}, got {shown}")
+        raise _LineProblem("text.quantity", max=MAX_QTY, shown=shown)
     return int(digits)
 
 
@@ -272,14 +278,13 @@ def loadout_value(key: str, value: str, index: CardIndex) -> str | list[str]:
     "(CODE)"). _LineProblem if a card is unknown or missing."""
     if key == "cortex":
         if not value:
-            raise _LineProblem('missing the cortex after "Cortex:", e.g. "Cortex: Tactical Cortex"')
+            raise _LineProblem("text.cortex_missing")
         return index.resolve(value)
     if value in LOADOUT_NONE:
         return []
     words = [word.strip() for word in _WEAPON_SEPARATORS.split(value)]
     if "" in words:
-        raise _LineProblem('a weapon is missing between two commas after "Weapons:", e.g. "Weapons: Arc Rifle, '
-                           'Shock Lance"')
+        raise _LineProblem("text.weapon_missing")
     return [index.resolve(word) for word in words]
 
 
@@ -303,8 +308,7 @@ def _split_options(rest: str, index: CardIndex) -> tuple[str, dict[str, Any] | N
         index.resolve(rest)
         return rest, None
     except _LineProblem:
-        raise _LineProblem('the options at the end of the line are not a JSON object, e.g. '
-                           '{"cortex": "WC-030", "weapons": ["WC-040"]}') from None
+        raise _LineProblem("text.options_not_object") from None
 
 
 def _no_constant(name: str) -> None:
@@ -370,8 +374,16 @@ _UNKNOWN_SECTION = "?"
 _ANY_SECTION_LABEL = {fold(word) for section, labels in SECTION_LABELS.items() for word in (section, *labels.values())}
 
 
-def _section_help(system: str) -> str:
-    return ", ".join(f"[{SECTION_LABELS[s]['ja']}] / [{SECTION_LABELS[s]['en']}]" for s in SYSTEMS[system]["sections"])
+def _section_help(system: str) -> Label:
+    """The sections a system's text may have, each as "[兵器] / [Weapons]" in English and "[兵器]" in Japanese."""
+    sections = SYSTEMS[system]["sections"]
+    return Label(", ".join(f"[{SECTION_LABELS[s]['ja']}] / [{SECTION_LABELS[s]['en']}]" for s in sections),
+                 "、".join(f"[{SECTION_LABELS[s]['ja']}]" for s in sections))
+
+
+def _known_systems() -> Label:
+    """The systems a "System:" header may name: slugs in English (as before), names in Japanese."""
+    return Label(", ".join(SYSTEMS), "、".join(info.get("name_ja") or info["name"] for info in SYSTEMS.values()))
 
 
 def _system_slug(written: str) -> str | None:
@@ -392,9 +404,9 @@ def _format_slug(written: str, catalog: Catalog) -> str:
             return slug
     if FORMAT_PATTERN.fullmatch(written):
         return written
-    known = ", ".join(catalog.formats) or "none loaded"
-    raise _LineProblem(f"{_quote(written)} is not a format of {SYSTEMS[catalog.system]['name']} "
-                       f"(formats: {known})")
+    names = [Label(slug, str(fmt.get("name") or slug)) for slug, fmt in catalog.formats.items()]
+    known = joined(names) if names else TEMPLATES["text.none_loaded"]
+    raise _LineProblem("text.not_format", name=quoted(written), system=_system_words(catalog.system), known=known)
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -425,7 +437,8 @@ class _Reader:
             if suggestions:
                 message += f"; did you mean {', '.join(suggestions)}?"
         prefix = f"line {line}: " if line else ""
-        self.issues.append(ListIssue(prefix + message, line=line, suggestions=suggestions))
+        self.issues.append(ListIssue(prefix + message, line=line, suggestions=suggestions, code=problem.code,
+                                     params=problem.params))
 
     def read(self, text: str) -> dict[str, Any]:
         for number, raw in enumerate(re.split(r"\r\n|\r|\n", text.lstrip("\ufeff")), start=1):
@@ -434,7 +447,7 @@ class _Reader:
                 continue
             unstorable = surrogate_problem(raw)
             if unstorable:  # a "\\udfff" escape in a JSON body's text: no database or response can hold it
-                self.add(number, _LineProblem(f"the line {unstorable}"))
+                self.add(number, _LineProblem("text.line_storable", problem=unstorable))
                 continue
             try:
                 if not self.read_line(number, line):
@@ -451,7 +464,7 @@ class _Reader:
         """Handle one line; False stops reading (no system, too many entries)."""
         above, self.last = self.last, _FAILED  # only an entry line (and its loadout lines) is followed by loadout
         if len(line) > MAX_LINE_LENGTH:
-            raise _LineProblem(f"line is longer than {MAX_LINE_LENGTH} characters")
+            raise _LineProblem("text.line_too_long", max=MAX_LINE_LENGTH)
         header = _HEADER.match(line)
         header_key = HEADER_KEYS.get(fold(header["key"])) if header else None
         if self.section is None and header_key:
@@ -459,16 +472,16 @@ class _Reader:
             return True
         if self.system is None:
             if header and fold(header["key"]) not in _ANY_SECTION_LABEL:
-                raise _LineProblem(_unknown_header(header["key"]))
+                raise _unknown_header(header["key"])
             if not self.start():
                 return False
         if self.section_header(line):
             self.last = None
             return True
         if self.section is None:
-            raise _LineProblem(self.before_section(line, header))
+            raise self.before_section(line, header)
         if header_key:
-            raise _LineProblem("headers (Name:, System:, Format:) must come before the first section")
+            raise _LineProblem("text.header_after_section")
         loadout = loadout_line(line)
         if loadout:
             self.last = above
@@ -477,7 +490,7 @@ class _Reader:
         entry = parse_entry(line, self.index)
         self.entries += 1
         if self.entries > MAX_ENTRIES:
-            self.add(number, _LineProblem(f"more than {MAX_ENTRIES} entries; a list holds at most {MAX_ENTRIES}"))
+            self.add(number, _LineProblem("text.too_many_entries", max=MAX_ENTRIES))
             return False
         self.sections[self.section].append(entry)
         self.last, self.last_keys = entry, set()
@@ -485,33 +498,30 @@ class _Reader:
 
     def loadout(self, entry: Any, key: str, value: str) -> None:
         """A "Cortex:" / "Weapons:" line: the options of the entry just above (docs/list-formats.md)."""
-        word = LOADOUT_WORDS[key]["en"]
+        word = Label(LOADOUT_WORDS[key]["en"], LOADOUT_WORDS[key]["ja"])
         if entry is _FAILED:
             return  # the line above has a problem, already reported
         if entry is None:
-            raise _LineProblem(f'a "{word}:" line gives the loadout of the entry just above it, and there is none: '
-                               'write it under the warjack, e.g. "1 Hayate Light Warjack" then '
-                               '"  Cortex: Tactical Cortex"')
+            raise _LineProblem("text.loadout_no_entry", word=word)
         if key in self.last_keys:
-            raise _LineProblem(f'a second "{word}:" line for the same entry')
+            raise _LineProblem("text.loadout_twice", word=word)
         if "options" in entry and not self.last_keys:
-            raise _LineProblem(f'the entry above already has its options as JSON at the end of its line: write '
-                               f'"{word}:" there, or the loadout as "Cortex:" and "Weapons:" lines without the JSON')
+            raise _LineProblem("text.loadout_with_json", word=word)
         options = {**entry.get("options", {}), key: loadout_value(key, value, self.index)}
         entry["options"] = canonical_options(options)
         self.last_keys.add(key)
 
     def header(self, number: int, key: str, value: str) -> None:
         if key in self.headers:
-            raise _LineProblem(f"a second {key.capitalize()}: header (the first is on line {self.headers[key][1]})")
+            raise _LineProblem("text.header_twice", key=Label(key.capitalize(), HEADER_WORDS_JA[key]),
+                               line=self.headers[key][1])
         if key == "system" and _system_slug(value) is None:
             self.headers[key] = ("", number)  # reported here; not again as "no system given"
-            raise _LineProblem(f"unknown system {_quote(value)}; known systems: {', '.join(SYSTEMS)}")
+            raise _LineProblem("text.unknown_system", name=quoted(value), known=_known_systems())
         self.headers[key] = (value, number)
         if key == "name" and (len(value) > NAME_MAX or not NAME_PATTERN.fullmatch(value)):
-            raise _LineProblem(f"the list name must be one line of text without control characters, at most "
-                               f"{NAME_MAX} characters; got {len(value)} characters"
-                               + ("" if NAME_PATTERN.fullmatch(value) else " with a control character"))
+            raise _LineProblem("text.bad_name", max=NAME_MAX, length=len(value),
+                               control="" if NAME_PATTERN.fullmatch(value) else TEMPLATES["text.bad_name.control"])
 
     def start(self) -> bool:
         """Fix the system (System: header, else the argument) once the headers are over; False if none."""
@@ -519,12 +529,11 @@ class _Reader:
             return False  # an unknown System: header, already reported
         written = self.headers.get("system", (self.system_argument, None))[0]
         if not written:
-            self.add(None, _LineProblem("no system given: start the text with a line such as \"System: hagmi\" "
-                                        f"(known systems: {', '.join(SYSTEMS)})"))
+            self.add(None, _LineProblem("text.no_system", known=_known_systems()))
             return False
         system = _system_slug(written)
         if system is None:
-            self.add(None, _LineProblem(f"unknown system {_quote(written)}; known systems: {', '.join(SYSTEMS)}"))
+            self.add(None, _LineProblem("text.unknown_system", name=quoted(written), known=_known_systems()))
             return False
         self.system = system
         catalog = self.catalog_for(system) or Catalog.build(system, [], [])
@@ -551,20 +560,20 @@ class _Reader:
         if bracket:
             self.section = _UNKNOWN_SECTION  # its entries are still checked, then dropped
             self.sections[_UNKNOWN_SECTION] = []
-            raise _LineProblem(f"unknown section [{label.strip()}] for {SYSTEMS[self.system]['name']}; "
-                               f"sections: {_section_help(self.system)}")
+            raise _LineProblem("text.unknown_section", label=label.strip(), system=_system_words(self.system),
+                               sections=_section_help(self.system))
         return False
 
-    def before_section(self, line: str, header: re.Match | None) -> str:
+    def before_section(self, line: str, header: re.Match | None) -> _LineProblem:
         first = SYSTEMS[self.system]["sections"][0]
         example = f"[{SECTION_LABELS[first]['ja']}]"
         if loadout_line(line):
-            return "a loadout line (Cortex:, Weapons:) belongs under a warjack's entry, inside a section"
+            return _LineProblem("text.loadout_outside")
         if header:
             return _unknown_header(header["key"])
         if _ENTRY.match(line):
-            return f"entry before any section header: add a section header such as {example} above it"
-        return f"expected a header (Name:, System:, Format:) or a section header such as {example}, got {_quote(line)}"
+            return _LineProblem("text.entry_before_section", example=example)
+        return _LineProblem("text.expected_header", example=example, text=quoted(line))
 
     def document(self) -> dict[str, Any]:
         return normalised_document(self.system, self.sections, format=self.format,
@@ -574,8 +583,11 @@ class _Reader:
 _FAILED = object()  # _Reader.last after a line with a problem: its loadout lines are skipped (already reported)
 
 
-def _unknown_header(key: str) -> str:
-    return f"unknown header {_quote(key.strip())}; headers are Name:, System: and Format:, then come the sections"
+def _unknown_header(key: str) -> _LineProblem:
+    return _LineProblem("text.unknown_header", key=quoted(key.strip()))
+
+
+HEADER_WORDS_JA = {"name": "名前", "system": "ゲーム", "format": "フォーマット"}
 
 
 def parse_list_text(text: str, catalog_for: Callable[[str], Catalog | None], system: str | None = None
@@ -590,7 +602,8 @@ def parse_list_text(text: str, catalog_for: Callable[[str], Catalog | None], sys
         try:
             text = bytes(text).decode("utf-8-sig")
         except UnicodeDecodeError as exc:
-            raise ListFormatError([ListIssue(f"the file is not UTF-8 text (invalid byte at offset {exc.start})")])
+            raise ListFormatError([ListIssue(f"the file is not UTF-8 text (invalid byte at offset {exc.start})",
+                                             code="file.not_utf8", params={"offset": exc.start})])
     return _Reader(catalog_for, system).read(text)
 
 

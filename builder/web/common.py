@@ -12,6 +12,8 @@ from builder.services import ListServiceError
 from builder.throttles import retry_after, throttle_message
 from cards.selectors import system_detail
 
+from .presenters import ui_lang
+
 
 def is_htmx(request: HttpRequest) -> bool:
     return request.headers.get("HX-Request") == "true"
@@ -25,9 +27,12 @@ def system_or_404(slug: str):
 
 
 def error_lines(error: Exception) -> list[dict[str, Any]]:
-    """What the user must fix: one row per problem with its line, path and suggestions (never a traceback)."""
+    """What the user must fix: one row per problem with its line, path and suggestions (never a traceback). A list
+    file's problems are said in the page's language, once: the message without its "line N:" and "did you mean"
+    (the page shows the line number and the suggestions beside it)."""
     if isinstance(error, ListFormatError):
-        return [issue.to_dict() for issue in error.issues]
+        lang = ui_lang()
+        return [{**issue.to_dict(), "message": issue.words(lang)} for issue in error.issues]
     if isinstance(error, ListServiceError):
         details = error.details if isinstance(error.details, dict) else {}
         return [{"message": error.message, "line": None, "path": details.get("path"), "suggestions": []}]

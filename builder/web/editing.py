@@ -20,6 +20,8 @@ from django.utils.translation import gettext as _
 from builder.listio import MAX_ENTRIES, MAX_QTY, ListFormatError, parse_list_text  # quantity 1..999 (docs/api.md)
 from cards.systems import SYSTEMS
 
+from .presenters import system_name, ui_lang
+
 OPS = ("add", "inc", "dec", "remove", "loadout")
 
 
@@ -201,7 +203,6 @@ def fold(text: str) -> str:
 
 PASTE_MAX_LINES = MAX_ENTRIES  # more lines than a list can hold entries are not read
 _PROBE = "HANGAR-PASTE-PROBE"  # a bare "(CODE)" entry: the importer keeps it as written, in the section it is under
-_LINE_PREFIX = re.compile(r"^line \d+: ")
 _ENTRY_QTY = re.compile(r"^\s*([+\-−]?[0-9０-９]+)(?:\s*[xX×])?\s+")
 
 
@@ -216,13 +217,12 @@ class PastedEntry:
 class PasteProblem:
     line: int  # 1-based, in the text it was read from
     text: str  # the line as written
-    message: str  # the importer's message, "line N: ..." with this problem's line
+    message: str  # the importer's message in the page's language, without "line N:" (the page shows `line`)
     suggestions: tuple[str, ...] = ()  # the importer's "did you mean" names, "補給物資 (HS-001)"
     fixes: tuple[str, ...] = ()  # the whole line rewritten with each suggestion: "2 補給物資 (HS-001)"
 
     def at(self, line: int) -> "PasteProblem":
-        return PasteProblem(line, self.text, _LINE_PREFIX.sub(f"line {line}: ", self.message), self.suggestions,
-                            self.fixes)
+        return PasteProblem(line, self.text, self.message, self.suggestions, self.fixes)
 
 
 @dataclass
@@ -267,7 +267,7 @@ def read_paste(text: str, system: str, catalog_for: Callable[[str], Any]) -> Pas
         if not line:
             continue
         if number > PASTE_MAX_LINES:
-            result.problems.append(PasteProblem(number, raw, f"line {number}: " + _(
+            result.problems.append(PasteProblem(number, raw, _(
                 "only the first %(max)s lines are read; paste the rest separately") % {"max": PASTE_MAX_LINES}))
             break
         # an entry (or a comment) under the current section
@@ -289,15 +289,14 @@ def read_paste(text: str, system: str, catalog_for: Callable[[str], Any]) -> Pas
         header = _try_parse(f"{line}\n", catalog_for, system)
         if isinstance(header, dict):
             if header.get("system") != system:
-                result.problems.append(PasteProblem(number, raw, f"line {number}: " + _(
+                result.problems.append(PasteProblem(number, raw, _(
                     "these lines are for another game (%(other)s); this list is %(this)s")
-                    % {"other": header.get("system"), "this": system}))
+                    % {"other": system_name(str(header.get("system"))), "this": system_name(system)}))
             continue
         if line.startswith("[") and line.endswith("]"):
             section = None  # an unknown section: the lines under it go to their cards' own sections
         issue = next((issue for issue in parsed.issues if issue.line), parsed.issues[0])
-        message = _LINE_PREFIX.sub("", issue.message)
-        result.problems.append(PasteProblem(number, raw, f"line {number}: {message}", tuple(issue.suggestions),
+        result.problems.append(PasteProblem(number, raw, issue.words(ui_lang()), tuple(issue.suggestions),
                                             tuple(_fixed_line(line, suggestion) for suggestion in issue.suggestions)))
     return result
 
@@ -361,7 +360,7 @@ def paste_into(document: dict[str, Any], text: str, system: str, catalog_for: Ca
     result = read_paste(text, system, catalog_for)
     doc, refused = merge_entries(document, result.entries, section_for, sections)
     for item in refused:
-        result.problems.append(PasteProblem(item.line, _entry_text(item.entry), f"line {item.line}: " + _(
+        result.problems.append(PasteProblem(item.line, _entry_text(item.entry), _(
             "the list already holds %(max)s entries") % {"max": MAX_ENTRIES}))
     result.problems.sort(key=lambda problem: problem.line)
     remaining, shown = result.remaining()

@@ -32,12 +32,12 @@ def test_lines_without_a_header_go_to_their_cards_own_sections_and_bad_lines_kee
         (1, None, {"card": "HS-001", "qty": 2}), (6, None, {"card": "HS-030", "qty": 3})]
     bad, words = result.problems
     assert bad.line == 2 and bad.text == "2 補給物質"
-    assert bad.message.startswith('line 2: no card named "補給物質" in HAGMI!; did you mean 補給物資 (HS-029)')
+    assert bad.message == 'no card named "補給物質" in HAGMI!'  # said once: the suggestions are the fix buttons
     assert bad.suggestions[0] == "補給物資 (HS-029)" and bad.fixes[0] == "2 補給物資 (HS-029)"
     assert words.line == 7 and "an entry starts with a quantity" in words.message
     text, shown = result.remaining()
     assert text == "2 補給物質\ntwo 照明弾"  # only the bad lines stay in the box
-    assert [problem.line for problem in shown] == [1, 2] and shown[1].message.startswith("line 2: ")
+    assert [problem.line for problem in shown] == [1, 2] and shown[1].message == words.message
 
 
 def test_a_bad_line_under_a_section_keeps_its_header_and_an_unknown_section_sends_cards_home(catalog):
@@ -49,7 +49,22 @@ def test_a_bad_line_under_a_section_keeps_its_header_and_an_unknown_section_send
 
 def test_a_paste_for_another_game_says_so(catalog):
     result = read("System: mwda\n[Army]\n1 移動司令部\n")
-    assert any("another game (mwda)" in problem.message for problem in result.problems)
+    assert any("another game (MechWarrior: Dark Age); this list is HAGMI!" in problem.message
+               for problem in result.problems)
+
+
+def test_a_japanese_paste_box_says_each_problem_once_in_japanese(catalog):
+    """Issue 15: 「10 行目 line 10: no card named …; did you mean …?」 then 「もしかして：…」 again was the page."""
+    from django.utils import translation
+    with translation.override("ja"):
+        result = read("2 紅蓮丸\n2 蒼穹の目・天\ntwo 照明弾\n[Army]\n")
+    missing, shape, section = result.problems
+    assert missing.message == "HAGMI!に「蒼穹の目・天」という名前のカードはありません"
+    assert missing.fixes[0] == "2 蒼穹の眼・天 (HS-005)"  # the suggestion is a button, not a second sentence
+    assert shape.message.startswith("カードの行は1〜999の数量で始めます")
+    assert section.message.startswith("HAGMI!に[Army]というセクションはありません。セクション：[兵器]、[作戦]")
+    for problem in result.problems:
+        assert "line" not in problem.message and "did you mean" not in problem.message
 
 
 def test_merge_adds_to_the_same_card_and_appends_new_ones():
@@ -82,7 +97,8 @@ def test_the_editor_adds_the_good_pasted_lines_and_keeps_the_bad_ones_in_the_box
     assert draft["sections"]["tactics"] == [{"card": "HS-030", "qty": 2}]
     page = response.content.decode()
     assert 'aria-labelledby="paste-title" hx-swap-oob="true"' in page  # the box is swapped after a paste
-    assert ">2 補給物質</textarea>" in page and "did you mean 補給物資 (HS-029)" in page
+    assert ">2 補給物質</textarea>" in page and "no card named &quot;補給物質&quot; in HAGMI!" in page
+    assert "did you mean" not in page and "Use 2 補給物資 (HS-029)" in page  # the suggestion once, as a button
     assert 'value="pastefix:1:0"' in page  # one click takes the first suggestion
     fixed = editor_post(owner_client, game_list, "pastefix:1:0", draft, paste="2 補給物質", htmx=True)
     assert draft_of(fixed)["sections"]["tactics"] == [{"card": "HS-030", "qty": 2}, {"card": "HS-029", "qty": 2}]

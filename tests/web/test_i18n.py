@@ -1,6 +1,8 @@
 """Japanese and English: the language switcher, translated pages, and validation messages in the UI language."""
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.test import Client
 
@@ -45,3 +47,26 @@ def test_card_names_show_in_both_languages_main_one_first(catalog):
 def test_accept_language_japanese_is_honoured(catalog):
     page = Client(HTTP_ACCEPT_LANGUAGE="ja").get("/rules/hagmi/").content.decode()
     assert "構築ルール" in page and "秘策の枚数" in page  # the H5 title from the rules registry, in Japanese
+
+
+def test_a_japanese_import_page_says_each_problem_once_in_japanese(catalog, owner_client):
+    """Issue 15: the page said 「10 行目 line 10: no card named "蒼穹の目・天" in HAGMI!; did you mean …?」 and then
+    「もしかして：…」 again. Now: the line number once, the problem in Japanese, the suggestions once."""
+    switch(owner_client, "ja", "/lists/import/")
+    text = "System: hagmi\n[兵器]\n2 紅蓮丸\n2 蒼穹の目・天\n"
+    response = owner_client.post("/lists/import/", {"text": text, "visibility": "private"})
+    assert response.status_code == 400
+    page = response.content.decode()
+    problem = page[page.index('<span class="line-no">'):]
+    problem = problem[:problem.index("</li>")]
+    assert '<span class="line-no">4 行目</span>' in problem
+    assert "HAGMI!に「蒼穹の目・天」という名前のカードはありません" in problem
+    assert problem.count("蒼穹の眼・天 (HS-005)") == 1  # the suggestion, once
+    words = re.sub(r"<[^>]+>", " ", problem)
+    for english in ("line", "no card", "did you mean"):
+        assert english not in words
+    # the API keeps its English message and code, whatever the language of the browser
+    api = owner_client.post("/api/lists/import/", {"text": text}, content_type="application/json",
+                            HTTP_ACCEPT_LANGUAGE="ja")
+    assert api.status_code == 400 and api.json()["error"]["code"] == "list.invalid"
+    assert 'line 4: no card named "蒼穹の目・天" in HAGMI!; did you mean' in api.json()["error"]["message"]

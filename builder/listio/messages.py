@@ -1,0 +1,146 @@
+"""The importer's messages in English and Japanese, by message code (issue 15).
+
+A `ListIssue` keeps its English `message` (what the API answers, unchanged) and also its `code` and `params`, so a
+page can show the same problem in the page's language, once: `render(code, params, lang)` gives the sentence
+without the "line N:" prefix and without the "did you mean" names (the page shows the line number and the
+suggestions itself). Parameters are plain values or `Label`s (one text per language: quoted user text, system
+names, section names). Pure Python: no Django here.
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from rules_engine.core.messages import Label
+
+TEMPLATES: Mapping[str, Label] = {
+    # --- the text format: card words ------------------------------------------------------------------------
+    "text.missing_card": Label("missing card name after the quantity", "数量の後にカード名がありません"),
+    "text.no_card": Label("no card named {name} in {system}{empty}", "{system}に{name}という名前のカードはありません{empty}"),
+    "text.not_a_code": Label(
+        "{written} is not a card code: a code has 1 to 64 characters and no spaces, parentheses or braces",
+        "{written}はカードコードではありません。コードは1〜64文字で、空白・括弧・波括弧を含みません"),
+    "text.no_code": Label(
+        "no card with code {written} in {system}{empty}; write just \"({bare})\" to keep an unknown code",
+        "{system}にコード{written}のカードはありません{empty}。未知のコードのまま残すには「({bare})」とだけ書いてください"),
+    "text.ambiguous": Label(
+        "{count} cards are named {name} in {system} ({codes}); add the code, e.g. \"{example}\"",
+        "{system}には{name}という名前のカードが{count}枚あります（{codes}）。「{example}」のようにコードを添えてください"),
+    "text.empty_catalog": Label(" (no cards of this system are loaded)", "（このゲームのカードが読み込まれていません）"),
+    # --- the text format: entry lines -------------------------------------------------------------------------
+    "text.entry_shape": Label(
+        "an entry starts with a quantity from 1 to {max}, e.g. \"2 補給物資\"; got {text}",
+        "カードの行は1〜{max}の数量で始めます（例：「2 補給物資」）。{text}と書かれています"),
+    "text.quantity": Label("quantity must be from 1 to {max}, got {shown}",
+                           "数量は1〜{max}にしてください（{shown}と書かれています）"),
+    "text.options": Label("the options at the end of the line {problem}", "行末のオプションが正しくありません：{problem}"),
+    "text.options_not_object": Label(
+        "the options at the end of the line are not a JSON object, e.g. "
+        "{{\"cortex\": \"WC-030\", \"weapons\": [\"WC-040\"]}}",
+        "行末のオプションがJSONオブジェクトではありません（例：{{\"cortex\": \"WC-030\", \"weapons\": [\"WC-040\"]}}）"),
+    "text.line_storable": Label("the line {problem}", "この行には保存できない文字があります（{problem}）"),
+    "text.line_too_long": Label("line is longer than {max} characters", "行が{max}文字を超えています"),
+    "text.too_many_entries": Label("more than {max} entries; a list holds at most {max}",
+                                   "カードの行が{max}を超えています。1つのリストに入るのは{max}行までです"),
+    # --- the text format: loadout lines (Warcaster) -----------------------------------------------------------
+    "text.cortex_missing": Label("missing the cortex after \"Cortex:\", e.g. \"Cortex: Tactical Cortex\"",
+                                 "「コーテックス:」の後にコーテックスがありません（例：「コーテックス: 戦術コルテックス」）"),
+    "text.weapon_missing": Label(
+        "a weapon is missing between two commas after \"Weapons:\", e.g. \"Weapons: Arc Rifle, Shock Lance\"",
+        "「武器:」のカンマの間に武器がありません（例：「武器: アークライフル, 衝撃ランス」）"),
+    "text.loadout_no_entry": Label(
+        "a \"{word}:\" line gives the loadout of the entry just above it, and there is none: write it under the "
+        "warjack, e.g. \"1 Hayate Light Warjack\" then \"  Cortex: Tactical Cortex\"",
+        "「{word}:」の行はすぐ上のカードの装備を書く行ですが、上にカードがありません。ウォージャックの行の下に書いてください"
+        "（例：「1 軽ウォージャック ハヤテ」の次に「  コーテックス: 戦術コルテックス」）"),
+    "text.loadout_twice": Label("a second \"{word}:\" line for the same entry", "同じカードに「{word}:」の行が2つあります"),
+    "text.loadout_with_json": Label(
+        "the entry above already has its options as JSON at the end of its line: write \"{word}:\" there, or the "
+        "loadout as \"Cortex:\" and \"Weapons:\" lines without the JSON",
+        "上のカードは行末にJSONでオプションを持っています。「{word}:」はそのJSONに書くか、JSONを消して"
+        "「コーテックス:」「武器:」の行で書いてください"),
+    "text.loadout_outside": Label(
+        "a loadout line (Cortex:, Weapons:) belongs under a warjack's entry, inside a section",
+        "装備の行（コーテックス:、武器:）は、セクションの中のウォージャックの行の下に書きます"),
+    # --- the text format: headers and sections ----------------------------------------------------------------
+    "text.header_after_section": Label("headers (Name:, System:, Format:) must come before the first section",
+                                       "見出し（名前:、ゲーム:、フォーマット:）は最初のセクションより前に書きます"),
+    "text.header_twice": Label("a second {key}: header (the first is on line {line})",
+                               "「{key}:」の見出しが2つあります（1つ目は{line}行目）"),
+    "text.unknown_system": Label("unknown system {name}; known systems: {known}",
+                                 "{name}というゲームはありません。使えるゲーム：{known}"),
+    "text.no_system": Label(
+        "no system given: start the text with a line such as \"System: hagmi\" (known systems: {known})",
+        "ゲームが指定されていません。「ゲーム: HAGMI!」のような行で始めるか、ゲームを選んでください（使えるゲーム：{known}）"),
+    "text.bad_name": Label(
+        "the list name must be one line of text without control characters, at most {max} characters; got {length} "
+        "characters{control}",
+        "リスト名は制御文字を含まない1行の文字列で、{max}文字までです（{length}文字{control}）"),
+    "text.bad_name.control": Label(" with a control character", "、制御文字あり"),
+    "text.unknown_section": Label("unknown section [{label}] for {system}; sections: {sections}",
+                                  "{system}に[{label}]というセクションはありません。セクション：{sections}"),
+    "text.unknown_header": Label(
+        "unknown header {key}; headers are Name:, System: and Format:, then come the sections",
+        "{key}という見出しはありません。見出しは「名前:」「ゲーム:」「フォーマット:」で、その後にセクションが続きます"),
+    "text.entry_before_section": Label(
+        "entry before any section header: add a section header such as {example} above it",
+        "セクションの見出しより前にカードの行があります。上に{example}のような見出しを加えてください"),
+    "text.expected_header": Label(
+        "expected a header (Name:, System:, Format:) or a section header such as {example}, got {text}",
+        "見出し（名前:、ゲーム:、フォーマット:）か{example}のようなセクションの見出しが必要ですが、{text}と書かれています"),
+    "text.not_format": Label("{name} is not a format of {system} (formats: {known})",
+                             "{name}は{system}のフォーマットではありません（フォーマット：{known}）"),
+    "text.none_loaded": Label("none loaded", "読み込まれていません"),
+    # --- both formats -------------------------------------------------------------------------------------------
+    "file.not_utf8": Label("the file is not UTF-8 text (invalid byte at offset {offset})",
+                           "ファイルがUTF-8のテキストではありません（{offset}バイト目が不正です）"),
+    "json.invalid": Label("line {line}, column {column}: invalid JSON: {detail}",
+                          "{line}行目{column}文字目：JSONとして読めません（{detail}）"),
+    "json.invalid_value": Label("invalid JSON: {detail}", "JSONとして読めません（{detail}）"),
+    "json.too_deep": Label("invalid JSON: nested too deeply", "JSONとして読めません（入れ子が深すぎます）"),
+    "json.not_object": Label("a list must be a JSON object, got {value}",
+                             "リストはJSONオブジェクトでなければなりません（{value}が渡されました）"),
+    "json.not_text": Label("a list must be JSON text or an object, got {value}",
+                           "リストはJSONのテキストかオブジェクトでなければなりません（{value}が渡されました）"),
+    "json.too_many_entries": Label("{total} entries; a list holds at most {max}",
+                                   "カードが{total}行あります。1つのリストに入るのは{max}行までです"),
+    "json.required": Label("missing required {keys_word} {keys}", "必須のキー{keys}がありません"),
+    "json.unknown_keys": Label("unknown {keys_word} {keys}; allowed keys: {allowed}",
+                               "不明なキー{keys}があります。使えるキー：{allowed}"),
+    "json.type": Label("must be {wanted}, got {value}", "{wanted}でなければなりません（{value}が渡されました）"),
+    "json.range": Label("must be from {min} to {max}, got {value}", "{min}〜{max}でなければなりません（{value}が渡されました）"),
+    "json.const": Label("must be {expected}, got {value}", "{expected}でなければなりません（{value}が渡されました）"),
+    "json.enum": Label("unknown value {value}; expected one of: {expected}",
+                       "{value}は使えない値です。使える値：{expected}"),
+    "json.unknown_section": Label("unknown section {key} for {system}; valid sections: {valid}",
+                                  "{system}に{key}というセクションはありません。使えるセクション：{valid}"),
+    "json.whole_number": Label("must be a whole number written without a decimal point, got {value}",
+                               "小数点なしの整数で書いてください（{value}が渡されました）"),
+    "json.problem": Label("{detail}", "{detail}"),  # a sentence only the English side has (options, surrogates)
+}
+
+# The words of a JSON type in a message ("must be a whole number, got a string").
+TYPE_WORDS = {
+    "string": Label("a string", "文字列"), "integer": Label("a whole number", "整数"),
+    "number": Label("a number", "数値"), "object": Label("an object", "オブジェクト"),
+    "array": Label("a list", "リスト"), "boolean": Label("true or false", "true か false"),
+    "null": Label("null", "null"),
+}
+
+
+def quoted(text: str) -> Label:
+    """User text inside a message: "…" (JSON quoting) in English, 「…」 in Japanese."""
+    return Label(json.dumps(text, ensure_ascii=False), f"「{text}」")
+
+
+def joined(values: list[Any], lang_sep: Label = Label(", ", "、")) -> Label:
+    """Values (plain or Labels) joined in each language."""
+    return Label(*(lang_sep.get(lang).join(v.get(lang) if isinstance(v, Label) else str(v) for v in values)
+                   for lang in ("en", "ja")))
+
+
+def render(code: str, params: Mapping[str, Any], lang: str) -> str:
+    """The sentence of message `code` in `lang` ("ja" or anything else for English)."""
+    values = {name: value.get(lang) if isinstance(value, Label) else value for name, value in params.items()}
+    return TEMPLATES[code].get(lang).format(**values)
