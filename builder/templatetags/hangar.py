@@ -1,19 +1,17 @@
 """Template helpers for the web UI. Everything user- or package-supplied goes through format_html (escaped)."""
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from django import template
-from django.utils.html import format_html, format_html_join
+from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 
-from builder.web import presenters, vocabulary
+from builder.web import markdown, presenters, vocabulary
 
 register = template.Library()
 
-_INLINE = re.compile(r"\*\*(?P<strong>.+?)\*\*|`(?P<code>[^`]+)`|\*(?P<em>[^*\s][^*]*?)\*")
 
 
 @register.simple_tag
@@ -79,17 +77,7 @@ def run_status(value: str) -> str:
 
 @register.filter
 def inline_markdown(text: str) -> SafeString:
-    """The inline Markdown of the project's docs (rules pages): **bold**, `code` and *emphasis*; everything else,
-    and the text inside them, escaped (format_html)."""
-    pieces, last = [], 0
-    for match in _INLINE.finditer(text):
-        pieces.append(format_html("{}", text[last:match.start()]))
-        if match.group("strong") is not None:
-            pieces.append(format_html("<strong>{}</strong>", match.group("strong")))
-        elif match.group("code") is not None:
-            pieces.append(format_html("<code>{}</code>", match.group("code")))
-        else:
-            pieces.append(format_html("<em>{}</em>", match.group("em")))
-        last = match.end()
-    pieces.append(format_html("{}", text[last:]))
-    return format_html_join("", "{}", ((piece,) for piece in pieces))
+    """The inline Markdown of the project's docs (rules pages), rendered and sanitised by builder.web.markdown:
+    bold, code, emphasis, links (http(s) and relative only), source tags such as [seed 000] as badges; raw HTML
+    in the text is shown as text."""
+    return markdown.inline(text)
