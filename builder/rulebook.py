@@ -6,16 +6,22 @@
   options (the engine's own interpretations), and the options table (what a simulation may switch).
 
 Statements the sources do not make are marked `[interpretation` in both documents; `RuleItem.interpretation` says
-so. Texts are plain Markdown-lite (bold, code, emphasis): the template renders them with `inline_markdown`.
+so. The texts stay Markdown (with their source tags, [seed 000], [public], ...): the templates render them with
+the `inline_markdown` filter (builder/web/markdown.py: markdown-it-py, sanitised by nh3, tags as badges).
+
+The format options in force (a package's format `options`, docs/card-fields.md) are shown in words by
+`format_option_rows`, never as `key = value`.
 """
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 from django.conf import settings
+from django.utils.translation import pgettext, pgettext_lazy
 
 DOCS = Path(settings.BASE_DIR) / "docs"
 RULES_DOC = DOCS / "rules.md"
@@ -196,3 +202,48 @@ def engine_options(system: str) -> tuple[EngineOption, ...]:
                 names = tuple(re.findall(r"`([^`]+)`", row.group("names")))
                 options.append(EngineOption(names, row.group("default").strip("`"), row.group("meaning")))
     return tuple(options)
+
+
+# --- the format options in force, in words --------------------------------------------------------------------
+
+# (system, option) -> (the rule it sets, what it means); docs/card-fields.md lists the options of each system.
+FORMAT_OPTIONS: dict[tuple[str, str], tuple[str, object]] = {
+    ("hagmi", "min_weapons"): ("H1", pgettext_lazy("hagmi format option", "Minimum cards in the Weapons deck")),
+    ("hagmi", "min_tactics"): ("H2", pgettext_lazy("hagmi format option", "Minimum cards in the Tactics deck")),
+    ("hagmi", "min_main"): ("H2", pgettext_lazy("hagmi format option",
+                                                "Minimum cards in the Weapons and Tactics decks together")),
+    ("hagmi", "max_copies"): ("H4", pgettext_lazy("hagmi format option",
+                                                  "Maximum copies of one card name in the main deck")),
+    ("hagmi", "secret_per_main"): ("H5", pgettext_lazy("hagmi format option", "Main-deck cards per Secret card")),
+    ("hagmi", "secret_counts_damage_deck"): ("H5", pgettext_lazy("hagmi format option",
+                                                                 "The damage deck counts as main deck for Secret")),
+    ("hagmi", "secret_max_copies"): ("H6", pgettext_lazy("hagmi format option",
+                                                         "Maximum copies of one card name in Secret")),
+    ("mwda", "point_limit"): ("M1", pgettext_lazy("mwda format option", "Maximum army points")),
+    ("mwda", "single_faction"): ("", pgettext_lazy("mwda format option", "All units of one faction")),
+    ("warcaster", "max_heroes"): ("W1", pgettext_lazy("warcaster format option", "Maximum heroes")),
+    ("warcaster", "max_units"): ("W2", pgettext_lazy("warcaster format option", "Maximum units other than heroes")),
+    ("warcaster", "max_mantlets"): ("W2", pgettext_lazy("warcaster format option", "Maximum mantlets")),
+    ("warcaster", "rack_min"): ("W3", pgettext_lazy("warcaster format option", "Minimum cyphers in the rack")),
+    ("warcaster", "rack_max"): ("W3", pgettext_lazy("warcaster format option", "Maximum cyphers in the rack")),
+    ("warcaster", "rack_min_per_suit"): ("W3", pgettext_lazy("warcaster format option",
+                                                             "Minimum cyphers of each suit")),
+    ("warcaster", "max_unit_copies"): ("W4", pgettext_lazy("warcaster format option", "Maximum copies of one unit")),
+    ("warcaster", "single_faction"): ("W6", pgettext_lazy("warcaster format option",
+                                                          "All units of one faction (mercenaries excepted)")),
+}
+
+
+def format_option_rows(system: str, options: dict[str, object] | None) -> list[dict[str, str]]:
+    """A format's options in words, in the order given: {"rule": "H1", "label": "Minimum cards in the Weapons deck",
+    "value": "20", "key": "min_weapons", "raw": "20"} (key and raw: as written in the package file); yes / no for a
+    switch, an unknown option by its name with spaces."""
+    rows = []
+    for key, value in (options or {}).items():
+        rule, label = FORMAT_OPTIONS.get((system, key), ("", key.replace("_", " ")))
+        if isinstance(value, bool):
+            shown = pgettext("format option value", "yes") if value else pgettext("format option value", "no")
+        else:
+            shown = str(value)
+        rows.append({"rule": rule, "label": str(label), "value": shown, "key": key, "raw": json.dumps(value)})
+    return rows

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from html.parser import HTMLParser
 
 import pytest
 from django.test import Client
@@ -46,12 +47,13 @@ def test_warcaster_engine_interpretations_are_marked(catalog):
     """W16 victory and the engine's cover rule are interpretations; W12 strafe is stated by seed 003."""
     page = _simulator_part(Client().get("/rules/warcaster/").content.decode())
     w16 = page[page.index('<li id="W16">'):]
-    assert w16[:w16.index("</li>")].count('class="badge interp"') == 1
+    assert w16[:w16.index("</li>")].count('class="badge src interp"') == 1
     w12 = page[page.index('<li id="W12">'):]
-    assert 'class="badge interp"' not in w12[:w12.index("</li>")]
+    w12 = w12[:w12.index("</li>")]
+    assert 'class="badge src interp"' not in w12 and 'class="badge src seed"' in w12
     engine = page[page.index('<h3 id="engine">'):page.index('<h3 id="engine-options">')]
     cover = engine[engine.index("<strong>Cover</strong>"):]
-    assert 'class="badge interp"' in cover[:cover.index("</li>")]
+    assert 'class="badge src interp"' in cover[:cover.index("</li>")]
 
 
 def test_sub_points_and_wrapped_lines_are_kept():
@@ -65,7 +67,8 @@ def test_sub_points_and_wrapped_lines_are_kept():
     assert w14.text.endswith("no after-attack rules.")  # the bullet's fourth line
 
 
-def test_inline_markdown_escapes_everything_but_bold_code_and_emphasis():
+def test_inline_markdown_filter_renders_markdown_and_escapes_html():
+    """The template filter is builder.web.markdown's inline renderer (tests/web/test_markdown.py: the rest)."""
     assert inline_markdown('<b>x</b> **y & z** `a<b>` *em* 2 * 3') == (
         "&lt;b&gt;x&lt;/b&gt; <strong>y &amp; z</strong> <code>a&lt;b&gt;</code> <em>em</em> 2 * 3")
 
@@ -73,3 +76,95 @@ def test_inline_markdown_escapes_everything_but_bold_code_and_emphasis():
 def test_simulator_section_is_translated(catalog):
     page = Client(HTTP_ACCEPT_LANGUAGE="ja").get("/rules/warcaster/").content.decode()
     assert "シミュレーターの対戦ルール" in page and "エンジンのオプション" in page
+
+
+# --- what a player reads (issue 15): no raw Markdown, source tags as badges, no API code in the table -------------
+
+class _Text(HTMLParser):
+    """The page's text outside <code>, <pre>, <script>, <style> and <title>; and the text of one element by id."""
+
+    SKIP = {"code", "pre", "script", "style", "title"}
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.parts: list[str] = []
+        self.skipping = 0
+
+    def handle_starttag(self, tag, attrs):
+        if tag in self.SKIP:
+            self.skipping += 1
+
+    def handle_endtag(self, tag):
+        if tag in self.SKIP and self.skipping:
+            self.skipping -= 1
+
+    def handle_data(self, data):
+        if not self.skipping:
+            self.parts.append(data)
+
+
+def _text(html: str) -> str:
+    parser = _Text()
+    parser.feed(html)
+    return " ".join(parser.parts)
+
+
+def _between(page: str, start: str, end: str) -> str:
+    return page[page.index(start):page.index(end, page.index(start))]
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+@pytest.mark.parametrize("system", sorted(GAME_RULE_IDS))
+def test_no_raw_markdown_or_bracket_tag_reaches_the_rules_page(catalog, system, language):
+    """`**2**`, `**warning**`, backticks and [seed 000] / [public] / [interpretation …] never show as raw text."""
+    page = Client(HTTP_ACCEPT_LANGUAGE=language).get(f"/rules/{system}/").content.decode()
+    text = _text(page[page.index("<main"):])
+    assert "**" not in text and "`" not in text
+    assert not re.search(r"\[(seed \d{3}|public|interpretation)\b", text)
+    if system == "hagmi":
+        assert "At most <strong>2</strong> copies" in page  # H4's **2**, rendered
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+@pytest.mark.parametrize("system", sorted(GAME_RULE_IDS))
+def test_the_construction_table_shows_no_api_code(catalog, system, language):
+    """A violation code (`hagmi.copies`, `list.unknown_card`) is a slug to a player: the table has none; the codes
+    are in the labelled "API codes" details below it."""
+    page = Client(HTTP_ACCEPT_LANGUAGE=language).get(f"/rules/{system}/").content.decode()
+    table = _between(page, '<table class="rules construction', "</table>")
+    assert not re.search(r"\b[a-z]+\.[a-z_]+\b", re.sub(r"<[^>]+>", " ", table)), table
+    codes = _between(page, '<details class="api-codes">', "</details>")
+    assert "<code>list.unknown_card</code>" in codes and f"<code>{system}." in codes
+
+
+@pytest.mark.parametrize(("language", "seed", "words"), [
+    ("en", "source: seed text 000", ["public", "interpretation", "option"]),
+    ("ja", "出典：種テキスト000", ["公開情報", "解釈", "オプション"]),
+])
+def test_the_rules_page_has_a_legend_of_its_badges(catalog, language, seed, words):
+    page = Client(HTTP_ACCEPT_LANGUAGE=language).get("/rules/hagmi/").content.decode()
+    legend = _between(page, '<section class="src-legend"', "</section>")
+    found = re.findall(r'<span class="badge src \w+" title="([^"]+)">([^<]+)</span></dt><dd>([^<]+)</dd>', legend)
+    assert [badge for _title, badge, _meaning in found] == [seed, *words]
+    assert all(title == meaning for title, _badge, meaning in found)  # the tooltip and the legend say the same
+
+
+def test_the_japanese_page_says_once_that_the_rule_texts_are_english(catalog):
+    japanese = Client(HTTP_ACCEPT_LANGUAGE="ja").get("/rules/warcaster/").content.decode()
+    assert japanese.count('class="rules-language-note"') == 1 and "参照ルール（英語）" in japanese
+    assert 'class="rules-language-note"' not in Client().get("/rules/warcaster/").content.decode()
+
+
+@pytest.mark.parametrize(("language", "line"), [
+    ("en", "Minimum cards in the Weapons deck: <strong>20</strong>"),
+    ("ja", "兵器デッキの最低枚数: <strong>20</strong>"),
+    ("ja", "秘策の枚数計算でダメージデッキをメインデッキに含める: <strong>いいえ</strong>"),
+])
+def test_the_format_options_are_in_words(catalog, language, line):
+    """No `min_weapons = 20`, no `False` on the page: the options in words; the package file's keys under a
+    labelled details."""
+    page = Client(HTTP_ACCEPT_LANGUAGE=language).get("/rules/hagmi/").content.decode()
+    formats = _between(page, '<ul class="format-options">', "</details>")
+    assert line in formats
+    assert not re.search(r"\w+ = \w+|\bFalse\b|\bTrue\b", _text(formats))
+    assert '"secret_counts_damage_deck": false' in formats  # as written in the package file, in <pre><code>
