@@ -3,18 +3,25 @@
 Game i of a run seeded S always plays with `game_rng(S, i)` (rules_engine.core.runner), so playing that one game
 again, with the snapshot's simulator and the same policies as `play_one`, gives exactly the game the run counted.
 `replay_events` returns the game's event log and its record (the same record `simulator.record` gave the run).
+A card game (HAGMI!) has no table to redraw from its log: its board module (`rules_engine/<game>/board.py`, found
+by `_BOARD_MODULES`) watches the state while it plays and gives the board at the end of every turn (`boards`) and
+each card's code by uid (`codes`); watching only reads the state, so the game and its events stay the same.
 Pure Python: no Django.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+import importlib
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from rules_engine.core.game import play_out
+from rules_engine.core.game import EngineError, StepLimitError, apply_checked, play_out
 from rules_engine.core.rng import game_rng
 from rules_engine.simulation import SimulationInputError, simulator_for
 
 __all__ = ["replay_events", "table_of"]
+
+# The games whose board is read from the state rather than redrawn from the log (rules_engine/<game>/board.py).
+_BOARD_MODULES = {"hagmi": "rules_engine.hagmi.board"}
 
 
 def replay_events(snapshot: Mapping[str, Any], seed: int, game_index: int) -> dict[str, Any]:
@@ -33,8 +40,16 @@ def replay_events(snapshot: Mapping[str, Any], seed: int, game_index: int) -> di
     prepared = simulator.prepare(snapshot)
     rng = game_rng(seed, game_index)
     # The same steps as BaseSimulator.play_one, keeping the state (play_one keeps only the record).
-    state = play_out(prepared.game.new_initial_state(rng), prepared.policies, rng,
-                     max_steps=getattr(simulator, "max_steps", 100_000))
+    state = prepared.game.new_initial_state(rng)
+    max_steps = getattr(simulator, "max_steps", 100_000)
+    board = importlib.import_module(_BOARD_MODULES[system]) if system in _BOARD_MODULES else None
+    boards: list[dict[str, Any]] = []
+    if board is None:
+        play_out(state, prepared.policies, rng, max_steps=max_steps)
+    else:
+        watcher = board.Boards()
+        _play_watched(state, prepared.policies, rng, max_steps, watcher.seen)
+        boards = watcher.finish(state)
     events = state.events.to_list()
     record = simulator.record(state)
     return {
@@ -43,7 +58,26 @@ def replay_events(snapshot: Mapping[str, Any], seed: int, game_index: int) -> di
         "events": events,
         "outcome": record.get("outcome"),
         "record": record,
+        "boards": boards,
+        "codes": board.codes_of(state) if board is not None else {},
     }
+
+
+def _play_watched(state: Any, policies: Any, rng: Any, max_steps: int, seen: Callable[[Any], None]) -> None:
+    """`play_out` step by step, showing the state to `seen` once set up and after every action: the same checks,
+    the same choices with the same rng, so the same game."""
+    seen(state)
+    steps = 0
+    choosers = [f"policy {policy.name!r} (player {player})" for player, policy in enumerate(policies)]
+    while not state.is_terminal():
+        if steps >= max_steps:
+            raise StepLimitError(f"game not over after {max_steps} actions (turn {state.turn})")
+        player = state.current_player()
+        if not 0 <= player < len(policies):
+            raise EngineError(f"turn {state.turn}: player {player} has no policy ({len(policies)} given)")
+        apply_checked(state, policies[player].choose(state, rng), chooser=choosers[player])
+        steps += 1
+        seen(state)
 
 
 def table_of(system: Any, events: list[dict[str, Any]]) -> dict[str, Any]:

@@ -1,9 +1,13 @@
-"""Replay page: one game of a simulation run drawn on the table (SVG) turn by turn from its event log.
+"""Replay page: one game of a simulation run as a game report, turn by turn, with its table or board.
 
 The game is played again from the run's frozen snapshot with `game_rng(seed, index)` (rules_engine.replay), so it
-is exactly the game the run counted. The drawing data (pieces, then one frame per turn: positions, health,
-eliminations, attack lines) is embedded with `json_script` for static/hangar/replay.js; without JavaScript the
-server-rendered SVG shows the final positions and the whole event log is listed.
+is exactly the game the run counted. Its events are written as sentences in the page's language
+(builder/web/gamereport.py), grouped by turn. MWDA and Warcaster games are drawn on the table (SVG): the drawing
+data (pieces named after their units, then one frame per turn: positions, health, eliminations, attack lines) is
+embedded with `json_script` for static/hangar/replay.js. A HAGMI game shows its board after each turn (each
+side's battlefield, hand, 秘策, decks, damage deck and discard, or the 機獣 side), rendered on the server, one
+section per turn. Without JavaScript the final table or board shows and the whole report is listed; with it a
+step control moves turn by turn.
 """
 from __future__ import annotations
 
@@ -13,15 +17,17 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
+from django.utils.translation import pgettext
+
 from builder import selectors
 from builder.services import ListNotFound, ListServiceError
 from rules_engine.replay import replay_events
 from rules_engine.simulation import ENGINE_VERSION, SimulationInputError
 
+from . import gamereport, vocabulary
 from .common import error_page
+from .presenters import names
 from .simulations import with_shown_list
-
-SIDE_NAMES = ("list", "opponent")
 
 
 def replay(request: HttpRequest, public_id: str, index: int) -> HttpResponse:
@@ -40,14 +46,34 @@ def replay(request: HttpRequest, public_id: str, index: int) -> HttpResponse:
         return error_page(request, error)
     except SimulationInputError as error:
         return error_page(request, ListServiceError(f"This game cannot be replayed: {error}"))
-    drawing = replay_drawing(game, run.snapshot.get("cards") or {})
+    snapshot = run.snapshot or {}
+    cards = snapshot.get("cards") or {}
+    opponent = snapshot.get("opponent") or {}
+    coop = game["system"] == "hagmi" and opponent.get("kind") == "coop"
+    namer = gamereport.namer_for(game["system"], game, cards, coop=coop)
+    turns = gamereport.report(game["system"], game, cards, coop=coop, namer=namer)
+    drawing = replay_drawing(game, cards, namer)
+    if drawing["table"].get("name"):
+        drawing["table"]["name"] = gamereport.table_name(drawing["table"]["name"])
+    boards = hagmi_boards(game, namer, turns) if game["system"] == "hagmi" else []
     return render(request, "replays/replay.html", {
-        "run": run, "index": index, "game": game, "drawing": drawing,
+        "run": run, "index": index, "game": game, "drawing": drawing, "boards": boards,
         "final": final_pieces(drawing), "gates": drawing["frames"][-1]["gates"] if drawing["frames"] else [],
-        "attacks": drawing["frames"][-1]["attacks"] if drawing["frames"] else [], "turns": turn_logs(game["system"], game["events"], drawing["pieces"]),
+        "attacks": drawing["frames"][-1]["attacks"] if drawing["frames"] else [], "turns": turns,
+        "legend": legend(drawing), "outcome": gamereport.outcome(game["system"], game, coop=coop),
+        "opponent_name": opponent_name(run, opponent),
+        "policy_name": vocabulary.label(game["system"], "policy", run.policy),
+        "steps": len(turns), "last_step": len(turns) - 1,
         "previous": index - 1 if index > 0 else None, "next": index + 1 if index + 1 < run.games else None,
         "stale_engine": run.engine_version != ENGINE_VERSION,
     })
+
+
+def opponent_name(run: Any, opponent: Mapping[str, Any]) -> str:
+    """The opponent's package name in the UI language, as the run's snapshot froze it (never its slug)."""
+    if opponent.get("name"):
+        return names(opponent, run.opponent)["main"]
+    return vocabulary.humanise(run.opponent)
 
 
 def _to_game(request: HttpRequest, public_id: str, raw: str) -> HttpResponse:
@@ -63,10 +89,13 @@ def _to_game(request: HttpRequest, public_id: str, raw: str) -> HttpResponse:
 # --- drawing data ------------------------------------------------------------------------------------------
 
 
-def replay_drawing(game: Mapping[str, Any], cards: Mapping[str, Any]) -> dict[str, Any]:
+def replay_drawing(game: Mapping[str, Any], cards: Mapping[str, Any],
+                   namer: gamereport.Namer | None = None) -> dict[str, Any]:
     """{table, pieces, frames}: a piece per MWDA unit or Warcaster model; a frame after each turn of the log.
 
-    y is flipped for the drawing (the list's side, player 0, deploys at the bottom of the picture).
+    A piece is named after its unit in the UI language ("Steel Wolves Strike Troopers 2" where a side has two),
+    with a short label for its token (gamereport.piece_labels). y is flipped for the drawing (the list's side,
+    player 0, deploys at the bottom of the picture).
     """
     table = game["table"]
     reader = _READERS.get(game["system"])
@@ -79,6 +108,11 @@ def replay_drawing(game: Mapping[str, Any], cards: Mapping[str, Any]) -> dict[st
         for event in events:
             reader(board, event, attacks, cards)
         frames.append(board.frame(turn, attacks))
+    namer = namer or gamereport.namer_for(game["system"], game, cards)
+    labels = gamereport.piece_labels(namer.pieces)
+    for piece in board.pieces:
+        if piece["id"] in namer.pieces:
+            piece["name"], piece["label"] = namer.pieces[piece["id"]][1], labels[piece["id"]]
     height, depth = table["height"], table.get("deploy_depth")
     zones = [{"side": 0, "y": height - depth, "h": depth}, {"side": 1, "y": 0, "h": depth}] if depth else []
     return {"table": {**table, "zones": zones,
@@ -205,28 +239,55 @@ def _name(cards: Mapping[str, Any], code: str, fallback: Any) -> str:
     return f"{ja} / {en}" if en and en != ja else str(ja)
 
 
-# --- the event log as text --------------------------------------------------------------------------------
-
-# The data keys that name a piece: MWDA's `source`/`by` are units, Warcaster's `by` is sometimes a player.
-_PIECE_KEYS = {"mwda": ("unit", "target", "source", "by"), "warcaster": ("model", "target", "attacker")}
-
-
-def turn_logs(system: str, events: list[dict[str, Any]], pieces: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Per turn: its number, the player whose turn it was, and one line of text per event."""
-    names = {piece["id"]: f"{piece['label']}#{piece['id']}" for piece in pieces}
-    keys = _PIECE_KEYS.get(system, ())
-    return [{"turn": turn, "player": next((e["player"] for e in group if e["kind"] == "turn_start"), None),
-             "lines": [describe(event, names, keys) for event in group]} for turn, group in _by_turn(events)]
+def legend(drawing: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The tokens' key under the table: each side's pieces with their labels and full names."""
+    sides = [{"side": 0, "title": pgettext("replay", "You"), "pieces": []},
+             {"side": 1, "title": pgettext("replay", "The opponent"), "pieces": []}]
+    for piece in drawing["pieces"]:
+        sides[1 if piece["side"] else 0]["pieces"].append(piece)
+    return [side for side in sides if side["pieces"]]
 
 
-def describe(event: Mapping[str, Any], names: Mapping[int, str], piece_keys: Iterable[str] = ()) -> str:
-    """One event as a short line: `P0 attack: unit=MW-010#0 target=…#5 hit=True damage=4`."""
-    who = "" if event.get("player") is None else f"P{event['player']} "
-    fields = []
-    for key, value in (event.get("data") or {}).items():
-        if isinstance(value, (dict, list)) and key not in ("at", "to", "origin", "from", "roll", "vp"):
-            continue  # long structures (terrain, paths, model lists) are for the drawing
-        if key in piece_keys and isinstance(value, int) and not isinstance(value, bool) and value in names:
-            value = names[value]
-        fields.append(f"{key}={value}")
-    return f"{who}{event.get('kind')}: {' '.join(fields)}".rstrip(": ")
+# --- the HAGMI board ---------------------------------------------------------------------------------------
+
+
+def hagmi_boards(game: Mapping[str, Any], namer: gamereport.Namer, turns: list[Mapping[str, Any]]
+                 ) -> list[dict[str, Any]]:
+    """One board per turn of the report (rules_engine.replay `boards`: the state at the end of each turn), with
+    names and counts in words; the opponent's side first, as across a table."""
+    by_turn = {board["turn"]: board for board in game.get("boards") or []}
+    frames = []
+    for step, turn in enumerate(turns):
+        board = by_turn.get(turn["turn"])
+        if board is None:
+            continue
+        sides = [_hagmi_side(namer, index, side) for index, side in enumerate(board["sides"])]
+        frames.append({"step": step, "heading": turn["heading"], "sides": list(reversed(sides))})
+    return frames
+
+
+def _hagmi_side(namer: gamereport.Namer, index: int, side: Mapping[str, Any]) -> dict[str, Any]:
+    title = pgettext("replay", "You") if index == 0 else (
+        pgettext("replay", "The beasts") if side["kind"] == "coop" else pgettext("replay", "The opponent"))
+    units = [{
+        "name": namer.card(unit["code"], pilot=True), "fuel": unit["fuel"], "armor": unit["armor"],
+        "armor_max": unit["armor_max"], "firepower": unit["firepower"], "down": unit["down"], "cores": unit["cores"],
+        "armaments": [{"name": namer.card(a["code"]), "durability": a["durability"]} for a in unit["armaments"]],
+    } for unit in side["units"]]
+    if side["kind"] == "coop":
+        counts = [(pgettext("replay board", "Mothership cores"), side["cores"]),
+                  (pgettext("replay board", "Beast deck"), side["deck"]),
+                  (pgettext("replay board", "Chargers"), side["chargers"]),
+                  (pgettext("replay board", "Discard"), side["discard"])]
+        return {"side": index, "title": title, "coop": True, "mothership": namer.card(side["mothership"]),
+                "counts": counts, "units": units, "facilities": [], "loose": []}
+    counts = [(pgettext("replay board", "Hand"), side["hand"]), (pgettext("replay board", "Secret"), side["secret"]),
+              (pgettext("replay board", "Weapons deck"), side["weapons"]),
+              (pgettext("replay board", "Tactics deck"), side["tactics"]),
+              (pgettext("replay board", "Damage deck"), side["damage_deck"]),
+              (pgettext("replay board", "Discard"), side["discard"])]
+    if side["removed"]:
+        counts.append((pgettext("replay board", "Removed from the game"), side["removed"]))
+    return {"side": index, "title": title, "coop": False, "goldfish": side["kind"] == "goldfish", "counts": counts,
+            "units": units, "facilities": [namer.card(code) for code in side["facilities"]],
+            "loose": [namer.card(code) for code in side["loose"]]}

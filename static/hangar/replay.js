@@ -1,6 +1,8 @@
-/* Hangar replay: step a battle turn by turn from the json_script "replay-data" (builder/web/replays.py).
-   The server draws the final positions and lists the whole log; this script moves the pieces, redraws the
-   attack lines and gates of the chosen turn and shows only that turn's events. */
+/* Hangar replay: step a game turn by turn (templates/replays/*, builder/web/replays.py).
+   The server shows the final table or board and the whole game report. This script shows the step control and,
+   for the chosen turn: the MWDA/Warcaster pieces, attack lines and gates (from the json_script "replay-data"),
+   or the HAGMI board rendered for that turn ([data-board-frame]), and that turn's part of the report
+   (every turn's with "show every turn"). The step label is the turn's heading from the report. */
 (function () {
   "use strict";
   var SVG = "http://www.w3.org/2000/svg";
@@ -13,38 +15,39 @@
 
   function clear(node) { while (node.firstChild) { node.removeChild(node.firstChild); } }
 
-  function start() {
-    var source = document.getElementById("replay-data");
-    var figure = document.getElementById("replay");
-    if (!source || !figure) { return; }
-    var data = JSON.parse(source.textContent);
-    var frames = data.frames;
-    if (!frames.length) { return; }
+  function table(figure, data) {
+    /* The MWDA / Warcaster table: returns draw(index), or null without drawing data. */
+    if (!data || !data.frames || !data.frames.length) { return null; }
     var svg = figure.querySelector("svg");
-    var controls = figure.querySelector(".replay-controls");
-    var slider = document.getElementById("replay-turn");
-    var label = document.getElementById("replay-turn-label");
-    var pieces = {};
+    var pieces = {}, legend = {}, info = {};
     svg.querySelectorAll("[data-piece]").forEach(function (node) { pieces[node.dataset.piece] = node; });
-    var info = {};
+    figure.querySelectorAll("[data-legend]").forEach(function (node) { legend[node.dataset.legend] = node; });
     data.pieces.forEach(function (piece) { info[piece.id] = piece; });
-    var logs = document.querySelectorAll(".replay-log li[data-frame]");
-
-    function show(index) {
-      index = Math.max(0, Math.min(frames.length - 1, index));
-      var frame = frames[index];
+    return function (index) {
+      var frame = data.frames[Math.min(index, data.frames.length - 1)];
       var seen = {};
       frame.at.forEach(function (row) {
-        var node = pieces[row[0]];
+        var node = pieces[row[0]], piece = info[row[0]];
         if (!node) { return; }
         seen[row[0]] = true;
         node.style.display = "";
         node.setAttribute("transform", "translate(" + row[1] + " " + row[2] + ")");
         node.classList.toggle("eliminated", !row[4]);
-        var title = node.querySelector("title"), piece = info[row[0]];
-        if (title && piece) { title.textContent = piece.name + " #" + piece.id + " · " + row[3] + "/" + piece.max; }
+        var title = node.querySelector("title");
+        if (title && piece) { title.textContent = piece.name + " · " + row[3] + "/" + piece.max; }
+        var entry = legend[row[0]];
+        if (entry) {
+          entry.hidden = false;
+          entry.classList.toggle("eliminated", !row[4]);
+          entry.querySelector(".legend-health").textContent = row[3] + "/" + piece.max;
+        }
       });
-      Object.keys(pieces).forEach(function (id) { if (!seen[id]) { pieces[id].style.display = "none"; } });
+      Object.keys(pieces).forEach(function (id) {
+        if (!seen[id]) {
+          pieces[id].style.display = "none";
+          if (legend[id]) { legend[id].hidden = true; }
+        }
+      });
       var attacks = svg.querySelector(".attacks");
       clear(attacks);
       frame.attacks.forEach(function (a) {
@@ -61,20 +64,48 @@
         group.appendChild(text);
         gates.appendChild(group);
       });
-      logs.forEach(function (item) { item.hidden = Number(item.dataset.frame) !== index; });
+    };
+  }
+
+  function start() {
+    var figure = document.getElementById("replay");
+    var logs = document.querySelectorAll(".replay-log li[data-frame]");
+    if (!figure || !logs.length) { return; }
+    var source = document.getElementById("replay-data");
+    var draw = table(figure, source ? JSON.parse(source.textContent) : null);
+    var boards = figure.querySelectorAll("[data-board-frame]");
+    if (!draw && !boards.length) { return; }
+    var controls = figure.querySelector(".replay-controls");
+    var slider = document.getElementById("replay-turn");
+    var label = document.getElementById("replay-turn-label");
+    var all = document.getElementById("replay-all");
+    var count = logs.length;
+    var current = 0;
+
+    function show(index) {
+      index = Math.max(0, Math.min(count - 1, index));
+      current = index;
+      if (draw) { draw(index); }
+      boards.forEach(function (board) { board.hidden = Number(board.dataset.boardFrame) !== index; });
+      logs.forEach(function (item) {
+        var here = Number(item.dataset.frame) === index;
+        item.hidden = !here && !(all && all.checked);
+        item.classList.toggle("current", here);
+      });
       slider.value = index;
-      label.textContent = frame.turn + " (" + (index + 1) + "/" + frames.length + ")";
+      var heading = logs[index].querySelector("h3");
+      label.textContent = (heading ? heading.textContent : "") + " (" + (index + 1) + "/" + count + ")";
     }
 
-    slider.max = frames.length - 1;
+    slider.max = count - 1;
     slider.addEventListener("input", function () { show(Number(slider.value)); });
     controls.addEventListener("click", function (event) {
       var button = event.target.closest("[data-step]");
       if (!button) { return; }
-      var now = Number(slider.value);
-      var step = { first: -Infinity, previous: now - 1, next: now + 1, last: Infinity }[button.dataset.step];
-      show(step === -Infinity ? 0 : step === Infinity ? frames.length - 1 : step);
+      var step = { first: 0, previous: current - 1, next: current + 1, last: count - 1 }[button.dataset.step];
+      show(step);
     });
+    if (all) { all.addEventListener("change", function () { show(current); }); }
     controls.hidden = false;
     show(0);
   }

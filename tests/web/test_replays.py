@@ -1,25 +1,33 @@
-"""Replay pages (issues 6 and 7, item 5): one game of a run drawn on the table turn by turn from its event log."""
+"""Replay pages (issues 6 and 7, item 5; issue 15): one game of a run as a game report in the page's language,
+turn by turn, drawn on the table (MWDA, Warcaster) or on the HAGMI board."""
 from __future__ import annotations
 
+import ast
 import json
 import re
 from pathlib import Path
 
 import pytest
+from django.utils import translation
 
 from builder import services
 from builder.models import SimulationRun
+from builder.web import gamereport
 from rules_engine.replay import replay_events
 from tests.support.simulations import play_all, published, small_chunks  # noqa: F401  (records chunk messages)
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("small_chunks")]
 
 PACKAGES = Path(__file__).resolve().parents[2] / "cards" / "packages"
-SAMPLES = {"mwda": ("steel-wolves-pack", "highland-line"), "warcaster": ("isa-thunder-lancers", "marcher-frontier-posse")}
+SAMPLES = {"mwda": ("steel-wolves-pack", "highland-line"), "warcaster": ("isa-thunder-lancers", "marcher-frontier-posse"),
+           "hagmi": ("akane-assault", "sample-vanguard"), "coop": ("hibari-skirmish", "coop-ironshell-cradle")}
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def sample_run(make_list, owner, system: str, *, name: str = "Sample", finish: bool = True) -> SimulationRun:
+    """A finished run of 4 games of a bundled list against a bundled opponent (system "coop": HAGMI co-op)."""
     list_name, opponent = SAMPLES[system]
+    system = "hagmi" if system == "coop" else system
     document = json.loads((PACKAGES / system / "lists" / f"{list_name}.json").read_text(encoding="utf-8"))
     game_list = make_list({**document, "name": name})
     run = services.simulation_start(user=owner, game_list=game_list, opponent_slug=opponent, policy="greedy",
@@ -115,4 +123,145 @@ def test_user_text_is_escaped(make_list, owner, owner_client, published):
 def test_the_page_is_in_japanese_for_japanese_readers(make_list, owner, owner_client, published):
     run = sample_run(make_list, owner, "mwda")
     page = owner_client.get(f"/simulations/{run.public_id}/games/0/", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
-    assert "第0戦のリプレイ" in page and "イベントログ" in page
+    assert "第0戦のリプレイ" in page and "戦闘記録" in page
+
+
+# --- the game report (issue 15) -------------------------------------------------------------------------------
+
+RAW = re.compile(r"=|\bP[01]\b|\bTrue\b|\bFalse\b|\bNone\b|\b(?:HS|HT|HB|HM|MW|WC)-\w+|\b0\d\d\b|_")
+
+
+def logged_kinds(system: str) -> set[str]:
+    """Every kind the engine's source logs: `log("kind", ...)`, `log_game("kind", ...)` in rules_engine/<game>/."""
+    kinds = set()
+    for path in (ROOT / "rules_engine" / system).glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr in ("log", "log_game") and node.args):
+                first = node.args[0]
+                if isinstance(first, ast.Constant) and isinstance(first.value, str):
+                    kinds.add(first.value)
+                elif isinstance(first, ast.IfExp):  # "dismantled" if dismantle else "destroyed"
+                    kinds.update(x.value for x in (first.body, first.orelse) if isinstance(x, ast.Constant))
+    return kinds
+
+
+@pytest.mark.parametrize("system", ["hagmi", "mwda", "warcaster"])
+def test_every_kind_an_engine_logs_has_a_sentence(system):
+    kinds = logged_kinds(system)
+    if system == "warcaster":
+        kinds |= {"charge", "recall"}  # logged as action[0] (the charging phase's two actions)
+    assert len(kinds) > 10
+    assert kinds <= gamereport.KNOWN_KINDS[system], f"no sentence for: {sorted(kinds - gamereport.KNOWN_KINDS[system])}"
+
+
+@pytest.mark.parametrize("system", ["hagmi", "coop", "mwda", "warcaster"])
+def test_every_event_of_seeded_games_reads_as_a_sentence_in_both_languages(make_list, owner, published, system):
+    run = sample_run(make_list, owner, system)
+    coop = system == "coop"
+    seen: set[str] = set()
+    for index in range(run.games):
+        game = replay_events(run.snapshot, run.seed, index)
+        seen |= {event["kind"] for event in game["events"]}
+        for lang in ("en", "ja"):
+            with translation.override(lang):
+                turns = gamereport.report(run.system, game, run.snapshot["cards"], coop=coop)
+                outcome = gamereport.outcome(run.system, game, coop=coop)
+            assert [t["turn"] for t in turns] == sorted({e["turn"] for e in game["events"]})
+            lines = [line for turn in turns for line in turn["lines"]] + [t["heading"] for t in turns]
+            lines += [outcome["words"], outcome["reason"]]
+            for line in lines:
+                assert not RAW.search(line), f"{lang}: engine text in {line!r}"
+                assert "%(" not in line and line.strip()
+                if lang == "ja":
+                    assert re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", line), f"not Japanese: {line!r}"
+            if lang == "en":
+                assert not re.search(r"[\u3040-\u30ff]", " ".join(lines).replace("秘策", "")), "kana on an English page"
+            said = sum(1 for e in game["events"] if e["kind"] not in gamereport.SILENT[run.system])
+            assert len(lines) >= said * 0.5  # every event that matters is worded (draw runs are merged)
+    assert seen <= gamereport.KNOWN_KINDS[run.system], sorted(seen - gamereport.KNOWN_KINDS[run.system])
+
+
+def test_a_kind_no_table_knows_still_gets_words(make_list, owner, published):
+    namer = gamereport.Namer(system="mwda", cards={})
+    with translation.override("en"):
+        text = gamereport.sentence("mwda", {"kind": "orbital_strike", "turn": 3, "player": 1,
+                                            "data": {"unit": 2, "hit": True}}, namer)
+    assert text == "The opponent did something the report cannot put in words yet (orbital strike)."
+    with translation.override("ja"):
+        text = gamereport.sentence("mwda", {"kind": "orbital_strike", "turn": 3, "player": None, "data": {}}, namer)
+    assert "=" not in text and "orbital strike" in text and "出来事" in text
+
+
+def test_sentences_name_cards_units_and_sides(make_list, owner, owner_client, published):
+    run = sample_run(make_list, owner, "mwda")
+    game = replay_events(run.snapshot, run.seed, 0)
+    with translation.override("en"):
+        turns = gamereport.report("mwda", game, run.snapshot["cards"])
+    text = "\n".join(line for turn in turns for line in turn["lines"])
+    assert "Steel Wolves Strike Troopers 1" in text and "Steel Wolves Strike Troopers 2" in text  # two of one card
+    assert turns[0]["heading"] == "Setup" and turns[1]["heading"] == "Round 1 · Turn 1 (you)"
+    attack = next(line for line in text.splitlines() if " against defense " in line)
+    assert re.search(r"attack \d+ \+ dice [\d+]+, \d+ in all, against defense \d+, a (hit for \d+ damage|miss)\.$", attack)
+    page = owner_client.get(f"/simulations/{run.public_id}/games/0/", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert "ラウンド1・ターン1（あなた）" in page and "を配置（" in page
+    assert "結果" in page and f"{run.opponent}<" not in page and "greedy" not in page
+    assert run.snapshot["opponent"]["name"] in page  # the opponent by its package name, never its slug
+
+
+@pytest.mark.parametrize("system", ["mwda", "warcaster"])
+def test_tokens_are_labelled_with_unit_names(make_list, owner, owner_client, published, system):
+    run = sample_run(make_list, owner, system)
+    page = owner_client.get(f"/simulations/{run.public_id}/games/0/").content.decode()
+    drawing = drawing_of(page)
+    labels = [piece["label"] for piece in drawing["pieces"]]
+    names = [piece["name"] for piece in drawing["pieces"]]
+    assert len(set(labels)) == len(labels) and len(set(names)) == len(names)  # "Hound 1", "Hound 2"
+    for piece in drawing["pieces"]:
+        assert not re.fullmatch(r"\d{3}", piece["label"]) and 1 <= len(piece["label"]) <= 4
+        assert f'<span class="legend-name">{piece["name"]}</span>' in page.replace("&#x27;", "'")
+    if system == "mwda":
+        assert "Steel Wolves Strike Troopers 2" in names
+
+
+def board_sides(board: dict, side: int) -> dict:
+    return board["sides"][side]
+
+
+@pytest.mark.parametrize("system", ["hagmi", "coop"])
+def test_the_hagmi_board_counts_follow_the_game(make_list, owner, owner_client, published, system):
+    run = sample_run(make_list, owner, system)
+    game = replay_events(run.snapshot, run.seed, 1)
+    boards = game["boards"]
+    turns = sorted({event["turn"] for event in game["events"]})
+    assert [board["turn"] for board in boards] == turns  # one board per turn of the report
+    you = board_sides(boards[0], 0)
+    list_doc = json.loads((PACKAGES / "hagmi" / "lists" / f"{SAMPLES[system][0]}.json").read_text(encoding="utf-8"))
+    damage = sum(entry["qty"] for entry in list_doc["sections"]["damage"])
+    secret = sum(entry["qty"] for entry in list_doc["sections"].get("secret", []))
+    assert (you["hand"], you["damage_deck"], you["secret"], you["units"]) == (4, damage, secret, [])  # opening 2/2
+    for board in boards:  # the damage deck left = the deck less every damage card turned up so far
+        taken = sum(1 for e in game["events"] if e["kind"] == "damage_player" and e["player"] == 0
+                    and e["data"]["card"] and e["turn"] <= board["turn"])
+        assert board_sides(board, 0)["damage_deck"] == damage - taken
+        entered = sum(1 for e in game["events"] if e["kind"] in ("enter",) and e["player"] == 0
+                      and e["turn"] <= board["turn"])
+        assert len(board_sides(board, 0)["units"]) <= entered
+    if system == "coop":
+        beasts = board_sides(boards[-1], 1)
+        assert beasts["kind"] == "coop" and beasts["mothership"] == "HM-001"
+        cores = [e for e in game["events"] if e["kind"] == "life_cores"]
+        if cores:
+            first = cores[0]
+            board = next(b for b in boards if b["turn"] == first["turn"])
+            assert board_sides(board, 1)["cores"] <= first["data"]["left"]
+    page = owner_client.get(f"/simulations/{run.public_id}/games/1/", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    frames = re.findall(r'<section class="board-frame" data-board-frame="(\d+)"[^>]*?( hidden)?>', page)
+    assert len(frames) == len(turns) and [hidden for _, hidden in frames].count("") == 1
+    assert frames[-1][1] == ""  # without JavaScript: the final board
+    final = page[page.index(f'data-board-frame="{len(turns) - 1}"'):]
+    last = board_sides(boards[-1], 0)
+    assert f"<dt>手札</dt><dd>{last['hand']}</dd>" in final and f"<dt>ダメージデッキ</dt><dd>{last['damage_deck']}</dd>" in final
+    assert "秘策" in final and "廃棄" in final
+    if system == "coop":
+        assert "母艦の機獣核" in final and "機獣側" in final
