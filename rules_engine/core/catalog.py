@@ -7,7 +7,37 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any, Iterator, Mapping
+
+
+class CardDataError(ValueError):
+    """A card, opponent or list entry that an engine cannot use (every engine's card reader raises it): the
+    message names the card code and the field, and says what was expected."""
+
+    def __init__(self, code: str, field_name: str, message: str) -> None:
+        self.code, self.field, self.detail = code, field_name, message
+        super().__init__(f'card {code}, field "{field_name}": {message}')
+
+
+# The most copies one list entry may have, in a list (validation) and in a snapshot (the engines' readers): the
+# JSON list schema's limit (builder/listio/list.schema.json). A format's own limits are construction rules.
+MAX_QTY = 999
+
+
+def entries_of(entries: Any, where: str) -> Iterator[tuple[str, Any, int, Mapping[str, Any]]]:
+    """Read the `{card, qty, ...}` entries of a list section or an opponent's units, as every engine does:
+    (where of the entry, its card code as given, its quantity 0..MAX_QTY, the entry). The caller checks the code
+    (each game knows its cards); a malformed entry raises CardDataError naming the entry and field."""
+    if not isinstance(entries, (list, tuple)):
+        raise CardDataError("-", where, f"expected a list of {{card, qty}} entries, got {type(entries).__name__}")
+    for i, entry in enumerate(entries):
+        at = f"{where}[{i}]"
+        if not isinstance(entry, Mapping):
+            raise CardDataError("-", at, f"expected an entry object {{card, qty}}, got {type(entry).__name__}")
+        code, qty = entry.get("card"), entry.get("qty", 1)
+        if isinstance(qty, bool) or not isinstance(qty, int) or not 0 <= qty <= MAX_QTY:
+            raise CardDataError(str(code), f"{at}.qty", f"expected an integer from 0 to {MAX_QTY}, got {qty!r}")
+        yield at, code, qty, entry
 
 
 def freeze(value: Any) -> Any:

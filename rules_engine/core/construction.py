@@ -12,13 +12,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, NamedTuple
 
-from rules_engine.core.catalog import Catalog
+from rules_engine.core.catalog import MAX_QTY, Catalog
 from rules_engine.core.messages import Label, describe, plain, render, short
 
 ERROR = "error"
 WARNING = "warning"
 
-MAX_QTY = 999
 # Per section and code, entry problems reported one by one; the rest are counted in one "… and N more" violation.
 MAX_ENTRY_REPORTS = 25
 

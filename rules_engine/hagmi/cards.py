@@ -11,16 +11,10 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping
 
+from rules_engine.core.catalog import CardDataError
+
 REFIT_TYPE = "改装"  # タイプ：改装 (H21)
 _FIREPOWER = re.compile(r"^([0-9]+)(?:x([0-9]+))?$")
-
-
-class CardDataError(ValueError):
-    """A card (or opponent) the engine cannot use; the message names the card code and the field."""
-
-    def __init__(self, code: str, field_name: str, message: str) -> None:
-        self.code, self.field, self.detail = code, field_name, message
-        super().__init__(f'card {code}, field "{field_name}": {message}')
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,7 @@ import random
 from itertools import chain, combinations, islice
 from typing import Any, Iterable, Mapping
 
+from rules_engine.core.catalog import CardDataError, entries_of
 from rules_engine.core import outcome
 from rules_engine.core.dice import roll
 from rules_engine.core.events import EventLog
@@ -33,7 +34,7 @@ from rules_engine.core.game import TERMINAL
 from rules_engine.hagmi import beasts as beast_rules
 from rules_engine.hagmi import combat
 from rules_engine.hagmi import policies  # noqa: F401  (registers the HAGMI policies by name)
-from rules_engine.hagmi.cards import CardDataError, HagmiCard, cards_from_catalog
+from rules_engine.hagmi.cards import HagmiCard, cards_from_catalog
 from rules_engine.hagmi.refit import design_materials, equip_ok, hidden_ready, produce_design, refit_choices, use_hidden
 from rules_engine.hagmi.skills import CHOSEN_TARGETS, Ctx, resolve_all
 from rules_engine.hagmi.state import Player, StateCore, Unit
@@ -97,16 +98,9 @@ class HagmiGame:
         codes: list[str] = []
         if entries is None:
             return codes
-        if not isinstance(entries, (list, tuple)):
-            raise ValueError(f"{where}: expected a list of entries, got {type(entries).__name__}")
-        for i, entry in enumerate(entries):
-            if not isinstance(entry, Mapping):
-                raise ValueError(f"{where}[{i}]: expected an entry object {{card, qty}}, got {type(entry).__name__}")
-            code, qty = entry.get("card"), entry.get("qty", 1)
+        for at, code, qty, _entry in entries_of(entries, where):
             if not isinstance(code, str) or not self._load(code):  # (_load refuses a non-string too)
-                raise CardDataError(str(code), f"{where}[{i}].card", "unknown card code")
-            if isinstance(qty, bool) or not isinstance(qty, int) or qty < 0:
-                raise CardDataError(str(code), f"{where}[{i}].qty", f"expected an integer ≥ 0, got {qty!r}")
+                raise CardDataError(str(code), f"{at}.card", "unknown card code")
             codes += [code] * qty
         return codes
 

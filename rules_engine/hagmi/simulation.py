@@ -8,13 +8,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from rules_engine.core.catalog import CardDataError
 from rules_engine.core import outcome
 from rules_engine.core.report import (
     OPPONENT, PLAYER, add_counts, add_outcome, ended_by, entry_codes, histogram_of, mean_of, outcome_fields,
     outcome_of, per_card,
 )
 from rules_engine.core.stats import Summary
-from rules_engine.hagmi.cards import CardDataError
 from rules_engine.hagmi.game import DEFAULT_OPTIONS, HagmiGame
 from rules_engine.simulation import BaseSimulator, list_codes, register_simulator
 

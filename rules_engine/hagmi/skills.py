@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
-from rules_engine.hagmi.cards import CardDataError
+from rules_engine.core.catalog import CardDataError
 
 if TYPE_CHECKING:
     from rules_engine.hagmi.cards import Skill

@@ -10,10 +10,11 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from rules_engine.core.catalog import CardDataError, entries_of
 from rules_engine.mwda import geometry as geo
 from rules_engine.mwda import policies  # noqa: F401  (registers the MWDA policies by name)
 from rules_engine.mwda.state import MwdaState, Unit
-from rules_engine.mwda.units import UnitDataError, UnitSpec, unit_spec
+from rules_engine.mwda.units import UnitSpec, unit_spec
 
 POINTS_PER_ORDER = 100  # M2: 100ポイントごとに命令1回
 
@@ -97,33 +98,26 @@ class MwdaGame:
         )
         for index, side in enumerate(self.sides):
             if not side.specs:
-                raise UnitDataError("-", "list" if index == 0 else "opponent", "the army has no units (M4)")
+                raise CardDataError("-", "list" if index == 0 else "opponent", "the army has no units (M4)")
         self.orders = (orders_per_round(self.sides[0].specs), orders_per_round(self.sides[1].specs))
 
     def spec(self, code: Any, where: str) -> UnitSpec:
         if code not in self._specs:
             if not isinstance(code, str) or code not in self._cards:
-                raise UnitDataError(str(code), where, "unknown card code (not in the snapshot's cards)")
+                raise CardDataError(str(code), where, "unknown card code (not in the snapshot's cards)")
             self._specs[code] = unit_spec(self._cards[code])
         return self._specs[code]
 
     def _entries(self, entries: Any, where: str) -> list[UnitSpec]:
-        if not isinstance(entries, list):
-            raise UnitDataError("-", where, "expected a list of {card, qty} entries")
         specs = []
-        for i, entry in enumerate(entries):
-            if not isinstance(entry, Mapping):
-                raise UnitDataError("-", f"{where}[{i}]", "expected an object {card, qty}")
-            qty = entry.get("qty", 1)
-            if isinstance(qty, bool) or not isinstance(qty, int) or not 0 <= qty <= 50:
-                raise UnitDataError(str(entry.get("card")), f"{where}[{i}].qty", f"expected 0..50, got {qty!r}")
-            specs += [self.spec(entry.get("card"), f"{where}[{i}].card")] * qty
+        for at, code, qty, _entry in entries_of(entries, where):
+            specs += [self.spec(code, f"{at}.card")] * qty
         return specs
 
     def _army(self, document: Any, where: str) -> list[UnitSpec]:
         sections = document.get("sections") if isinstance(document, Mapping) else None
         if not isinstance(sections, Mapping):
-            raise UnitDataError("-", f"{where}.sections", "expected an object with an `army` section")
+            raise CardDataError("-", f"{where}.sections", "expected an object with an `army` section")
         return self._entries(sections.get("army", []), f"{where}.sections.army")
 
     def _opponent(self, opponent: Any) -> Side:
@@ -132,7 +126,7 @@ class MwdaGame:
             return Side(self._entries(opponent.get("units"), "opponent.units"), goldfish=True)
         if kind == "army":
             return Side(self._army(opponent.get("list"), "opponent.list"), goldfish=False)
-        raise UnitDataError("-", "opponent.kind", f"expected goldfish or army, got {kind!r}")
+        raise CardDataError("-", "opponent.kind", f"expected goldfish or army, got {kind!r}")
 
     def new_initial_state(self, rng: random.Random) -> MwdaState:
         options = self.options
@@ -163,7 +157,7 @@ def deployment(count: int, player: int, rng: random.Random) -> list[geo.Point]:
     to 12 spread across the table, jittered by the rng; player 1 mirrors player 0."""
     rows = [(2.0, min(count, ROW)), (5.5, count - ROW)] if count > ROW else [(2.0, count)]
     if count > 2 * ROW:
-        raise UnitDataError("-", "army", f"{count} units do not fit a deployment zone (at most {2 * ROW})")
+        raise CardDataError("-", "army", f"{count} units do not fit a deployment zone (at most {2 * ROW})")
     points = []
     for depth, n in rows:
         gap = geo.TABLE / n

@@ -16,7 +16,7 @@ from rules_engine.core.report import (
 from rules_engine.core.stats import Summary
 from rules_engine.mwda.game import MwdaGame, MwdaOptionError
 from rules_engine.mwda.state import MwdaState
-from rules_engine.mwda.units import UnitDataError
+from rules_engine.core.catalog import CardDataError
 from rules_engine.simulation import BaseSimulator, list_codes, register_simulator
 
 MEANS = ("points_destroyed", "points_lost", "units_surviving", "heat_shutdowns", "orders_per_round")
@@ -27,7 +27,7 @@ class MwdaSimulator(BaseSimulator):
     title = "MWDA"
     policy_aliases = {"greedy": "mwda-greedy", "defensive": "mwda-defensive"}
     default_policy = "mwda-greedy"
-    input_errors = ((MwdaOptionError, "snapshot.options"), (UnitDataError, "card data"))
+    input_errors = ((MwdaOptionError, "snapshot.options"), (CardDataError, "card data"))
     chunk_sizes = {"goldfish": 500, "army": 500}  # ~300 battles/s
     # The largest format (standard-500) fields at most 25 units at the cheapest bundled unit's 20 points: 4× that.
     max_list_size = 100

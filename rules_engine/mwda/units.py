@@ -1,7 +1,7 @@
 """MechWarrior: Dark Age unit data: package card dicts (docs/card-fields.md) → frozen engine specs.
 
 The catalog validates packages against cards/schemas/mwda.schema.json; the engine checks again what it relies on,
-so a snapshot edited by hand fails with `UnitDataError` naming the card code and the field, never a crash.
+so a snapshot edited by hand fails with `CardDataError` naming the card code and the field, never a crash.
 """
 from __future__ import annotations
 
@@ -9,18 +9,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from rules_engine.core.catalog import CardDataError
 from rules_engine.mwda.geometry import BASE_RADIUS
 
 KINDS = ("mech", "vehicle", "infantry")
 DAMAGE_TYPES = ("ballistic", "energy")  # 実弾兵器 / エナジー兵器
-
-
-class UnitDataError(ValueError):
-    """A unit's card data cannot be played: says which card code and field, and what was expected."""
-
-    def __init__(self, code: str, field: str, message: str) -> None:
-        super().__init__(f"card {code}, field {field!r}: {message}")
-        self.code, self.field = code, field
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,33 +86,33 @@ def _int(card: Mapping[str, Any], code: str, field: str, *, minimum: int | None 
     value = card.get(field, default)
     if isinstance(value, bool) or not isinstance(value, int) or (minimum is not None and value < minimum):
         bound = f" ≥ {minimum}" if minimum is not None else ""
-        raise UnitDataError(code, where or field, f"expected an integer{bound}, got {value!r}")
+        raise CardDataError(code, where or field, f"expected an integer{bound}, got {value!r}")
     return value
 
 
 def _weapon(card: Mapping[str, Any], code: str, field: str) -> Weapon:
     raw = card.get(field)
     if not isinstance(raw, Mapping):
-        raise UnitDataError(code, field, "expected an object {min_range, max_range, damage_type}")
+        raise CardDataError(code, field, "expected an object {min_range, max_range, damage_type}")
     low = _int(raw, code, "min_range", where=f"{field}.min_range")
     high = _int(raw, code, "max_range", where=f"{field}.max_range")
     if high < low:
-        raise UnitDataError(code, f"{field}.max_range", f"{high} is below min_range {low}")
+        raise CardDataError(code, f"{field}.max_range", f"{high} is below min_range {low}")
     damage_type = raw.get("damage_type")
     if damage_type not in DAMAGE_TYPES:
-        raise UnitDataError(code, f"{field}.damage_type", f"expected ballistic or energy, got {damage_type!r}")
+        raise CardDataError(code, f"{field}.damage_type", f"expected ballistic or energy, got {damage_type!r}")
     return Weapon(low, high, damage_type == "energy")
 
 
 def _dial(card: Mapping[str, Any], code: str, mech: bool) -> tuple[Click, ...]:
     raw = card.get("dial")
     if not isinstance(raw, list) or not raw:
-        raise UnitDataError(code, "dial", "expected a list of at least one click")
+        raise CardDataError(code, "dial", "expected a list of at least one click")
     clicks = []
     for i, click in enumerate(raw):
         where = f"dial[{i}]"
         if not isinstance(click, Mapping):
-            raise UnitDataError(code, where, "expected an object")
+            raise CardDataError(code, where, "expected an object")
         clicks.append(Click(
             _int(click, code, "primary_damage", where=f"{where}.primary_damage"),
             _int(click, code, "secondary_damage", where=f"{where}.secondary_damage") if mech else 0,
@@ -133,15 +126,15 @@ def _dial(card: Mapping[str, Any], code: str, mech: bool) -> tuple[Click, ...]:
 def _heat_dial(card: Mapping[str, Any], code: str) -> tuple[HeatClick, ...]:
     raw = card.get("heat_dial")
     if not isinstance(raw, list) or not raw:
-        raise UnitDataError(code, "heat_dial", "a mech needs a heat dial: a list of heat clicks")
+        raise CardDataError(code, "heat_dial", "a mech needs a heat dial: a list of heat clicks")
     clicks = []
     for i, click in enumerate(raw):
         where = f"heat_dial[{i}]"
         if not isinstance(click, Mapping):
-            raise UnitDataError(code, where, "expected an object")
+            raise CardDataError(code, where, "expected an object")
         shutdown = click.get("shutdown", False)
         if not isinstance(shutdown, bool):
-            raise UnitDataError(code, f"{where}.shutdown", f"expected true or false, got {shutdown!r}")
+            raise CardDataError(code, f"{where}.shutdown", f"expected true or false, got {shutdown!r}")
         primary, secondary, move = (_int(click, code, f, minimum=None, default=0, where=f"{where}.{f}")
                                     for f in ("primary_damage", "secondary_damage", "move"))
         clicks.append(HeatClick(primary, secondary, move, shutdown))
@@ -149,20 +142,20 @@ def _heat_dial(card: Mapping[str, Any], code: str) -> tuple[HeatClick, ...]:
 
 
 def unit_spec(card: Mapping[str, Any]) -> UnitSpec:
-    """Parse one MWDA card dict; UnitDataError names the card code and the bad field."""
+    """Parse one MWDA card dict; CardDataError names the card code and the bad field."""
     if not isinstance(card, Mapping):
-        raise UnitDataError("?", "card", f"expected an object, got {type(card).__name__}")
+        raise CardDataError("?", "card", f"expected an object, got {type(card).__name__}")
     code = str(card.get("code", "?"))
     kind = card.get("kind")
     if kind not in KINDS:
-        raise UnitDataError(code, "kind", f"expected mech, vehicle or infantry, got {kind!r}")
+        raise CardDataError(code, "kind", f"expected mech, vehicle or infantry, got {kind!r}")
     mech = kind == "mech"
     base = card.get("base", "standard")
     if base not in BASE_RADIUS:
-        raise UnitDataError(code, "base", f"expected standard or large, got {base!r}")
+        raise CardDataError(code, "base", f"expected standard or large, got {base!r}")
     abilities = card.get("abilities", [])
     if not isinstance(abilities, list) or not all(isinstance(a, str) for a in abilities):
-        raise UnitDataError(code, "abilities", "expected a list of ability names")
+        raise CardDataError(code, "abilities", "expected a list of ability names")
     return UnitSpec(
         code=code,
         name=str(card.get("name", code)),

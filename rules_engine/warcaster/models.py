@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from rules_engine.core.catalog import CardDataError, entries_of
+
 EFFECT_NAMES = frozenset({"fire", "corrosion", "lockdown", "system_failure", "tune_up"})  # W15
 QUALITIES = frozenset({"strafe", "blast", "spray"}) | EFFECT_NAMES
 STATS = ("spd", "mat", "rat", "def", "arm", "foc", "str", "health", "num")
@@ -36,14 +38,6 @@ TRIGGERS = frozenset({"static", "action", "on_activate", "on_hit", "on_destroyed
 BASE_RADIUS = {"warjack": 0.8, "vehicle": 1.0, "mantlet": 1.0}
 SMALL_BASE = 0.6
 HEAVY_BASE = 1.0  # warjacks with CST 6 or more
-
-
-class CardDataError(ValueError):
-    """A card (or list entry) the engine cannot use; the message names the card code and the field."""
-
-    def __init__(self, code: str, field_name: str, message: str) -> None:
-        self.code, self.field, self.detail = code, field_name, message
-        super().__init__(f'card {code}, field "{field_name}": {message}')
 
 
 class Immutable:
@@ -314,13 +308,6 @@ class Catalog:
         return card
 
 
-def _qty(code: str, entry: Mapping[str, Any], where: str) -> int:
-    qty = entry.get("qty", 1)
-    if isinstance(qty, bool) or not isinstance(qty, int) or not 0 <= qty <= 20:
-        raise CardDataError(code, f"{where}.qty", f"expected an integer from 0 to 20, got {qty!r}")
-    return qty
-
-
 def _warjack(catalog: Catalog, card: Mapping[str, Any], options: Any, where: str, *, loadout_required: bool) -> ModelSpec:
     code = _code(card)
     if not isinstance(options, Mapping):
@@ -340,17 +327,12 @@ def _warjack(catalog: Catalog, card: Mapping[str, Any], options: Any, where: str
 
 def compile_force(catalog: Catalog, entries: Any, where: str, *, goldfish: bool = False) -> list[UnitSpec]:
     """The units of a force (list `force` section or goldfish `units`), heroes' attachments joined to them."""
-    if not isinstance(entries, list):
-        raise CardDataError("?", where, "expected a list of entries")
     units: list[UnitSpec] = []
     attachments: list[tuple[Mapping[str, Any], str]] = []
-    for i, entry in enumerate(entries):
-        at = f"{where}[{i}]"
-        if not isinstance(entry, Mapping):
-            raise CardDataError("?", at, "expected an entry object {card, qty}")
-        card = catalog.get(entry.get("card"), f"{at}.card", MODEL_KINDS)
+    for at, raw_code, qty, entry in entries_of(entries, where):
+        card = catalog.get(raw_code, f"{at}.card", MODEL_KINDS)
         code = _code(card)
-        for _ in range(_qty(code, entry, at)):
+        for _ in range(qty):
             if card["kind"] == "hero_attachment":
                 attachments.append((card, at))
                 continue
@@ -379,14 +361,9 @@ def _attach(units: list[UnitSpec], card: Mapping[str, Any], where: str) -> list[
 def compile_rack(catalog: Catalog, entries: Any, where: str) -> list[CypherSpec]:
     if entries is None:
         return []
-    if not isinstance(entries, list):
-        raise CardDataError("?", where, "expected a list of entries")
     rack = []
-    for i, entry in enumerate(entries):
-        at = f"{where}[{i}]"
-        if not isinstance(entry, Mapping):
-            raise CardDataError("?", at, "expected an entry object {card, qty}")
-        card = catalog.get(entry.get("card"), f"{at}.card", ("cypher",))
+    for at, raw_code, qty, _entry in entries_of(entries, where):
+        card = catalog.get(raw_code, f"{at}.card", ("cypher",))
         code = _code(card)
         raw_effects = card.get("effects")
         if not isinstance(raw_effects, list) or not raw_effects:
@@ -394,5 +371,5 @@ def compile_rack(catalog: Catalog, entries: Any, where: str) -> list[CypherSpec]
         effects = tuple(parse_effect(card, e, f"effects[{j}]") for j, e in enumerate(raw_effects))
         spec = CypherSpec(code, str(card.get("name", code)), str(card.get("suit", "")),
                           str(card.get("cypher_type", "effect")), effects)
-        rack += [spec] * _qty(code, entry, at)
+        rack += [spec] * qty
     return rack

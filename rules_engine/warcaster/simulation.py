@@ -19,7 +19,7 @@ from rules_engine.core.report import (
 from rules_engine.core.stats import Summary
 from rules_engine.simulation import BaseSimulator, SimulationInputError, list_codes, register_simulator
 from rules_engine.warcaster.game import WarcasterGame
-from rules_engine.warcaster.models import CardDataError
+from rules_engine.core.catalog import CardDataError
 from rules_engine.warcaster.state import DEFAULT_OPTIONS
 
 

@@ -63,8 +63,8 @@ def test_every_bundled_opponent_can_be_played():
         (lambda s: s.update(cards="nope"), "snapshot.cards"),
         (lambda s: s.update(schema="hangar.snapshot/0"), "snapshot.schema"),
         (lambda s: s["list"].update(sections=[]), r"list\.sections: expected an object"),
-        (lambda s: s["list"]["sections"].update(weapons=5), r"list\.sections\.weapons: expected a list"),
-        (lambda s: s["list"]["sections"].update(weapons=["HS-001"]), r"list\.sections\.weapons\[0\]: expected an entry"),
+        (lambda s: s["list"]["sections"].update(weapons=5), r'field "list\.sections\.weapons": expected a list of \{card, qty\} entries'),
+        (lambda s: s["list"]["sections"].update(weapons=["HS-001"]), r'field "list\.sections\.weapons\[0\]": expected an entry object'),
     ],
 )
 def test_bad_snapshots_are_refused_with_the_field_named(change, message):

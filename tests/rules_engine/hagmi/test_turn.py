@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from rules_engine.hagmi.cards import CardDataError
+from rules_engine.core.catalog import CardDataError
 
 from rules_engine.hagmi.game import HagmiGame
 from tests.rules_engine.hagmi import CATALOG, LISTS, OPPONENTS, act, cards, damage_deck, duel, hand, kinds, to_battle, unit
