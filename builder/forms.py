@@ -4,10 +4,10 @@ from __future__ import annotations
 from django import forms
 from django.conf import settings
 from django.core.validators import MaxValueValidator
-from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from builder.models import Visibility
+from builder.web import vocabulary
 from cards.selectors import CARD_ORDERINGS, CardQuery
 from rules_engine.simulation import MAX_GAMES
 
@@ -16,10 +16,16 @@ VISIBILITY_CHOICES = [
     (Visibility.UNLISTED, _("Unlisted: anyone with the link")),
     (Visibility.PUBLIC, _("Public: listed in the gallery")),
 ]
-POLICY_CHOICES = [("greedy", _("Greedy (plays the strongest card it can)")), ("random", _("Random legal moves"))]
-ORDERING_LABELS = {"code": _("Code"), "name": _("Name"), "cost": _("Cost")}
-ORDERING_CHOICES = [(key, ORDERING_LABELS.get(key, key)) for key in CARD_ORDERINGS] + [
-    (f"-{key}", format_lazy(_("{field}, descending"), field=ORDERING_LABELS.get(key, key))) for key in CARD_ORDERINGS]
+# How your side plays, per game (rules_engine/<game>/simulation.py policy_aliases, and "random"); the view names
+# them with builder.web.vocabulary's "policy" words of that game.
+POLICY_CHOICES = {
+    "hagmi": ("greedy", "random"),
+    "mwda": ("greedy", "defensive", "random"),
+    "warcaster": ("greedy", "random"),
+}
+# The catalog's and the picker's orders, in the words of builder/web/vocabulary.py ("sort").
+ORDERING_CHOICES = [(key, vocabulary.LABELS[("*", "sort")].get(key) or vocabulary.humanise(key))
+                    for key in [*CARD_ORDERINGS, *(f"-{key}" for key in CARD_ORDERINGS)]]
 
 
 class SignupForm(forms.Form):
@@ -83,13 +89,17 @@ class ImportForm(forms.Form):
 
 class SimulationForm(forms.Form):
     opponent = forms.ChoiceField(label=_("Opponent"), choices=[])
-    policy = forms.ChoiceField(label=_("How your side plays"), choices=POLICY_CHOICES, initial="greedy")
+    policy = forms.ChoiceField(label=_("How your side plays"), choices=[], initial="greedy")
     games = forms.IntegerField(label=_("Games"), min_value=1, initial=500)
     seed = forms.IntegerField(label=_("Seed (same seed, same result)"), min_value=0, max_value=2**63 - 1, initial=1)
 
-    def __init__(self, *args, opponents=(), **kwargs):
+    def __init__(self, *args, opponents=(), policies=(), **kwargs):
+        """`opponents` and `policies`: (value, words) pairs, the default first (a real sample opponent, not the
+        target practice)."""
         super().__init__(*args, **kwargs)
-        self.fields["opponent"].choices = list(opponents)
+        self.fields["opponent"].choices = choices = list(opponents)
+        self.fields["opponent"].initial = choices[0][0] if choices else None
+        self.fields["policy"].choices = list(policies) or [("greedy", "greedy")]
         limit = min(settings.HANGAR_MAX_GAMES, MAX_GAMES)
         self.fields["games"].max_value = limit
         self.fields["games"].validators.append(MaxValueValidator(limit))

@@ -7,7 +7,7 @@ import json
 import re
 from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import Q, QuerySet, Sum
 
 from cards.selectors import catalog_for, catalog_stamp
 from cards.systems import SYSTEMS
@@ -324,6 +324,13 @@ def simulation_progress(run: SimulationRun) -> int:
     if not run.chunks_total:
         return 0
     return min(99, run.chunks_done * 100 // run.chunks_total)
+
+
+def simulation_games_played(run: SimulationRun) -> int:
+    """How many of the run's games are played: all once it is done, else the games of its stored chunks."""
+    if run.status == RunStatus.DONE:
+        return run.games
+    return run.chunks.aggregate(total=Sum("games"))["total"] or 0
 
 
 def simulation_active_count(*, user) -> int:

@@ -47,14 +47,37 @@ def percent(value: Any) -> str:
 
 @register.inclusion_tag("partials/chart.html")
 def chart(spec: dict[str, Any], chart_id: str = "") -> dict[str, Any]:
-    """A Chart.js canvas fed from a json_script block, with the same numbers as a table for no-JS readers."""
-    series = spec.get("series") or []
-    rows = [(label, [s["data"][i] if i < len(s["data"]) else "" for s in series])
-            for i, label in enumerate(spec.get("labels") or [])]
-    return {"spec": spec, "chart_id": chart_id or spec.get("id") or "chart", "rows": rows, "series": series}
+    """A Chart.js canvas fed from a json_script block (static/hangar/app.js draws it), with the same numbers as a
+    table for no-JS readers. Types: "bar" (`labels`, `series` [{"label", "data"}], `extra` columns shown in the
+    table only, `horizontal`, `empty`: nothing to draw) and "winrate" (`labels`, `values`, `lows`, `highs`, in
+    percent: one bar each with its interval as an error bar)."""
+    labels = spec.get("labels") or []
+    if spec.get("type") == "winrate":
+        head = [_("win rate"), spec.get("interval_label") or _("%(level)s%% interval") % {"level": 95}]
+        rows = [(label, [_percent_cell(_at(spec.get("values"), i)),
+                         f"{_percent_cell(_at(spec.get('lows'), i))} – {_percent_cell(_at(spec.get('highs'), i))}"])
+                for i, label in enumerate(labels)]
+        return {"spec": spec, "chart_id": chart_id or spec.get("id") or "chart", "rows": rows, "head": head}
+    columns = (spec.get("series") or []) + (spec.get("extra") or [])
+    rows = [(label, [_number_cell(_at(s.get("data"), i)) for s in columns]) for i, label in enumerate(labels)]
+    return {"spec": spec, "chart_id": chart_id or spec.get("id") or "chart", "rows": rows,
+            "head": [s.get("label", "") for s in columns]}
 
 
-VISIBILITY_LABELS = {"private": _("Private"), "unlisted": _("Unlisted"), "public": _("Public")}
+def _at(values: Any, index: int) -> Any:
+    return values[index] if isinstance(values, list) and index < len(values) else None
+
+
+def _number_cell(value: Any) -> str:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return "" if value is None else str(value)
+    return str(value) if isinstance(value, int) else f"{value:.2f}".rstrip("0").rstrip(".")
+
+
+def _percent_cell(value: Any) -> str:
+    return f"{value:.1f}%" if isinstance(value, (int, float)) and not isinstance(value, bool) else "–"
+
+
 RUN_STATUS_LABELS = {"queued": _("Queued"), "running": _("Running"), "done": _("Done"), "failed": _("Failed"),
                      "cancelled": _("Cancelled")}
 

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from builder.listio import export_list_json
-from cards.selectors import catalog_for, formats_for, opponents_for
+from cards.selectors import catalog_for, formats_for, opponents_for, system_get
 from cards.systems import SECTION_LABELS, SYSTEMS
 from rules_engine.core.catalog import Catalog
 from rules_engine.systems import system as game_system
@@ -128,7 +128,7 @@ def section_rows(document: Mapping[str, Any], cat: Catalog) -> list[dict[str, An
 
 COUNTER_LABELS = {  # gauge key -> words (rules_engine RuleSet.gauges; sections by their own labels)
     "main": gettext_lazy("main deck"), "copies": gettext_lazy("copies of one name"),
-    "secret_copies": gettext_lazy("copies of one name in 秘策"), "points": gettext_lazy("points"),
+    "secret_copies": gettext_lazy("copies of one name in Secret"), "points": gettext_lazy("points"),
     "orders": gettext_lazy("orders per round"), "units": gettext_lazy("units"), "heroes": gettext_lazy("heroes"),
     "mantlets": gettext_lazy("mantlets"), "cyphers": gettext_lazy("cyphers"),
     "weapon_points": gettext_lazy("weapon points"),
@@ -257,6 +257,36 @@ def format_name(slug: str | None, system: str) -> str:
     return names(fmt, slug)["main"] if fmt is not None else slug
 
 
+def diff_field_rows(diff: Mapping[str, Any] | None, system: str) -> list[dict[str, str]]:
+    """A history diff's changed list fields in words: [{"label": "公開範囲", "from": "非公開", "to": "公開"}]; the
+    format by its name, the visibility in words, name and notes as written."""
+    rows = []
+    for field, change in ((diff or {}).get("fields") or {}).items():
+        def shown(value: Any) -> str:
+            if value in (None, ""):
+                return ""
+            if field == "format":
+                return format_name(value, system)
+            if field == "visibility":
+                return vocabulary.label("*", "visibility", value)
+            return str(value)
+        rows.append({"label": vocabulary.label("*", "diff_field", field), "from": shown(change.get("from")),
+                     "to": shown(change.get("to"))})
+    return rows
+
+
 def opponent_options(system) -> list[tuple[str, str]]:
     return [(opp.slug, names({"name": opp.name, "name_en": opp.data.get("name_en", "")}, opp.slug)["main"])
             for opp in opponents_for(system)]
+
+
+def opponent_name(system: Any, slug: str, frozen: Mapping[str, Any] | None = None) -> str:
+    """An opponent's package name in the UI language, never its slug: from `frozen` (the opponent dict a run's
+    snapshot froze) when it names one, else from the catalog, else the slug in words."""
+    if isinstance(frozen, Mapping) and frozen.get("name"):
+        return names(frozen, slug)["main"]
+    found = system_get(system) if isinstance(system, str) else system
+    for opp in opponents_for(found) if found is not None else ():
+        if opp.slug == slug:
+            return names({"name": opp.name, "name_en": opp.data.get("name_en", "")}, slug)["main"]
+    return vocabulary.humanise(slug)

@@ -8,19 +8,20 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 from django.views.decorators.http import require_http_methods
 
 from builder import selectors, services
-from builder.forms import SimulationForm
+from builder.forms import POLICY_CHOICES, SimulationForm
 from builder.listio import ListFormatError
 from builder.models import SimulationRun
 from builder.services import ListServiceError
 from builder.throttles import scope_wait
+from cards.selectors import opponents_for
 
 from . import presenters as p
+from . import results
 from .common import error_lines, error_page, is_htmx, throttled_page
-
-TOP_CARDS = 15
 
 
 @login_required
@@ -32,7 +33,9 @@ def simulation_new(request: HttpRequest, slug: str) -> HttpResponse:
         return error_page(request, error)
     if request.method == "POST" and (wait := scope_wait(request, "simulations")) is not None:
         return throttled_page(request, wait)  # the same budget per user as POST /api/simulations/
-    form = SimulationForm(request.POST or None, opponents=p.opponent_options(game_list.system))
+    system = game_list.system.slug
+    form = SimulationForm(request.POST or None, opponents=opponent_choices(game_list.system),
+                          policies=policy_choices(system))
     status = 200
     if request.method == "POST":
         if form.is_valid():
@@ -50,7 +53,38 @@ def simulation_new(request: HttpRequest, slug: str) -> HttpResponse:
                 return redirect("simulation_detail", public_id=run.public_id)
         else:
             status = 400
-    return render(request, "simulations/new.html", {"list": game_list, "form": form}, status=status)
+    validation = selectors.list_validation(game_list, lang=p.ui_lang())
+    return render(request, "simulations/new.html", {
+        "list": game_list, "form": form, "illegal": illegal_rows(validation, system)}, status=status)
+
+
+def opponent_choices(system) -> list[tuple[str, str]]:
+    """The form's opponents: the sample decks, armies and forces first (the first is the default), the co-op
+    scenarios next, and the goldfish, which never acts, last and named for what it is: target practice."""
+    rank = {"goldfish": 2, "coop": 1}
+    opponents = sorted(opponents_for(system), key=lambda opp: (rank.get(opp.data.get("kind"), 0), opp.slug))
+    return [(opp.slug, target_practice(system.slug) if opp.data.get("kind") == "goldfish"
+             else p.opponent_name(system, opp.slug, {"name": opp.name, "name_en": opp.data.get("name_en", "")}))
+            for opp in opponents]
+
+
+def target_practice(system: str) -> str:
+    if system == "hagmi":
+        return pgettext("hagmi opponent", "Target practice: an opponent who never plays a card")
+    return _("Target practice: stationary targets")
+
+
+def policy_choices(system: str) -> list[tuple[str, str]]:
+    return [(slug, results.policy_label(system, slug)) for slug in POLICY_CHOICES.get(system, ("greedy", "random"))]
+
+
+def illegal_rows(validation: dict[str, Any] | None, system: str) -> list[dict[str, Any]]:
+    """What makes a list illegal (its errors, with card names), or [] for a legal list: the form and the run page
+    warn with it, and the simulation still plays the list."""
+    if not isinstance(validation, dict) or validation.get("legal", True):
+        return []
+    rows = p.violation_rows(validation, p.catalog(system))
+    return [row for row in rows if row.get("severity") != "warning"] or rows
 
 
 def _run_or_error(request: HttpRequest, public_id: str) -> SimulationRun:
@@ -67,7 +101,9 @@ def with_shown_list(run: SimulationRun, user) -> SimulationRun:
 
 @login_required
 def simulation_list(request: HttpRequest) -> HttpResponse:
-    runs = [with_shown_list(run, request.user) for run in selectors.simulation_list(user=request.user)[:100]]
+    known: dict[tuple[str, str], str] = {}  # one catalog look-up per opponent, not per run
+    runs = [with_names(with_shown_list(run, request.user), request.user, known)
+            for run in selectors.simulation_list(user=request.user)[:100]]
     return render(request, "simulations/list.html", {"runs": runs})
 
 
@@ -77,8 +113,9 @@ def simulation_detail(request: HttpRequest, public_id: str) -> HttpResponse:
         run = with_shown_list(selectors.simulation_get_shared(public_id=public_id, user=request.user), request.user)
     except ListServiceError as error:
         return error_page(request, error)
+    with_names(run, request.user)
     return render(request, "simulations/detail.html", {
-        "run": run, "view": run_view(run),
+        "run": run, "view": run_view(run), "illegal": snapshot_illegal_rows(run),
         "share_url": request.build_absolute_uri(reverse("simulation_detail", kwargs={"public_id": run.public_id})),
     })
 
@@ -90,7 +127,7 @@ def simulation_progress(request: HttpRequest, public_id: str) -> HttpResponse:
         run = _run_or_error(request, public_id)
     except ListServiceError as error:
         return error_page(request, error)
-    response = render(request, "simulations/_progress.html", {"run": run, "view": run_view(run)})
+    response = render(request, "simulations/_progress.html", {"run": run, "view": run_view(run, figures=False)})
     if not run.is_active and is_htmx(request):
         response["HX-Refresh"] = "true"
     return response
@@ -98,73 +135,75 @@ def simulation_progress(request: HttpRequest, public_id: str) -> HttpResponse:
 
 def simulation_compare(request: HttpRequest) -> HttpResponse:
     try:
-        runs = [with_shown_list(selectors.simulation_get_shared(public_id=request.GET.get(key, ""), user=request.user),
-                                request.user) for key in ("a", "b")]
+        runs = [with_names(with_shown_list(selectors.simulation_get_shared(public_id=request.GET.get(key, ""),
+                                                                          user=request.user), request.user),
+                           request.user) for key in ("a", "b")]
     except ListServiceError as error:
         return error_page(request, error)
-    return render(request, "simulations/compare.html", {"pairs": [(run, run_view(run)) for run in runs],
-                                                       "chart": compare_chart(runs)})
+    for letter, run in zip("AB", runs):
+        run.letter = letter
+    return render(request, "simulations/compare.html", {
+        "pairs": [(run, run_view(run, prefix=f"{run.letter}-{run.public_id}")) for run in runs],
+        "chart": compare_chart(runs)})
 
 
 # --- presentation of a run ---------------------------------------------------------------------------------
 
 
-def run_view(run: SimulationRun) -> dict[str, Any]:
-    """Progress, and the result's numbers and charts (win rate with its interval, turns, damage, cards played)."""
+def with_names(run: SimulationRun, user, known: dict[tuple[str, str], str] | None = None) -> SimulationRun:
+    """Set the words a page shows for a run (after with_shown_list): `list_name` (the list's name, or for someone
+    who may not see the list "a private list"), `opponent_name` (its package name, never the slug),
+    `policy_label` and `title` ("<list> vs <opponent>")."""
+    frozen = run.snapshot if "snapshot" not in run.get_deferred_fields() else None
+    frozen = frozen if isinstance(frozen, dict) else {}
+    if run.shown_list is not None:
+        name = run.shown_list.name
+    elif run.owner_id == getattr(user, "pk", None):
+        name = str((frozen.get("list") or {}).get("name") or "")  # the owner's own list, since deleted
+    else:
+        name = _("a private list")
+    run.list_name = name or _("(untitled)")
+    known = {} if known is None else known
+    key = (run.system, run.opponent)
+    if key not in known:
+        known[key] = p.opponent_name(run.system, run.opponent, frozen.get("opponent"))
+    run.opponent_name = known[key]
+    run.policy_label = results.policy_label(run.system, run.policy)
+    run.title = results.title_parts(run.list_name, run.opponent_name)
+    return run
+
+
+def snapshot_illegal_rows(run: SimulationRun) -> list[dict[str, Any]]:
+    """What was illegal in the list the run played (its frozen copy, checked by today's rules and catalog)."""
+    document = (run.snapshot or {}).get("list") if isinstance(run.snapshot, dict) else None
+    try:
+        validation = selectors.document_validate(document, lang=p.ui_lang())
+    except ListServiceError:
+        return []
+    return illegal_rows(validation, run.system)
+
+
+def run_view(run: SimulationRun, *, figures: bool = True, prefix: str = "") -> dict[str, Any]:
+    """Progress in games, and (`figures`) every figure of the result as numbers and charts (builder/web/results.py)."""
     result = run.result if run.status == "done" and isinstance(run.result, dict) else None
-    view: dict[str, Any] = {"progress": selectors.simulation_progress(run), "result": result, "charts": []}
-    if result is None:
+    view: dict[str, Any] = {"progress": selectors.simulation_progress(run), "result": result, "charts": [],
+                            "stats": [], "played": results.number(selectors.simulation_games_played(run)),
+                            "games": results.number(run.games)}
+    if result is None or not figures:
         return view
-    low, high = _interval(result)
-    view.update({"win_rate": result.get("win_rate"), "low": low, "high": high,
-                 "turns_mean": (result.get("turns") or {}).get("mean"),
-                 "damage_mean": (result.get("damage_per_turn") or {}).get("mean")})
-    view["charts"] = _charts(run, result, low, high)
+    view.update(results.result_view(run.system, result, run.snapshot, prefix=prefix or run.public_id))
     return view
 
 
-def _interval(result: dict[str, Any]) -> tuple[float | None, float | None]:
-    interval = result.get("win_rate_interval") or result.get("win_rate_95") or [None, None]
-    return interval[0], interval[1]
-
-
-def _percent(value: Any) -> float | None:
-    return round(100 * value, 2) if isinstance(value, (int, float)) else None
-
-
-def _charts(run: SimulationRun, result: dict[str, Any], low, high) -> list[dict[str, Any]]:
-    charts = []
-    if result.get("win_rate") is not None:
-        charts.append({"id": f"win-{run.public_id}", "type": "winrate", "title": _("Win rate with its 95 percent interval"),
-                       "labels": [_("win rate")], "value": _percent(result["win_rate"]),
-                       "low": _percent(low), "high": _percent(high)})
-    histogram = (result.get("turns") or {}).get("histogram") or {}
-    if histogram:
-        charts.append({"id": f"turns-{run.public_id}", "type": "bar", "title": _("Game length (turns)"),
-                       "labels": list(histogram), "series": [{"label": _("games"), "data": list(histogram.values())}]})
-    damage = (result.get("damage_per_turn") or {}).get("mean")
-    if damage is not None:
-        charts.append({"id": f"damage-{run.public_id}", "type": "bar", "title": _("Damage dealt per turn (mean)"),
-                       "labels": [_("damage per turn")], "series": [{"label": _("damage"), "data": [damage]}]})
-    played = (result.get("cards_played") or [])[:TOP_CARDS]
-    if played:
-        charts.append({"id": f"cards-{run.public_id}", "type": "bar", "horizontal": True,
-                       "title": _("Cards played per game"), "labels": [_card_name(run, row) for row in played],
-                       "series": [{"label": _("per game"), "data": [row.get("per_game", 0) for row in played]}]})
-    return charts
-
-
-def _card_name(run: SimulationRun, row: dict[str, Any]) -> str:
-    """The card's name in the UI language, from the run's frozen snapshot (the catalog may have changed since)."""
-    card = ((run.snapshot or {}).get("cards") or {}).get(row.get("card"))
-    return p.names(card, row.get("name") or row.get("card", ""))["main"]
-
-
 def compare_chart(runs: list[SimulationRun]) -> dict[str, Any]:
-    labels, data = [], []
+    labels, values, lows, highs = [], [], [], []
     for run in runs:
         if run.status == "done" and isinstance(run.result, dict):
-            labels.append(f"{run.public_id} ({run.opponent})")
-            data.append(_percent(run.result.get("win_rate")))
-    return {"id": "compare", "type": "bar", "title": _("Win rate side by side, in percent"), "labels": labels,
-            "series": [{"label": _("win rate in percent"), "data": data}]}
+            low, high = (list(run.result.get("win_rate_interval") or []) + [None, None])[:2]
+            labels.append(f"{getattr(run, 'letter', '')}: {getattr(run, 'title', run.public_id)}")
+            values.append(results.percent(run.result.get("win_rate")))
+            lows.append(results.percent(low))
+            highs.append(results.percent(high))
+    return {"id": "compare", "type": "winrate", "title": _("Win rate side by side, with 95 percent intervals"),
+            "labels": labels, "values": values, "lows": lows, "highs": highs,
+            "interval_label": results.interval_words()}
