@@ -147,12 +147,13 @@ def badge_html(part: SourcePart, note_html: str = "") -> str:
     """One badge: `<span class="badge src seed" title="meaning">words</span>`, then its note in parentheses.
     An interpretation's option follows its word ("interpretation · option max_rounds, default 10"). A plain
     string of HTML, its own pieces escaped, inside markdown-it's output that nh3 cleans."""
+    word = f'<span class="src-word">{escape(badge_text(part))}</span>'  # never broken inside (解 / 釈)
     if part.kind == OPTION and part.option:
         words = _option_html(part)
     elif part.option:
-        words = f"{escape(badge_text(part))} · {_option_html(part)}"
+        words = f"{word} · {_option_html(part)}"
     else:
-        words = escape(badge_text(part))
+        words = word
     html = f'<span class="badge src {BADGE_CLASS[part.kind]}" title="{escape(badge_title(part))}">{words}</span>'
     return f'{html} <span class="src-note">({note_html})</span>' if note_html else html
 
@@ -221,7 +222,7 @@ BLOCK_TAGS = INLINE_TAGS | {"p", "ul", "ol", "li", "blockquote", "pre", "hr", "h
 _CLEANER_OPTIONS = {
     "attributes": {"a": {"href", "title"}, "span": {"title"}, "ol": {"start"},
                    "div": {"tabindex", "role", "aria-label"}},
-    "allowed_classes": {"span": {"badge", "src", "seed", "public", "interp", "option", "src-tag", "src-note"},
+    "allowed_classes": {"span": {"badge", "src", "seed", "public", "interp", "option", "src-tag", "src-note", "src-word"},
                         "div": {"table-scroll"}},
     "url_schemes": {"http", "https"},
     "link_rel": "noopener noreferrer",

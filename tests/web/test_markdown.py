@@ -108,15 +108,17 @@ def test_every_source_tag_of_the_docs_is_a_badge():
 def test_each_badge_kind_shows_its_words_and_its_meaning(language, source, css, words, meaning):
     with translation.override(language):
         html = str(markdown.inline(f"Text {source}."))
-    badge = re.search(rf'<span class="badge src {css}" title="([^"]+)">([^<]+)</span>', html)
+    badge = re.search(rf'<span class="badge src {css}" title="([^"]+)"><span class="src-word">([^<]+)</span></span>',
+                      html)
     assert badge, html
     assert badge.group(2) == words and meaning in badge.group(1).replace("&#x27;", "'")
 
 
 @pytest.mark.parametrize(("language", "words", "meaning"), [
-    ("en", "interpretation · option <code>max_rounds</code>, default <code>10</code>",
+    ("en", '<span class="src-word">interpretation</span> · option <code>max_rounds</code>, default <code>10</code>',
      "change it with the option max_rounds"),
-    ("ja", "解釈 · オプション <code>max_rounds</code>（既定値 <code>10</code>）", "オプション max_rounds で"),
+    ("ja", '<span class="src-word">解釈</span> · オプション <code>max_rounds</code>（既定値 <code>10</code>）',
+     "オプション max_rounds で"),
 ])
 def test_an_interpretation_names_its_option_and_default(language, words, meaning):
     with translation.override(language):

@@ -144,7 +144,8 @@ def test_the_construction_table_shows_no_api_code(catalog, system, language):
 def test_the_rules_page_has_a_legend_of_its_badges(catalog, language, seed, words):
     page = Client(HTTP_ACCEPT_LANGUAGE=language).get("/rules/hagmi/").content.decode()
     legend = _between(page, '<section class="src-legend"', "</section>")
-    found = re.findall(r'<span class="badge src \w+" title="([^"]+)">([^<]+)</span></dt><dd>([^<]+)</dd>', legend)
+    found = re.findall(r'<span class="badge src \w+" title="([^"]+)"><span class="src-word">([^<]+)</span></span></dt>'
+                       r'<dd>([^<]+)</dd>', legend)
     assert [badge for _title, badge, _meaning in found] == [seed, *words]
     assert all(title == meaning for title, _badge, meaning in found)  # the tooltip and the legend say the same
 
