@@ -79,7 +79,8 @@ class _Builder:
         self.charts: list[dict[str, Any]] = []
 
     def stat(self, name: str, label: str, value: str, keys: tuple[str, ...]) -> None:
-        self.stats.append({"id": f"stat-{name}-{self.prefix}", "label": label, "value": value, "keys": list(keys)})
+        self.stats.append({"id": f"stat-{name}-{self.prefix}", "name": name, "label": label, "value": value,
+                           "keys": list(keys)})
 
     def chart(self, name: str, title: str, keys: tuple[str, ...], **spec: Any) -> None:
         self.charts.append({"id": f"{name}-{self.prefix}", "title": title, "keys": list(keys), **spec})
@@ -165,7 +166,7 @@ class _Builder:
                   ("orders_per_round.mean",))
         self.bar("points", _("Points destroyed and lost per battle (mean)"),
                  ("points_destroyed.mean", "points_lost.mean"),
-                 [pgettext("simulation", "destroyed (the opponent's)"), pgettext("simulation", "lost (yours)")],
+                 [pgettext("simulation", "destroyed"), pgettext("simulation", "lost")],
                  [{"label": _("points"), "data": [destroyed or 0, lost or 0]}],
                  horizontal=True, value_axis=_("points"), colours=["#1f5fa8", "#b8492a"])
         self.histogram("rounds", _("Battle length: battles by rounds played"), ("rounds.histogram",),
@@ -194,7 +195,7 @@ class _Builder:
                        ("victory_points.margin_histogram",), _histogram(result, "victory_points", "margin_histogram"),
                        axis=pgettext("simulation", "margin"), signed=True)
         self.bar("units", _("Units destroyed and lost per game (mean)"), ("units_destroyed.mean", "units_lost.mean"),
-                 [pgettext("simulation", "destroyed (the opponent's)"), pgettext("simulation", "lost (yours)")],
+                 [pgettext("simulation", "destroyed"), pgettext("simulation", "lost")],
                  [{"label": _("units"), "data": [destroyed or 0, lost or 0]}],
                  horizontal=True, value_axis=_("units"), colours=["#1f5fa8", "#b8492a"])
         self.per_card("cyphers", "cyphers_played", _("Cyphers played per game"), "count", _("per game"),

@@ -142,9 +142,9 @@ def simulation_compare(request: HttpRequest) -> HttpResponse:
         return error_page(request, error)
     for letter, run in zip("AB", runs):
         run.letter = letter
+    pairs = [(run, run_view(run, prefix=f"{run.letter}-{run.public_id}")) for run in runs]
     return render(request, "simulations/compare.html", {
-        "pairs": [(run, run_view(run, prefix=f"{run.letter}-{run.public_id}")) for run in runs],
-        "chart": compare_chart(runs)})
+        "pairs": pairs, "chart": compare_chart(runs), "figures": compare_figures([view for _run, view in pairs])})
 
 
 # --- presentation of a run ---------------------------------------------------------------------------------
@@ -193,6 +193,17 @@ def run_view(run: SimulationRun, *, figures: bool = True, prefix: str = "") -> d
         return view
     view.update(results.result_view(run.system, result, run.snapshot, prefix=prefix or run.public_id))
     return view
+
+
+def compare_figures(views: list[dict[str, Any]]) -> list[tuple[str, list[str]]]:
+    """The two runs' headline figures in one table: (label, [A's value, B's value]) in the order they appear ("–"
+    where a run has no such figure: another game, or a run not finished)."""
+    labels: dict[str, str] = {}
+    for view in views:
+        for stat in view.get("stats") or []:
+            labels.setdefault(stat["name"], stat["label"])
+    values = [{stat["name"]: stat["value"] for stat in view.get("stats") or []} for view in views]
+    return [(label, [shown.get(name, "–") for shown in values]) for name, label in labels.items()]
 
 
 def compare_chart(runs: list[SimulationRun]) -> dict[str, Any]:

@@ -34,10 +34,16 @@
     }
   };
 
+  /* A long name cut to fit beside the bars (the number table has it whole): a wide (CJK) letter counts two. */
   function shortLabel(text, narrow) {
-    var limit = narrow ? 11 : 40;
+    var limit = narrow ? 20 : 44, used = 0, out = "";
     text = String(text);
-    return text.length > limit ? text.slice(0, limit - 1) + "…" : text;
+    for (var i = 0; i < text.length; i += 1) {
+      used += text.charCodeAt(i) > 0x2e7f ? 2 : 1;
+      if (used > limit) { return out + "…"; }
+      out += text.charAt(i);
+    }
+    return out;
   }
 
   function config(spec, box) {

@@ -179,4 +179,7 @@ def test_two_runs_side_by_side_by_their_names(make_list, owner_client, published
     page = page.decode()
     assert page.count('class="winrate"') == 2 and '<script id="compare" type="application/json">' in page
     assert "A: <a" in page and "Blue rush vs Sample deck: Vanguard</a>" in page
+    table = page.split('<table class="compare-figures">', 1)[1].split("</table>", 1)[0]
+    rates = [f"{100 * SimulationRun.objects.get(pk=run.pk).result['win_rate']:.1f}%" for run in runs]
+    assert f"<th scope=\"row\">Win rate</th><td>{rates[0]}</td><td>{rates[1]}</td>" in table
     assert f">{runs[0].public_id}<" not in page and "sample-vanguard" not in page.split("<main", 1)[1]
