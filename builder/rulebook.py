@@ -21,7 +21,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from django.conf import settings
-from django.utils.translation import pgettext, pgettext_lazy
+from django.utils.translation import get_language, pgettext, pgettext_lazy
 
 DOCS = Path(settings.BASE_DIR) / "docs"
 RULES_DOC = DOCS / "rules.md"
@@ -56,8 +56,16 @@ class RuleItem:
 
 @dataclass(frozen=True)
 class RuleSection:
-    title: str
+    title: str  # as in docs/rules.md, without its number: "Combat details [seed 000]"
     items: tuple[RuleItem, ...]
+
+    @property
+    def heading(self) -> str:
+        """The heading in the UI language (SECTION_HEADINGS), its source tag kept: "戦闘の詳細 [seed 000]"."""
+        match = re.match(r"^(?P<name>.*?)\s*(?P<tag>\[[^\]]*\])?$", self.title)
+        name, tag = (match.group("name"), match.group("tag")) if match else (self.title, None)
+        words = SECTION_HEADINGS.get(name)
+        return f"{words if words else name}{' ' + tag if tag else ''}"
 
 
 @dataclass(frozen=True)
@@ -202,6 +210,31 @@ def engine_options(system: str) -> tuple[EngineOption, ...]:
                 names = tuple(re.findall(r"`([^`]+)`", row.group("names")))
                 options.append(EngineOption(names, row.group("default").strip("`"), row.group("meaning")))
     return tuple(options)
+
+
+# --- headings and the words of the English page ------------------------------------------------------------------
+
+# docs/rules.md's game section headings (without number and tag) -> the page's heading in the UI language.
+SECTION_HEADINGS: dict[str, object] = {
+    "Turn structure (reference engine)": pgettext_lazy("rules heading", "Turn structure"),
+    "Combat details": pgettext_lazy("rules heading", "Combat details"),
+    "秘策, refit, design": pgettext_lazy("rules heading", "Secret, refit and design"),
+    "機獣討滅戦線 — co-op mode against 機獣 (the sample opponent for HAGMI goldfish tests)": pgettext_lazy(
+        "rules heading", "Co-op mode against the beasts (the sample opponent)"),
+    "Game (reference engine)": pgettext_lazy("rules heading", "How a game is played"),
+}
+
+# The game terms the English docs write in Japanese without a gloss ("兵器 deck", "from 秘策"): on an English page
+# they read in the English page's words (the list page's section names); a gloss such as "fuel (燃料)" stays.
+ENGLISH_TERMS: dict[str, tuple[tuple[str, str], ...]] = {
+    "hagmi": (("兵器", "Weapons"), ("作戦", "Tactics"), ("秘策", "Secret"), ("機獣", "beast"), ("母艦", "mothership"),
+              ("ダメージ", "damage")),
+}
+
+
+def page_terms(system: str) -> tuple[tuple[str, str], ...]:
+    """The terms to replace in the docs' texts on this page: the English words on an English page, none otherwise."""
+    return ENGLISH_TERMS.get(system, ()) if (get_language() or "en").startswith("en") else ()
 
 
 # --- the format options in force, in words --------------------------------------------------------------------

@@ -1,5 +1,6 @@
 """Template helpers of the rules pages (templates/rules.html): the format options in words and the legend of the
-source badges. The Markdown itself goes through hangar's `inline_markdown` filter (builder/web/markdown.py)."""
+source badges, and the docs' texts with the page's words for the game terms (`rule_text`, builder/web/markdown.py).
+"""
 from __future__ import annotations
 
 from typing import Any
@@ -10,6 +11,13 @@ from builder import rulebook
 from builder.web import markdown
 
 register = template.Library()
+
+
+@register.filter
+def rule_text(text: str | None, system: str) -> str:
+    """{{ item.text|rule_text:game.slug }}: a text of the docs as HTML (builder.web.markdown), its untranslated
+    game terms in the page's words on an English page (rulebook.page_terms)."""
+    return markdown.inline(text, rulebook.page_terms(system))
 
 
 @register.filter

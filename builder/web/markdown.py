@@ -19,7 +19,10 @@ page has a legend of them):
 A tag is a bracketed text starting with `seed NNN`, `public` or `interpretation` (docs/rules.md's legend); its
 parts are separated by ";", "+" or ", " before another kind. Anything else in brackets ([改装]) stays text.
 
-Rendered HTML is cached by (text, inline or block, language): the docs are read once per process.
+A page may pass `terms` (replace_terms): the game terms the English docs leave in Japanese ("兵器 deck") in the
+English page's words ("Weapons deck"); builder/rulebook.py says which.
+
+Rendered HTML is cached by (text, inline or block, language, terms): the docs are read once per process.
 """
 from __future__ import annotations
 
@@ -232,9 +235,37 @@ _INLINE_CLEANER = nh3.Cleaner(tags=INLINE_TAGS, **_CLEANER_OPTIONS)
 _BLOCK_CLEANER = nh3.Cleaner(tags=BLOCK_TAGS, **_CLEANER_OPTIONS)
 
 
+Terms = tuple[tuple[str, str], ...]  # (term, words) pairs: what replace_terms puts in place of each term
+
+_CJK = "\u3040-\u30ff\u3400-\u9fff々"
+_PROTECTED = re.compile(r"`[^`]*`|「[^」]*」")  # code and quoted Japanese stay as written
+
+
+def replace_terms(text: str, terms: Terms) -> str:
+    """Each term standing alone (not part of a longer Japanese word, not in code or 「quotes」, not a gloss alone in
+    parentheses such as "fuel (燃料)") replaced by its words: "兵器 deck" -> "Weapons deck"."""
+    if not terms:
+        return text
+    words = dict(terms)
+    pattern = re.compile(rf"(?<![{_CJK}])(?:{'|'.join(map(re.escape, words))})(?![{_CJK}])")
+
+    def replace(part: str) -> str:
+        def one(match: re.Match[str]) -> str:
+            gloss = part[match.start() - 1:match.start()] == "(" and part[match.end():match.end() + 1] == ")"
+            return match.group(0) if gloss else words[match.group(0)]
+        return pattern.sub(one, part)
+
+    pieces, last = [], 0
+    for protected in _PROTECTED.finditer(text):
+        pieces += [replace(text[last:protected.start()]), protected.group(0)]
+        last = protected.end()
+    return "".join([*pieces, replace(text[last:])])
+
+
 @lru_cache(maxsize=4096)
-def _render(text: str, block: bool, language: str) -> str:
+def _render(text: str, block: bool, language: str, terms: Terms = ()) -> str:
     md = _md()
+    text = replace_terms(text, terms)
     if block:
         return _BLOCK_CLEANER.clean(md.render(text)).strip()
     return _INLINE_CLEANER.clean(md.renderInline(text))
@@ -245,9 +276,10 @@ def _cleaned(html: str) -> SafeString:
     return mark_safe(html)  # noqa: S308 (nh3-cleaned; tests/web/test_markdown.py tries scripts and links)
 
 
-def inline(text: str | None) -> SafeString:
-    """One line of Markdown (a rule's text, a heading, a table cell) as inline HTML: no <p>, tags as badges."""
-    return _cleaned(_render(str(text or ""), False, get_language() or ""))
+def inline(text: str | None, terms: Terms = ()) -> SafeString:
+    """One line of Markdown (a rule's text, a heading, a table cell) as inline HTML: no <p>, tags as badges;
+    `terms` replaced first (replace_terms)."""
+    return _cleaned(_render(str(text or ""), False, get_language() or "", terms))
 
 
 def block(text: str | None) -> SafeString:

@@ -155,3 +155,23 @@ def test_the_legend_explains_every_badge_kind_of_the_game():
     assert [entry["css"] for entry in legend] == ["seed", "public", "interp", "option"]
     assert [entry["words"] for entry in legend] == ["出典：種テキスト002", "公開情報", "解釈", "オプション"]
     assert "メックウォリアー：ダークエイジ" in legend[0]["meaning"] and all(entry["meaning"] for entry in legend)
+
+
+# --- the game terms of the English page ---------------------------------------------------------------------------
+
+TERMS = (("兵器", "Weapons"), ("作戦", "Tactics"), ("秘策", "Secret"), ("機獣", "beast"))
+
+
+@pytest.mark.parametrize(("text", "shown"), [
+    ("兵器 deck has at least 20 cards", "Weapons deck has at least 20 cards"),
+    ("the main deck (兵器 + 作戦); copies in 秘策", "the main deck (Weapons + Tactics); copies in Secret"),
+    ("fuel (燃料) and a counter (機獣)", "fuel (燃料) and a counter (機獣)"),  # a gloss stays
+    ("機獣討滅戦線 against 機獣", "機獣討滅戦線 against beast"),  # part of a longer Japanese word: stays
+    ("`兵器` and 「秘策に」", "`兵器` and 「秘策に」"),  # code and quotes stay as written
+])
+def test_terms_are_replaced_where_they_stand_alone(text, shown):
+    assert markdown.replace_terms(text, TERMS) == shown
+
+
+def test_terms_are_part_of_the_cache_key():
+    assert "Weapons" in str(markdown.inline("兵器 deck", TERMS)) and "兵器" in str(markdown.inline("兵器 deck"))

@@ -169,3 +169,18 @@ def test_the_format_options_are_in_words(catalog, language, line):
     assert line in formats
     assert not re.search(r"\w+ = \w+|\bFalse\b|\bTrue\b", _text(formats))
     assert '"secret_counts_damage_deck": false' in formats  # as written in the package file, in <pre><code>
+
+
+def test_the_english_page_reads_the_game_terms_in_english_the_japanese_page_in_japanese(catalog):
+    """docs/rules.md writes 兵器, 作戦, 秘策, 機獣 in its English texts; an English player reads Weapons, Tactics,
+    Secret, beast (a gloss such as "fuel (燃料)" stays); the Japanese page keeps the Japanese terms and translates the
+    headings."""
+    english = Client().get("/rules/hagmi/").content.decode()
+    text = _text(english[english.index('<h2 id="simulator">'):])
+    for term in ("兵器", "作戦", "秘策", "機獣"):
+        assert not re.search(rf"(?<![\u3040-\u30ff\u3400-\u9fff(]){term}(?![\u3040-\u30ff\u3400-\u9fff)])", text), term
+    assert "shuffles the Weapons, Tactics and damage decks separately; Secret is set aside" in text
+    assert "<h3>Secret, refit and design <span" in english and "fuel</strong> (燃料)" in english
+    japanese = Client(HTTP_ACCEPT_LANGUAGE="ja").get("/rules/hagmi/").content.decode()
+    assert "shuffles the 兵器, 作戦 and damage decks separately; 秘策 is set aside" in japanese
+    assert "<h3>秘策・改装・設計 <span" in japanese and "<h3>ターンの流れ</h3>" in japanese
