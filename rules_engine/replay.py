@@ -11,7 +11,7 @@ Pure Python: no Django.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from rules_engine.core.game import EngineError, StepLimitError, apply_checked, play_out
@@ -48,7 +48,7 @@ def replay_events(snapshot: Mapping[str, Any], seed: int, game_index: int) -> di
         play_out(state, prepared.policies, rng, max_steps=max_steps)
     else:
         watcher = board.Boards()
-        _play_watched(state, prepared.policies, rng, max_steps, watcher.seen)
+        _play_watched(state, prepared.policies, rng, max_steps, watcher)
         boards = watcher.finish(state)
     events = state.events.to_list()
     record = simulator.record(state)
@@ -63,10 +63,11 @@ def replay_events(snapshot: Mapping[str, Any], seed: int, game_index: int) -> di
     }
 
 
-def _play_watched(state: Any, policies: Any, rng: Any, max_steps: int, seen: Callable[[Any], None]) -> None:
-    """`play_out` step by step, showing the state to `seen` once set up and after every action: the same checks,
-    the same choices with the same rng, so the same game."""
-    seen(state)
+def _play_watched(state: Any, policies: Any, rng: Any, max_steps: int, watcher: Any) -> None:
+    """`play_out` step by step, showing the state to `watcher.seen` once set up and after every action, and to
+    `watcher.before` with each chosen action: the same checks, the same choices with the same rng, so the same
+    game (the watcher only reads the state)."""
+    watcher.seen(state)
     steps = 0
     choosers = [f"policy {policy.name!r} (player {player})" for player, policy in enumerate(policies)]
     while not state.is_terminal():
@@ -75,9 +76,11 @@ def _play_watched(state: Any, policies: Any, rng: Any, max_steps: int, seen: Cal
         player = state.current_player()
         if not 0 <= player < len(policies):
             raise EngineError(f"turn {state.turn}: player {player} has no policy ({len(policies)} given)")
-        apply_checked(state, policies[player].choose(state, rng), chooser=choosers[player])
+        action = policies[player].choose(state, rng)
+        watcher.before(state, action)
+        apply_checked(state, action, chooser=choosers[player])
         steps += 1
-        seen(state)
+        watcher.seen(state)
 
 
 def table_of(system: Any, events: list[dict[str, Any]]) -> dict[str, Any]:

@@ -13,6 +13,7 @@ English sentences are in the past tense (no verb agrees with "you" or "the oppon
 """
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -150,8 +151,9 @@ def namer_for(system: str, game: Mapping[str, Any], cards: Mapping[str, Any], *,
 
 
 def piece_labels(names: Mapping[int, tuple[int, str]]) -> dict[int, str]:
-    """A short label for each token (at most 4 characters): initials of an English name, the first characters of
-    a Japanese one, with the number of "Hound 2" kept; labels that would be the same get numbers."""
+    """A short label for each token (at most 4 characters): initials of an English name, the trailing katakana
+    name or the first characters of a Japanese one, with the number of "Hound 2" kept; labels that would be the
+    same get numbers."""
     def short(name: str) -> str:
         base, number = name, ""
         head, _, tail = name.rpartition(" ")
@@ -161,9 +163,11 @@ def piece_labels(names: Mapping[int, tuple[int, str]]) -> dict[int, str]:
         if words and all(w.isascii() for w in words):
             letters = "".join(w[0] for w in words if w[0].isalnum()).upper()
             letters = letters[:3] if len(letters) > 1 else base[:3]
-        else:
-            letters = base.replace(" ", "")[:2]
-        return (letters + number)[:4]
+        else:  # a Japanese name: its trailing katakana (the unit's own name: 重戦車ケアン -> ケアン), or its start
+            tail = re.search(r"[\u30a0-\u30ff]{2,}$", base.split()[-1] if base.split() else base)
+            name = tail.group(0).strip("・ー").split("・")[0] if tail else ""  # アヤ・クロガネ -> アヤ
+            letters = name[:4 - len(number) if number else 4] if len(name) >= 2 else base.replace(" ", "")[:2]
+        return (letters + number)[:4] if number else letters[:4]
 
     labels = {pid: short(name) for pid, (_side, name) in names.items()}
     clashes = Counter(labels.values())

@@ -66,21 +66,32 @@ def _before_draws(board: dict[str, Any], events: Any, after_turn: int) -> dict[s
 
 
 class Boards:
-    """The board at the end of every turn, from the state seen after each decision (`seen` once the game is set
-    up, after every applied action, and at the end).
+    """The board at the end of every turn, from the state between decisions (the engine is compiled: nothing can
+    be hooked inside an action). rules_engine.replay calls `before(state, action)` before each action and
+    `seen(state)` once set up and after each action, then `finish(state)`.
 
-    The board of turn t is the state at the first decision of a later turn, less that turn's draws; the last
-    turn's board is the final state. (The engine is compiled: nothing can be hooked inside an action.)
+    A turn its player ends (the battle phase's "end") has the board just before that action: everything of the
+    turn but its end-of-turn skills, with the damage still marked on the units (it clears as the turn ends). Any
+    other turn (a 機獣 or goldfish turn, one ended by a flare) has the state at the first decision of a later turn,
+    less that turn's draws. The last turn's board is the final state.
     """
 
     def __init__(self) -> None:
         self.boards: list[dict[str, Any]] = []
-        self._read = 0  # events already looked at
+        self._ending: dict[str, Any] | None = None  # the board before an "end" action
+
+    def before(self, state: Any, action: Any) -> None:
+        self._ending = board_of(state) if isinstance(action, tuple) and action[:1] == ("end",) else None
 
     def seen(self, state: Any) -> None:
         while len(self.boards) < state.turn:  # turns that ended before this decision
             turn = len(self.boards)
-            self.boards.append(_before_draws(board_of(state), state.events, turn))
+            ending, self._ending = self._ending, None
+            if ending is not None and ending["turn"] == turn:
+                self.boards.append(ending)
+            else:
+                self.boards.append(_before_draws(board_of(state), state.events, turn))
+        self._ending = None
 
     def finish(self, state: Any) -> list[dict[str, Any]]:
         self.seen(state)

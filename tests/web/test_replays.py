@@ -244,9 +244,13 @@ def test_the_hagmi_board_counts_follow_the_game(make_list, owner, owner_client, 
         taken = sum(1 for e in game["events"] if e["kind"] == "damage_player" and e["player"] == 0
                     and e["data"]["card"] and e["turn"] <= board["turn"])
         assert board_sides(board, 0)["damage_deck"] == damage - taken
-        entered = sum(1 for e in game["events"] if e["kind"] in ("enter",) and e["player"] == 0
-                      and e["turn"] <= board["turn"])
-        assert len(board_sides(board, 0)["units"]) <= entered
+        for side in (0, 1):  # the units on the battlefield = those that entered less those that left, by the log
+            so_far = [e for e in game["events"] if e["player"] == side and e["turn"] <= board["turn"]]
+            if any(e["kind"] in ("refit", "design", "return_to_hand") for e in so_far):
+                continue  # a unit changed its card or left without a uid in the log
+            entered = {e["data"]["uid"] for e in so_far if e["kind"] in ("enter", "beast_enter")}
+            left = {e["data"]["uid"] for e in so_far if e["kind"] in ("destroyed", "dismantled")}
+            assert {u["uid"] for u in board_sides(board, side)["units"]} == entered - left, board["turn"]
     if system == "coop":
         beasts = board_sides(boards[-1], 1)
         assert beasts["kind"] == "coop" and beasts["mothership"] == "HM-001"
@@ -265,3 +269,23 @@ def test_the_hagmi_board_counts_follow_the_game(make_list, owner, owner_client, 
     assert "秘策" in final and "廃棄" in final
     if system == "coop":
         assert "母艦の機獣核" in final and "機獣側" in final
+
+
+@pytest.mark.parametrize("system", ["hagmi", "coop"])
+def test_watching_the_hagmi_board_keeps_the_game_the_run_counted(make_list, owner, published, system):
+    from rules_engine.core.game import play_out
+    from rules_engine.core.rng import game_rng
+    from rules_engine.simulation import simulator_for
+
+    run = sample_run(make_list, owner, system)
+    simulator = simulator_for("hagmi")
+    outcomes = []
+    for index in range(run.games):
+        game = replay_events(run.snapshot, run.seed, index)
+        prepared, rng = simulator.prepare(run.snapshot), game_rng(run.seed, index)
+        plain = play_out(prepared.game.new_initial_state(rng), prepared.policies, rng, max_steps=simulator.max_steps)
+        assert game["events"] == plain.events.to_list() and game["record"] == simulator.record(plain)
+        outcomes.append(game["outcome"])
+    result = run.result
+    assert (outcomes.count("win"), outcomes.count("loss"), outcomes.count("draw")) == (
+        result["wins"], result["losses"], result["draws"])
