@@ -714,14 +714,15 @@ SILENT = {"hagmi": frozenset({"turn_start", "turn_end"}),
 
 
 def _game_over(n: Namer, winner: Any, reason: Any) -> str:
+    """Who won, and how the game ended (vocabulary `end_reason`, rules_engine/core/outcome.py)."""
     why = vocabulary.label(n.system, "end_reason", reason) if reason else ""
     if winner == 0:
-        text = _t("You won.")
-    elif winner == 1:
-        text = _t("The beasts won.") if n.coop else _t("The opponent won.")
-    else:
-        text = _t("The game was a draw.")
-    return text + (_t(" (%(why)s)", why=why) if why else "")
+        return _t("You won: %(why)s.", why=why) if why else _t("You won.")
+    if winner == 1 and n.coop:
+        return _t("The beasts won: %(why)s.", why=why) if why else _t("The beasts won.")
+    if winner == 1:
+        return _t("The opponent won: %(why)s.", why=why) if why else _t("The opponent won.")
+    return _t("The game was a draw: %(why)s.", why=why) if why else _t("The game was a draw.")
 
 
 def _unknown(n: Namer, e: Mapping[str, Any]) -> str:
