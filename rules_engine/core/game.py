@@ -42,7 +42,9 @@ class State(Protocol):
 
     def legal_actions(self) -> list[Action]: ...
 
-    def apply(self, action: Action) -> None: ...
+    def apply(self, action: Action) -> None:
+        """Play `action`; one not in `legal_actions()` raises IllegalActionError and changes nothing."""
+        ...
 
     def is_terminal(self) -> bool: ...
 
@@ -82,14 +84,16 @@ def _describe(state: State, action: Action) -> str:
 
 
 def apply_checked(state: State, action: Action, *, chooser: str = "caller") -> None:
-    """Apply `action` after checking it is legal; an illegal one raises IllegalActionError saying who chose it."""
-    legal = state.legal_actions()
-    if action not in legal:
+    """Apply `action`; the state refuses an illegal one (`State.apply` raises IllegalActionError: legality is
+    checked once, there), and this says who chose it and what was legal instead."""
+    try:
+        state.apply(action)
+    except IllegalActionError as error:
+        legal = state.legal_actions()
         raise IllegalActionError(
             f"{chooser} chose illegal action {action!r} on turn {state.turn} "
             f"for player {state.current_player()}; legal: {', '.join(_describe(state, a) for a in legal) or 'none'}"
-        )
-    state.apply(action)
+        ) from error
 
 
 def play_out(

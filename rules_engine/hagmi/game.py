@@ -30,7 +30,7 @@ from rules_engine.core.catalog import CardDataError, entries_of
 from rules_engine.core import outcome
 from rules_engine.core.dice import roll
 from rules_engine.core.events import EventLog
-from rules_engine.core.game import TERMINAL
+from rules_engine.core.game import TERMINAL, IllegalActionError
 from rules_engine.hagmi import beasts as beast_rules
 from rules_engine.hagmi import combat
 from rules_engine.hagmi import policies  # noqa: F401  (registers the HAGMI policies by name)
@@ -236,9 +236,9 @@ class HagmiState(StateCore):
 
     def apply(self, action: Any) -> None:  # any value: one that is not legal is refused below
         if self.over or self.decision is None:
-            raise ValueError("the game is over")
-        if action not in (self._legal if self._legal is not None else self.legal_actions()):
-            raise ValueError(f"illegal action {action!r} on turn {self.turn}")
+            raise IllegalActionError(f"the game is over; cannot apply {action!r}")
+        if action not in (self._legal if self._legal is not None else self.legal_actions()):  # the one check
+            raise IllegalActionError(f"illegal action {action!r} on turn {self.turn}")
         self._legal = None
         kind, player = self.decision
         self.decision = None

@@ -27,7 +27,7 @@ from typing import Any, Mapping, Sequence
 
 from rules_engine.core import outcome
 from rules_engine.core.events import EventLog
-from rules_engine.core.game import TERMINAL
+from rules_engine.core.game import TERMINAL, IllegalActionError
 from rules_engine.mwda import combat
 from rules_engine.mwda import geometry as geo
 from rules_engine.mwda.units import UnitSpec
@@ -281,9 +281,9 @@ class MwdaState:
 
     def apply(self, action: tuple) -> None:
         if self.over:
-            raise ValueError(f"game is over; cannot apply {action!r}")
-        if action not in (self._legal if self._legal is not None else self.legal_actions()):
-            raise ValueError(f"turn {self.turn}: illegal action {action!r} for player {self.active}")
+            raise IllegalActionError(f"the game is over; cannot apply {action!r}")
+        if action not in (self._legal if self._legal is not None else self.legal_actions()):  # the one check
+            raise IllegalActionError(f"turn {self.turn}: illegal action {action!r} for player {self.active}")
         kind = action[0]
         if kind == "pass":
             self._end_turn()

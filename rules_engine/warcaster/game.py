@@ -30,7 +30,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules_engine.core import outcome
-from rules_engine.core.game import TERMINAL
+from rules_engine.core.game import TERMINAL, IllegalActionError
 from rules_engine.warcaster import combat, cyphers
 from rules_engine.warcaster import policies  # noqa: F401  (registers warcaster-greedy)
 from rules_engine.warcaster.combat import ACTION_FACES
@@ -209,6 +209,9 @@ class WarcasterState(Board):
         return list(self._legal)
 
     def apply(self, action: Any) -> None:
+        legal = self._legal if self._legal is not None else self.legal_actions()
+        if action not in legal:  # the one check of legality (the policies read the same cached list)
+            raise IllegalActionError(f"round {self.round}: illegal action {action!r} for player {self.player}")
         self._apply(action)
         self._settle()
 

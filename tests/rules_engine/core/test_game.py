@@ -41,6 +41,8 @@ class RaceState:
         return ["roll", "walk", *rest]
 
     def apply(self, action: str) -> None:
+        if action not in self.legal_actions():
+            raise IllegalActionError(f"illegal action {action!r}")
         if action == "roll":
             (step,) = roll(self.rng)
             self.events.record("roll", self.turn, self.player, dict(face=step))
