@@ -411,7 +411,8 @@ def _m_move(n: Namer, e: Mapping[str, Any]) -> str | None:
     return _t("%(unit)s moved %(length)s″.", unit=unit, length=length)
 
 
-def _m_attack(n: Namer, e: Mapping[str, Any]) -> str:
+def _m_attack_roll(n: Namer, e: Mapping[str, Any]) -> str:
+    """An attack and its roll, without the result: "X shot at Y: attack 9 + dice 6+1+2, 18 in all, against …"."""
     data = e["data"]
     unit, target = n.piece(data.get("unit")), n.piece(data.get("target"))
     kind = data.get("attack_kind")
@@ -426,12 +427,15 @@ def _m_attack(n: Namer, e: Mapping[str, Any]) -> str:
     else:
         text = _t("%(unit)s shot at %(target)s", unit=unit, target=target)
     roll = [int(d) for d in data.get("roll") or []]
-    numbers = _t(": attack %(attack)s + dice %(dice)s, %(total)s in all, against defense %(defense)s",
-                 attack=data.get("attack"), dice="+".join(str(d) for d in roll),
-                 total=(data.get("attack") or 0) + sum(roll), defense=data.get("defense"))
-    if data.get("hit"):
-        return text + numbers + _t(", a hit for %(damage)s damage.", damage=data.get("damage"))
-    return text + numbers + _t(", a miss.")
+    return text + _t(": attack %(attack)s + dice %(dice)s, %(total)s in all, against defense %(defense)s",
+                     attack=data.get("attack"), dice="+".join(str(d) for d in roll),
+                     total=(data.get("attack") or 0) + sum(roll), defense=data.get("defense"))
+
+
+def _m_attack(n: Namer, e: Mapping[str, Any]) -> str:
+    if e["data"].get("hit"):
+        return _m_attack_roll(n, e) + _t(", a hit for %(damage)s damage.", damage=e["data"].get("damage"))
+    return _m_attack_roll(n, e) + _t(", a miss.")
 
 
 def _m_damage(n: Namer, e: Mapping[str, Any]) -> str:
@@ -741,7 +745,8 @@ def sentence(system: str, event: Mapping[str, Any], namer: Namer) -> str | None:
 
 
 def _merged(system: str, events: list[Mapping[str, Any]], namer: Namer) -> list[str]:
-    """The sentences of one turn; runs of HAGMI draws from one deck and of damage cards become one sentence."""
+    """The sentences of one turn; runs of HAGMI draws from one deck and of damage cards become one sentence, and
+    so do an attack with its damage and a kill (`_together`)."""
     lines: list[str] = []
     i = 0
     while i < len(events):
@@ -760,11 +765,50 @@ def _merged(system: str, events: list[Mapping[str, Any]], namer: Namer) -> list[
             lines.append(capfirst(text))
             i = j + 1
             continue
+        paired = _together(system, events[i:i + 3], namer)
+        if paired is not None:
+            text, used = paired
+            lines.append(capfirst(text))
+            i += used
+            continue
         text = sentence(system, event, namer)
         if text:
             lines.append(text)
         i += 1
     return lines
+
+
+def _together(system: str, events: list[Mapping[str, Any]], n: Namer) -> tuple[str, int] | None:
+    """Events that read as one sentence: a hit with its damage and the kill ("… a hit for 3 damage: Hound 1 was
+    eliminated (26 points)."), damage that destroys ("Hound took 3 damage and was destroyed."). Returns the
+    sentence and how many events it says, or None."""
+    if len(events) < 2:
+        return None
+    first, second = events[0], events[1]
+    third = events[2] if len(events) > 2 else None
+    a, b = first["data"], second["data"]
+    if system == "mwda" and first["kind"] == "attack" and a.get("hit") and second["kind"] == "damage" \
+            and b.get("unit") == a.get("target") and b.get("source") == a.get("unit"):
+        if third is not None and third["kind"] == "eliminated" and third["data"].get("unit") == a.get("target"):
+            return _m_attack_roll(n, first) + _t(", a hit for %(damage)s damage: %(target)s was eliminated "
+                                                 "(%(points)s points).", damage=b.get("amount"),
+                                                 target=n.piece(a.get("target")),
+                                                 points=third["data"].get("points")), 3
+        left = max(0, (b.get("clicks") or 0) - (b.get("click") or 0))
+        return _m_attack_roll(n, first) + _t(", a hit for %(damage)s damage (%(left)s of %(clicks)s clicks left).",
+                                             damage=b.get("amount"), left=left, clicks=b.get("clicks")), 2
+    if system == "hagmi" and first["kind"] == "damage" and second["kind"] == "destroyed" \
+            and b.get("uid") == a.get("unit") and not b.get("cores") and a.get("amount"):
+        unit = n.whose(first["player"], n.uid(a.get("unit")))
+        if a.get("unreducible"):
+            return _t("%(unit)s took %(amount)s damage that cannot be reduced and was destroyed.", unit=unit,
+                      amount=a.get("amount")), 2
+        return _t("%(unit)s took %(amount)s damage and was destroyed.", unit=unit, amount=a.get("amount")), 2
+    if system == "warcaster" and first["kind"] == "damage" and second["kind"] == "destroyed" \
+            and b.get("model") == a.get("model") and a.get("source") in ("weapon", "cypher", "strafe"):
+        return _t("%(model)s took %(amount)s damage and was destroyed.", model=n.piece(a.get("model")),
+                  amount=a.get("amount")), 2
+    return None
 
 
 def heading(system: str, turn: int, player: Any, round_: Any, namer: Namer) -> str:

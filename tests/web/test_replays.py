@@ -289,3 +289,29 @@ def test_watching_the_hagmi_board_keeps_the_game_the_run_counted(make_list, owne
     result = run.result
     assert (outcomes.count("win"), outcomes.count("loss"), outcomes.count("draw")) == (
         result["wins"], result["losses"], result["draws"])
+
+
+def test_a_hit_its_damage_and_the_kill_read_as_one_sentence():
+    namer = gamereport.Namer(system="mwda", cards={}, pieces={0: (0, "Tartan"), 5: (1, "Hound 1")})
+    events = [
+        {"kind": "turn_start", "turn": 3, "player": 0, "data": {"round": 2, "orders": 3}},
+        {"kind": "attack", "turn": 3, "player": 0, "data": {"unit": 0, "target": 5, "attack_kind": "shoot",
+                                                            "weapon": "primary", "roll": [6, 1, 2], "attack": 9,
+                                                            "defense": 17, "hit": True, "damage": 3}},
+        {"kind": "damage", "turn": 3, "player": 1, "data": {"unit": 5, "amount": 3, "click": 3, "clicks": 3,
+                                                            "source": 0, "reason": "shoot"}},
+        {"kind": "eliminated", "turn": 3, "player": 1, "data": {"unit": 5, "code": "MW-008", "points": 26, "by": 0}},
+    ]
+    with translation.override("en"):
+        [turn] = gamereport.report("mwda", {"events": events}, {}, namer=namer)
+    assert turn["heading"] == "Round 2 · Turn 3 (you)"
+    assert turn["lines"] == ["Tartan shot at the opponent's Hound 1: attack 9 + dice 6+1+2, 18 in all, against "
+                             "defense 17, a hit for 3 damage: the opponent's Hound 1 was eliminated (26 points)."]
+    hagmi = gamereport.Namer(system="hagmi", cards={"HS-001": {"name": "紅蓮丸", "name_en": "Guren-maru"}},
+                             codes={4: "HS-001"})
+    events = [{"kind": "turn_start", "turn": 2, "player": 1, "data": {}},
+              {"kind": "damage", "turn": 2, "player": 0, "data": {"unit": 4, "amount": 3, "unreducible": False}},
+              {"kind": "destroyed", "turn": 2, "player": 0, "data": {"card": "HS-001", "uid": 4}}]
+    with translation.override("ja"):
+        [turn] = gamereport.report("hagmi", {"events": events}, hagmi.cards, namer=hagmi)
+    assert turn["heading"] == "ターン2（相手）" and turn["lines"] == ["あなたの紅蓮丸が3ダメージを受けて破壊された。"]
