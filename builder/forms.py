@@ -4,10 +4,10 @@ from __future__ import annotations
 from django import forms
 from django.conf import settings
 from django.core.validators import MaxValueValidator
-from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from builder.models import Visibility
+from builder.web import vocabulary
 from cards.selectors import CARD_ORDERINGS, CardQuery
 from rules_engine.simulation import MAX_GAMES
 
@@ -23,9 +23,9 @@ POLICY_CHOICES = {
     "mwda": ("greedy", "defensive", "random"),
     "warcaster": ("greedy", "random"),
 }
-ORDERING_LABELS = {"code": _("Code"), "name": _("Name"), "cost": _("Cost")}
-ORDERING_CHOICES = [(key, ORDERING_LABELS.get(key, key)) for key in CARD_ORDERINGS] + [
-    (f"-{key}", format_lazy(_("{field}, descending"), field=ORDERING_LABELS.get(key, key))) for key in CARD_ORDERINGS]
+# The catalog's and the picker's orders, in the words of builder/web/vocabulary.py ("sort").
+ORDERING_CHOICES = [(key, vocabulary.LABELS[("*", "sort")].get(key) or vocabulary.humanise(key))
+                    for key in [*CARD_ORDERINGS, *(f"-{key}" for key in CARD_ORDERINGS)]]
 
 
 class SignupForm(forms.Form):

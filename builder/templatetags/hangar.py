@@ -90,7 +90,7 @@ def format_name(slug: str | None, system: str) -> str:
 
 @register.filter
 def visibility_label(value: str) -> str:
-    return str(VISIBILITY_LABELS.get(value, value))
+    return vocabulary.label("*", "visibility", value)
 
 
 @register.filter

@@ -25,54 +25,12 @@ Names = Callable[[str], str]  # card code -> its name in the UI language
 
 # --- HAGMI -----------------------------------------------------------------------------------------------------
 
-HAGMI_TRIGGERS = {
-    "on_enter": pgettext_lazy("hagmi trigger", "When this enters the battlefield"),
-    "on_destroyed": pgettext_lazy("hagmi trigger", "When destroyed"),
-    "on_attack": pgettext_lazy("hagmi trigger", "On attack"),
-    "on_defend": pgettext_lazy("hagmi trigger", "On defence (counter or intercept)"),
-    "emergency": pgettext_lazy("hagmi trigger", "Emergency"),
-    "counter": pgettext_lazy("hagmi trigger", "Damage counter (when turned up by damage)"),
-    "static": pgettext_lazy("hagmi trigger", "Static"),
-    "hidden_mechanism": pgettext_lazy("hagmi trigger", "Hidden mechanism (once per turn)"),
-    "main": pgettext_lazy("hagmi trigger", "Activate (your main phase)"),
-    "on_play": pgettext_lazy("hagmi trigger", "When played"),
-    "on_turn_start": pgettext_lazy("hagmi trigger", "At the start of your turn"),
-    "on_turn_end": pgettext_lazy("hagmi trigger", "At the end of your turn"),
-}
-HAGMI_TARGETS = {
-    "self": pgettext_lazy("hagmi target", "this unit"),
-    "you": pgettext_lazy("hagmi target", "you"),
-    "opponent": pgettext_lazy("hagmi target", "the opponent"),
-    "all_opponents": pgettext_lazy("hagmi target", "every opponent"),
-    "target": pgettext_lazy("hagmi target", "the target"),
-    "attacker": pgettext_lazy("hagmi target", "the attacking unit"),
-    "enemy_unit": pgettext_lazy("hagmi target", "an enemy unit"),
-    "all_enemy_units": pgettext_lazy("hagmi target", "every enemy unit"),
-    "friendly_unit": pgettext_lazy("hagmi target", "a friendly unit"),
-    "all_friendly_units": pgettext_lazy("hagmi target", "every friendly unit"),
-    "equipped_unit": pgettext_lazy("hagmi target", "the equipped unit"),
-    "all_units": pgettext_lazy("hagmi target", "every unit"),
-}
-HAGMI_DURATIONS = {
-    "attack": pgettext_lazy("hagmi duration", "for this attack"),
-    "battle": pgettext_lazy("hagmi duration", "for this battle"),
-    "turn": pgettext_lazy("hagmi duration", "until the end of the turn"),
-    "permanent": pgettext_lazy("hagmi duration", "permanently (a modification)"),
-}
-HAGMI_DECKS = {
-    "weapons": pgettext_lazy("hagmi deck", "the 兵器 deck"),
-    "tactics": pgettext_lazy("hagmi deck", "the 作戦 deck"),
-    "choice": pgettext_lazy("hagmi deck", "the 兵器 or 作戦 deck (your choice)"),
-}
-HAGMI_SOURCES = {
-    "weapons_deck": pgettext_lazy("hagmi source", "the top of the 兵器 deck"),
-    "tactics_deck": pgettext_lazy("hagmi source", "the top of the 作戦 deck"),
-    "hand": pgettext_lazy("hagmi source", "your hand"),
-    "discard": pgettext_lazy("hagmi source", "your discard pile"),
-    "secret": pgettext_lazy("hagmi source", "秘策"),
-    "beast_deck": pgettext_lazy("hagmi source", "the 機獣 deck"),
-    "battlefield": pgettext_lazy("hagmi source", "the battlefield"),
-}
+# The words of a skill (trigger, target, duration, deck, source) are vocabularies (builder/web/vocabulary.py).
+HAGMI_TRIGGERS = vocabulary.LABELS[("hagmi", "trigger")]
+HAGMI_TARGETS = vocabulary.LABELS[("hagmi", "target")]
+HAGMI_DURATIONS = vocabulary.LABELS[("hagmi", "duration")]
+HAGMI_DECKS = vocabulary.LABELS[("hagmi", "deck")]
+HAGMI_SOURCES = vocabulary.LABELS[("hagmi", "source")]
 
 
 def _own_text(item: Mapping[str, Any]) -> str:
@@ -110,13 +68,22 @@ def _either(values: Any, table: Mapping[str, Any]) -> str:
     return _(" or ").join(words) if len(words) > 1 else (words[0] if words else "")
 
 
+def _type(value: Any) -> str:
+    """A unit type in words: "重装" / "Heavy" (a type the table does not know is shown as the package wrote it)."""
+    known = vocabulary.LABELS[("hagmi", "type")].get(value) if isinstance(value, str) else None
+    return str(known) if known is not None else str(value)
+
+
 def _types(types: Any) -> str:
-    return "・".join(str(t) for t in types) if isinstance(types, (list, tuple)) else str(types)
+    """["強襲", "近接"] -> "強襲・近接" / "Assault · Close combat"."""
+    values = types if isinstance(types, (list, tuple)) else [types]
+    return pgettext("between types", " · ").join(_type(t) for t in values)
 
 
 def _any_type(types: Any) -> str:
-    """["重装", "防衛"] -> "重装 or 防衛" (a unit needs one of them)."""
-    return _(" or ").join(str(t) for t in types) if isinstance(types, (list, tuple)) else str(types)
+    """["重装", "防衛"] -> "重装か防衛" / "Heavy or Defender" (a unit needs one of them)."""
+    values = types if isinstance(types, (list, tuple)) else [types]
+    return _(" or ").join(_type(t) for t in values)
 
 
 def _hagmi_condition(condition: Any) -> str:
@@ -170,7 +137,7 @@ def hagmi_effect(skill: Mapping[str, Any]) -> str:
         return ngettext("Draw %(count)s card from %(deck)s.", "Draw %(count)s cards from %(deck)s.", count) % {
             "count": count, "deck": deck}
     if kind == "charge":
-        return _("Charge %(amount)s (run the 機獣 charge procedure %(amount)s times).") % {"amount": amount}
+        return _("Charge %(amount)s (run the beast charge procedure %(amount)s times).") % {"amount": amount}
     if kind == "reduce_damage":
         return _("Damage dealt to %(target)s is reduced by %(amount)s.") % {"target": target, "amount": amount}
     if kind == "nullify_damage":
@@ -205,7 +172,7 @@ def hagmi_effect(skill: Mapping[str, Any]) -> str:
         return text + (" " + _("Only one with %(limits)s.") % {"limits": limits} if limits else "")
     if kind == "refit":
         source = _("this unit") if skill.get("source") == "self" else _("a friendly unit")
-        return _("Refit %(source)s into a card from %(from)s (same pilot, two shared types besides 改装).") % {
+        return _("Refit %(source)s into a card from %(from)s (same pilot, two shared types besides Refit).") % {
             "source": source, "from": _either(skill.get("from", ["hand", "secret"]), HAGMI_SOURCES)}
     if kind == "refuel":
         source = _word(HAGMI_SOURCES, skill.get("source", "weapons_deck"))
@@ -223,7 +190,7 @@ def hagmi_effect(skill: Mapping[str, Any]) -> str:
         return _("Return %(target)s to its owner's hand; its fuel goes to discard.") % {"target": target}
     if kind == "search_secret":
         where = _word(HAGMI_SOURCES, skill.get("to", "hand"))
-        text = _("Take a card from 秘策 and put it into %(where)s.") % {"where": where}
+        text = _("Take a card from Secret and put it into %(where)s.") % {"where": where}
         kinds = []
         if skill.get("category"):
             kinds.append(vocabulary.label("hagmi", "category", skill["category"]))
@@ -232,8 +199,8 @@ def hagmi_effect(skill: Mapping[str, Any]) -> str:
         return text + (" " + _("Only: %(what)s.") % {"what": _(", ").join(kinds)} if kinds else "")
     if kind == "summon_beast":
         source = _word(HAGMI_SOURCES, skill.get("from", "beast_deck"))
-        text = ngettext("Put %(count)s 機獣 from %(source)s onto the battlefield without charging.",
-                        "Put %(count)s 機獣 from %(source)s onto the battlefield without charging.", count) % {
+        text = ngettext("Put %(count)s beast from %(source)s onto the battlefield without charging.",
+                        "Put %(count)s beasts from %(source)s onto the battlefield without charging.", count) % {
             "count": count, "source": source}
         return text + (" " + _("Only one with %(limits)s.") % {"limits": limits} if limits else "")
     if kind == "produce":
@@ -289,7 +256,8 @@ def _hagmi(data: Mapping[str, Any], card_name: Names, page: bool = False) -> dic
                 else _("Equips any unit."))
         lines.insert(0, {"title": _("Equip"), "text": text})
     if data.get("usable_from_secret"):
-        lines.append({"title": _("秘策"), "text": _("Used from 秘策; it cannot be played from your hand.")})
+        lines.append({"title": vocabulary.label("hagmi", "source", "secret"),
+                      "text": _("Used from Secret; it cannot be played from your hand.")})
     bounty = data.get("bounty")
     if isinstance(bounty, Mapping):
         lines.append(_titled(_("Bounty"), _own_text(bounty), _own_text(bounty) or hagmi_effect(bounty)))
@@ -354,32 +322,9 @@ def _mwda(data: Mapping[str, Any], card_name: Names, page: bool = False) -> dict
 
 # --- Warcaster -------------------------------------------------------------------------------------------------
 
-WARCASTER_TARGETS = {
-    "self": pgettext_lazy("warcaster target", "this model"),
-    "friendly_model": pgettext_lazy("warcaster target", "a friendly model"),
-    "friendly_unit": pgettext_lazy("warcaster target", "a friendly unit"),
-    "friendly_warjack": pgettext_lazy("warcaster target", "a friendly warjack"),
-    "enemy_model": pgettext_lazy("warcaster target", "an enemy model"),
-    "enemy_unit": pgettext_lazy("warcaster target", "an enemy unit"),
-    "enemy_warjack": pgettext_lazy("warcaster target", "an enemy warjack"),
-    "any_model": pgettext_lazy("warcaster target", "any model"),
-    "all_friendly": pgettext_lazy("warcaster target", "every friendly model"),
-    "all_enemy": pgettext_lazy("warcaster target", "every enemy model"),
-    "all_models": pgettext_lazy("warcaster target", "every model"),
-}
-WARCASTER_TRIGGERS = {
-    "static": pgettext_lazy("warcaster trigger", "Always"),
-    "action": pgettext_lazy("warcaster trigger", "Action"),
-    "on_activate": pgettext_lazy("warcaster trigger", "When it activates"),
-    "on_hit": pgettext_lazy("warcaster trigger", "After it hits"),
-    "on_destroyed": pgettext_lazy("warcaster trigger", "When destroyed"),
-    "on_deploy": pgettext_lazy("warcaster trigger", "When deployed"),
-}
-WARCASTER_DURATIONS = {
-    "turn": pgettext_lazy("warcaster duration", "this turn"),
-    "round": pgettext_lazy("warcaster duration", "this pulse round"),
-    "static": pgettext_lazy("warcaster duration", "always"),
-}
+WARCASTER_TARGETS = vocabulary.LABELS[("warcaster", "target")]
+WARCASTER_TRIGGERS = vocabulary.LABELS[("warcaster", "trigger")]
+WARCASTER_DURATIONS = vocabulary.LABELS[("warcaster", "duration")]
 QUALITY_TEXT = {
     "strafe": pgettext_lazy("warcaster quality text", "one extra attack per strike of a power die on enemies within "
                                                       "2″ of the target"),
@@ -509,8 +454,8 @@ def _warcaster(data: Mapping[str, Any], card_name: Names, page: bool = False) ->
     if kind == "weapon":
         facts.append((_("Weapon points cost"), str(data.get("cost"))))
         facts.append((_("Type"), vocabulary.label("warcaster", "weapon_type", data.get("type"))))
-        facts.append(("RNG", str(data.get("rng"))))
-        facts.append(("POW", str(data.get("pow"))))
+        facts.append((vocabulary.label("warcaster", "stat", "rng"), str(data.get("rng"))))
+        facts.append((vocabulary.label("warcaster", "stat", "pow"), str(data.get("pow"))))
         if data.get("qualities"):
             facts.append((_("Qualities"), qualities(data["qualities"])))
     stats = data.get("stats")

@@ -271,7 +271,8 @@ def _editor_post(request: HttpRequest, game_list: GameList, saved_doc: dict[str,
     form = EditorForm(request.POST, formats=_formats(game_list))
     q = request.POST.get("q", "")
     if not form.is_valid():
-        problems = [f"{name}: {' '.join(errors)}" for name, errors in form.errors.items()]
+        problems = [" ".join(errors) if name not in form.fields or not form.fields[name].label
+                    else f"{form.fields[name].label}: {' '.join(errors)}" for name, errors in form.errors.items()]
         context = _editor_context(game_list, _initial_form(game_list, saved_doc), saved_doc,
                                   saved_doc=saved_doc, q=q, problems=problems)
         return render(request, "lists/edit.html", context, status=_status(request, 400))
@@ -402,6 +403,7 @@ def list_history(request: HttpRequest, slug: str) -> HttpResponse:
                 kind: [{**item, "names": p.names(cat.cards.get(item["card"]), item["card"])} for item in items]
                 for kind, items in change.items()}})
     return render(request, "lists/history.html", {"list": game_list, "revisions": revisions, "diff": diff,
+                                                  "diff_fields": p.diff_field_rows(diff, game_list.system.slug),
                                                   "diff_sections": sections})
 
 

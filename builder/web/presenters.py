@@ -128,7 +128,7 @@ def section_rows(document: Mapping[str, Any], cat: Catalog) -> list[dict[str, An
 
 COUNTER_LABELS = {  # gauge key -> words (rules_engine RuleSet.gauges; sections by their own labels)
     "main": gettext_lazy("main deck"), "copies": gettext_lazy("copies of one name"),
-    "secret_copies": gettext_lazy("copies of one name in 秘策"), "points": gettext_lazy("points"),
+    "secret_copies": gettext_lazy("copies of one name in Secret"), "points": gettext_lazy("points"),
     "orders": gettext_lazy("orders per round"), "units": gettext_lazy("units"), "heroes": gettext_lazy("heroes"),
     "mantlets": gettext_lazy("mantlets"), "cyphers": gettext_lazy("cyphers"),
     "weapon_points": gettext_lazy("weapon points"),
@@ -255,6 +255,24 @@ def format_name(slug: str | None, system: str) -> str:
     cat = catalog(system)
     fmt = cat.formats.get(slug) if cat is not None else None
     return names(fmt, slug)["main"] if fmt is not None else slug
+
+
+def diff_field_rows(diff: Mapping[str, Any] | None, system: str) -> list[dict[str, str]]:
+    """A history diff's changed list fields in words: [{"label": "公開範囲", "from": "非公開", "to": "公開"}]; the
+    format by its name, the visibility in words, name and notes as written."""
+    rows = []
+    for field, change in ((diff or {}).get("fields") or {}).items():
+        def shown(value: Any) -> str:
+            if value in (None, ""):
+                return ""
+            if field == "format":
+                return format_name(value, system)
+            if field == "visibility":
+                return vocabulary.label("*", "visibility", value)
+            return str(value)
+        rows.append({"label": vocabulary.label("*", "diff_field", field), "from": shown(change.get("from")),
+                     "to": shown(change.get("to"))})
+    return rows
 
 
 def opponent_options(system) -> list[tuple[str, str]]:

@@ -120,7 +120,7 @@ TEMPLATES: Mapping[str, Label] = {
         "{place}が{count}枚です。このフォーマットでは{min}枚以上必要です。",
     ),
     "H2.main": Label(
-        "The 兵器 and 作戦 decks have {count} cards together; the format needs at least {min}.",
+        "The Weapons and Tactics decks have {count} cards together; the format needs at least {min}.",
         "兵器デッキと作戦デッキが合計{count}枚です。このフォーマットでは合計{min}枚以上必要です。",
     ),
     "H3": Label(
@@ -132,23 +132,23 @@ TEMPLATES: Mapping[str, Label] = {
         "{card}は協力戦の敵の{category}カードなので、プレイヤーのリストには入れられません。",
     ),
     "H4": Label(
-        "{names}: {count} copies in the 兵器 and 作戦 decks; at most {max} of one name are allowed.",
+        "{names}: {count} copies in the Weapons and Tactics decks; the limit is {max} per name.",
         "{names}が兵器デッキと作戦デッキに合計{count}枚あります。同名カードは{max}枚までです。",
     ),
     "H5": Label(
-        "秘策 has {count} cards; {main} main-deck cards allow {allowed}.",
+        "Secret has {count} cards; {main} main-deck cards allow {allowed}.",
         "秘策が{count}枚です。メインデッキ{main}枚では{allowed}枚までです。",
     ),
     "H6": Label(
-        "{names}: {count} copies in 秘策; at most {max} of one name are allowed there.",
+        "{names}: {count} copies in Secret; the limit there is {max} per name.",
         "{names}が秘策に{count}枚あります。秘策に入れられる同名カードは{max}枚までです。",
     ),
     "H7": Label(
-        "{card} has a {frame} frame, so it can only be in 秘策, not in the {place}.",
+        "{card} has a {frame} frame, so it can only be in Secret, not in the {place}.",
         "{card}は{frame}枠のカードなので、{place}ではなく秘策にしか入れられません。",
     ),
     "H7.design": Label(
-        "{card} is a design card (設計兵装), so it can only be in 秘策, not in the {place}.",
+        "{card} is a design unit, so it can only be in Secret, not in the {place}.",
         "{card}は設計兵装なので、{place}ではなく秘策にしか入れられません。",
     ),
     "H8": Label(
@@ -202,7 +202,7 @@ TEMPLATES: Mapping[str, Label] = {
         "サイファーラックの{suit}が{count}枚です。各スートを{min}枚以上入れてください。",
     ),
     "W4": Label(
-        "{names} is taken {count} times; at most {max} of one unit are allowed.",
+        "{names} is taken {count} times; the limit is {max} per unit.",
         "{names}が{count}体います。同じユニットは{max}体までです。",
     ),
     "W5": Label(

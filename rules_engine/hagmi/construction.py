@@ -16,10 +16,10 @@ WEAPONS, TACTICS, DAMAGE, SECRET = "weapons", "tactics", "damage", "secret"
 MAIN_DECKS = (WEAPONS, TACTICS)  # メインデッキ = 兵器デッキ + 作戦デッキ
 
 SECTIONS = (
-    SectionSpec(WEAPONS, Label("兵器 deck", "兵器デッキ")),
-    SectionSpec(TACTICS, Label("作戦 deck", "作戦デッキ")),
+    SectionSpec(WEAPONS, Label("Weapons deck", "兵器デッキ")),
+    SectionSpec(TACTICS, Label("Tactics deck", "作戦デッキ")),
     SectionSpec(DAMAGE, Label("damage deck", "ダメージデッキ")),
-    SectionSpec(SECRET, Label("秘策", "秘策")),
+    SectionSpec(SECRET, Label("Secret", "秘策")),
 )
 
 DEFAULTS: Mapping[str, Any] = {
@@ -36,7 +36,7 @@ DEFAULTS: Mapping[str, Any] = {
 FRAME_HOMES = {"black": WEAPONS, "blue": TACTICS, "red": DAMAGE}
 # For a card without a frame string, the deck its category gives.
 CATEGORY_HOMES = {"unit": WEAPONS, "armament": WEAPONS, "tactic": TACTICS, "damage": DAMAGE}
-OPPONENT_CATEGORIES = {"beast": Label("beast (機獣)", "機獣"), "mothership": Label("mothership (母艦)", "母艦")}
+OPPONENT_CATEGORIES = {"beast": Label("beast", "機獣"), "mothership": Label("mothership", "母艦")}
 FRAME_NAMES = {
     "black": Label("black", "黒"),
     "blue": Label("blue", "青"),
@@ -98,7 +98,7 @@ class WeaponsDeckSize(Rule):
     """H1: 兵器 deck has at least min_weapons cards."""
 
     rule_id, code = "H1", "hagmi.deck_size"
-    title_en, title_ja = "兵器 deck minimum size", "兵器デッキの最低枚数"
+    title_en, title_ja = "Weapons deck minimum size", "兵器デッキの最低枚数"
 
     def check(self, ctx: ListContext) -> Iterator[Violation]:
         count, minimum = ctx.totals[WEAPONS], ctx.options["min_weapons"]
@@ -110,7 +110,8 @@ class TacticsDeckSize(Rule):
     """H2: 作戦 deck has at least min_tactics cards; tactics-v3: 兵器 + 作戦 at least min_main."""
 
     rule_id, code = "H2", "hagmi.deck_size"
-    title_en, title_ja = "作戦 deck minimum size (tactics-v3: 兵器 + 作戦)", "作戦デッキの最低枚数（Ver.3は兵器＋作戦）"
+    title_en, title_ja = ("Tactics deck minimum size (Ver.3: Weapons + Tactics)",
+                          "作戦デッキの最低枚数（Ver.3は兵器＋作戦）")
 
     def check(self, ctx: ListContext) -> Iterator[Violation]:
         count, minimum = ctx.totals[TACTICS], ctx.options["min_tactics"]
@@ -173,7 +174,7 @@ class SecretCount(Rule):
     """H5: 秘策 holds at most ⌊main / secret_per_main⌋ cards."""
 
     rule_id, code = "H5", "hagmi.secret_count"
-    title_en, title_ja = "秘策 size: one per 20 main-deck cards", "秘策の枚数（メインデッキ20枚につき1枚）"
+    title_en, title_ja = "Secret size: one per 20 main-deck cards", "秘策の枚数（メインデッキ20枚につき1枚）"
 
     def check(self, ctx: ListContext) -> Iterator[Violation]:
         count, allowed = ctx.totals[SECRET], secret_allowed(ctx)
@@ -187,7 +188,7 @@ class SecretCopies(Rule):
     """H6: 秘策 holds at most secret_max_copies (1) card of each name; any category may be in it."""
 
     rule_id, code = "H6", "hagmi.secret_copies"
-    title_en, title_ja = "One copy of each name in 秘策", "秘策は1種類につき1枚まで"
+    title_en, title_ja = "One copy of each name in Secret", "秘策は1種類につき1枚まで"
 
     def check(self, ctx: ListContext) -> Iterator[Violation]:
         maximum = ctx.options["secret_max_copies"]
@@ -201,7 +202,7 @@ class SecretOnly(Rule):
     """H7: a card whose frame is not black, blue or red, or a design card, may only be in 秘策."""
 
     rule_id, code = "H7", "hagmi.secret_only"
-    title_en, title_ja = "Other frames and designs only in 秘策", "黒・青・赤以外の枠と設計兵装は秘策のみ"
+    title_en, title_ja = "Other frames and design units only in Secret", "黒・青・赤以外の枠と設計兵装は秘策のみ"
 
     def check(self, ctx: ListContext) -> Iterator[Violation]:
         placement = placements(ctx)

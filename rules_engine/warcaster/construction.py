@@ -65,6 +65,21 @@ KIND_NAMES = {
     WEAPON: Label("weapon", "武器"),
     CYPHER: Label("cypher", "サイファー"),
 }
+# W6 names the force's faction in words (the same words as the pages: builder/web/vocabulary.py "faction").
+FACTION_NAMES = {
+    "iron-star-alliance": Label("Iron Star Alliance", "鉄星同盟"),
+    "marcher-worlds": Label("Marcher Worlds", "辺境世界"),
+    "aeternus-continuum": Label("Aeternus Continuum", "アエテルヌス・コンティニュアム"),
+    "empyreans": Label("Empyreans", "エンピリアン"),
+    MERCENARY: Label("Mercenary", "傭兵"),
+}
+
+
+def faction_label(faction: str) -> Label:
+    """A faction in words; an unknown one with its hyphens as spaces, never as a slug."""
+    return FACTION_NAMES.get(faction) or plain(faction.replace("-", " ").replace("_", " "))
+
+
 PART_FIELDS = {CORTEX: Label("cortex", "コーテックス"), WEAPON: Label("weapon", "武器")}
 
 
@@ -290,7 +305,8 @@ class SingleFaction(Rule):
             return
         faction = _leading_faction(members)
         strays = sorted({entry.code for entry in members if entry.card["faction"] != faction})
-        yield self.violation(section=FORCE, cards=strays, names=ctx.labels_of(strays), faction=faction)
+        yield self.violation(section=FORCE, cards=strays, names=ctx.labels_of(strays),
+                             faction=faction_label(faction))
 
 
 def _leading_faction(members: list[Entry]) -> str:

@@ -164,8 +164,8 @@ def test_list_format_options_of_the_wrong_type_keep_the_defaults():
                                        "options": {"min_weapons": "5", "min_tactics": True, "max_copies": 3}}])
     result = validate_list({"system": "hagmi", "format": "odd", "sections": {}}, odd)
     messages = [v["message"] for v in result["violations"] if v["code"] == "hagmi.deck_size"]
-    assert messages == ["兵器 deck has 0 cards; the format needs at least 20.",
-                        "作戦 deck has 0 cards; the format needs at least 20."]
+    assert messages == ["Weapons deck has 0 cards; the format needs at least 20.",
+                        "Tactics deck has 0 cards; the format needs at least 20."]
 
 
 # --- result shape, ordering, messages ---------------------------------------------------------------------------

@@ -83,7 +83,7 @@ def test_H1_weapons_deck_needs_at_least_20_cards(weapons, legal):
     assert result["legal"] is legal
     if not legal:
         assert [(v["rule"], v["section"]) for v in sizes] == [("H1", "weapons")]
-        assert sizes[0]["message"] == "兵器 deck has 19 cards; the format needs at least 20."
+        assert sizes[0]["message"] == "Weapons deck has 19 cards; the format needs at least 20."
 
 
 @pytest.mark.parametrize("tactics, legal", [(19, False), (20, True)])
@@ -115,7 +115,7 @@ def test_H1_H2_tactics_v4_reports_each_short_deck():
 
 @pytest.mark.parametrize(
     "section, code, home",
-    [("weapons", "HS-002", "作戦 deck"), ("tactics", "HS-003", "兵器 deck"), ("damage", "W-050", "兵器 deck"),
+    [("weapons", "HS-002", "Tactics deck"), ("tactics", "HS-003", "Weapons deck"), ("damage", "W-050", "Weapons deck"),
      ("weapons", "HS-004", "damage deck")],
 )
 def test_H3_card_in_a_deck_its_frame_does_not_give_is_wrong_deck(section, code, home):
@@ -141,7 +141,7 @@ def test_H4_a_third_copy_of_one_card_in_the_main_deck_is_illegal():
     result = check(deck(extra={"weapons": [{"card": "W-001", "qty": 1}]}))
     (violation,) = found(result, "hagmi.copies")
     assert violation["rule"] == "H4" and violation["cards"] == ["W-001"] and violation["section"] is None
-    assert violation["message"] == "兵装1 (W-001): 3 copies in the 兵器 and 作戦 decks; at most 2 of one name are allowed."
+    assert violation["message"] == "兵装1 (W-001): 3 copies in the Weapons and Tactics decks; the limit is 2 per name."
 
 
 def test_H4_copies_count_by_name_across_codes_and_decks():
@@ -175,7 +175,7 @@ def test_H5_secret_allows_one_card_per_20_main_deck_cards(main, allowed):
     (violation,) = found(over, "hagmi.secret_count")
     assert violation["rule"] == "H5" and violation["section"] == "secret"
     assert violation["cards"] == [f"X-{i + 1:03}" for i in range(allowed + 1)]
-    assert violation["message"] == f"秘策 has {allowed + 1} cards; {main} main-deck cards allow {allowed}."
+    assert violation["message"] == f"Secret has {allowed + 1} cards; {main} main-deck cards allow {allowed}."
 
 
 def test_H5_damage_deck_does_not_count_by_default_but_can_by_option():
@@ -198,6 +198,9 @@ def test_H6_two_copies_of_one_card_in_secret_is_illegal():
     result = check(deck(weapons=40, tactics=40, secret=0, extra={"secret": [{"card": "X-001", "qty": 2}]}))
     (violation,) = found(result, "hagmi.secret_copies")
     assert violation["rule"] == "H6" and violation["section"] == "secret" and violation["cards"] == ["X-001"]
+    # English words and grammar (issue 15: "at most 1 of one name are allowed", 秘策 on an English page)
+    assert violation["message"].endswith(": 2 copies in Secret; the limit there is 1 per name.")
+    assert "秘策" not in violation["message"] and " are allowed" not in violation["message"]
 
 
 def test_H6_copies_in_secret_count_by_name():
@@ -220,7 +223,7 @@ def test_H7_seed_white_frame_card_in_weapons_is_secret_only_not_wrong_deck():
     (violation,) = found(result, "hagmi.secret_only")
     assert violation["rule"] == "H7" and violation["section"] == "weapons" and violation["cards"] == ["X-005"]
     assert found(result, "hagmi.wrong_deck") == []
-    assert violation["message"] == "白5 (X-005) has a white frame, so it can only be in 秘策, not in the 兵器 deck."
+    assert violation["message"] == "白5 (X-005) has a white frame, so it can only be in Secret, not in the Weapons deck."
 
 
 @pytest.mark.parametrize("section", ["weapons", "tactics", "damage"])

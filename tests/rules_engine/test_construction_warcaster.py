@@ -197,7 +197,11 @@ def test_W5_warjack_options_name_a_known_cortex_and_weapons(options, cards, word
 def test_W6_units_of_another_faction_are_illegal():
     result = check(lst(force(extra=[{"card": "IS-1", "qty": 1}])))
     (violation,) = found(result, "warcaster.faction")
-    assert violation["rule"] == "W6" and violation["cards"] == ["IS-1"] and MW in violation["message"]
+    assert violation["rule"] == "W6" and violation["cards"] == ["IS-1"]
+    # the faction in words, never its slug (issue 15: 「iron-star-allianceではありません」)
+    assert "are not Marcher Worlds" in violation["message"] and MW not in violation["message"]
+    (japanese,) = found(check(lst(force(extra=[{"card": "IS-1", "qty": 1}])), lang="ja"), "warcaster.faction")
+    assert "辺境世界ではありません" in japanese["message"] and MW not in japanese["message"]
 
 
 def test_W6_mercenaries_and_cyphers_are_exempt():

@@ -260,7 +260,7 @@ def test_each_picker_row_shows_its_card_text_on_demand(make_list, owner_client):
     assert '<details class="card-text">' in page and '<summary aria-label="Card text: Explosive Reactive Armor">' in page
     text = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())
     assert "Category Armament" in text and "Durability 2" in text
-    assert "Equips a unit with the type 重装 or 防衛." in text
+    assert "Equips a unit with the type Heavy or Defender." in text  # the types in English words too
     assert "On defence (counter or intercept) — Damage dealt to the equipped unit is reduced by 2." in text
     assert "Deal 1 damage to the attacking unit." in text
     japanese = ja_client(owner_client).get(f"/lists/{game_list.slug}/edit/cards/", {"q": "HS-023"}).content.decode()
@@ -285,7 +285,7 @@ def test_a_cypher_page_says_everything_in_words(catalog, client):
     for slug in ("overdrive", "universal", "cypher ·", "friendly_warjack", "stat_mod"):
         assert slug not in text
     japanese = page_text(ja_client(Client()), "/catalog/warcaster/WC-C23/")
-    assert "スート オーバードライブ" in japanese and "味方ウォージャック1体（8″以内）：STR +2（このターン）。" in japanese
+    assert "スート オーバードライブ" in japanese and "味方ウォージャック1体（8″以内）：筋力 +2（このターン）。" in japanese
 
 
 @pytest.mark.parametrize("url, words, slugs", [
