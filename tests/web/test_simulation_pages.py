@@ -2,6 +2,7 @@
 the form's opponents and policies in words, and its warning for an illegal list (issue 15)."""
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -9,10 +10,11 @@ import pytest
 from django.utils import translation
 
 from builder import services
-from builder.web import vocabulary
 from builder.models import SimulationRun
+from builder.web import vocabulary
 from tests.support.simulations import play_all, published, small_chunks  # noqa: F401  (records chunk messages)
 from tests.web.conftest import hagmi_legal_doc
+from tests.web.test_replays import PACKAGES
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("small_chunks")]
 
@@ -91,8 +93,6 @@ def test_simulation_pages_link_to_how_the_simulator_plays(make_list, owner_clien
 ])
 def test_the_form_defaults_to_a_real_opponent_and_names_the_goldfish_target_practice(
         make_list, owner_client, published, system, document, first, policies):
-    from tests.web.test_replays import PACKAGES
-    import json
     doc = hagmi_legal_doc() if document is None else json.loads(
         (PACKAGES / system / "lists" / f"{document}.json").read_text(encoding="utf-8"))
     game_list = make_list(doc)
@@ -183,3 +183,14 @@ def test_two_runs_side_by_side_by_their_names(make_list, owner_client, published
     rates = [f"{100 * SimulationRun.objects.get(pk=run.pk).result['win_rate']:.1f}%" for run in runs]
     assert f"<th scope=\"row\">Win rate</th><td>{rates[0]}</td><td>{rates[1]}</td>" in table
     assert f">{runs[0].public_id}<" not in page and "sample-vanguard" not in page.split("<main", 1)[1]
+
+
+def test_an_mwda_army_plays_defensively_when_asked(make_list, owner_client, published):
+    document = json.loads((PACKAGES / "mwda" / "lists" / "highland-line.json").read_text(encoding="utf-8"))
+    game_list = make_list(document)
+    response = start(owner_client, game_list, opponent="steel-wolves-pack", policy="defensive", games=2)
+    run = SimulationRun.objects.get()
+    assert response.status_code == 302 and run.policy == "defensive"
+    play_all(run)
+    page = owner_client.get(f"/simulations/{run.public_id}/").content.decode()
+    assert "Defensive (shoots from range, never charges, falls back)" in page and 'class="winrate"' in page
