@@ -332,9 +332,9 @@ _HAGMI: dict[str, Callable[[Namer, Mapping[str, Any]], str | None]] = {
     "return_to_hand": lambda n, e: _t("%(unit)s returned to its owner's hand.",
                                       unit=n.whose(e["player"], n.card(e["data"].get("card")))),
     "search_secret": lambda n, e: (
-        _t("%(who)s put a card from 秘策 onto the battlefield.", who=n.subject(e["player"]))
+        _t("%(who)s put a card from the Secret onto the battlefield.", who=n.subject(e["player"]))
         if e["data"].get("to") == "battlefield" else
-        _t("%(who)s took a card from 秘策 into hand.", who=n.subject(e["player"]))),
+        _t("%(who)s took a card from the Secret into hand.", who=n.subject(e["player"]))),
     "produce": lambda n, e: _t("Emergency production: %(who)s put %(card)s onto the battlefield.",
                                who=n.subject(e["player"]), card=n.card(e["data"].get("card"))),
     "refit": lambda n, e: _t("%(who)s refitted %(source)s into %(card)s.", who=n.subject(e["player"]),

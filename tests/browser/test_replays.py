@@ -26,6 +26,7 @@ SCREENSHOTS = os.environ.get("HANGAR_SCREENSHOTS", "")
 NEXT = {"en": "Next turn", "ja": "次のターン"}
 PREVIOUS = {"en": "Previous turn", "ja": "前のターン"}
 LAST = {"en": "Last turn", "ja": "最後のターン"}
+EVERY = {"en": "Show the report of every turn", "ja": "全ターンの記録を表示"}
 
 
 def finished_run(owner, game: str):
@@ -104,6 +105,9 @@ def test_a_replay_steps_forward_and_back(site, new_page, make_user, published, g
     page.get_by_role("button", name=PREVIOUS[language], exact=True).click()
     expect(page.locator("#replay-turn-label")).to_contain_text(f"({steps - 1}/{steps})")
     assert_nothing_covers_a_control(page, f"{game} {size[0]} {language} after stepping")
+    page.get_by_label(EVERY[language]).check()  # the whole report again, the current turn marked
+    expect(page.locator(".replay-log li[data-frame]:not([hidden])")).to_have_count(steps)
+    expect(page.locator(".replay-log li.current")).to_have_attribute("data-frame", str(steps - 2))
     if SCREENSHOTS:
         Path(SCREENSHOTS).mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(Path(SCREENSHOTS) / f"replay-{game}-{size[0]}-{language}.png"), full_page=True)
