@@ -199,6 +199,10 @@ def test_the_browsable_api_shows_user_text_as_text(evil, owner):
 
 UNSAFE_TEMPLATE = re.compile(r"\|\s*safe\b|\|\s*safeseq\b|{%\s*autoescape\s+off|\|\s*escapejs\b")
 UNSAFE_PYTHON = re.compile(r"\bmark_safe\(|\bSafeString\(|\bSafeText\(|format_html\([^'\"]")
+# The one place that trusts HTML it did not escape itself: the rules pages' Markdown right after nh3 cleaned it with
+# an allow-list (builder/web/markdown.py `_cleaned`; tests/web/test_markdown.py tries scripts, event handlers and
+# javascript: links on it). File and the function's name, so a second mark_safe in that file is still found.
+SANITISED = {("builder/web/markdown.py", "_cleaned")}
 UNSAFE_JS = re.compile(r"\.innerHTML\b|\.outerHTML\b|insertAdjacentHTML|document\.write|\beval\(|new Function\(")
 
 
@@ -212,8 +216,10 @@ def test_no_template_python_or_script_turns_text_into_html():
                 found.append(f"{file.relative_to(ROOT)}:{number}: {line.strip()[:100]}")
     for package in ("builder", "cards", "hangar"):
         for file in sorted((ROOT / package).rglob("*.py")):
+            function = ""
             for number, line in enumerate(file.read_text(encoding="utf-8").splitlines(), 1):
-                if UNSAFE_PYTHON.search(line):
+                function = line.split("(")[0].removeprefix("def ") if line.startswith("def ") else function
+                if UNSAFE_PYTHON.search(line) and (str(file.relative_to(ROOT)), function) not in SANITISED:
                     found.append(f"{file.relative_to(ROOT)}:{number}: {line.strip()[:100]}")
     for file in sorted((ROOT / "static" / "hangar").rglob("*.js")):
         for number, line in enumerate(file.read_text(encoding="utf-8").splitlines(), 1):
