@@ -3,7 +3,7 @@
 (builder/web/vocabulary.py, field `end_reason`). The values are stored in results: never rename one."""
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, NamedTuple
 
 # HAGMI!
 DAMAGE_DECK_EMPTY: Final = "damage with an empty damage deck"  # H: damage to a player whose damage deck is empty
@@ -17,5 +17,12 @@ ROUNDS: Final = "rounds"  # the last round ended: the side ahead on points / vic
 ANNIHILATION: Final = "annihilation"  # a side has no models left on the table
 # every engine
 STEP_LIMIT: Final = "step limit"  # the engine's safety limit of decisions (a draw)
+
+class Outcome(NamedTuple):
+    """How a finished game ended: every engine's terminal state says it with `outcome()` (None while it goes on)."""
+
+    winner: int | None  # 0 or 1; None for a draw
+    reason: str  # one of END_REASONS
+
 
 END_REASONS: Final = (DAMAGE_DECK_EMPTY, CORES_DESTROYED, TURN_LIMIT, ELIMINATED, ROUNDS, ANNIHILATION, STEP_LIMIT)

@@ -30,7 +30,7 @@ from rules_engine.core.catalog import CardDataError, entries_of
 from rules_engine.core import outcome
 from rules_engine.core.dice import roll
 from rules_engine.core.events import EventLog
-from rules_engine.core.game import TERMINAL, IllegalActionError
+from rules_engine.core.game import TERMINAL, EngineError, IllegalActionError
 from rules_engine.hagmi import beasts as beast_rules
 from rules_engine.hagmi import combat
 from rules_engine.hagmi import policies  # noqa: F401  (registers the HAGMI policies by name)
@@ -144,6 +144,7 @@ class HagmiState(StateCore):
         self.events = EventLog()
         self.turn, self.active = 0, 0
         self.winner, self.over, self.battle_closed = None, False, False
+        self.end_reason = None
         self.presence_counter = 0
         self.combat = None
         self.decision: tuple[str, int] | None = None
@@ -165,6 +166,7 @@ class HagmiState(StateCore):
         self.events = source.events.copy()
         self.turn, self.active = source.turn, source.active
         self.winner, self.over, self.battle_closed = source.winner, source.over, source.battle_closed
+        self.end_reason = source.end_reason
         self.presence_counter = source.presence_counter
         self.combat = source.combat.copy() if source.combat is not None else None
         self.decision = source.decision
@@ -242,7 +244,16 @@ class HagmiState(StateCore):
         self._legal = None
         kind, player = self.decision
         self.decision = None
-        getattr(self, f"_apply_{kind}")(player, action)
+        if kind == "main":  # a plain chain, not getattr(f"_apply_{kind}"): native calls once compiled
+            self._apply_main(player, action)
+        elif kind == "battle":
+            self._apply_battle(player, action)
+        elif kind == "defend":
+            self._apply_defend(player, action)
+        elif kind == "emergency":
+            self._apply_emergency(player, action)
+        else:
+            raise EngineError(f"turn {self.turn}: no rule for a {kind!r} decision")
         if self.over:
             self.decision = None
         self._legal = None

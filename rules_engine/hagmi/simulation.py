@@ -83,7 +83,6 @@ def game_record(state: Any) -> dict[str, Any]:
     damage = 0
     first_unit_turn = None
     played: dict[str, int] = {}
-    reason = outcome.STEP_LIMIT
     for event in state.events:
         kind = event.kind
         if kind == "turn_start":
@@ -102,11 +101,10 @@ def game_record(state: Any) -> dict[str, Any]:
         elif kind == "enter":
             if event.player == PLAYER and first_unit_turn is None:
                 first_unit_turn = max(own_turns, 1)
-        elif kind == "game_over":
-            reason = event.data.get("reason", "unknown")
+    end = state.outcome() or outcome.Outcome(None, outcome.STEP_LIMIT)
     return {
-        "outcome": outcome_of(state.winner if state.is_terminal() else None),
-        "ended_by": reason,
+        "outcome": outcome_of(end.winner),
+        "ended_by": end.reason,
         "turns": own_turns,
         "damage_per_turn": damage / own_turns if own_turns else 0.0,
         "first_unit_turn": first_unit_turn,

@@ -14,6 +14,7 @@ from itertools import chain
 from typing import TYPE_CHECKING, Any, Iterator
 
 from rules_engine.core import outcome
+from rules_engine.core.outcome import Outcome
 from rules_engine.core.events import EventLog
 from rules_engine.hagmi.cards import HagmiCard, Skill
 from rules_engine.hagmi.skills import Ctx, resolve_all
@@ -97,6 +98,7 @@ class StateCore:
     active: int
     options: dict[str, Any]
     winner: int | None
+    end_reason: str | None  # one of rules_engine/core/outcome.py's END_REASONS once over
     over: bool
     battle_closed: bool
     presence_counter: int
@@ -112,8 +114,12 @@ class StateCore:
 
     def finish(self, winner: int | None, reason: str) -> None:
         if not self.over:
-            self.over, self.winner = True, winner
+            self.over, self.winner, self.end_reason = True, winner, reason
             self.log("game_over", None, {"winner": winner, "reason": reason})
+
+    def outcome(self) -> Outcome | None:
+        """How the game ended (None while it goes on)."""
+        return Outcome(self.winner, self.end_reason or outcome.STEP_LIMIT) if self.over else None
 
     def card(self, uid: int) -> HagmiCard:
         return self.cards[uid]

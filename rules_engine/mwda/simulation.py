@@ -68,15 +68,15 @@ class MwdaSimulator(BaseSimulator):
 
 def battle_record(state: MwdaState) -> dict[str, Any]:
     """What one finished battle says about the list (player 0)."""
-    winner = state.winner if state.is_terminal() else None
+    end = state.outcome() or outcome.Outcome(None, outcome.STEP_LIMIT)
     damage: dict[str, int] = {}
     for unit in state.units:
         if unit.side == PLAYER and state.damage_dealt[unit.uid]:
             damage[unit.spec.code] = damage.get(unit.spec.code, 0) + state.damage_dealt[unit.uid]
     own_turns = state.turns_taken[PLAYER]
     return {
-        "outcome": outcome_of(winner),
-        "ended_by": state.end_reason or outcome.STEP_LIMIT,
+        "outcome": outcome_of(end.winner),
+        "ended_by": end.reason,
         "rounds": state.round,
         "points_destroyed": state.points_destroyed[PLAYER],
         "points_lost": state.points_destroyed[OPPONENT],

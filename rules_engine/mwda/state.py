@@ -26,6 +26,7 @@ import random
 from typing import Any, Mapping, Sequence
 
 from rules_engine.core import outcome
+from rules_engine.core.outcome import Outcome
 from rules_engine.core.events import EventLog
 from rules_engine.core.game import TERMINAL, IllegalActionError
 from rules_engine.mwda import combat
@@ -100,6 +101,10 @@ class MwdaState:
 
     def is_terminal(self) -> bool:
         return self.over
+
+    def outcome(self) -> Outcome | None:
+        """How the game ended (None while it goes on)."""
+        return Outcome(self.winner, self.end_reason or outcome.STEP_LIMIT) if self.over else None
 
     def returns(self) -> tuple[float, float]:
         if not self.over or self.winner is None:

@@ -30,14 +30,34 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules_engine.core import outcome
+from rules_engine.core.outcome import Outcome
 from rules_engine.core.game import TERMINAL, IllegalActionError
 from rules_engine.warcaster import combat, cyphers
 from rules_engine.warcaster import policies  # noqa: F401  (registers warcaster-greedy)
 from rules_engine.warcaster.combat import ACTION_FACES
 from rules_engine.warcaster.geometry import free_spot, gap, norm
 from rules_engine.warcaster.models import Catalog, CypherSpec, UnitSpec, compile_force, compile_rack
-from rules_engine.warcaster.state import DEFAULT_OPTIONS, Board, Gate, Model, Side, Unit
+from rules_engine.warcaster.state import Board, Gate, Model, Side, Unit
 
+DEFAULT_OPTIONS: Mapping[str, Any] = {  # the game's options (a simulation's `options` may set any of them)
+    "attack_dice": 3,  # W11: action dice in an attack roll
+    "damage_dice": 3,  # W11: action dice in a damage roll
+    "blast_damage": "half_pow",  # W13: ⌈POW/2⌉ straight to health; or "half_pow_minus_arm"
+    "table_size": 30,  # inches, square
+    "objective_radius": 3,  # W16: centre objective, within 3″ of the table centre
+    "objective_points": 2,  # W16: per pulse round end
+    "rounds": 3,  # pulse rounds in a game
+    "turns_per_round": 5,  # turns per player per pulse round
+    "hand_limit": 5,  # W10 phase 9
+    "arc_pool": 15,  # arc a player owns: on units, on gates or in the pool
+    "gates": 3,  # void gates a player can place (W10 phase 7)
+    "gate_arc_limit": 8,  # arc a gate can hold
+    "gate_start_arc": 5,  # arc a gate takes from the pool when placed
+    "unit_arc_limit": 3,  # arc a non-hero unit can hold (a hero: its FOC)
+    "max_arc_per_attack": 3,  # power dice a single attack may buy
+    "deploy_range": 3,  # deployed models are placed within this of their gate
+    "cypher_attack_stat": "foc",  # stat of the arc node used for a cypher attack roll ("foc" or "rat")
+}
 PASS = ("pass",)
 MOVE_MODES = ("advance", "objective", "hold")
 
@@ -121,7 +141,7 @@ class WarcasterState(Board):
         self.solo_activation = False
         self.turns_taken = [0, 0]
         self.winner: int | None = None
-        self.ended_by: str | None = None
+        self.end_reason: str | None = None
         self._legal: list[Any] | None = None
         self._targets: dict[int, list[Unit]] = {}
         self.first = 0
@@ -129,7 +149,7 @@ class WarcasterState(Board):
         if source is not None:
             self.phase, self.acting, self.solo_activation = source.phase, source.acting, source.solo_activation
             self.turns_taken, self.winner = list(source.turns_taken), source.winner
-            self.ended_by, self.first = source.ended_by, source.first
+            self.end_reason, self.first = source.end_reason, source.first
             return
         assert game is not None, "WarcasterState needs a game (or copy_of)"
         for player, (units, rack, goldfish) in enumerate(game.sides):
@@ -191,6 +211,10 @@ class WarcasterState(Board):
 
     def is_terminal(self) -> bool:
         return self.phase == "over"
+
+    def outcome(self) -> Outcome | None:
+        """How the game ended (None while it goes on)."""
+        return Outcome(self.winner, self.end_reason or outcome.STEP_LIMIT) if self.phase == "over" else None
 
     def returns(self) -> tuple[float, float]:
         if self.winner is None:
@@ -644,7 +668,7 @@ class WarcasterState(Board):
     def _finish(self, reason: str) -> None:
         vp = [self.sides[0].vp, self.sides[1].vp]
         self.winner = 0 if vp[0] > vp[1] else 1 if vp[1] > vp[0] else None
-        self.ended_by = reason
+        self.end_reason = reason
         self.phase = "over"
         self.acting = None
         self.log_game("game_over", {"reason": reason, "vp": vp, "winner": self.winner, "round": self.round})

@@ -20,7 +20,7 @@ from rules_engine.core.stats import Summary
 from rules_engine.simulation import BaseSimulator, SimulationInputError, list_codes, register_simulator
 from rules_engine.warcaster.game import WarcasterGame
 from rules_engine.core.catalog import CardDataError
-from rules_engine.warcaster.state import DEFAULT_OPTIONS
+from rules_engine.warcaster.game import DEFAULT_OPTIONS
 
 
 class WarcasterSimulator(BaseSimulator):
@@ -94,10 +94,10 @@ def game_record(state: Any) -> dict[str, Any]:
         elif kind == "effect" and event.data.get("change") == "applied" and event.data.get("by") == PLAYER:
             name = event.data["effect"]
             effects[name] = effects.get(name, 0) + 1
-    winner = state.winner if state.is_terminal() else None
+    end = state.outcome() or outcome.Outcome(None, outcome.STEP_LIMIT)
     return {
-        "outcome": outcome_of(winner),
-        "ended_by": state.ended_by or outcome.STEP_LIMIT,
+        "outcome": outcome_of(end.winner),
+        "ended_by": end.reason,
         "vp_for": state.sides[PLAYER].vp,
         "vp_against": state.sides[OPPONENT].vp,
         "units_destroyed": destroyed,

@@ -16,26 +16,6 @@ from rules_engine.warcaster.geometry import Disc, move_towards, norm
 from rules_engine.warcaster.models import CypherSpec, ModelSpec, UnitSpec
 
 
-DEFAULT_OPTIONS: Mapping[str, Any] = {
-    "attack_dice": 3,  # W11: action dice in an attack roll
-    "damage_dice": 3,  # W11: action dice in a damage roll
-    "blast_damage": "half_pow",  # W13: ⌈POW/2⌉ straight to health; or "half_pow_minus_arm"
-    "table_size": 30,  # inches, square
-    "objective_radius": 3,  # W16: centre objective, within 3″ of the table centre
-    "objective_points": 2,  # W16: per pulse round end
-    "rounds": 3,  # pulse rounds in a game
-    "turns_per_round": 5,  # turns per player per pulse round
-    "hand_limit": 5,  # W10 phase 9
-    "arc_pool": 15,  # arc a player owns: on units, on gates or in the pool
-    "gates": 3,  # void gates a player can place (W10 phase 7)
-    "gate_arc_limit": 8,  # arc a gate can hold
-    "gate_start_arc": 5,  # arc a gate takes from the pool when placed
-    "unit_arc_limit": 3,  # arc a non-hero unit can hold (a hero: its FOC)
-    "max_arc_per_attack": 3,  # power dice a single attack may buy
-    "deploy_range": 3,  # deployed models are placed within this of their gate
-    "cypher_attack_stat": "foc",  # stat of the arc node used for a cypher attack roll ("foc" or "rat")
-}
-
 
 @dataclass(slots=True)
 class Model:

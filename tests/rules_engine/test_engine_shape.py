@@ -44,3 +44,22 @@ def test_a_finished_game_refuses_any_action(system):
 def test_every_game_ends_with_a_reason_of_the_one_vocabulary(system):
     result = simulate(ONE_PER_SYSTEM[system], games=20, seed=3, workers=1)
     assert result["ended_by"] and set(result["ended_by"]) <= set(END_REASONS), result["ended_by"]
+
+
+@pytest.mark.parametrize("system", sorted(ONE_PER_SYSTEM))
+def test_a_finished_state_says_its_outcome_and_a_running_one_none(system):
+    """Outcome(winner, reason) on every terminal state, the same for all three engines; the winner agrees with
+    returns() (+1 for the winner) and the reason is one of the one vocabulary."""
+    prepared, state, rng = _start(ONE_PER_SYSTEM[system])
+    assert state.outcome() is None
+    seen = set()
+    for game in range(8):
+        rng = game_rng(11, game)
+        state = play_out(prepared.game.new_initial_state(rng), prepared.policies, rng)
+        end = state.outcome()
+        assert end is not None and end.reason in END_REASONS
+        returns = state.returns()
+        assert end.winner == (None if returns[0] == returns[1] else 0 if returns[0] > returns[1] else 1)
+        assert state.clone().outcome() == end
+        seen.add(end.reason)
+    assert seen
