@@ -25,6 +25,9 @@ from jsonschema.exceptions import best_match
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
+from rules_engine.core.catalog import CardDataError
+from rules_engine.systems import system as game_system
+
 from .storable_text import escaped, surrogate_problem
 from .systems import SYSTEMS
 
@@ -183,7 +186,7 @@ def check_package(data: Any, *, schema_directory: Path | str | None = None) -> l
     errors = check_against_schema(data, validator)
     if errors:
         return errors
-    return cap_errors(check_shape(data) or check_unique_within(data))
+    return cap_errors(check_shape(data) or check_unique_within(data) or check_engine_cards(data))
 
 
 def check_envelope(data: Any) -> list[str]:
@@ -290,6 +293,25 @@ def check_shape(data: dict) -> list[str]:
             if isinstance(slug, str) and slug.strip() and not _is_slug(slug):
                 errors.append(f'{noun} #{index + 1}, field "slug": {_show(slug)} is not a slug '
                               '(letters, digits, "-" and "_" only)')
+    return errors
+
+
+def check_engine_cards(data: dict) -> list[str]:
+    """Every card as its game's engine reads it (the registry's `check_card`): what the JSON Schema cannot say — a
+    skill's parameters, a dial's clicks, a weapon's qualities — is checked by the one definition the simulator
+    plays, so a package the importer accepts is a package the engine can play."""
+    check = game_system(data["system"]).check_card
+    if check is None:
+        return []
+    errors = []
+    for card in data["cards"]:
+        try:
+            check(card)
+        except CardDataError as error:
+            errors.append(str(error))
+        except (ValueError, TypeError, KeyError, AttributeError) as error:  # data the reader did not foresee
+            errors.append(f'card {card.get("code")}: the {data["system"]} engine cannot read this card '
+                          f"({type(error).__name__}: {error})")
     return errors
 
 

@@ -42,6 +42,9 @@ class GameSystem:
     odds_error: type[Exception] | None = None
     sample_hand: Callable[..., Any] | None = None  # an opening hand dealt from a seed (HAGMI), hagmi/odds.py
     simulator_module: str = ""
+    # The engine's own reader of one card: raises CardDataError (rules_engine.core.catalog) when the engine could
+    # not play it. The package importer runs it on every card, so a skill, effect or weapon is defined once.
+    check_card: Callable[[Mapping[str, Any]], Any] | None = None
 
     @property
     def section_keys(self) -> tuple[str, ...]:

@@ -5,6 +5,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules_engine.core.messages import Label
+from rules_engine.hagmi.cards import parse_card
 from rules_engine.hagmi.construction import OPPONENT_CATEGORIES, RULESET, SECRET, home_section
 from rules_engine.hagmi.odds import OddsError, draw_odds, sample_hand
 from rules_engine.systems import GameSystem
@@ -31,4 +32,5 @@ SYSTEM = GameSystem(
     odds_error=OddsError,
     sample_hand=sample_hand,
     simulator_module="rules_engine.hagmi.simulation",
+    check_card=parse_card,  # its skills by the engine's own vocabulary (hagmi/skills.py validate_skill)
 )

@@ -6,6 +6,7 @@ from typing import Any
 
 from rules_engine.core.messages import Label
 from rules_engine.mwda.construction import ARMY, RULESET
+from rules_engine.mwda.units import unit_spec
 from rules_engine.systems import GameSystem
 
 
@@ -22,4 +23,5 @@ SYSTEM = GameSystem(
     cost_fields=("points",),
     _default_section=default_section,
     simulator_module="rules_engine.mwda.simulation",
+    check_card=unit_spec,  # its dial, weapons and abilities as the engine reads them
 )

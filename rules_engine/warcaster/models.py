@@ -363,13 +363,31 @@ def compile_rack(catalog: Catalog, entries: Any, where: str) -> list[CypherSpec]
         return []
     rack = []
     for at, raw_code, qty, _entry in entries_of(entries, where):
-        card = catalog.get(raw_code, f"{at}.card", ("cypher",))
-        code = _code(card)
-        raw_effects = card.get("effects")
-        if not isinstance(raw_effects, list) or not raw_effects:
-            raise CardDataError(code, "effects", "a cypher needs a non-empty list of effects")
-        effects = tuple(parse_effect(card, e, f"effects[{j}]") for j, e in enumerate(raw_effects))
-        spec = CypherSpec(code, str(card.get("name", code)), str(card.get("suit", "")),
-                          str(card.get("cypher_type", "effect")), effects)
-        rack += [spec] * qty
+        rack += [cypher_spec(catalog.get(raw_code, f"{at}.card", ("cypher",)))] * qty
     return rack
+
+
+def cypher_spec(card: Mapping[str, Any]) -> CypherSpec:
+    code = _code(card)
+    raw_effects = card.get("effects")
+    if not isinstance(raw_effects, list) or not raw_effects:
+        raise CardDataError(code, "effects", "a cypher needs a non-empty list of effects")
+    effects = tuple(parse_effect(card, e, f"effects[{j}]") for j, e in enumerate(raw_effects))
+    return CypherSpec(code, str(card.get("name", code)), str(card.get("suit", "")),
+                      str(card.get("cypher_type", "effect")), effects)
+
+
+def check_card(card: Mapping[str, Any]) -> None:
+    """Read one card of a package as the engine will (the registry's card checker; CardDataError names the field):
+    models by their stats, weapons, abilities; warjack weapons and cortexes; cyphers by their effects."""
+    kind = card.get("kind")
+    if kind in MODEL_KINDS:
+        model_spec(card)
+    elif kind == "weapon":
+        parse_weapon(card, card, "weapon")
+    elif kind == "cortex":
+        _abilities(card, "card")
+    elif kind == "cypher":
+        cypher_spec(card)
+    else:
+        raise CardDataError(_code(card), "kind", f"unknown kind {kind!r}")

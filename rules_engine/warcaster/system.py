@@ -7,6 +7,7 @@ from typing import Any
 from rules_engine.core.messages import Label
 from rules_engine.systems import GameSystem
 from rules_engine.warcaster.construction import FORCE, RACK, RULESET
+from rules_engine.warcaster.models import check_card
 
 
 def default_section(card: Mapping[str, Any]) -> str:
@@ -23,4 +24,5 @@ SYSTEM = GameSystem(
     cost_fields=("cst", "cost"),
     _default_section=default_section,
     simulator_module="rules_engine.warcaster.simulation",
+    check_card=check_card,  # stats, weapons and their qualities, abilities, cypher effects as the engine reads them
 )

@@ -312,3 +312,47 @@ def test_import_package_command_exits_non_zero_with_errors_on_stderr(hagmi_packa
 def test_import_package_command_on_missing_file(tmp_path):
     with pytest.raises(CommandError, match="cannot read the file"):
         call_command("import_package", str(tmp_path / "nope.json"))
+
+
+# --- the engine's own card readers (issue 16: a skill is defined once, by the engine that plays it) ----------
+
+
+def test_the_importer_runs_the_engines_own_card_reader(hagmi_package, monkeypatch):
+    """A card the JSON Schema accepts but the engine could not play is refused, naming the card and field, and
+    nothing is written: the importer asks the registry's `check_card` (here made to refuse one card)."""
+    from types import SimpleNamespace
+
+    from rules_engine.core.catalog import CardDataError
+
+    before = catalog_snapshot()
+    victim = hagmi_package["cards"][1]["code"]
+
+    def check_card(card):
+        if card["code"] == victim:
+            raise CardDataError(victim, "skills[0].amount", "required by skill kind 'deal_damage'")
+
+    monkeypatch.setattr(package_validation, "game_system", lambda slug: SimpleNamespace(check_card=check_card))
+    assert refused(hagmi_package) == [f'card {victim}, field "skills[0].amount": required by skill kind \'deal_damage\'']
+    assert catalog_snapshot() == before
+
+
+def test_the_hagmi_schema_and_engine_know_the_same_skills():
+    """The skill vocabulary is the engine's (rules_engine/hagmi/skills.py REGISTRY): the package schema's kinds,
+    parameters, triggers and condition keys say the same, so neither accepts what the other refuses."""
+    from rules_engine.hagmi import skills
+
+    schema = json.loads((ROOT / "cards" / "schemas" / "hagmi.schema.json").read_text(encoding="utf-8"))["$defs"]
+    assert set(schema["skill_kind"]["enum"]) == set(skills.REGISTRY)
+    for kind, spec in skills.REGISTRY.items():
+        shape = schema[f"kind_{kind}"]
+        assert set(shape["properties"]) - skills.COMMON == set(spec.required) | set(spec.optional), kind
+        assert set(shape.get("required", ())) - {"kind"} == set(spec.required), kind
+    assert set(schema["trigger"]["enum"]) == set(skills.TRIGGERS)
+    assert set(schema["condition"]["properties"]) == set(skills.CONDITION_KEYS)
+
+
+def test_every_bundled_package_passes_its_engines_reader():
+    """What the site ships, each card read by its engine (so the check above refuses nothing real)."""
+    for path in sorted((ROOT / "cards" / "packages").glob("*/*.json")):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        assert package_validation.check_engine_cards(data) == [], path
