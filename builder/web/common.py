@@ -6,6 +6,7 @@ from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext_lazy as _
 
 from builder.listio import ListFormatError
 from builder.services import ListServiceError
@@ -35,13 +36,35 @@ def error_lines(error: Exception) -> list[dict[str, Any]]:
         return [{**issue.to_dict(), "message": issue.words(lang)} for issue in error.issues]
     if isinstance(error, ListServiceError):
         details = error.details if isinstance(error.details, dict) else {}
-        return [{"message": error.message, "line": None, "path": details.get("path"), "suggestions": []}]
+        return [{"message": page_message(error), "line": None, "path": details.get("path"), "suggestions": []}]
     return [{"message": str(error), "line": None, "path": None, "suggestions": []}]
+
+
+# What a page says for a service error, by its code, in the page's language (the API keeps the service's English
+# message, which names ids and limits); a code not listed here shows the service's message.
+PAGE_MESSAGES = {
+    "permission_denied": _("Only the owner of this list can change it."),
+    "not_authenticated": _("Sign in first."),
+    "list.deleted": _("This list is in the trash: restore it first."),
+    "list.not_deleted": _("This list is not in the trash."),
+    "list.conflict": _("This list was changed elsewhere since you opened it: nothing was saved."),
+    "request.too_large": _("The file is larger than this site accepts."),
+    "history.revision_numbers": _("The revisions to compare must be revision numbers (1, 2, ...)."),
+}
+
+
+def page_message(error: ListServiceError) -> str:
+    known = PAGE_MESSAGES.get(error.code)
+    return str(known) if known is not None else error.message
 
 
 def error_page(request: HttpRequest, error: ListServiceError) -> Any:
     """A service error as a page with its status (404 for a list the user may not see, 403, 409, 429, 503...)."""
-    return render(request, "error.html", {"error": error, "lines": error_lines(error)}, status=error.status)
+    lines = error_lines(error)
+    if error.code == "not_found":  # the address asked for, not the service's English "No list with id ..."
+        lines = [{**lines[0], "message": _("There is nothing at %(path)s, or it is not yours to see.")
+                  % {"path": request.path}}]
+    return render(request, "error.html", {"error": error, "lines": lines}, status=error.status)
 
 
 def throttled_page(request: HttpRequest, wait: float | None) -> HttpResponse:

@@ -392,7 +392,7 @@ def list_history(request: HttpRequest, slug: str) -> HttpResponse:
             diff = selectors.revision_diff(game_list, start, to)
     except ValueError:
         return error_page(request, ListServiceError("from/to must be revision numbers (1, 2, ...).",
-                                                    code="invalid"))
+                                                    code="history.revision_numbers"))
     except ListServiceError as error:
         return error_page(request, error)
     cat = p.catalog(game_list.system.slug)
