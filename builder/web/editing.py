@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from builder.listio import MAX_ENTRIES, MAX_QTY, ListFormatError, parse_list_text  # quantity 1..999 (docs/api.md)
 from cards.systems import SYSTEMS
 
-from .presenters import system_name, ui_lang
+from .presenters import section_label, system_name, ui_lang
 
 OPS = ("add", "inc", "dec", "remove", "loadout")
 
@@ -40,7 +40,7 @@ class Edit:
         """"add:weapons:HS-001" -> Edit("add", "weapons", "HS-001")."""
         parts = (value or "").split(":", 2)
         if len(parts) != 3 or parts[0] not in OPS or not parts[1] or not parts[2]:
-            raise EditError(f"Unknown editor action {value!r}.")
+            raise EditError(_("Unknown editor action “%(action)s”.") % {"action": value})
         return cls(*parts)
 
 
@@ -51,11 +51,13 @@ def require_entry(document: dict[str, Any], edit: Edit, sections: list[str]) -> 
 
 def _entry(document: dict[str, Any], edit: Edit, sections: list[str]) -> dict[str, Any]:
     if edit.section not in sections:
-        raise EditError(f"No section {edit.section!r} in this list (sections: {', '.join(sections)}).")
+        raise EditError(_("This list has no section “%(section)s” (sections: %(known)s).") % {
+            "section": edit.section, "known": _(", ").join(section_label(name) for name in sections)})
     entries = (document.get("sections") or {}).get(edit.section) or []
     entry = next((entry for entry in entries if entry.get("card") == edit.card), None)
     if entry is None:
-        raise EditError(f"{edit.card} is not in {edit.section}.")
+        raise EditError(_("%(card)s is not in %(section)s (any more).") % {
+            "card": edit.card, "section": section_label(edit.section)})
     return entry
 
 
@@ -98,7 +100,8 @@ def apply_edit(document: dict[str, Any], edit: Edit, sections: list[str], count:
     """A copy of `document` with `edit` applied. Quantities stay within 1..MAX_QTY; 0 removes the entry. `count` is
     how many copies "add" adds (the fast-add box's "3 補給")."""
     if edit.section not in sections:
-        raise EditError(f"No section {edit.section!r} in this list (sections: {', '.join(sections)}).")
+        raise EditError(_("This list has no section “%(section)s” (sections: %(known)s).") % {
+            "section": edit.section, "known": _(", ").join(section_label(name) for name in sections)})
     doc = copy.deepcopy(document)
     entries = doc.setdefault("sections", {}).setdefault(edit.section, [])
     index = next((i for i, entry in enumerate(entries) if entry.get("card") == edit.card), None)
@@ -107,7 +110,8 @@ def apply_edit(document: dict[str, Any], edit: Edit, sections: list[str], count:
         entries.append({"card": edit.card, "qty": count})
         return doc
     if index is None:
-        raise EditError(f"{edit.card} is not in {edit.section}.")
+        raise EditError(_("%(card)s is not in %(section)s (any more).") % {
+            "card": edit.card, "section": section_label(edit.section)})
     entry = entries[index]
     qty = entry.get("qty") if isinstance(entry.get("qty"), int) else 1
     if edit.op in ("add", "inc"):

@@ -111,9 +111,9 @@ def test_a_tampered_draft_is_refused_with_the_path_never_a_500(make_list, owner_
 def test_unknown_editor_action_is_explained(make_list, owner_client):
     game_list = make_list(empty_hagmi())
     page = editor_post(owner_client, game_list, "inc:weapons:HS-001").content.decode()
-    assert "HS-001 is not in weapons." in page
+    assert "HS-001 is not in Weapons (any more)." in page  # the section in words, never its slug
     page = editor_post(owner_client, game_list, "add:army:HS-001").content.decode()
-    assert "No section &#x27;army&#x27;" in page
+    assert "This list has no section “army” (sections: Weapons, Tactics, Damage, Secret)." in page
 
 
 def test_the_picker_offers_player_cards_only_with_their_home_section_h3(make_list, owner_client):
