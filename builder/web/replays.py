@@ -40,12 +40,15 @@ def replay(request: HttpRequest, public_id: str, index: int) -> HttpResponse:
     try:
         run = with_shown_list(selectors.simulation_get_shared(public_id=public_id, user=request.user), request.user)
         if not 0 <= index < run.games:
-            raise ListNotFound(f"Run {run.public_id} has games 0 to {run.games - 1}; there is no game {index}.")
+            raise ListNotFound(pgettext("replay", "This run has games 0 to %(last)s; there is no game %(n)s.")
+                               % {"last": run.games - 1, "n": index}, code="replay.no_game")
         game = replay_events(run.snapshot, run.seed, index)
     except ListServiceError as error:
         return error_page(request, error)
     except SimulationInputError as error:
-        return error_page(request, ListServiceError(f"This game cannot be replayed: {error}"))
+        return error_page(request, ListServiceError(
+            pgettext("replay", "This game cannot be replayed: the run's snapshot no longer fits the engine (%(why)s).")
+            % {"why": error}, code="replay.unplayable"))
     snapshot = run.snapshot or {}
     cards = snapshot.get("cards") or {}
     opponent = snapshot.get("opponent") or {}
@@ -80,9 +83,13 @@ def _to_game(request: HttpRequest, public_id: str, raw: str) -> HttpResponse:
     try:
         index = int(raw)
     except ValueError:
-        return error_page(request, ListServiceError(f"game: expected a game number, got {raw[:40]!r}."))
+        return error_page(request, ListServiceError(
+            pgettext("replay", "Give the game as a number (0, 1, 2, ...), not %(raw)s.") % {"raw": repr(raw[:40])},
+            code="replay.bad_number"))
     if index < 0:
-        return error_page(request, ListNotFound(f"There is no game {index}: games are numbered from 0."))
+        return error_page(request, ListNotFound(
+            pgettext("replay", "There is no game %(n)s: games are numbered from 0.") % {"n": index},
+            code="replay.no_game"))
     return redirect("replay", public_id=public_id, index=index)
 
 

@@ -110,7 +110,9 @@ def test_the_run_page_links_to_its_replays(make_list, owner, owner_client, publi
     response = owner_client.get(f"/simulations/{run.public_id}/games/0/", {"game": "3"})
     assert response.status_code == 302 and response["Location"] == f"/simulations/{run.public_id}/games/3/"
     bad = owner_client.get(f"/simulations/{run.public_id}/games/0/", {"game": "three"})
-    assert bad.status_code == 400 and "expected a game number" in bad.content.decode()
+    assert bad.status_code == 400 and "Give the game as a number (0, 1, 2, ...), not &#x27;three&#x27;." in bad.content.decode()
+    ja = owner_client.get(f"/simulations/{run.public_id}/games/9/", HTTP_ACCEPT_LANGUAGE="ja")
+    assert ja.status_code == 404 and "このシミュレーションの対戦は第0戦から第3戦までです。第9戦はありません。" in ja.content.decode()
 
 
 def test_user_text_is_escaped(make_list, owner, owner_client, published):
