@@ -69,8 +69,8 @@ _LINE_PREFIX = re.compile(r"^line \d+: ")
 
 
 def _escaped(value: Any) -> Any:
-    if isinstance(value, Label):
-        return Label(escaped(value.en), escaped(value.ja))
+    if isinstance(value, (Label, messages.Worded)):
+        return type(value)(*(escaped(part) for part in value))
     return escaped(value) if isinstance(value, str) else value
 
 

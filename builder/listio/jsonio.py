@@ -26,12 +26,12 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
 from cards.storable_text import SURROGATES, escaped, holds_surrogate, surrogate_places, surrogate_problem
-from cards.systems import SYSTEMS
+from cards.systems import SECTION_LABELS, SYSTEMS
 
 from rules_engine.core.messages import Label
 
 from .errors import MAX_ISSUES, ListFormatError, ListIssue
-from .messages import TYPE_WORDS, joined
+from .messages import TYPE_WORDS, Said, Worded, both, joined
 
 SCHEMA_ID = "hangar.list/1"
 SCHEMA_PATH = Path(__file__).with_name("list.schema.json")
@@ -136,31 +136,37 @@ def options_problem(options: Any) -> str | None:
     while stack:
         value, depth = stack.pop()
         if isinstance(value, (dict, list)) and depth > MAX_OPTIONS_DEPTH:
-            return f"must not be nested more than {MAX_OPTIONS_DEPTH} levels deep"
+            return Said(f"must not be nested more than {MAX_OPTIONS_DEPTH} levels deep",
+                        f"{MAX_OPTIONS_DEPTH}段より深い入れ子にはできません")
         if isinstance(value, dict):
             for key, item in value.items():
                 if not isinstance(key, str):
-                    return f"must have only string keys, got the key {_show(key)}"
+                    return Said(f"must have only string keys, got the key {_show(key)}",
+                                f"キーは文字列だけにしてください（キー{_show(key)}があります）")
                 if "\x00" in key:
-                    return "must not contain the character U+0000"
+                    return Said("must not contain the character U+0000", "文字U+0000は使えません")
                 if SURROGATES.search(key):
-                    return f"must not have a key that {surrogate_problem(key)}"
+                    return Said(f"must not have a key that {surrogate_problem(key)}",
+                                "保存できない文字（孤立したサロゲート）を含むキーがあります")
                 stack.append((item, depth + 1))
         elif isinstance(value, list):
             stack.extend((item, depth + 1) for item in value)
         elif isinstance(value, str):
             if "\x00" in value:
-                return "must not contain the character U+0000"
+                return Said("must not contain the character U+0000", "文字U+0000は使えません")
             if SURROGATES.search(value):
-                return f"must not hold text that {surrogate_problem(value)}"
+                return Said(f"must not hold text that {surrogate_problem(value)}",
+                            "保存できない文字（孤立したサロゲート）を含む文字列があります")
         elif isinstance(value, float):
             if not math.isfinite(value):
-                return f"must hold only finite numbers, got {value}"
+                return Said(f"must hold only finite numbers, got {value}",
+                            f"有限の数値だけにしてください（{value}があります）")
         elif isinstance(value, int) and not isinstance(value, bool):
             if abs(value) >= LARGE_NUMBER:
-                return "must not hold numbers of more than 60 digits"
+                return Said("must not hold numbers of more than 60 digits", "60桁を超える数値は使えません")
         elif value is not None and not isinstance(value, bool):
-            return f"must hold only plain JSON values, got {type(value).__name__}"
+            return Said(f"must hold only plain JSON values, got {type(value).__name__}",
+                        f"JSONの値だけにしてください（{type(value).__name__}があります）")
     return None
 
 
@@ -212,7 +218,7 @@ def _issue(parts: list[str | int], text: str, code: str = "json.problem", **para
     default the English sentence itself."""
     path = format_path(parts)
     key = tuple((1, part, "") if isinstance(part, int) else (0, 0, str(part)) for part in parts)
-    params = params if code != "json.problem" else {"detail": text}
+    params = params if code != "json.problem" else {"detail": both(text)}
     return key, ListIssue(f"{path or 'list'}: {text}", path=path or None, code=code, params=params)
 
 
@@ -247,13 +253,15 @@ def _value_issues(doc: dict[str, Any]) -> _Keyed:
         value, parts = stack.pop()
         if isinstance(value, (dict, list)) and len(parts) >= deepest:
             where = parts[:4] if parts[0] == "sections" else parts[:1]
-            keyed.append(_issue(where, f"must not be nested more than {MAX_OPTIONS_DEPTH} levels deep"))
+            keyed.append(_issue(where, Said(f"must not be nested more than {MAX_OPTIONS_DEPTH} levels deep",
+                                            f"{MAX_OPTIONS_DEPTH}段より深い入れ子にはできません")))
         elif isinstance(value, dict):
             stack.extend((item, parts + [key]) for key, item in value.items())
         elif isinstance(value, list):
             stack.extend((item, parts + [index]) for index, item in enumerate(value))
         elif isinstance(value, int) and not isinstance(value, bool) and abs(value) >= LARGE_NUMBER:
-            keyed.append(_issue(parts, "got a very large number (more than 60 digits)"))
+            keyed.append(_issue(parts, Said("got a very large number (more than 60 digits)",
+                                            "60桁を超える数値があります")))
     return sorted(keyed, key=lambda pair: pair[0])
 
 
@@ -283,8 +291,9 @@ def _python_issues(doc: dict[str, Any]) -> _Keyed:
                 keyed.append(_issue(["sections", key],
                                     f"unknown section {_show(key)} for {system}; valid sections: {', '.join(valid)}",
                                     "json.unknown_section", key=_show(key),
-                                    system=Label(SYSTEMS[system]["name"], SYSTEMS[system]["name_ja"]),
-                                    valid=", ".join(valid)))
+                                    system=Worded(system, SYSTEMS[system]["name"], SYSTEMS[system]["name_ja"]),
+                                    valid=Worded(", ".join(valid), ", ".join(SECTION_LABELS[v]["en"] for v in valid),
+                                                 "、".join(SECTION_LABELS[v]["ja"] for v in valid))))
     for key, entries in sections.items():
         if isinstance(entries, list):
             for index, entry in enumerate(entries):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from rules_engine.core.messages import Label
 
@@ -30,8 +30,8 @@ TEMPLATES: Mapping[str, Label] = {
     "text.empty_catalog": Label(" (no cards of this system are loaded)", "（このゲームのカードが読み込まれていません）"),
     # --- the text format: entry lines -------------------------------------------------------------------------
     "text.entry_shape": Label(
-        "an entry starts with a quantity from 1 to {max}, e.g. \"2 補給物資\"; got {text}",
-        "カードの行は1〜{max}の数量で始めます（例：「2 補給物資」）。{text}と書かれています"),
+        "an entry starts with a quantity from 1 to {max}, e.g. \"{example}\"; got {text}",
+        "カードの行は1〜{max}の数量で始めます（例：「{example}」）。{text}と書かれています"),
     "text.quantity": Label("quantity must be from 1 to {max}, got {shown}",
                            "数量は1〜{max}にしてください（{shown}と書かれています）"),
     "text.options": Label("the options at the end of the line {problem}", "行末のオプションが正しくありません：{problem}"),
@@ -129,18 +129,47 @@ TYPE_WORDS = {
 }
 
 
+class Worded(NamedTuple):
+    """A parameter the API says one way and a page another: slugs in the API's English message (`api`), words on
+    an English (`en`) or Japanese (`ja`) page ("tactics-v4" / "Tactics (regulation Ver.4)" / "タクティクス (Ver.4)")."""
+
+    api: str
+    en: str
+    ja: str
+
+    def get(self, lang: str) -> str:
+        return self.ja if lang == "ja" else self.en if lang == "en" else self.api
+
+
+class Said(str):
+    """An English sentence that also knows its Japanese (`ja`): for helpers whose answer is used as a plain string
+    (options_problem) and also shown on pages."""
+
+    ja: str
+
+    def __new__(cls, en: str, ja: str) -> "Said":
+        said = super().__new__(cls, en)
+        said.ja = ja
+        return said
+
+
+def both(text: Any) -> Label | str:
+    """A Said as a Label (both languages); any other text as it is."""
+    return Label(str(text), text.ja) if isinstance(text, Said) else text
+
+
 def quoted(text: str) -> Label:
     """User text inside a message: "…" (JSON quoting) in English, 「…」 in Japanese."""
     return Label(json.dumps(text, ensure_ascii=False), f"「{text}」")
 
 
-def joined(values: list[Any], lang_sep: Label = Label(", ", "、")) -> Label:
-    """Values (plain or Labels) joined in each language."""
-    return Label(*(lang_sep.get(lang).join(v.get(lang) if isinstance(v, Label) else str(v) for v in values)
-                   for lang in ("en", "ja")))
+def joined(values: list[Any], lang_sep: Label = Label(", ", "、")) -> Worded:
+    """Values (plain, Labels or Worded) joined in each language."""
+    return Worded(*(lang_sep.get(lang).join(v.get(lang) if hasattr(v, "get") else str(v) for v in values)
+                    for lang in ("api", "en", "ja")))
 
 
 def render(code: str, params: Mapping[str, Any], lang: str) -> str:
-    """The sentence of message `code` in `lang` ("ja" or anything else for English)."""
-    values = {name: value.get(lang) if isinstance(value, Label) else value for name, value in params.items()}
+    """The sentence of message `code` in `lang`: "ja" or "en" for a page, "api" for the API's English message."""
+    values = {name: value.get(lang) if isinstance(value, (Label, Worded)) else value for name, value in params.items()}
     return TEMPLATES[code].get(lang).format(**values)

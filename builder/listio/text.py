@@ -37,7 +37,7 @@ from rules_engine.core.catalog import Catalog
 from rules_engine.core.messages import Label
 
 from .errors import MAX_ISSUES, ListFormatError, ListIssue
-from .messages import TEMPLATES, joined, quoted, render
+from .messages import TEMPLATES, Worded, both, joined, quoted, render
 from .jsonio import (
     CARD_PATTERN,
     FORMAT_PATTERN,
@@ -131,7 +131,7 @@ class _LineProblem(Exception):
     def __init__(self, code: str, suggest_for: str | None = None, suggestions: list[str] | None = None,
                  **params: Any):
         self.code, self.params = code, params
-        self.message = render(code, params, "en")
+        self.message = render(code, params, "api")
         super().__init__(self.message)
         self.suggest_for = suggest_for
         self.suggestions = suggestions or []
@@ -241,7 +241,8 @@ def parse_entry(text: str, index: CardIndex) -> dict[str, Any]:
     """One entry line ("2 補給物資", "1 Titan {...}") -> {"card", "qty"[, "options"]}; _LineProblem if bad."""
     match = _ENTRY.match(text)
     if not match:
-        raise _LineProblem("text.entry_shape", max=MAX_QTY, text=quoted(text))
+        raise _LineProblem("text.entry_shape", max=MAX_QTY, text=quoted(text),
+                           example=Worded("2 補給物資", "2 Supply Drop", "2 補給物資"))
     qty = _quantity(match["qty"])
     rest = match["rest"]
     if not rest:
@@ -252,7 +253,7 @@ def parse_entry(text: str, index: CardIndex) -> dict[str, Any]:
         try:
             entry["options"] = canonical_options(options)
         except ValueError as problem:  # options_problem's sentence
-            raise _LineProblem("text.options", problem=str(problem)) from None
+            raise _LineProblem("text.options", problem=both(problem.args[0] if problem.args else str(problem))) from None
     return entry
 
 
@@ -374,16 +375,19 @@ _UNKNOWN_SECTION = "?"
 _ANY_SECTION_LABEL = {fold(word) for section, labels in SECTION_LABELS.items() for word in (section, *labels.values())}
 
 
-def _section_help(system: str) -> Label:
-    """The sections a system's text may have, each as "[兵器] / [Weapons]" in English and "[兵器]" in Japanese."""
+def _section_help(system: str) -> Worded:
+    """The section headers a system's text may have: "[兵器] / [Weapons], ..." in the API's message, each page
+    in its own language."""
     sections = SYSTEMS[system]["sections"]
-    return Label(", ".join(f"[{SECTION_LABELS[s]['ja']}] / [{SECTION_LABELS[s]['en']}]" for s in sections),
-                 "、".join(f"[{SECTION_LABELS[s]['ja']}]" for s in sections))
+    return Worded(", ".join(f"[{SECTION_LABELS[s]['ja']}] / [{SECTION_LABELS[s]['en']}]" for s in sections),
+                  ", ".join(f"[{SECTION_LABELS[s]['en']}]" for s in sections),
+                  "、".join(f"[{SECTION_LABELS[s]['ja']}]" for s in sections))
 
 
-def _known_systems() -> Label:
-    """The systems a "System:" header may name: slugs in English (as before), names in Japanese."""
-    return Label(", ".join(SYSTEMS), "、".join(info.get("name_ja") or info["name"] for info in SYSTEMS.values()))
+def _known_systems() -> Worded:
+    """The systems a "System:" header may name: slugs in the API's message, names on the pages."""
+    return Worded(", ".join(SYSTEMS), ", ".join(info["name"] for info in SYSTEMS.values()),
+                  "、".join(info.get("name_ja") or info["name"] for info in SYSTEMS.values()))
 
 
 def _system_slug(written: str) -> str | None:
@@ -404,7 +408,8 @@ def _format_slug(written: str, catalog: Catalog) -> str:
             return slug
     if FORMAT_PATTERN.fullmatch(written):
         return written
-    names = [Label(slug, str(fmt.get("name") or slug)) for slug, fmt in catalog.formats.items()]
+    names = [Worded(slug, str(fmt.get("name_en") or fmt.get("name") or slug), str(fmt.get("name") or slug))
+             for slug, fmt in catalog.formats.items()]
     known = joined(names) if names else TEMPLATES["text.none_loaded"]
     raise _LineProblem("text.not_format", name=quoted(written), system=_system_words(catalog.system), known=known)
 
@@ -566,7 +571,7 @@ class _Reader:
 
     def before_section(self, line: str, header: re.Match | None) -> _LineProblem:
         first = SYSTEMS[self.system]["sections"][0]
-        example = f"[{SECTION_LABELS[first]['ja']}]"
+        example = Worded(*(f"[{SECTION_LABELS[first][lang]}]" for lang in ("ja", "en", "ja")))
         if loadout_line(line):
             return _LineProblem("text.loadout_outside")
         if header:

@@ -1,5 +1,6 @@
 """The readable text list format (docs/list-formats.md): reading, writing, and exact round trips."""
 import random
+import re
 
 import pytest
 
@@ -390,3 +391,36 @@ def test_round_trip_of_an_empty_list_keeps_every_section():
     for system in CATALOGS:
         doc = parse_list_json({"schema": "hangar.list/1", "system": system, "sections": {}})
         assert round_trip(doc, "ja") == doc
+
+
+def test_every_problem_has_its_words_in_japanese_too():
+    """Issue 15: a page shows an importer problem in its own language (ListIssue.words), said once: the English
+    message of the API is unchanged, the page's words have no "line N:" and no "did you mean", the Japanese no
+    English sentence."""
+    from builder.listio.messages import TEMPLATES
+    texts = [
+        "System: hagmi\n[兵器]\n2 補給物質\n",  # no such card, with suggestions
+        "System: hagmi\n[兵器]\ntwo 補給物資\n",  # not an entry
+        "System: hagmi\n[兵器]\n0 補給物資\n",  # quantity
+        'System: hagmi\n[兵器]\n1 補給物資 {"a": 1e999}\n',  # options
+        "System: hagmi\n[Army]\n1 補給物資\n",  # unknown section
+        "System: nope\n",  # unknown system
+        "Name: a\nName: b\nSystem: hagmi\n",  # header twice
+        "Colour: blue\n",  # unknown header
+        "System: hagmi\nFormat: tactics-v9 x\n",  # not a format
+        "System: hagmi\n2 補給物資\n",  # entry before any section
+        "System: hagmi\n[兵器]\nFormat: tactics-v4\n",  # header after a section
+    ]
+    seen = set()
+    for text in texts:
+        with pytest.raises(ListFormatError) as raised:
+            read(text)
+        for issue in raised.value.issues:
+            assert issue.code in TEMPLATES, issue
+            seen.add(issue.code)
+            japanese, english = issue.words("ja"), issue.words("en")
+            assert re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", japanese), japanese
+            assert not re.search(r"\b(?:line|must|got|unknown|did you mean)\b", japanese), japanese
+            assert english and not re.search(r"[\u3040-\u30ff]", english.replace("補給物資", "")), english
+            assert not english.startswith("line ") and "did you mean" not in english
+    assert len(seen) >= 10
