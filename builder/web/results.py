@@ -142,6 +142,12 @@ class _Builder:
         self.stat("no-unit", _("Games without a unit played"),
                   number((result.get("first_unit_turn") or {}).get("games_without_unit")),
                   ("first_unit_turn.games_without_unit",))
+        by_turn = [row for row in (result.get("damage_per_turn") or {}).get("by_turn") or [] if isinstance(row, Mapping)]
+        self.chart("damage-by-turn", _("Damage dealt in each of your turns (mean of the games that reached it)"),
+                   ("damage_per_turn.by_turn",), type="line", labels=[str(row.get("turn")) for row in by_turn],
+                   series=[{"label": _("damage (mean)"), "data": [round(row.get("mean") or 0, 2) for row in by_turn]}],
+                   extra=[{"label": pgettext("simulation", "games"), "data": [row.get("games", 0) for row in by_turn]}],
+                   empty=not by_turn, axis=pgettext("simulation", "your turn"), value_axis=_("damage (mean)"))
         self.histogram("turns", _("Game length: games by number of your turns"), ("turns.histogram",),
                        _histogram(result, "turns"), axis=pgettext("simulation", "turns"))
         self.histogram("first-unit", _("Turn your first unit entered the battlefield"), ("first_unit_turn.histogram",),

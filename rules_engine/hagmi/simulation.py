@@ -54,6 +54,8 @@ class HagmiSimulator(BaseSimulator):
         summary.mean("turns").add(record["turns"])
         summary.histogram("turns_histogram").add(record["turns"])
         summary.mean("damage_per_turn").add(record["damage_per_turn"])
+        for turn, damage in enumerate(record["damage_by_turn"], 1):  # only the games that reached that turn
+            summary.mean(f"damage_on_turn_{turn}").add(damage)
         if record["first_unit_turn"] is None:
             summary.tally("first_unit").add("never")
         else:
@@ -66,7 +68,7 @@ class HagmiSimulator(BaseSimulator):
         return {
             **outcome_fields(summary, games),
             "turns": {"mean": mean_of(summary, "turns"), "histogram": histogram_of(summary, "turns_histogram")},
-            "damage_per_turn": {"mean": mean_of(summary, "damage_per_turn")},
+            "damage_per_turn": {"mean": mean_of(summary, "damage_per_turn"), "by_turn": damage_by_turn(summary)},
             "first_unit_turn": {
                 "mean": mean_of(summary, "first_unit_turn"),
                 "histogram": histogram_of(summary, "first_unit_turn_histogram"),
@@ -77,10 +79,23 @@ class HagmiSimulator(BaseSimulator):
         }
 
 
+def damage_by_turn(summary: Summary) -> list[dict[str, Any]]:
+    """The mean damage dealt to the opponent in each of your turns (turn 1, 2, ...: from the start of your turn to
+    the start of your next, so counter damage in the opponent's turn counts too), over the games that reached it."""
+    rows = []
+    turn = 1
+    while f"damage_on_turn_{turn}" in summary:
+        stat = summary.mean(f"damage_on_turn_{turn}")
+        rows.append({"turn": turn, "mean": round(stat.mean, 6), "games": stat.count})
+        turn += 1
+    return rows
+
+
 def game_record(state: Any) -> dict[str, Any]:
     """What one finished game says about the list (player 0), read from its event log."""
     own_turns = 0
     damage = 0
+    by_turn: list[int] = []  # damage dealt to the opponent during each of your turns and the opponent's after it
     first_unit_turn = None
     played: dict[str, int] = {}
     for event in state.events:
@@ -88,12 +103,18 @@ def game_record(state: Any) -> dict[str, Any]:
         if kind == "turn_start":
             if event.player == PLAYER:
                 own_turns += 1
+                by_turn.append(0)
         elif kind == "damage":
             if event.player == OPPONENT:
-                damage += event.data.get("amount", 0) or 0
+                amount = event.data.get("amount", 0) or 0
+                damage += amount
+                if by_turn:
+                    by_turn[-1] += amount
         elif kind == "damage_player":
             if event.player == OPPONENT:
                 damage += 1
+                if by_turn:
+                    by_turn[-1] += 1
         elif kind == "play":
             if event.player == PLAYER:
                 code = event.data.get("card")
@@ -107,6 +128,7 @@ def game_record(state: Any) -> dict[str, Any]:
         "ended_by": end.reason,
         "turns": own_turns,
         "damage_per_turn": damage / own_turns if own_turns else 0.0,
+        "damage_by_turn": by_turn,
         "first_unit_turn": first_unit_turn,
         "cards_played": played,
     }

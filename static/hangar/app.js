@@ -55,6 +55,10 @@
     if (winrate) {
       datasets = [{ label: spec.labels.length > 1 ? "%" : spec.labels[0], data: spec.values, backgroundColor: BLUE,
                     barPercentage: 0.55, categoryPercentage: 0.9 }];
+    } else if (spec.type === "line") {
+      datasets = spec.series.map(function (s) {
+        return { label: s.label, data: s.data, borderColor: BLUE, backgroundColor: BLUE, pointRadius: 3, tension: 0 };
+      });
     } else {
       datasets = spec.series.map(function (s) {
         var colour = spec.colours && spec.series.length === 1 ? spec.colours : BLUE;
@@ -81,7 +85,7 @@
       } } };
       options.layout = { padding: { top: 8 } };
     }
-    return { type: "bar", data: { labels: spec.labels, datasets: datasets }, options: options,
+    return { type: spec.type === "line" ? "line" : "bar", data: { labels: spec.labels, datasets: datasets }, options: options,
              plugins: winrate ? [errorBars] : [] };
   }
 

@@ -104,7 +104,7 @@ def test_start_a_simulation_and_watch_the_progress_bar_reach_charts(site, page, 
     expect(page.locator("#progress-bar")).to_be_visible()
     expect(page.locator(".winrate")).to_be_visible(timeout=60_000)
     expect(page.locator("#progress-bar")).to_have_attribute("value", "100")
-    expect(page.locator("canvas[data-drawn='1']")).to_have_count(6)  # win rate, outcomes, turns, first unit, cards played, endings
+    expect(page.locator("canvas[data-drawn='1']")).to_have_count(7)  # win rate, outcomes, damage by turn, turns, first unit, cards played, endings
 
 
 def test_another_user_cannot_see_a_private_list(site, page, make_user):

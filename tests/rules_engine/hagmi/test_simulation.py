@@ -78,3 +78,14 @@ def test_bad_snapshots_are_refused_with_the_field_named(change, message):
 def test_run_parameters_are_checked(games, seed):
     with pytest.raises(SimulationInputError):
         simulate(snapshot(), games=games, seed=seed)
+
+
+def test_damage_by_turn_follows_each_of_the_lists_turns():
+    """The result's damage per turn, turn by turn (a line on the result page): one row per turn reached, in order,
+    over the games that reached it (every game has a first turn, fewer reach the later ones)."""
+    result = simulate(snapshot(), games=40, seed=5)
+    rows = result["damage_per_turn"]["by_turn"]
+    assert [row["turn"] for row in rows] == list(range(1, len(rows) + 1))
+    assert rows[0]["games"] == 40 and all(a["games"] >= b["games"] for a, b in zip(rows, rows[1:]))
+    assert len(rows) == max(int(turns) for turns in result["turns"]["histogram"])
+    assert all(row["mean"] >= 0 for row in rows) and any(row["mean"] > 0 for row in rows)
