@@ -246,7 +246,9 @@ def test_build_the_bundled_hagmi_deck_from_empty_by_pasting(site, new_page, make
     page.get_by_role("button", name="Add these lines").click()
     problems = page.locator(".paste-problems li")
     expect(problems).to_have_count(1)
-    expect(problems).to_contain_text('line 1: no card named "ハウンデ" in HAGMI!; did you mean ハウンド (HS-009)')
+    expect(problems).to_contain_text("line 1")
+    expect(problems).to_contain_text('no card named "ハウンデ" in HAGMI!')  # said once: the suggestions are buttons
+    expect(problems).not_to_contain_text("did you mean")
     expect(page.locator("#paste")).to_have_value("2 ハウンデ")  # the good lines are in the list, the bad one stays
     expect(page.locator(".paste-note")).to_contain_text("Added 44 cards.")
     page.get_by_role("button", name="Use 2 ハウンド (HS-009) for line 1").click()
@@ -464,7 +466,7 @@ def test_the_editor_still_works_without_javascript(site, new_page, make_user):
     page.locator("#paste").fill("2 紅蓮丸\n2 補給物質\n")
     page.get_by_role("button", name="Add these lines").click()
     expect(qty(page, "weapons", "HS-001")).to_have_value("2")
-    expect(page.locator(".paste-problems")).to_contain_text("did you mean 補給物資 (HS-029)")
+    expect(page.locator(".paste-problems")).to_contain_text("Use 2 補給物資 (HS-029)")
     qty(page, "weapons", "HS-001").fill("3")
     page.get_by_role("button", name="Check again").click()
     expect(qty(page, "weapons", "HS-001")).to_have_value("3")
