@@ -305,11 +305,12 @@ def test_item2_editor_post_with_a_lone_surrogate_is_a_form_error_not_a_500(world
 
 
 IMPORT_PAGE = {
-    "paste": ({"text": 'System: hagmi\n[兵器]\n2 (HT-001) {"cortex": "\\ud800"}\n'}, "line 3: the options"),
+    "paste": ({"text": 'System: hagmi\n[兵器]\n2 (HT-001) {"cortex": "\\ud800"}\n'},
+              '<span class="line-no">line 3</span> the options'),
     "json-file": ({"file": SimpleUploadedFile("deck.json", body(hagmi_doc(name=LOW)).encode("ascii"))},
                   "name: contains a lone surrogate"),
     "txt-file": ({"file": SimpleUploadedFile("deck.txt", 'System: hagmi\n[兵器]\n1 (HT-001) {"\\udfff": 1}\n'
-                                             .encode("utf-8"))}, "line 3: the options"),
+                                             .encode("utf-8"))}, '<span class="line-no">line 3</span> the options'),
     "txt-file-bytes": ({"file": SimpleUploadedFile("deck.txt", b"System: hagmi\n[\xe5\x85\xb5\xe5\x99\xa8]\n"
                                                    b"1 HT-\xed\xbf\xbf\n")}, "is not UTF-8 text"),
 }
