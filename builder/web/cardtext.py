@@ -33,6 +33,11 @@ HAGMI_DECKS = vocabulary.LABELS[("hagmi", "deck")]
 HAGMI_SOURCES = vocabulary.LABELS[("hagmi", "source")]
 
 
+def _gap() -> str:
+    """What stands between two sentences: a space in English, nothing in Japanese (「…出す。コスト1以下…」)."""
+    return pgettext("two sentences", "%(first)s %(second)s") % {"first": "", "second": ""}
+
+
 def _own_text(item: Mapping[str, Any]) -> str:
     """An item's own wording in the UI language (text_en in English, text in Japanese), or ""."""
     ja, en = item.get("text"), item.get("text_en")
@@ -130,7 +135,7 @@ def hagmi_effect(skill: Mapping[str, Any]) -> str:
     if kind == "deal_damage":
         text = _("Deal %(amount)s damage to %(target)s.") % {"amount": amount, "target": target}
         if skill.get("unreducible"):
-            text += " " + _("This damage cannot be reduced.")
+            text += _gap() + _("This damage cannot be reduced.")
         return text
     if kind == "draw":
         deck = _word(HAGMI_DECKS, skill.get("deck", "choice"))
@@ -169,7 +174,7 @@ def hagmi_effect(skill: Mapping[str, Any]) -> str:
     if kind == "dismantle":
         text = _("Dismantle %(target)s: it is removed from the game, not destroyed (no \"when destroyed\").") % {
             "target": target}
-        return text + (" " + _("Only one with %(limits)s.") % {"limits": limits} if limits else "")
+        return text + (_gap() + _("Only one with %(limits)s.") % {"limits": limits} if limits else "")
     if kind == "refit":
         source = _("this unit") if skill.get("source") == "self" else _("a friendly unit")
         return _("Refit %(source)s into a card from %(from)s (same pilot, two shared types besides Refit).") % {
@@ -182,7 +187,7 @@ def hagmi_effect(skill: Mapping[str, Any]) -> str:
             "target": target, "amount": amount, "source": source}
     if kind == "destroy":
         text = _("Destroy %(target)s.") % {"target": target}
-        return text + (" " + _("Only one with %(limits)s.") % {"limits": limits} if limits else "")
+        return text + (_gap() + _("Only one with %(limits)s.") % {"limits": limits} if limits else "")
     if kind == "down":
         return _("%(target)s goes down: it loses its skills and cannot act until its controller's next standby "
                  "step.") % {"target": target}
@@ -196,21 +201,21 @@ def hagmi_effect(skill: Mapping[str, Any]) -> str:
             kinds.append(vocabulary.label("hagmi", "category", skill["category"]))
         if skill.get("types"):
             kinds.append(_("type %(types)s") % {"types": _any_type(skill["types"])})
-        return text + (" " + _("Only: %(what)s.") % {"what": _(", ").join(kinds)} if kinds else "")
+        return text + (_gap() + _("Only: %(what)s.") % {"what": _(", ").join(kinds)} if kinds else "")
     if kind == "summon_beast":
         source = _word(HAGMI_SOURCES, skill.get("from", "beast_deck"))
         text = ngettext("Put %(count)s beast from %(source)s onto the battlefield without charging.",
                         "Put %(count)s beasts from %(source)s onto the battlefield without charging.", count) % {
             "count": count, "source": source}
-        return text + (" " + _("Only one with %(limits)s.") % {"limits": limits} if limits else "")
+        return text + (_gap() + _("Only one with %(limits)s.") % {"limits": limits} if limits else "")
     if kind == "produce":
         source = _either(skill.get("from", ["hand"]), HAGMI_SOURCES)
         text = _("Emergency production: put a unit from %(source)s onto the battlefield outside your main "
                  "phase.") % {"source": source}
         if limits:
-            text += " " + _("Only one with %(limits)s.") % {"limits": limits}
+            text += _gap() + _("Only one with %(limits)s.") % {"limits": limits}
         if skill.get("pay_cost") is False:
-            text += " " + _("Its cost is not paid.")
+            text += _gap() + _("Its cost is not paid.")
         return text
     return _own_text(skill) or vocabulary.humanise(kind)
 
@@ -222,7 +227,7 @@ def hagmi_skill(skill: Mapping[str, Any]) -> dict[str, str]:
     if condition and not _own_text(skill):
         text = _("If %(condition)s: %(text)s") % {"condition": condition, "text": text}
     if skill.get("once_per_turn") and skill.get("trigger") != "hidden_mechanism":
-        text += " " + _("(Once per turn.)")
+        text += _gap() + _("(Once per turn.)")
     return _titled(_word(HAGMI_TRIGGERS, skill.get("trigger")), _own_text(skill), text)
 
 
@@ -263,7 +268,8 @@ def _hagmi(data: Mapping[str, Any], card_name: Names, page: bool = False) -> dic
         lines.append(_titled(_("Bounty"), _own_text(bounty), _own_text(bounty) or hagmi_effect(bounty)))
     for step in data.get("attrition") or []:
         if isinstance(step, Mapping):
-            text = _own_text(step) or " ".join(_sentence(hagmi_effect(effect)) for effect in step.get("effects") or [])
+            effects = [_sentence(hagmi_effect(effect)) for effect in step.get("effects") or []]
+            text = _own_text(step) or _gap().join(effects)
             at = step.get("at") if isinstance(step.get("at"), int) else 0
             title = ngettext("At %(n)s core", "At %(n)s cores", at) % {"n": at}
             lines.append(_titled(title, _own_text(step), text))
@@ -368,7 +374,7 @@ def warcaster_effect(effect: Mapping[str, Any]) -> str:
                  else _("Make one ranged attack: RNG %(rng)s, POW %(pow)s."))
         text = words % {"rng": effect.get("rng"), "pow": effect.get("pow")}
         if effect.get("qualities"):
-            text += " " + _("Qualities: %(qualities)s.") % {"qualities": qualities(effect["qualities"])}
+            text += _gap() + _("Qualities: %(qualities)s.") % {"qualities": qualities(effect["qualities"])}
         return text
     if kind == "damage":
         return _("%(amount)s damage to %(target)s, straight to health (no roll).") % {
@@ -419,7 +425,7 @@ def warcaster_ability(ability: Mapping[str, Any]) -> dict[str, str]:
     trigger = _word(WARCASTER_TRIGGERS, ability.get("trigger", default))
     text = _own_text(ability) or warcaster_effect(ability)
     if ability.get("arc_cost"):
-        text += " " + _("(Costs %(n)s arc.)") % {"n": ability["arc_cost"]}
+        text += _gap() + _("(Costs %(n)s arc.)") % {"n": ability["arc_cost"]}
     return {"title": f"{name} · {trigger}", "text": _sentence(text)}
 
 
@@ -474,7 +480,7 @@ def _warcaster(data: Mapping[str, Any], card_name: Names, page: bool = False) ->
                 "type": vocabulary.label("warcaster", "weapon_type", weapon.get("type")),
                 "rng": weapon.get("rng"), "pow": weapon.get("pow")}
             if weapon.get("qualities"):
-                text += " " + _("Qualities: %(qualities)s.") % {"qualities": qualities(weapon["qualities"])}
+                text += _gap() + _("Qualities: %(qualities)s.") % {"qualities": qualities(weapon["qualities"])}
             lines.append({"title": title, "text": text})
     lines += [warcaster_ability(ability) for ability in data.get("abilities") or [] if isinstance(ability, Mapping)]
     for quality in sorted(set(_all_qualities(data))):
