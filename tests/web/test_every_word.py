@@ -1,0 +1,293 @@
+"""Every page in the player's language (issue 15): a crawler visits every page of the permission matrix's URL list
+(tests/security/test_permission_matrix.py) with a site full of data — the bundled packages of the three games, a
+list of each sample list, a finished run and replays of each game, a list with a history of edits
+(tests/support/showcase.py) — in Japanese and in English, and fails on what a player should never read:
+
+- a slug of a vocabulary (formats, opponents, policies, end reasons, violation codes, card-field values, sections,
+  visibilities, run statuses, sort orders) where words belong;
+- raw Markdown (`**` or a backtick) outside code, and engine text (`key=value`, `P0`, `True`/`False`);
+- a Japanese vocabulary word on an English page, an English vocabulary word on a Japanese page.
+
+The lists of words come from the vocabularies themselves (builder/web/vocabulary.py, the packages' formats and
+opponents, the registry's rules and sections), so a new value is checked too. Data is data: card, list, unit and
+user names show in both languages by design and are taken out of the text before the word checks.
+"""
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.utils import translation
+
+from builder import selectors
+from builder.forms import ORDERING_CHOICES
+from builder.models import RunStatus, Visibility
+from builder.templatetags.hangar import run_status, visibility_label
+from builder.web import presenters, vocabulary
+from cards.models import Card, Format, Opponent
+from cards.systems import SECTION_LABELS
+from rules_engine.construction import RULES
+from rules_engine.core.outcome import END_REASONS
+from tests.security.test_permission_matrix import MATRIX
+from tests.support.showcase import GAMES, build_showcase, load_bundled
+
+pytestmark = pytest.mark.django_db
+
+LANGUAGES = ("ja", "en")
+# Elements whose text is code or input, not words of the page.
+SKIPPED = {"script", "style", "code", "pre", "textarea", "template", "kbd", "samp"}
+SHOWN_ATTRIBUTES = ("title", "aria-label", "placeholder", "alt")
+VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+
+
+class PageText(HTMLParser):
+    """The words a page shows: text outside code/script/style, and the title/aria-label/placeholder/alt of
+    elements, and the value of buttons."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self._skip = 0
+        self._stack: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = dict(attrs)
+        if not self._skip:
+            self.parts.extend(str(values[name]) for name in SHOWN_ATTRIBUTES if values.get(name))
+            if tag == "input" and values.get("type") in ("submit", "button") and values.get("value"):
+                self.parts.append(str(values["value"]))
+        if tag in VOID:
+            return
+        self._stack.append(tag)
+        if tag in SKIPPED:
+            self._skip += 1
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag not in self._stack:
+            return
+        while self._stack:
+            top = self._stack.pop()
+            if top in SKIPPED:
+                self._skip -= 1
+            if top == tag:
+                break
+
+    def handle_data(self, data: str) -> None:
+        if not self._skip and data.strip():
+            self.parts.append(data.strip())
+
+    @classmethod
+    def of(cls, html: str) -> str:
+        parser = cls()
+        parser.feed(html)
+        return "\n".join(parser.parts)
+
+
+# --- the site -------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Site:
+    client: Client
+    urls: dict[str, list[str]]  # matrix page name -> the URLs the crawler opens for it
+    data_words: tuple[str, ...]  # names that are data (cards, lists, units, users), longest first
+
+
+def _page_names() -> set[str]:
+    """The matrix's pages: the names with a GET call of a page (not the API) that someone may open."""
+    names = set()
+    for name, calls in MATRIX.items():
+        for call in calls:
+            if call.api or call.method != "GET":
+                continue
+            if any(call.expect(actor, state).status == 200 for actor in call.actors for state in call.states):
+                names.add(name)
+    return names
+
+
+@pytest.fixture
+def site(owner) -> Site:
+    load_bundled()
+    show = build_showcase(owner)
+    client = Client()
+    client.force_login(owner)
+    lists = list(show.lists.values())
+    runs = show.runs
+    edited = show.edited
+    revision = selectors.revision_list(edited).first()
+    code = presenters.verification_code(revision.document, revision.number)
+    cards = list(Card.objects.select_related("system").order_by("system__slug", "code"))
+    systems = sorted({card.system.slug for card in cards})
+    urls: dict[str, list[str]] = {
+        "home": ["/"],
+        "favicon": [],  # an image
+        "signup": ["/accounts/signup/"],
+        "login": ["/accounts/login/"],
+        "catalog": [f"/catalog/{system}/" for system in systems]
+        + [f"/catalog/{system}/?sort=-cost" for system in systems],
+        "card_detail": [f"/catalog/{card.system.slug}/{card.code}/" for card in cards],
+        "rules": [f"/rules/{system}/" for system in systems],
+        "verify": ["/verify/", f"/verify/?list={edited.slug}&code={code}"],
+        "my_lists": ["/lists/"],
+        "gallery": ["/lists/gallery/"],
+        "list_new": [f"/lists/new/?system={system}" for system in systems],
+        "list_import": ["/lists/import/"],
+        "simulation_list": ["/simulations/"],
+        "list_detail": [f"/lists/{gl.slug}/" for gl in lists],
+        "list_edit": [f"/lists/{gl.slug}/edit/" for gl in lists],
+        "list_picker": [f"/lists/{gl.slug}/edit/cards/" for gl in lists],
+        "list_history": [f"/lists/{edited.slug}/history/"] + [f"/lists/{gl.slug}/history/" for gl in lists[:1]],
+        "list_sheet": [f"/lists/{gl.slug}/sheet/" for gl in lists],
+        "simulation_new": [f"/lists/{gl.slug}/simulate/" for gl in lists],
+        "simulation_detail": [f"/simulations/{run.public_id}/" for run in runs],
+        "simulation_progress": [f"/simulations/{run.public_id}/progress/" for run in runs],
+        "replay": [f"/simulations/{run.public_id}/games/{game}/" for run in runs for game in range(GAMES)],
+        "simulation_compare": [f"/simulations/compare/?a={runs[0].public_id}&b={runs[-1].public_id}"],
+    }
+    missing = _page_names() - set(urls)
+    assert not missing, f"the crawler has no URL for the matrix's pages {sorted(missing)}: add them above"
+    data = {card.name for card in cards} | {card.name_en for card in cards}
+    for card in cards:  # MWDA/Warcaster unit names, weapons and cortex options are data too
+        for key in ("name", "name_en"):
+            for item in (card.data.get("weapons") or []) + (card.data.get("options") or []):
+                if isinstance(item, dict) and item.get(key):
+                    data.add(str(item[key]))
+    data |= {gl.name for gl in lists} | {opp.name for opp in Opponent.objects.all()}
+    data |= {str(opp.data.get("name_en") or "") for opp in Opponent.objects.all()}
+    data |= {fmt.name for fmt in Format.objects.all()} | {fmt.name_en for fmt in Format.objects.all()}
+    data |= {owner.username, "Tuned for the store championship."}
+    words = tuple(sorted((w for w in data if w and len(w) > 1), key=len, reverse=True))
+    return Site(client=client, urls=urls, data_words=words)
+
+
+def _pages(site: Site, language: str) -> Iterator[tuple[str, str, str]]:
+    """(page name, url, the words it shows) of every page, in `language`."""
+    site.client.cookies["django_language"] = language
+    for name, urls in sorted(site.urls.items()):
+        for url in urls:
+            response = site.client.get(url, HTTP_ACCEPT_LANGUAGE=language)
+            assert response.status_code == 200, (url, response.status_code)
+            if not response["Content-Type"].startswith("text/html"):
+                continue
+            html = response.content.decode()
+            assert "<html" not in html or f'<html lang="{language}">' in html, (url, language)  # or a fragment
+            yield name, url, PageText.of(html)
+
+
+# --- the vocabularies -------------------------------------------------------------------------------------------
+
+
+def _in(language: str, text: Any) -> str:
+    with translation.override(language):
+        return str(text)
+
+
+def vocabularies() -> dict[str, dict[str, tuple[str, str]]]:
+    """vocabulary -> slug -> (Japanese words, English words). Every vocabulary a page shows."""
+    table: dict[str, dict[str, tuple[str, str]]] = {}
+    for (system, field), values in vocabulary.LABELS.items():
+        words = table.setdefault(f"{system}.{field}", {})
+        for slug, label in values.items():
+            words[slug] = (_in("ja", label), _in("en", label))
+    for fmt in Format.objects.select_related("system"):
+        table.setdefault(f"{fmt.system.slug}.format", {})[fmt.slug] = (fmt.name, fmt.name_en or fmt.name)
+    for opp in Opponent.objects.select_related("system"):
+        table.setdefault(f"{opp.system.slug}.opponent", {})[opp.slug] = (opp.name, str(opp.data.get("name_en") or ""))
+    for info in RULES:
+        if info.code:
+            table.setdefault("violation", {})[info.code] = (info.title_ja or "", info.title_en or "")
+    for section, labels in SECTION_LABELS.items():
+        table.setdefault("section", {})[section] = (labels["ja"], labels["en"])
+    for reason in END_REASONS:
+        table.setdefault("end_reason", {})[reason] = (vocabulary.label("*", "end_reason", reason),) * 2
+    for status in RunStatus.values:
+        table.setdefault("run_status", {})[status] = (_in("ja", run_status(status)), _in("en", run_status(status)))
+    for visibility in Visibility.values:
+        table.setdefault("visibility", {})[visibility] = (_in("ja", visibility_label(visibility)),
+                                                           _in("en", visibility_label(visibility)))
+    for slug, label in ORDERING_CHOICES:
+        table.setdefault("sort", {})[slug] = (_in("ja", label), _in("en", label))
+    return table
+
+
+JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uff66-\uff9f]")
+MARKDOWN = re.compile(r"\*\*|`")
+ENGINE_TEXT = re.compile(r"\b[a-z_][a-z0-9_]*=\S|\bP[01]\b|\b(?:True|False|None)\b")
+# A slug is shown raw when it is a word of its own: not part of a longer word, a path or an address.
+def _word(slug: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<![\w/.\-]){re.escape(slug)}(?![\w/\-])")
+
+
+def _without_data(text: str, site: Site) -> str:
+    for word in site.data_words:
+        text = text.replace(word, " ")
+    return text
+
+
+def _slug_like(slug: str) -> bool:
+    """A slug no English sentence contains: with a hyphen, underscore, dot or digit (tactics-v4, hero_attachment)."""
+    return bool(re.search(r"[-_.\d]", slug)) and not JAPANESE.search(slug)
+
+
+def problems_of(site: Site, language: str) -> list[str]:
+    table = vocabularies()
+    raw_slugs = {slug for words in table.values() for slug in words if _slug_like(slug)}
+    ja_words = {ja for words in table.values() for ja, en in words.values() if ja and JAPANESE.search(ja) and ja != en}
+    en_words = {en for words in table.values() for ja, en in words.values()
+                if en and ja and ja != en and not JAPANESE.search(en) and re.search(r"[A-Za-z]{3}", en)}
+    slug_patterns = {slug: _word(slug) for slug in raw_slugs}
+    # On a Japanese page a plain-word slug is English too (greedy, jump, energy, single, unit, black).
+    plain_slugs = {slug for words in table.values() for slug in words
+                   if slug not in raw_slugs and re.fullmatch(r"[a-z][a-z ]+[a-z]", slug)}
+    plain_patterns = {slug: _word(slug) for slug in plain_slugs}
+    en_patterns = {word: _word(word) for word in en_words}
+    found: list[str] = []
+    for name, url, text in _pages(site, language):
+        where = f"{language} {url}"
+        for line in text.splitlines():
+            if MARKDOWN.search(line):
+                found.append(f"{where}: raw Markdown in {line[:120]!r}")
+            if ENGINE_TEXT.search(line):
+                found.append(f"{where}: engine text in {line[:120]!r}")
+        words = _without_data(text, site)
+        for slug, pattern in slug_patterns.items():
+            if pattern.search(words):
+                found.append(f"{where}: the slug {slug!r} where words belong")
+        if language == "en" and name != "rules":  # the English rule texts name the Japanese originals (兵器 deck)
+            for word in ja_words:
+                if word in words:
+                    found.append(f"{where}: the Japanese word {word!r} on an English page")
+        elif name != "rules":  # the rules pages quote the English rule texts (docs/rules.md), said so at their top
+            for word, pattern in en_patterns.items():
+                if pattern.search(words):
+                    found.append(f"{where}: the English word {word!r} on a Japanese page")
+            for slug, pattern in plain_patterns.items():
+                if pattern.search(words):
+                    found.append(f"{where}: the slug {slug!r} on a Japanese page")
+    return sorted(set(found))
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_page_speaks_the_players_language(site, language):
+    """Issue 15: no slug, raw Markdown, engine text or word of the other language on any page."""
+    problems = problems_of(site, language)
+    if os.environ.get("HANGAR_CRAWL_DUMP"):  # all of them, for the one fixing them: HANGAR_CRAWL_DUMP=/tmp/words
+        Path(f"{os.environ['HANGAR_CRAWL_DUMP']}-{language}.txt").write_text("\n".join(problems), encoding="utf-8")
+    assert not problems, f"{len(problems)} problems:\n" + "\n".join(problems[:200])
+
+
+def test_the_crawler_sees_what_it_must_catch(site):
+    """The checks themselves: a page with a slug, Markdown, engine text and the other language's word fails."""
+    bad = "<html lang='en'><body><p>Format: tactics-v4 · **bold** · card=HS-005 · P0 plays · 兵装</p></body></html>"
+    text = PageText.of(bad)
+    assert MARKDOWN.search(text) and ENGINE_TEXT.search(text)
+    assert _word("tactics-v4").search(text) and "兵装" in text
+    assert _word("tactics-v4").search("see /formats/tactics-v4/") is None  # a path is not a shown slug
+    assert PageText.of("<p>words <code>`code`</code> <script>x=1</script></p>") == "words"
