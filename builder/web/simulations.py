@@ -34,7 +34,8 @@ def simulation_new(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method == "POST" and (wait := scope_wait(request, "simulations")) is not None:
         return throttled_page(request, wait)  # the same budget per user as POST /api/simulations/
     system = game_list.system.slug
-    form = SimulationForm(request.POST or None, opponents=opponent_choices(game_list.system),
+    form = SimulationForm(request.POST or None,
+                          opponents=opponent_choices(game_list.system, selectors.list_document(game_list)),
                           policies=policy_choices(system))
     status = 200
     if request.method == "POST":
@@ -58,14 +59,33 @@ def simulation_new(request: HttpRequest, slug: str) -> HttpResponse:
         "list": game_list, "form": form, "illegal": illegal_rows(validation, system)}, status=status)
 
 
-def opponent_choices(system) -> list[tuple[str, str]]:
+def opponent_choices(system, document: dict[str, Any] | None = None) -> list[tuple[str, str]]:
     """The form's opponents: the sample decks, armies and forces first (the first is the default), the co-op
-    scenarios next, and the goldfish, which never acts, last and named for what it is: target practice."""
-    rank = {"goldfish": 2, "coop": 1}
-    opponents = sorted(opponents_for(system), key=lambda opp: (rank.get(opp.data.get("kind"), 0), opp.slug))
+    scenarios next, and the goldfish, which never acts, last and named for what it is: target practice. A sample
+    holding the very cards of `document` (the list is a copy of it) comes after the other samples: the default is
+    never a mirror match when another sample exists."""
+    rank = {"goldfish": 3, "coop": 2}
+    sections = _sections(document)
+
+    def order(opp) -> tuple[int, str]:
+        kind = rank.get(opp.data.get("kind"), 0)
+        if kind == 0 and sections and _sections(opp.data.get("list")) == sections:
+            kind = 1
+        return kind, opp.slug
+
+    opponents = sorted(opponents_for(system), key=order)
     return [(opp.slug, target_practice(system.slug) if opp.data.get("kind") == "goldfish"
              else p.opponent_name(system, opp.slug, {"name": opp.name, "name_en": opp.data.get("name_en", "")}))
             for opp in opponents]
+
+
+def _sections(document: Any) -> dict[str, list[tuple[str, int]]] | None:
+    """A list's cards by section, in a form two lists compare by ({section: sorted (code, qty)})."""
+    sections = document.get("sections") if isinstance(document, dict) else None
+    if not isinstance(sections, dict):
+        return None
+    return {key: sorted((str(e.get("card")), int(e.get("qty") or 0)) for e in entries if isinstance(e, dict))
+            for key, entries in sections.items() if isinstance(entries, list) and entries}
 
 
 def target_practice(system: str) -> str:

@@ -88,10 +88,10 @@ def test_simulation_pages_link_to_how_the_simulator_plays(make_list, owner_clien
 
 @pytest.mark.parametrize("system, document, first, policies", [
     ("hagmi", None, "sample-fortress", ["greedy", "random"]),
-    ("mwda", "highland-line", "highland-line", ["greedy", "defensive", "random"]),
-    ("warcaster", "isa-starsteel-vanguard", "isa-starsteel-vanguard", ["greedy", "random"]),
+    ("mwda", "highland-line", "republic-knight-guard", ["greedy", "defensive", "random"]),
+    ("warcaster", "isa-starsteel-vanguard", "isa-thunder-lancers", ["greedy", "random"]),
 ])
-def test_the_form_defaults_to_a_real_opponent_and_names_the_goldfish_target_practice(
+def test_the_form_defaults_to_a_real_opponent_not_a_mirror_and_names_the_goldfish_target_practice(
         make_list, owner_client, published, system, document, first, policies):
     doc = hagmi_legal_doc() if document is None else json.loads(
         (PACKAGES / system / "lists" / f"{document}.json").read_text(encoding="utf-8"))
@@ -99,6 +99,9 @@ def test_the_form_defaults_to_a_real_opponent_and_names_the_goldfish_target_prac
     page = owner_client.get(f"/lists/{game_list.slug}/simulate/").content.decode()
     opponents = options(page, "opponent")
     assert opponents[0][0] == first and opponents[0][2], opponents  # a sample deck/army/force, selected
+    if document is not None:  # a copy of a sample list: its mirror comes after the other samples, never the default
+        samples = [value for value, _words, _selected in opponents]
+        assert samples.index(document) > samples.index(first)
     assert opponents[-1][0] == "goldfish" and opponents[-1][1].startswith("Target practice"), opponents
     assert all(value != words for value, words, _selected in opponents)  # names, never slugs
     if system != "hagmi":
