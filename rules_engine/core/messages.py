@@ -67,8 +67,8 @@ TEMPLATES: Mapping[str, Label] = {
         "このリストのシステムは{found}ですが、{expected}のルールで検査しています。",
     ),
     "list.wrong_system.card": Label(
-        "{key} entry {index}: {card} is a {other} card, not a {expected} card.",
-        "{place}の{index}番目：{card}は{other}のカードで、{expected}のカードではありません。",
+        "Entry {index} of the {place}: {card} is a card of another game.",
+        "{place}の{index}番目：{card}は別のゲームのカードです。",
     ),
     "list.unknown_format": Label(
         "Unknown format {found}; the list was checked with the {used} format instead.",
@@ -91,23 +91,23 @@ TEMPLATES: Mapping[str, Label] = {
         "…ほかに不明なセクションが{count}個あります。{system}のリストのセクションは{known}です。",
     ),
     "list.section_not_list": Label(
-        "Section {key} must be a list of entries, not {value}.",
+        "The {place} must be a list of entries, not {value}.",
         "{place}はエントリーのリストでなければなりません（{value}が渡されました）。",
     ),
     "list.no_code": Label(
-        "{key} entry {index} has no card code.",
+        "Entry {index} of the {place} has no card code.",
         "{place}の{index}番目のエントリーにカードコードがありません。",
     ),
     "list.unknown_card": Label(
-        "{key} entry {index}: there is no {expected} card with code {card}.",
-        "{place}の{index}番目：コード{card}の{expected}カードはありません。",
+        "Entry {index} of the {place}: this game has no card with code {card}.",
+        "{place}の{index}番目：コード{card}のカードはこのゲームにありません。",
     ),
     "list.bad_quantity": Label(
-        "{key} entry {index} ({card}): quantity {value} is not a whole number from 1 to {max}.",
+        "Entry {index} of the {place} ({card}): quantity {value} is not a whole number from 1 to {max}.",
         "{place}の{index}番目（{card}）：数量{value}は1から{max}までの整数ではありません。",
     ),
     "list.more": Label(
-        "… and {count} more entries in {key} with the same problem.",
+        "… and {count} more entries in the {place} with the same problem.",
         "…ほかに{place}に同じ問題のエントリーが{count}件あります。",
     ),
     # --- HAGMI! ------------------------------------------------------------------------------------

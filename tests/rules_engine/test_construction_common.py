@@ -64,7 +64,7 @@ def test_list_unknown_card_names_section_entry_and_code():
     result = validate_list(hagmi_list(tactics=[{"card": "HS-001", "qty": 1}, {"card": "HS-999", "qty": 2}]), HAGMI)
     (violation,) = [v for v in result["violations"] if v["code"] == "list.unknown_card"]
     assert violation == {"code": "list.unknown_card", "severity": "error", "rule": None,
-                         "message": "tactics entry 2: there is no hagmi card with code HS-999.",
+                         "message": "Entry 2 of the Tactics deck: this game has no card with code HS-999.",
                          "section": "tactics", "cards": ["HS-999"]}
     assert result["summary"]["tactics"] == 1  # the unknown card is not counted
 
@@ -76,14 +76,15 @@ def test_list_entry_without_a_card_code_is_unknown_card(entry):
     result = validate_list(doc, HAGMI)
     unknown = [v for v in result["violations"] if v["code"] == "list.unknown_card"]
     assert [(v["section"], v["cards"], v["message"]) for v in unknown] == [
-        ("weapons", [], "weapons entry 3 has no card code.")
+        ("weapons", [], "Entry 3 of the Weapons deck has no card code.")
     ]
 
 
 def test_list_wrong_system_for_a_card_of_another_system():
     result = validate_list(hagmi_list(weapons=[{"card": "MW-001", "qty": 1}]), HAGMI)
     (violation,) = [v for v in result["violations"] if v["code"] == "list.wrong_system"]
-    assert violation["cards"] == ["MW-001"] and "mwda" in violation["message"]
+    assert violation["cards"] == ["MW-001"] and "a card of another game" in violation["message"]
+    assert "mwda" not in violation["message"] and "weapons" not in violation["message"]  # words, not slugs
     assert "list.unknown_card" not in list_codes(result)
 
 
@@ -100,7 +101,7 @@ def test_list_bad_quantity(qty):
     result = validate_list(hagmi_list(tactics=[{"card": "HS-001", "qty": qty}]), HAGMI)
     (violation,) = [v for v in result["violations"] if v["code"] == "list.bad_quantity"]
     assert violation["section"] == "tactics" and violation["cards"] == ["HS-001"]
-    assert violation["message"].startswith("tactics entry 1 (HS-001): quantity ")
+    assert violation["message"].startswith("Entry 1 of the Tactics deck (HS-001): quantity ")
     assert result["summary"]["tactics"] == 0
 
 
@@ -200,7 +201,7 @@ def test_japanese_messages_and_unknown_language_falls_back_to_english():
     en = validate_list(doc, HAGMI, lang="en")
     assert validate_list(doc, HAGMI, lang="fr") == en
     messages = {v["code"]: v["message"] for v in ja["violations"]}
-    assert messages["list.unknown_card"] == "作戦デッキの2番目：コードHS-404のhagmiカードはありません。"
+    assert messages["list.unknown_card"] == "作戦デッキの2番目：コードHS-404のカードはこのゲームにありません。"
     assert messages["hagmi.copies"] == "補給物資 (HS-001)が兵器デッキと作戦デッキに合計3枚あります。同名カードは2枚までです。"
     assert [v["code"] for v in ja["violations"]] == [v["code"] for v in en["violations"]]
 
@@ -258,7 +259,7 @@ def test_100000_bad_entries_are_reported_without_raising_and_summarised():
     assert_result_shape(result)
     unknown = [v for v in result["violations"] if v["code"] == "list.unknown_card"]
     assert len(unknown) == 2 * 26  # 25 each, then one "… and N more"
-    assert unknown[25]["message"] == "… and 99975 more entries in weapons with the same problem."
+    assert unknown[25]["message"] == "… and 99975 more entries in the Weapons deck with the same problem."
 
 
 def test_100000_good_entries_are_counted():
