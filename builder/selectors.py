@@ -11,7 +11,7 @@ from django.db.models import Q, QuerySet, Sum
 
 from cards.selectors import catalog_for, catalog_stamp
 from cards.systems import SYSTEMS
-from rules_engine.construction import RULESETS, validate_list
+from rules_engine.construction import RULES_VERSION, RULESETS, validate_list
 from rules_engine.core.catalog import Catalog
 
 from .errors import ListInputError, ListNotFound
@@ -131,14 +131,20 @@ def _catalog(system_slug: str) -> Catalog:
     return catalog_for(system_slug) or Catalog.build(system_slug, [], [])
 
 
+def validation_stamp() -> str:
+    """What a stored check was computed with: the construction rules' version (their texts included) and the
+    catalog's stamp. A new rule text or a reloaded package makes every stored check stale."""
+    return f"{RULES_VERSION}|{catalog_stamp()}"
+
+
 def validation_compute(document: Any, system_slug: str, lang: str = "en") -> tuple[dict[str, Any], str]:
-    """Validate a document against the current catalog: (DESIGN.md §2.3 result, catalog stamp it was computed on)."""
-    stamp = catalog_stamp()
+    """Validate a document against the current catalog: (DESIGN.md §2.3 result, the stamp it was computed on)."""
+    stamp = validation_stamp()
     return validate_list(document, _catalog(system_slug), lang=lang), stamp
 
 
 def list_validation_is_stale(game_list: GameList) -> bool:
-    return not game_list.validation or game_list.catalog_stamp != catalog_stamp()
+    return not game_list.validation or game_list.catalog_stamp != validation_stamp()
 
 
 def list_validation(game_list: GameList, lang: str = "en") -> dict[str, Any]:

@@ -19,7 +19,11 @@ from rules_engine.core.catalog import Catalog
 from rules_engine.core.construction import LIST_RULES, RuleInfo, RuleSet
 from rules_engine.systems import SYSTEMS
 
-__all__ = ["RULES", "RULESETS", "RuleInfo", "validate_list"]
+__all__ = ["RULES", "RULESETS", "RULES_VERSION", "RuleInfo", "validate_list"]
+
+# Bump whenever a construction rule or one of its messages changes: lists' stored checks are computed again (the
+# web layer keeps each list's check with this version and the catalog's stamp).
+RULES_VERSION = "2026.12.1"
 
 RULESETS: dict[str, RuleSet] = {slug: game.ruleset for slug, game in SYSTEMS.items()}  # the registry's rule sets
 

@@ -323,6 +323,7 @@ class RuleSet:
     summarise: Callable[[ListContext], dict[str, Any]]
     notes: tuple[RuleInfo, ...] = ()  # rules reported in the summary only (no violation code), e.g. M2
     measure: Callable[[ListContext], list[Gauge]] | None = None  # the counters of what the format still needs
+    name: Label = Label("", "")  # the game's name, for messages (the registry's GameSystem names come from here)
 
     @property
     def section_keys(self) -> tuple[str, ...]:
@@ -374,7 +375,7 @@ class RuleSet:
             doc = {}
         system = doc.get("system")
         if system != catalog.system:
-            problems.document(WRONG_SYSTEM, "list.wrong_system", found=describe(system), expected=catalog.system)
+            problems.document(WRONG_SYSTEM, "list.wrong_system", found=describe(system), expected=self._name())
         format_slug, options = self._format(doc.get("format"), catalog, problems)
         ctx = ListContext(
             catalog=catalog,
@@ -407,6 +408,9 @@ class RuleSet:
             problems.close_section(key, len(raw_entries))
         return ctx, problems.found
 
+    def _name(self) -> Label:
+        return self.name if self.name.en else plain(self.system)
+
     def _format(self, requested: Any, catalog: Catalog, problems: _Problems) -> tuple[str | None, dict[str, Any]]:
         fallback = catalog.default_format if catalog.default_format in catalog.formats else None
         if requested is None:
@@ -418,7 +422,9 @@ class RuleSet:
             if slug is None:
                 problems.document(UNKNOWN_FORMAT, "list.unknown_format.defaults", found=describe(requested))
             else:
-                problems.document(UNKNOWN_FORMAT, "list.unknown_format", found=describe(requested), used=slug)
+                fmt = catalog.formats[slug]
+                used = Label(str(fmt.get("name_en") or fmt.get("name") or slug), str(fmt.get("name") or slug))
+                problems.document(UNKNOWN_FORMAT, "list.unknown_format", found=describe(requested), used=used)
         given = catalog.formats[slug].get("options") if slug is not None else None
         return slug, merge_options(self.defaults, given)
 
@@ -427,14 +433,15 @@ class RuleSet:
         if not is_mapping(raw):
             problems.document(UNKNOWN_SECTION, "list.sections_not_object", value=describe(raw))
             return
-        known = ", ".join(self.section_keys)
+        known = Label(", ".join(f"{spec.label.en} ({spec.key})" for spec in self.sections),  # the keys a file uses
+                      "、".join(spec.label.ja for spec in self.sections))
         unknown = [key for key in raw if key not in self.section_keys]
         for key in unknown[:MAX_ENTRY_REPORTS]:  # a few named; the rest counted in one line (a bounded answer)
             found = describe(key) if isinstance(key, str) else plain(short(repr(key)))
-            problems.document(UNKNOWN_SECTION, "list.unknown_section", found=found, system=self.system, known=known)
+            problems.document(UNKNOWN_SECTION, "list.unknown_section", found=found, system=self._name(), known=known)
         if len(unknown) > MAX_ENTRY_REPORTS:
             problems.document(UNKNOWN_SECTION, "list.more_sections", count=len(unknown) - MAX_ENTRY_REPORTS,
-                              system=self.system, known=known)
+                              system=self._name(), known=known)
         for key in self.section_keys:
             if key not in raw:
                 continue

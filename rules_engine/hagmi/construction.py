@@ -280,6 +280,7 @@ def measure(ctx: ListContext) -> list[Gauge]:
 
 
 RULESET = RuleSet(
+    name=Label("HAGMI!", "HAGMI!"),
     system=SYSTEM,
     sections=SECTIONS,
     defaults=DEFAULTS,

@@ -18,8 +18,8 @@ def default_section(card: Mapping[str, Any]) -> str:
 
 SYSTEM = GameSystem(
     slug="hagmi",
-    name="HAGMI!",
-    name_ja="HAGMI!",
+    name=RULESET.name.en,
+    name_ja=RULESET.name.ja,
     ruleset=RULESET,
     section_labels={  # 兵器 / 作戦 / ダメージ / 秘策
         "weapons": Label("Weapons", "兵器"), "tactics": Label("Tactics", "作戦"),

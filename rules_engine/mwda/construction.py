@@ -100,6 +100,7 @@ def measure(ctx: ListContext) -> list[Gauge]:
 
 
 RULESET = RuleSet(
+    name=Label("MechWarrior: Dark Age", "メックウォリアー：ダークエイジ"),
     system=SYSTEM,
     sections=SECTIONS,
     defaults=DEFAULTS,

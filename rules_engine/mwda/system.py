@@ -16,8 +16,8 @@ def default_section(card: Mapping[str, Any]) -> str:
 
 SYSTEM = GameSystem(
     slug="mwda",
-    name="MechWarrior: Dark Age",
-    name_ja="メックウォリアー：ダークエイジ",
+    name=RULESET.name.en,
+    name_ja=RULESET.name.ja,
     ruleset=RULESET,
     section_labels={"army": Label("Army", "軍団")},
     cost_fields=("points",),

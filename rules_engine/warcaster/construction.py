@@ -372,6 +372,7 @@ def measure(ctx: ListContext) -> list[Gauge]:
 
 
 RULESET = RuleSet(
+    name=Label("Warcaster: Neo-Mechanika", "ウォーキャスター：ネオメカニカ"),
     system=SYSTEM,
     sections=SECTIONS,
     defaults=DEFAULTS,

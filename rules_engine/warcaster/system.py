@@ -17,8 +17,8 @@ def default_section(card: Mapping[str, Any]) -> str:
 
 SYSTEM = GameSystem(
     slug="warcaster",
-    name="Warcaster: Neo-Mechanika",
-    name_ja="ウォーキャスター：ネオメカニカ",
+    name=RULESET.name.en,
+    name_ja=RULESET.name.ja,
     ruleset=RULESET,
     section_labels={"force": Label("Force", "フォース"), "rack": Label("Cypher rack", "サイファーラック")},
     cost_fields=("cst", "cost"),

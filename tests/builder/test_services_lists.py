@@ -27,6 +27,16 @@ def test_create_stores_entries_in_document_order_and_revision_1(saved, owner):
     assert saved.legal and saved.error_count == 0 and saved.catalog_stamp
 
 
+def test_a_stored_check_of_older_rule_texts_is_computed_again(saved, monkeypatch):
+    """A list's check is kept with the construction rules' version and the catalog's stamp: new rule texts (a
+    RULES_VERSION bump) make the stored English messages stale, so pages never show the old wording."""
+    assert not selectors.list_validation_is_stale(saved)
+    saved.validation = {**saved.validation, "summary": "an old wording"}
+    monkeypatch.setattr(selectors, "RULES_VERSION", "1999.1.1")
+    assert selectors.list_validation_is_stale(saved)
+    assert selectors.list_validation(saved)["summary"] != "an old wording"
+
+
 def test_create_accepts_a_json_string_document(catalogs, owner):
     import json
 

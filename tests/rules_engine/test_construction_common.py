@@ -17,7 +17,7 @@ HAGMI = Catalog.build(
     [{"code": "HS-001", "name": "補給物資", "category": "tactic", "frame": "blue"},
      {"code": "HS-002", "name": "照明弾", "category": "tactic", "frame": "blue"},
      {"code": "HW-001", "name": "兵装", "category": "unit", "frame": "black"}],
-    [{"slug": "tactics-v4", "default": True, "options": {}},
+    [{"slug": "tactics-v4", "name": "戦術 Ver.4", "name_en": "Tactics Ver.4", "default": True, "options": {}},
      {"slug": "tactics-v3", "options": {"min_weapons": 0, "min_tactics": 0, "min_main": 20}}],
     foreign_cards={"MW-001": "mwda"},
 )
@@ -93,7 +93,7 @@ def test_list_wrong_system_for_a_list_of_another_system():
     result = validate_list(doc, HAGMI)
     assert list_codes(result) == ["list.wrong_system", "list.unknown_section"]
     assert result["system"] == "hagmi"
-    assert result["violations"][0]["message"] == 'This list is for system "mwda", but it is checked against the hagmi rules.'
+    assert result["violations"][0]["message"] == 'This list is for system "mwda", but it is checked against the HAGMI! rules.'
 
 
 @pytest.mark.parametrize("qty", ["two", 0, -1, 1000, 10**9, 10**30, True, False, 1.5, 2.0, None, [2], {"n": 2}])
@@ -118,7 +118,8 @@ def test_list_missing_quantity_means_one():
 def test_list_unknown_section():
     result = validate_list(hagmi_list(weapons=[], sideboard=[{"card": "HS-001", "qty": 1}]), HAGMI)
     (violation,) = [v for v in result["violations"] if v["code"] == "list.unknown_section"]
-    assert "sideboard" in violation["message"] and "weapons, tactics, damage, secret" in violation["message"]
+    assert violation["message"] == ('Unknown section "sideboard": HAGMI! lists have Weapons deck (weapons), '
+                                    "Tactics deck (tactics), damage deck (damage), Secret (secret).")
 
 
 @pytest.mark.parametrize("sections", [None, [], "weapons", 3])
@@ -142,6 +143,11 @@ def test_list_unknown_format_is_reported_then_checked_with_the_default_format(fm
     result = validate_list(doc, HAGMI)
     assert list_codes(result) == ["list.unknown_format"]
     assert result["format"] == "tactics-v4"
+    name = HAGMI.formats["tactics-v4"]
+    (message,) = [v["message"] for v in result["violations"] if v["code"] == "list.unknown_format"]
+    assert f'the {name.get("name_en") or name["name"]} format instead' in message  # by its name, not its slug
+    ja = validate_list(doc, HAGMI, lang="ja")["violations"][0]["message"]
+    assert f'代わりに{name["name"]}フォーマット' in ja
     assert {v["rule"] for v in result["violations"] if v["code"] == "hagmi.deck_size"} == {"H1", "H2"}
 
 
