@@ -28,16 +28,17 @@ from .presenters import ui_lang
 __all__ = ["table_name", "Namer", "report", "sentence", "heading", "outcome", "piece_labels", "KNOWN_KINDS", "SILENT"]
 
 
-def _t(message: str, **values: Any) -> str:
-    """A sentence of the report in the UI language (msgctxt "replay")."""
-    text = pgettext("replay", message)
+def _t(context: str, message: str, **values: Any) -> str:
+    """A sentence of the report in the UI language: `_t("replay","replay", "...")`, pgettext with its values filled in
+    (makemessages extracts it: builder/management/commands/makemessages.py adds the keyword)."""
+    text = pgettext(context, message)
     return text % values if values else text
 
 
-def _tn(singular: str, plural: str, count: Any, **values: Any) -> str:
+def _tn(context: str, singular: str, plural: str, count: Any, **values: Any) -> str:
     """A sentence with a count in it: "1 card" / "2 cards" (Japanese has one form)."""
     number = count if isinstance(count, int) else 2
-    return npgettext("replay", singular, plural, number) % {"count": count, **values}
+    return npgettext(context, singular, plural, number) % {"count": count, **values}
 
 
 def _join(items: Iterable[str]) -> str:
@@ -75,29 +76,29 @@ class Namer:
     def subject(self, side: Any) -> str:
         """"you" / "the opponent" / "the beasts" (no capital: capfirst makes a sentence start)."""
         if side == 0:
-            return _t("you")
+            return _t("replay","you")
         if side == 1 and self.coop:
-            return _t("the beasts")
-        return _t("the opponent")
+            return _t("replay","the beasts")
+        return _t("replay","the opponent")
 
     def whose(self, side: Any, name: str) -> str:
         """A unit's name as the report writes it: alone for the side whose turn it is and for 機獣."""
         if side is None or side == self.active or (self.coop and side == 1):
             return name
         if side == 0:
-            return _t("your %(name)s", name=name)
-        return _t("the opponent's %(name)s", name=name)
+            return _t("replay","your %(name)s", name=name)
+        return _t("replay","the opponent's %(name)s", name=name)
 
     # cards
     def card(self, code: Any, *, pilot: bool = False) -> str:
         card = self.cards.get(code) if isinstance(code, str) else None
         if not card:
-            return _t("a card") if code is None else _t("an unknown card")
+            return _t("replay","a card") if code is None else _t("replay","an unknown card")
         ja, en = card.get("name") or "", card.get("name_en") or ""
         if ui_lang() == "en":
             return str(en or ja)
         if pilot and card.get("pilot"):
-            return _t("%(pilot)s's %(name)s", pilot=card["pilot"], name=ja)
+            return _t("replay","%(pilot)s's %(name)s", pilot=card["pilot"], name=ja)
         return str(ja or en)
 
     def uid(self, uid: Any) -> str:
@@ -106,7 +107,7 @@ class Namer:
 
     def piece(self, pid: Any) -> str:
         found = self.pieces.get(pid) if isinstance(pid, int) else None
-        return self.whose(found[0], found[1]) if found else _t("a unit")
+        return self.whose(found[0], found[1]) if found else _t("replay","a unit")
 
     def piece_side(self, pid: Any) -> Any:
         found = self.pieces.get(pid) if isinstance(pid, int) else None
@@ -114,7 +115,7 @@ class Namer:
 
     def unit(self, uid: Any) -> str:
         found = self.units.get(uid) if isinstance(uid, int) else None
-        return self.whose(found[0], found[1]) if found else _t("a unit")
+        return self.whose(found[0], found[1]) if found else _t("replay","a unit")
 
 
 def _numbered(entries: list[tuple[int, int, str]]) -> dict[int, tuple[int, str]]:
@@ -184,10 +185,10 @@ def piece_labels(names: Mapping[int, tuple[int, str]]) -> dict[int, str]:
 
 def _deck(deck: Any) -> str:
     if deck == "weapons":
-        return _t("the Weapons deck")
+        return _t("replay","the Weapons deck")
     if deck == "tactics":
-        return _t("the Tactics deck")
-    return _t("a deck")
+        return _t("replay","the Tactics deck")
+    return _t("replay","a deck")
 
 
 def _target(n: Namer, side: Any, target: Any) -> str:
@@ -206,16 +207,16 @@ def _hagmi_skill_text(n: Namer, code: Any, kind: Any) -> str:
 
 def _h_draw(n: Namer, e: Mapping[str, Any], count: int = 1) -> str:
     if count == 1:
-        return _t("%(who)s drew a card from %(deck)s.", who=n.subject(e["player"]), deck=_deck(e["data"].get("deck")))
-    return _t("%(who)s drew %(count)s cards from %(deck)s.", who=n.subject(e["player"]), count=count,
+        return _t("replay","%(who)s drew a card from %(deck)s.", who=n.subject(e["player"]), deck=_deck(e["data"].get("deck")))
+    return _t("replay","%(who)s drew %(count)s cards from %(deck)s.", who=n.subject(e["player"]), count=count,
               deck=_deck(e["data"].get("deck")))
 
 
 def _h_logistics(n: Namer, e: Mapping[str, Any]) -> str:
     dice = [str(d) for d in e["data"].get("dice") or []]
-    text = _t("Logistics: %(who)s rolled %(dice)s.", who=n.subject(e["player"]), dice=_join(dice))
+    text = _t("replay","Logistics: %(who)s rolled %(dice)s.", who=n.subject(e["player"]), dice=_join(dice))
     if len(dice) == 2 and dice[0] == dice[1]:
-        text += _t(" Doubles: one more card.")
+        text += _t("replay"," Doubles: one more card.")
     return text
 
 
@@ -223,8 +224,8 @@ def _h_play(n: Namer, e: Mapping[str, Any]) -> str:
     paid = e["data"].get("paid") or 0
     card = n.card(e["data"].get("card"))
     if not paid:
-        return _t("%(who)s played %(card)s.", who=n.subject(e["player"]), card=card)
-    return _tn("%(who)s played %(card)s, paying %(count)s card.", "%(who)s played %(card)s, paying %(count)s cards.",
+        return _t("replay","%(who)s played %(card)s.", who=n.subject(e["player"]), card=card)
+    return _tn("replay","%(who)s played %(card)s, paying %(count)s card.", "%(who)s played %(card)s, paying %(count)s cards.",
                paid, who=n.subject(e["player"]), card=card)
 
 
@@ -232,13 +233,13 @@ def _h_enter(n: Namer, e: Mapping[str, Any]) -> str:
     name = n.whose(e["player"], n.card(e["data"].get("card"), pilot=True))
     fuel = e["data"].get("fuel") or 0
     if not fuel:
-        return _t("%(unit)s entered the battlefield with no fuel.", unit=name)
-    return _t("%(unit)s entered the battlefield with %(fuel)s fuel.", unit=name, fuel=fuel)
+        return _t("replay","%(unit)s entered the battlefield with no fuel.", unit=name)
+    return _t("replay","%(unit)s entered the battlefield with %(fuel)s fuel.", unit=name, fuel=fuel)
 
 
 def _h_skill(n: Namer, e: Mapping[str, Any]) -> str:
     code = e["data"].get("card")
-    return _t("%(card)s used its skill: %(text)s", card=n.whose(e["player"], n.card(code)),
+    return _t("replay","%(card)s used its skill: %(text)s", card=n.whose(e["player"], n.card(code)),
               text=_hagmi_skill_text(n, code, e["data"].get("skill")))
 
 
@@ -246,40 +247,40 @@ def _h_attack(n: Namer, e: Mapping[str, Any]) -> str:
     targets = [_target(n, e["player"], t) for t in e["data"].get("targets") or []]
     unit = n.whose(e["player"], n.card(e["data"].get("unit")))
     if not targets:
-        return _t("%(unit)s attacked.", unit=unit)
-    return _t("%(unit)s attacked %(targets)s.", unit=unit, targets=_join(targets))
+        return _t("replay","%(unit)s attacked.", unit=unit)
+    return _t("replay","%(unit)s attacked %(targets)s.", unit=unit, targets=_join(targets))
 
 
 def _h_defend(n: Namer, e: Mapping[str, Any]) -> str:
     unit = n.whose(e["player"], n.card(e["data"].get("unit")))
     if e["data"].get("how") == "intercept":
-        return _t("%(unit)s intercepted.", unit=unit)
-    return _t("%(unit)s counterattacked.", unit=unit)
+        return _t("replay","%(unit)s intercepted.", unit=unit)
+    return _t("replay","%(unit)s counterattacked.", unit=unit)
 
 
 def _h_damage(n: Namer, e: Mapping[str, Any]) -> str:
     unit = n.whose(e["player"], n.uid(e["data"].get("unit")))
     amount = e["data"].get("amount") or 0
     if not amount:
-        return _t("%(unit)s took no damage.", unit=unit)
+        return _t("replay","%(unit)s took no damage.", unit=unit)
     if e["data"].get("unreducible"):
-        return _t("%(unit)s took %(amount)s damage that cannot be reduced.", unit=unit, amount=amount)
-    return _t("%(unit)s took %(amount)s damage.", unit=unit, amount=amount)
+        return _t("replay","%(unit)s took %(amount)s damage that cannot be reduced.", unit=unit, amount=amount)
+    return _t("replay","%(unit)s took %(amount)s damage.", unit=unit, amount=amount)
 
 
 def _h_damage_player(n: Namer, e: Mapping[str, Any], cards: list[Any] | None = None) -> str:
     cards = cards if cards is not None else [e["data"].get("card")]
     who = n.subject(e["player"])
-    shown = [_t("“%(name)s”", name=n.card(code)) for code in cards if code]
+    shown = [_t("replay","“%(name)s”", name=n.card(code)) for code in cards if code]
     if not shown:
-        return _t("%(who)s took damage with an empty damage deck.", who=who)
+        return _t("replay","%(who)s took damage with an empty damage deck.", who=who)
     if len(cards) == 1:
-        text = _t("%(who)s took 1 damage: the damage card %(cards)s was turned up.", who=who, cards=shown[0])
+        text = _t("replay","%(who)s took 1 damage: the damage card %(cards)s was turned up.", who=who, cards=shown[0])
     else:
-        text = _t("%(who)s took %(count)s damage: the damage cards %(cards)s were turned up.", who=who,
+        text = _t("replay","%(who)s took %(count)s damage: the damage cards %(cards)s were turned up.", who=who,
                   count=len(shown), cards=_join(shown))
     if len(shown) < len(cards):
-        text += _t(" Then the damage deck was empty.")
+        text += _t("replay"," Then the damage deck was empty.")
     return text
 
 
@@ -287,19 +288,19 @@ def _h_destroyed(n: Namer, e: Mapping[str, Any]) -> str:
     unit = n.whose(e["player"], n.card(e["data"].get("card")))
     cores = e["data"].get("cores") or 0
     if cores:
-        return _tn("%(unit)s was destroyed, and its %(count)s core with it.",
+        return _tn("replay","%(unit)s was destroyed, and its %(count)s core with it.",
                    "%(unit)s was destroyed, and its %(count)s cores with it.", cores, unit=unit)
-    return _t("%(unit)s was destroyed.", unit=unit)
+    return _t("replay","%(unit)s was destroyed.", unit=unit)
 
 
 def _h_dismantled(n: Namer, e: Mapping[str, Any]) -> str:
     unit = n.whose(e["player"], n.card(e["data"].get("card")))
     cores = e["data"].get("cores") or 0
     if cores:
-        return _tn("%(unit)s was dismantled (removed from the game), and its %(count)s core with it.",
+        return _tn("replay","%(unit)s was dismantled (removed from the game), and its %(count)s core with it.",
                    "%(unit)s was dismantled (removed from the game), and its %(count)s cores with it.", cores,
                    unit=unit)
-    return _t("%(unit)s was dismantled (removed from the game).", unit=unit)
+    return _t("replay","%(unit)s was dismantled (removed from the game).", unit=unit)
 
 
 def _h_game_over(n: Namer, e: Mapping[str, Any]) -> str:
@@ -314,55 +315,55 @@ _HAGMI: dict[str, Callable[[Namer, Mapping[str, Any]], str | None]] = {
     "play": _h_play,
     "enter": _h_enter,
     "skill": _h_skill,
-    "battle_phase": lambda n, e: _t("%(who)s moved to the battle phase.", who=n.subject(e["player"])),
-    "end_battle_phase": lambda n, e: _t("The battle phase was ended (flare)."),
+    "battle_phase": lambda n, e: _t("replay","%(who)s moved to the battle phase.", who=n.subject(e["player"])),
+    "end_battle_phase": lambda n, e: _t("replay","The battle phase was ended (flare)."),
     "attack": _h_attack,
     "defend": _h_defend,
     "damage": _h_damage,
-    "pierce": lambda n, e: _t("Pierce: %(amount)s damage carried through to the original target.",
+    "pierce": lambda n, e: _t("replay","Pierce: %(amount)s damage carried through to the original target.",
                               amount=e["data"].get("amount")),
     "damage_player": _h_damage_player,
-    "down": lambda n, e: _t("%(unit)s went down.", unit=n.whose(e["player"], n.uid(e["data"].get("unit")))),
+    "down": lambda n, e: _t("replay","%(unit)s went down.", unit=n.whose(e["player"], n.uid(e["data"].get("unit")))),
     "destroyed": _h_destroyed,
     "dismantled": _h_dismantled,
-    "armament_broken": lambda n, e: _t("The armament %(card)s broke.", card=n.card(e["data"].get("card"))),
-    "refuel": lambda n, e: _tn("%(unit)s was refuelled with %(count)s card.", "%(unit)s was refuelled with %(count)s "
+    "armament_broken": lambda n, e: _t("replay","The armament %(card)s broke.", card=n.card(e["data"].get("card"))),
+    "refuel": lambda n, e: _tn("replay","%(unit)s was refuelled with %(count)s card.", "%(unit)s was refuelled with %(count)s "
                                "cards.", e["data"].get("amount"),
                                unit=n.whose(e["player"], n.uid(e["data"].get("unit")))),
-    "return_to_hand": lambda n, e: _t("%(unit)s returned to its owner's hand.",
+    "return_to_hand": lambda n, e: _t("replay","%(unit)s returned to its owner's hand.",
                                       unit=n.whose(e["player"], n.card(e["data"].get("card")))),
     "search_secret": lambda n, e: (
-        _t("%(who)s put a card from the Secret onto the battlefield.", who=n.subject(e["player"]))
+        _t("replay","%(who)s put a card from the Secret onto the battlefield.", who=n.subject(e["player"]))
         if e["data"].get("to") == "battlefield" else
-        _t("%(who)s took a card from the Secret into hand.", who=n.subject(e["player"]))),
-    "produce": lambda n, e: _t("Emergency production: %(who)s put %(card)s onto the battlefield.",
+        _t("replay","%(who)s took a card from the Secret into hand.", who=n.subject(e["player"]))),
+    "produce": lambda n, e: _t("replay","Emergency production: %(who)s put %(card)s onto the battlefield.",
                                who=n.subject(e["player"]), card=n.card(e["data"].get("card"))),
-    "refit": lambda n, e: _t("%(who)s refitted %(source)s into %(card)s.", who=n.subject(e["player"]),
+    "refit": lambda n, e: _t("replay","%(who)s refitted %(source)s into %(card)s.", who=n.subject(e["player"]),
                              source=n.card(e["data"].get("source")), card=n.card(e["data"].get("card"))),
-    "design": lambda n, e: _t("%(who)s built the design %(card)s from %(materials)s.", who=n.subject(e["player"]),
+    "design": lambda n, e: _t("replay","%(who)s built the design %(card)s from %(materials)s.", who=n.subject(e["player"]),
                               card=n.card(e["data"].get("card")),
                               materials=_join(n.card(code) for code in e["data"].get("materials") or [])),
-    "hidden_mechanism": lambda n, e: _t("%(card)s used its hidden mechanism.",
+    "hidden_mechanism": lambda n, e: _t("replay","%(card)s used its hidden mechanism.",
                                         card=n.whose(e["player"], n.card(e["data"].get("card")))),
-    "charge": lambda n, e: _t("The beasts charged %(amount)s.", amount=e["data"].get("amount")),
+    "charge": lambda n, e: _t("replay","The beasts charged %(amount)s.", amount=e["data"].get("amount")),
     "charge_reveal": lambda n, e: (
-        _t("Revealed %(card)s (cost %(cost)s against %(chargers)s chargers): it became a charger.",
+        _t("replay","Revealed %(card)s (cost %(cost)s against %(chargers)s chargers): it became a charger.",
            card=n.card(e["data"].get("card")), cost=e["data"].get("cost"), chargers=e["data"].get("chargers"))
         if e["data"].get("result") == "charger" else
-        _t("Revealed %(card)s (cost %(cost)s against %(chargers)s chargers): it will appear.",
+        _t("replay","Revealed %(card)s (cost %(cost)s against %(chargers)s chargers): it will appear.",
            card=n.card(e["data"].get("card")), cost=e["data"].get("cost"), chargers=e["data"].get("chargers"))),
-    "beast_enter": lambda n, e: _t("The beast %(card)s appeared.", card=n.card(e["data"].get("card"))),
-    "life_cores": lambda n, e: _tn("%(card)s took %(count)s life core from the mothership (%(left)s left on it).",
+    "beast_enter": lambda n, e: _t("replay","The beast %(card)s appeared.", card=n.card(e["data"].get("card"))),
+    "life_cores": lambda n, e: _tn("replay","%(card)s took %(count)s life core from the mothership (%(left)s left on it).",
                                    "%(card)s took %(count)s life cores from the mothership (%(left)s left on it).",
                                    e["data"].get("cores"), card=n.card(e["data"].get("card")),
                                    left=e["data"].get("left")),
-    "attrition": lambda n, e: _t("Core attrition: the mothership is down to %(cores)s cores; its ability at "
+    "attrition": lambda n, e: _t("replay","Core attrition: the mothership is down to %(cores)s cores; its ability at "
                                  "%(at)s fired.", cores=e["data"].get("cores"), at=e["data"].get("at")),
     "summon_beast": lambda n, e: (
-        _t("The beast %(card)s was summoned from the beast discard.", card=n.card(e["data"].get("card")))
+        _t("replay","The beast %(card)s was summoned from the beast discard.", card=n.card(e["data"].get("card")))
         if e["data"].get("source") == "beast_discard" else
-        _t("The beast %(card)s was summoned from the beast deck.", card=n.card(e["data"].get("card")))),
-    "beast_deck_reshuffled": lambda n, e: _t("The beast deck was reshuffled from its discard."),
+        _t("replay","The beast %(card)s was summoned from the beast deck.", card=n.card(e["data"].get("card")))),
+    "beast_deck_reshuffled": lambda n, e: _t("replay","The beast deck was reshuffled from its discard."),
     "game_over": _h_game_over,
 }
 
@@ -373,25 +374,25 @@ _HAGMI: dict[str, Callable[[Namer, Mapping[str, Any]], str | None]] = {
 def table_name(name: Any) -> str:
     """An MWDA terrain layout (rules_engine/mwda/geometry.py LAYOUTS) in words."""
     return {
-        "crossroads": _t("Crossroads"), "river-woods": _t("River and woods"), "ruined-town": _t("Ruined town"),
-        "open-plain": _t("Open plain"),
+        "crossroads": _t("replay","Crossroads"), "river-woods": _t("replay","River and woods"), "ruined-town": _t("replay","Ruined town"),
+        "open-plain": _t("replay","Open plain"),
     }.get(name, vocabulary.humanise(str(name or "")))
 
 
 def _m_setup(n: Namer, e: Mapping[str, Any]) -> str:
     data = e["data"]
     table = data.get("table") or {}
-    text = _t("The battle was set on the %(table)s table (%(size)s″ square); %(who)s went first.",
+    text = _t("replay","The battle was set on the %(table)s table (%(size)s″ square); %(who)s went first.",
               table=table_name(table.get("name")), size=_number(table.get("size") or 36), who=n.subject(data.get("first")))
     if data.get("max_rounds"):
-        text += _t(" The game lasts at most %(rounds)s rounds.", rounds=data["max_rounds"])
+        text += _t("replay"," The game lasts at most %(rounds)s rounds.", rounds=data["max_rounds"])
     return text
 
 
 def _m_deploy(n: Namer, e: Mapping[str, Any]) -> str:
     data = e["data"]
     kind = vocabulary.label("mwda", "kind", data.get("unit_kind"))
-    return _t("%(who)s deployed %(unit)s (%(kind)s, %(points)s points, %(clicks)s clicks).",
+    return _t("replay","%(who)s deployed %(unit)s (%(kind)s, %(points)s points, %(clicks)s clicks).",
               who=n.subject(e["player"]), unit=n.pieces.get(data.get("unit"), (0, n.card(data.get("code"))))[1],
               kind=kind.lower() if ui_lang() == "en" else kind, points=data.get("points"), clicks=data.get("clicks"))
 
@@ -400,15 +401,15 @@ def _m_move(n: Namer, e: Mapping[str, Any]) -> str | None:
     data = e["data"]
     unit = n.piece(data.get("unit"))
     if data.get("blocked"):
-        return _t("%(unit)s could not move (the way was blocked).", unit=unit)
+        return _t("replay","%(unit)s could not move (the way was blocked).", unit=unit)
     length = _number(data.get("length") or 0)
     if data.get("order") == "charge":
-        return _t("%(unit)s charged %(length)s″.", unit=unit, length=length)
+        return _t("replay","%(unit)s charged %(length)s″.", unit=unit, length=length)
     if data.get("order") == "dfa":
-        return _t("%(unit)s jumped %(length)s″ for a death from above.", unit=unit, length=length)
+        return _t("replay","%(unit)s jumped %(length)s″ for a death from above.", unit=unit, length=length)
     if data.get("run"):
-        return _t("%(unit)s ran %(length)s″.", unit=unit, length=length)
-    return _t("%(unit)s moved %(length)s″.", unit=unit, length=length)
+        return _t("replay","%(unit)s ran %(length)s″.", unit=unit, length=length)
+    return _t("replay","%(unit)s moved %(length)s″.", unit=unit, length=length)
 
 
 def _m_attack_roll(n: Namer, e: Mapping[str, Any]) -> str:
@@ -417,25 +418,25 @@ def _m_attack_roll(n: Namer, e: Mapping[str, Any]) -> str:
     unit, target = n.piece(data.get("unit")), n.piece(data.get("target"))
     kind = data.get("attack_kind")
     if kind == "close":
-        text = _t("%(unit)s attacked %(target)s in close combat", unit=unit, target=target)
+        text = _t("replay","%(unit)s attacked %(target)s in close combat", unit=unit, target=target)
     elif kind == "charge":
-        text = _t("%(unit)s rammed %(target)s at the end of its charge", unit=unit, target=target)
+        text = _t("replay","%(unit)s rammed %(target)s at the end of its charge", unit=unit, target=target)
     elif kind == "dfa":
-        text = _t("%(unit)s came down on %(target)s from above", unit=unit, target=target)
+        text = _t("replay","%(unit)s came down on %(target)s from above", unit=unit, target=target)
     elif data.get("weapon") == "secondary":
-        text = _t("%(unit)s shot at %(target)s with its secondary weapon", unit=unit, target=target)
+        text = _t("replay","%(unit)s shot at %(target)s with its secondary weapon", unit=unit, target=target)
     else:
-        text = _t("%(unit)s shot at %(target)s", unit=unit, target=target)
+        text = _t("replay","%(unit)s shot at %(target)s", unit=unit, target=target)
     roll = [int(d) for d in data.get("roll") or []]
-    return text + _t(": attack %(attack)s + dice %(dice)s, %(total)s in all, against defense %(defense)s",
+    return text + _t("replay",": attack %(attack)s + dice %(dice)s, %(total)s in all, against defense %(defense)s",
                      attack=data.get("attack"), dice="+".join(str(d) for d in roll),
                      total=(data.get("attack") or 0) + sum(roll), defense=data.get("defense"))
 
 
 def _m_attack(n: Namer, e: Mapping[str, Any]) -> str:
     if e["data"].get("hit"):
-        return _m_attack_roll(n, e) + _t(", a hit for %(damage)s damage.", damage=e["data"].get("damage"))
-    return _m_attack_roll(n, e) + _t(", a miss.")
+        return _m_attack_roll(n, e) + _t("replay",", a hit for %(damage)s damage.", damage=e["data"].get("damage"))
+    return _m_attack_roll(n, e) + _t("replay",", a miss.")
 
 
 def _m_damage(n: Namer, e: Mapping[str, Any]) -> str:
@@ -444,18 +445,18 @@ def _m_damage(n: Namer, e: Mapping[str, Any]) -> str:
     left = max(0, (data.get("clicks") or 0) - (data.get("click") or 0))
     values = {"unit": unit, "amount": data.get("amount"), "left": left, "clicks": data.get("clicks")}
     if data.get("reason") == "push":
-        return _t("%(unit)s took %(amount)s damage from pushing (%(left)s of %(clicks)s clicks left).", **values)
+        return _t("replay","%(unit)s took %(amount)s damage from pushing (%(left)s of %(clicks)s clicks left).", **values)
     if data.get("reason") == "dfa_miss":
-        return _t("%(unit)s took %(amount)s damage from its missed death from above (%(left)s of %(clicks)s "
+        return _t("replay","%(unit)s took %(amount)s damage from its missed death from above (%(left)s of %(clicks)s "
                   "clicks left).", **values)
-    return _t("%(unit)s took %(amount)s damage (%(left)s of %(clicks)s clicks left).", **values)
+    return _t("replay","%(unit)s took %(amount)s damage (%(left)s of %(clicks)s clicks left).", **values)
 
 
 def _m_game_over(n: Namer, e: Mapping[str, Any]) -> str:
     data = e["data"]
     points = data.get("points_destroyed") or [0, 0]
     text = _game_over(n, data.get("winner"), data.get("reason"))
-    return text + _t(" After %(rounds)s rounds, you had destroyed %(mine)s points and lost %(theirs)s.",
+    return text + _t("replay"," After %(rounds)s rounds, you had destroyed %(mine)s points and lost %(theirs)s.",
                            rounds=data.get("rounds"), mine=points[0], theirs=points[1])
 
 
@@ -467,21 +468,21 @@ _MWDA: dict[str, Callable[[Namer, Mapping[str, Any]], str | None]] = {
     "order": lambda n, e: None,  # the move, attack or vent that follows says what the order was
     "token": lambda n, e: None,
     "tokens_removed": lambda n, e: None,
-    "push": lambda n, e: _t("%(unit)s was pushed (an order two turns running).", unit=n.piece(e["data"].get("unit"))),
+    "push": lambda n, e: _t("replay","%(unit)s was pushed (an order two turns running).", unit=n.piece(e["data"].get("unit"))),
     "breakaway": lambda n, e: (
-        _t("%(unit)s broke away (rolled %(roll)s).", unit=n.piece(e["data"].get("unit")), roll=e["data"].get("roll"))
+        _t("replay","%(unit)s broke away (rolled %(roll)s).", unit=n.piece(e["data"].get("unit")), roll=e["data"].get("roll"))
         if e["data"].get("success") else
-        _t("%(unit)s failed to break away (rolled %(roll)s) and stayed put.", unit=n.piece(e["data"].get("unit")),
+        _t("replay","%(unit)s failed to break away (rolled %(roll)s) and stayed put.", unit=n.piece(e["data"].get("unit")),
            roll=e["data"].get("roll"))),
     "move": _m_move,
     "attack": _m_attack,
     "damage": _m_damage,
-    "heat": lambda n, e: _t("%(unit)s gained %(change)s heat (heat %(heat)s).", unit=n.piece(e["data"].get("unit")),
+    "heat": lambda n, e: _t("replay","%(unit)s gained %(change)s heat (heat %(heat)s).", unit=n.piece(e["data"].get("unit")),
                             change=e["data"].get("change"), heat=e["data"].get("heat")),
-    "shutdown": lambda n, e: _t("%(unit)s overheated and shut down.", unit=n.piece(e["data"].get("unit"))),
-    "vent": lambda n, e: _t("%(unit)s vented %(change)s heat (heat %(heat)s).", unit=n.piece(e["data"].get("unit")),
+    "shutdown": lambda n, e: _t("replay","%(unit)s overheated and shut down.", unit=n.piece(e["data"].get("unit"))),
+    "vent": lambda n, e: _t("replay","%(unit)s vented %(change)s heat (heat %(heat)s).", unit=n.piece(e["data"].get("unit")),
                             change=abs(e["data"].get("change") or 0), heat=e["data"].get("heat")),
-    "eliminated": lambda n, e: _t("%(unit)s was eliminated (%(points)s points).",
+    "eliminated": lambda n, e: _t("replay","%(unit)s was eliminated (%(points)s points).",
                                   unit=n.piece(e["data"].get("unit")), points=e["data"].get("points")),
     "game_over": _m_game_over,
 }
@@ -529,7 +530,7 @@ def _w_source(n: Namer, source: Any) -> str:
 
 def _w_setup(n: Namer, e: Mapping[str, Any]) -> str:
     width, height = e["data"].get("table") or (30, 30)
-    return _t("The battle was set on a %(width)s″ × %(height)s″ table with an objective at its centre; %(who)s "
+    return _t("replay","The battle was set on a %(width)s″ × %(height)s″ table with an objective at its centre; %(who)s "
               "went first.", width=_number(width), height=_number(height), who=n.subject(e["data"].get("first_player")))
 
 
@@ -538,15 +539,15 @@ def _w_attack(n: Namer, e: Mapping[str, Any]) -> str:
     attacker, target = n.piece(data.get("attacker")), n.piece(data.get("target"))
     weapon = _w_weapon(n, data.get("attacker"), data.get("weapon"), data.get("origin"))
     if data.get("origin") == "strafe":
-        text = _t("%(attacker)s strafed %(target)s with %(weapon)s", attacker=attacker, target=target, weapon=weapon)
+        text = _t("replay","%(attacker)s strafed %(target)s with %(weapon)s", attacker=attacker, target=target, weapon=weapon)
     else:
-        text = _t("%(attacker)s attacked %(target)s with %(weapon)s", attacker=attacker, target=target, weapon=weapon)
-    numbers = _tn(": %(stat)s + %(count)s strike against defence %(defence)s",
+        text = _t("replay","%(attacker)s attacked %(target)s with %(weapon)s", attacker=attacker, target=target, weapon=weapon)
+    numbers = _tn("replay",": %(stat)s + %(count)s strike against defence %(defence)s",
                   ": %(stat)s + %(count)s strikes against defence %(defence)s", data.get("strikes"),
                   stat=data.get("stat"), defence=data.get("defence"))
     if data.get("arc"):
-        numbers += _t(" (%(arc)s arc spent)", arc=data["arc"])
-    return text + numbers + (_t(", a hit.") if data.get("hit") else _t(", a miss."))
+        numbers += _t("replay"," (%(arc)s arc spent)", arc=data["arc"])
+    return text + numbers + (_t("replay",", a hit.") if data.get("hit") else _t("replay",", a miss."))
 
 
 def _w_damage(n: Namer, e: Mapping[str, Any]) -> str:
@@ -555,12 +556,12 @@ def _w_damage(n: Namer, e: Mapping[str, Any]) -> str:
     values = {"model": model, "amount": data.get("amount"), "health": data.get("health")}
     source = data.get("source")
     if source in ("fire", "corrosion"):
-        return _t("%(model)s took %(amount)s damage from %(effect)s (%(health)s health left).",
+        return _t("replay","%(model)s took %(amount)s damage from %(effect)s (%(health)s health left).",
                   effect=vocabulary.label("warcaster", "effect", source), **values)
     if source in ("blast", "spray"):
-        return _t("%(model)s took %(amount)s damage from the %(quality)s (%(health)s health left).",
+        return _t("replay","%(model)s took %(amount)s damage from the %(quality)s (%(health)s health left).",
                   quality=vocabulary.label("warcaster", "quality", source), **values)
-    return _t("%(model)s took %(amount)s damage (%(health)s health left).", **values)
+    return _t("replay","%(model)s took %(amount)s damage (%(health)s health left).", **values)
 
 
 def _w_effect(n: Namer, e: Mapping[str, Any]) -> str:
@@ -570,23 +571,23 @@ def _w_effect(n: Namer, e: Mapping[str, Any]) -> str:
     change = data.get("change")
     if change == "applied":
         if data.get("blocks") == "melee":
-            return _t("%(who)s suffered %(effect)s: no melee attacks.", who=who, effect=effect)
+            return _t("replay","%(who)s suffered %(effect)s: no melee attacks.", who=who, effect=effect)
         if data.get("blocks") == "ranged":
-            return _t("%(who)s suffered %(effect)s: no ranged attacks.", who=who, effect=effect)
-        return _t("%(who)s suffered %(effect)s.", who=who, effect=effect)
+            return _t("replay","%(who)s suffered %(effect)s: no ranged attacks.", who=who, effect=effect)
+        return _t("replay","%(who)s suffered %(effect)s.", who=who, effect=effect)
     if change == "removed":
-        return _t("%(effect)s was removed from %(who)s.", who=who, effect=effect)
+        return _t("replay","%(effect)s was removed from %(who)s.", who=who, effect=effect)
     if change == "kept":
-        return _tn("%(effect)s stayed on %(who)s (%(count)s strike rolled).",
+        return _tn("replay","%(effect)s stayed on %(who)s (%(count)s strike rolled).",
                    "%(effect)s stayed on %(who)s (%(count)s strikes rolled).", data.get("roll"), who=who, effect=effect)
-    return _t("%(effect)s on %(who)s ended (no strike rolled).", who=who, effect=effect)
+    return _t("replay","%(effect)s on %(who)s ended (no strike rolled).", who=who, effect=effect)
 
 
 def _w_holder(n: Namer, e: Mapping[str, Any]) -> str:
     data = e["data"]
     if data.get("holder") == "unit":
         return n.unit(data.get("uid"))
-    return _t("a void gate")
+    return _t("replay","a void gate")
 
 
 def _w_move(n: Namer, e: Mapping[str, Any]) -> str:
@@ -595,21 +596,21 @@ def _w_move(n: Namer, e: Mapping[str, Any]) -> str:
     if data.get("source"):
         source = _w_source(n, data["source"])
         if not data.get("models"):
-            return _t("%(source)s moved no model.", source=source)
+            return _t("replay","%(source)s moved no model.", source=source)
         if data.get("place"):
-            return _t("%(source)s placed %(unit)s.", source=source, unit=unit)
-        return _t("%(source)s moved %(unit)s.", source=source, unit=unit)
+            return _t("replay","%(source)s placed %(unit)s.", source=source, unit=unit)
+        return _t("replay","%(source)s moved %(unit)s.", source=source, unit=unit)
     if not data.get("models"):
-        return _t("%(unit)s stood still.", unit=unit)
+        return _t("replay","%(unit)s stood still.", unit=unit)
     if data.get("mode") == "objective":
-        return _t("%(unit)s moved towards the objective.", unit=unit)
-    return _t("%(unit)s advanced.", unit=unit)
+        return _t("replay","%(unit)s moved towards the objective.", unit=unit)
+    return _t("replay","%(unit)s advanced.", unit=unit)
 
 
 def _w_game_over(n: Namer, e: Mapping[str, Any]) -> str:
     data = e["data"]
     vp = data.get("vp") or [0, 0]
-    return _game_over(n, data.get("winner"), data.get("reason")) + _t(
+    return _game_over(n, data.get("winner"), data.get("reason")) + _t("replay",
         " Victory points after round %(round)s: you %(mine)s, the opponent %(theirs)s.", round=data.get("round"),
         mine=vp[0], theirs=vp[1])
 
@@ -618,77 +619,77 @@ _WARCASTER: dict[str, Callable[[Namer, Mapping[str, Any]], str | None]] = {
     "setup": _w_setup,
     "turn_start": lambda n, e: None,
     "after_attack": lambda n, e: None,  # its triggered abilities are logged as abilities
-    "ready": lambda n, e: _t("%(who)s readied %(units)s.", who=n.subject(e["player"]),
+    "ready": lambda n, e: _t("replay","%(who)s readied %(units)s.", who=n.subject(e["player"]),
                              units=_join(n.unit(u) for u in e["data"].get("units") or [])),
-    "charge": lambda n, e: _t("%(who)s charged %(holder)s with arc (%(arc)s on it, %(pool)s left in the pool).",
+    "charge": lambda n, e: _t("replay","%(who)s charged %(holder)s with arc (%(arc)s on it, %(pool)s left in the pool).",
                               who=n.subject(e["player"]), holder=_w_holder(n, e), arc=e["data"].get("arc"),
                               pool=e["data"].get("pool")),
-    "recall": lambda n, e: _t("%(who)s recalled the arc of %(holder)s (%(pool)s in the pool).",
+    "recall": lambda n, e: _t("replay","%(who)s recalled the arc of %(holder)s (%(pool)s in the pool).",
                               who=n.subject(e["player"]), holder=_w_holder(n, e), pool=e["data"].get("pool")),
-    "gate": lambda n, e: _t("%(who)s opened a void gate with %(arc)s arc.", who=n.subject(e["player"]),
+    "gate": lambda n, e: _t("replay","%(who)s opened a void gate with %(arc)s arc.", who=n.subject(e["player"]),
                             arc=e["data"].get("arc")),
-    "gate_paid": lambda n, e: _t("%(who)s spent %(amount)s arc of a void gate to bring in a unit.",
+    "gate_paid": lambda n, e: _t("replay","%(who)s spent %(amount)s arc of a void gate to bring in a unit.",
                                  who=n.subject(e["player"]), amount=e["data"].get("amount")),
-    "deploy": lambda n, e: _t("%(who)s deployed %(unit)s through the gate.", who=n.subject(e["player"]),
+    "deploy": lambda n, e: _t("replay","%(who)s deployed %(unit)s through the gate.", who=n.subject(e["player"]),
                               unit=n.units.get(e["data"].get("unit"), (0, n.card(e["data"].get("code"))))[1]),
-    "activate": lambda n, e: (_t("%(unit)s activated on its own (solo).", unit=n.unit(e["data"].get("unit")))
+    "activate": lambda n, e: (_t("replay","%(unit)s activated on its own (solo).", unit=n.unit(e["data"].get("unit")))
                               if e["data"].get("solo") else
-                              _t("%(unit)s activated.", unit=n.unit(e["data"].get("unit")))),
+                              _t("replay","%(unit)s activated.", unit=n.unit(e["data"].get("unit")))),
     "move": _w_move,
     "attack": _w_attack,
     "strafe": lambda n, e: (
-        _tn("Strafe: %(count)s extra attack, on %(targets)s.", "Strafe: %(count)s extra attacks, on %(targets)s.",
+        _tn("replay","Strafe: %(count)s extra attack, on %(targets)s.", "Strafe: %(count)s extra attacks, on %(targets)s.",
             len(e["data"]["extra"]), targets=_join(n.piece(m) for m in e["data"]["extra"]))
-        if e["data"].get("extra") else _t("Strafe: no extra attack.")),
-    "damage_roll": lambda n, e: _tn("Damage roll: POW %(pow)s + %(count)s strike against ARM %(arm)s, %(amount)s "
+        if e["data"].get("extra") else _t("replay","Strafe: no extra attack.")),
+    "damage_roll": lambda n, e: _tn("replay","Damage roll: POW %(pow)s + %(count)s strike against ARM %(arm)s, %(amount)s "
                                     "damage.", "Damage roll: POW %(pow)s + %(count)s strikes against ARM %(arm)s, "
                                     "%(amount)s damage.", e["data"].get("strikes"), pow=e["data"].get("pow"),
                                     arm=e["data"].get("arm"), amount=e["data"].get("amount")),
     "blast": lambda n, e: (
-        _t("The blast hit %(models)s.", models=_join(n.piece(m) for m in e["data"]["victims"]))
-        if e["data"].get("victims") else _t("The blast hit no one.")),
+        _t("replay","The blast hit %(models)s.", models=_join(n.piece(m) for m in e["data"]["victims"]))
+        if e["data"].get("victims") else _t("replay","The blast hit no one.")),
     "spray": lambda n, e: (
-        _t("The spray hit %(models)s.", models=_join(n.piece(m) for m in e["data"]["models"]))
-        if e["data"].get("models") else _t("The spray hit no one else.")),
+        _t("replay","The spray hit %(models)s.", models=_join(n.piece(m) for m in e["data"]["models"]))
+        if e["data"].get("models") else _t("replay","The spray hit no one else.")),
     "damage": _w_damage,
-    "shield_absorbed": lambda n, e: _t("A shield absorbed %(amount)s damage to %(model)s.",
+    "shield_absorbed": lambda n, e: _t("replay","A shield absorbed %(amount)s damage to %(model)s.",
                                        model=n.piece(e["data"].get("model")), amount=e["data"].get("amount")),
-    "destroyed": lambda n, e: _t("%(model)s was destroyed.", model=n.piece(e["data"].get("model"))),
-    "unit_destroyed": lambda n, e: _t(
+    "destroyed": lambda n, e: _t("replay","%(model)s was destroyed.", model=n.piece(e["data"].get("model"))),
+    "unit_destroyed": lambda n, e: _t("replay",
         "%(unit)s was wiped out: %(scorer)s scored %(vp)s victory points.", unit=n.unit(e["data"].get("unit")),
         scorer=n.subject(e["data"].get("vp_to")), vp=e["data"].get("cst")),
     "cypher": lambda n, e: (
-        _t("%(who)s played the cypher %(card)s through %(node)s, at %(target)s.", who=n.subject(e["player"]),
+        _t("replay","%(who)s played the cypher %(card)s through %(node)s, at %(target)s.", who=n.subject(e["player"]),
            card=n.card(e["data"].get("card")), node=n.piece(e["data"].get("node")),
            target=n.piece(e["data"]["target"]))
         if e["data"].get("target") is not None else
-        _t("%(who)s played the cypher %(card)s through %(node)s.", who=n.subject(e["player"]),
+        _t("replay","%(who)s played the cypher %(card)s through %(node)s.", who=n.subject(e["player"]),
            card=n.card(e["data"].get("card")), node=n.piece(e["data"].get("node")))),
     "ability": lambda n, e: (
-        _t("%(model)s used %(ability)s on %(target)s.", model=n.piece(e["data"].get("model")),
+        _t("replay","%(model)s used %(ability)s on %(target)s.", model=n.piece(e["data"].get("model")),
            ability=_w_ability(n, e["data"].get("model"), e["data"].get("name")), target=n.piece(e["data"]["target"]))
         if e["data"].get("target") is not None else
-        _t("%(model)s used %(ability)s.", model=n.piece(e["data"].get("model")),
+        _t("replay","%(model)s used %(ability)s.", model=n.piece(e["data"].get("model")),
            ability=_w_ability(n, e["data"].get("model"), e["data"].get("name")))),
-    "heal": lambda n, e: _t("%(model)s was repaired by %(amount)s (%(health)s health).",
+    "heal": lambda n, e: _t("replay","%(model)s was repaired by %(amount)s (%(health)s health).",
                             model=n.piece(e["data"].get("model")), amount=e["data"].get("amount"),
                             health=e["data"].get("health")),
-    "arc": lambda n, e: _t("%(unit)s got %(amount)s arc (%(arc)s on it).", unit=n.unit(e["data"].get("unit")),
+    "arc": lambda n, e: _t("replay","%(unit)s got %(amount)s arc (%(arc)s on it).", unit=n.unit(e["data"].get("unit")),
                            amount=e["data"].get("amount"), arc=e["data"].get("arc")),
     "draw": lambda n, e: (
         None if not e["data"].get("count") else
-        _tn("%(who)s drew %(count)s cypher (%(hand)s in hand).", "%(who)s drew %(count)s cyphers (%(hand)s in hand).",
+        _tn("replay","%(who)s drew %(count)s cypher (%(hand)s in hand).", "%(who)s drew %(count)s cyphers (%(hand)s in hand).",
             e["data"].get("count"), who=n.subject(e["player"]), hand=e["data"].get("hand"))),
-    "shield": lambda n, e: _t("%(model)s got a shield (%(shield)s).", model=n.piece(e["data"].get("model")),
+    "shield": lambda n, e: _t("replay","%(model)s got a shield (%(shield)s).", model=n.piece(e["data"].get("model")),
                               shield=e["data"].get("shield")),
     "stat_mod": lambda n, e: _w_stat_mod(n, e),
     "effect": _w_effect,
-    "discard": lambda n, e: _t("%(who)s discarded the cypher %(card)s.", who=n.subject(e["player"]),
+    "discard": lambda n, e: _t("replay","%(who)s discarded the cypher %(card)s.", who=n.subject(e["player"]),
                                card=n.card(e["data"].get("card"))),
-    "reshuffle": lambda n, e: _t("%(who)s reshuffled the cypher discard into a new deck (%(cards)s cards).",
+    "reshuffle": lambda n, e: _t("replay","%(who)s reshuffled the cypher discard into a new deck (%(cards)s cards).",
                                  who=n.subject(e["player"]), cards=e["data"].get("cards")),
-    "round_end": lambda n, e: _t("Round %(round)s ended.", round=e["data"].get("round")),
-    "score": lambda n, e: _t("%(who)s held the objective: %(points)s victory points (%(vp)s in all).",
+    "round_end": lambda n, e: _t("replay","Round %(round)s ended.", round=e["data"].get("round")),
+    "score": lambda n, e: _t("replay","%(who)s held the objective: %(points)s victory points (%(vp)s in all).",
                              who=n.subject(e["player"]), points=e["data"].get("points"), vp=e["data"].get("vp")),
     "game_over": _w_game_over,
 }
@@ -700,10 +701,10 @@ def _w_stat_mod(n: Namer, e: Mapping[str, Any]) -> str:
     values = {"model": n.piece(data.get("model")), "stat": vocabulary.label("warcaster", "stat", data.get("stat")),
               "amount": f"+{amount}" if amount >= 0 else str(amount)}
     if data.get("duration") == "turn":
-        return _t("%(model)s got %(stat)s %(amount)s until the end of the turn.", **values)
+        return _t("replay","%(model)s got %(stat)s %(amount)s until the end of the turn.", **values)
     if data.get("duration") == "round":
-        return _t("%(model)s got %(stat)s %(amount)s until the end of the round.", **values)
-    return _t("%(model)s got %(stat)s %(amount)s.", **values)
+        return _t("replay","%(model)s got %(stat)s %(amount)s until the end of the round.", **values)
+    return _t("replay","%(model)s got %(stat)s %(amount)s.", **values)
 
 
 # --- every game ---------------------------------------------------------------------------------------------
@@ -721,19 +722,19 @@ def _game_over(n: Namer, winner: Any, reason: Any) -> str:
     """Who won, and how the game ended (vocabulary `end_reason`, rules_engine/core/outcome.py)."""
     why = vocabulary.label(n.system, "end_reason", reason) if reason else ""
     if winner == 0:
-        return _t("You won: %(why)s.", why=why) if why else _t("You won.")
+        return _t("replay","You won: %(why)s.", why=why) if why else _t("replay","You won.")
     if winner == 1 and n.coop:
-        return _t("The beasts won: %(why)s.", why=why) if why else _t("The beasts won.")
+        return _t("replay","The beasts won: %(why)s.", why=why) if why else _t("replay","The beasts won.")
     if winner == 1:
-        return _t("The opponent won: %(why)s.", why=why) if why else _t("The opponent won.")
-    return _t("The game was a draw: %(why)s.", why=why) if why else _t("The game was a draw.")
+        return _t("replay","The opponent won: %(why)s.", why=why) if why else _t("replay","The opponent won.")
+    return _t("replay","The game was a draw: %(why)s.", why=why) if why else _t("replay","The game was a draw.")
 
 
 def _unknown(n: Namer, e: Mapping[str, Any]) -> str:
     what = vocabulary.humanise(str(e.get("kind") or ""))
     if e.get("player") is None:
-        return _t("Something the report cannot put in words yet happened (%(what)s).", what=what)
-    return _t("%(who)s did something the report cannot put in words yet (%(what)s).", who=n.subject(e["player"]),
+        return _t("replay","Something the report cannot put in words yet happened (%(what)s).", what=what)
+    return _t("replay","%(who)s did something the report cannot put in words yet (%(what)s).", who=n.subject(e["player"]),
               what=what)
 
 
@@ -790,36 +791,36 @@ def _together(system: str, events: list[Mapping[str, Any]], n: Namer) -> tuple[s
     if system == "mwda" and first["kind"] == "attack" and a.get("hit") and second["kind"] == "damage" \
             and b.get("unit") == a.get("target") and b.get("source") == a.get("unit"):
         if third is not None and third["kind"] == "eliminated" and third["data"].get("unit") == a.get("target"):
-            return _m_attack_roll(n, first) + _t(", a hit for %(damage)s damage: %(target)s was eliminated "
+            return _m_attack_roll(n, first) + _t("replay",", a hit for %(damage)s damage: %(target)s was eliminated "
                                                  "(%(points)s points).", damage=b.get("amount"),
                                                  target=n.piece(a.get("target")),
                                                  points=third["data"].get("points")), 3
         left = max(0, (b.get("clicks") or 0) - (b.get("click") or 0))
-        return _m_attack_roll(n, first) + _t(", a hit for %(damage)s damage (%(left)s of %(clicks)s clicks left).",
+        return _m_attack_roll(n, first) + _t("replay",", a hit for %(damage)s damage (%(left)s of %(clicks)s clicks left).",
                                              damage=b.get("amount"), left=left, clicks=b.get("clicks")), 2
     if system == "hagmi" and first["kind"] == "damage" and second["kind"] == "destroyed" \
             and b.get("uid") == a.get("unit") and not b.get("cores") and a.get("amount"):
         unit = n.whose(first["player"], n.uid(a.get("unit")))
         if a.get("unreducible"):
-            return _t("%(unit)s took %(amount)s damage that cannot be reduced and was destroyed.", unit=unit,
+            return _t("replay","%(unit)s took %(amount)s damage that cannot be reduced and was destroyed.", unit=unit,
                       amount=a.get("amount")), 2
-        return _t("%(unit)s took %(amount)s damage and was destroyed.", unit=unit, amount=a.get("amount")), 2
+        return _t("replay","%(unit)s took %(amount)s damage and was destroyed.", unit=unit, amount=a.get("amount")), 2
     if system == "warcaster" and first["kind"] == "damage" and second["kind"] == "destroyed" \
             and b.get("model") == a.get("model") and a.get("source") in ("weapon", "cypher", "strafe"):
-        return _t("%(model)s took %(amount)s damage and was destroyed.", model=n.piece(a.get("model")),
+        return _t("replay","%(model)s took %(amount)s damage and was destroyed.", model=n.piece(a.get("model")),
                   amount=a.get("amount")), 2
     return None
 
 
 def heading(system: str, turn: int, player: Any, round_: Any, namer: Namer) -> str:
     if turn == 0:
-        return _t("Setup")
+        return _t("replay","Setup")
     if player is None:
-        return _t("Turn %(turn)s", turn=turn)
+        return _t("replay","Turn %(turn)s", turn=turn)
     who = namer.subject(player)
     if round_:
-        return _t("Round %(round)s · Turn %(turn)s (%(who)s)", round=round_, turn=turn, who=who)
-    return _t("Turn %(turn)s (%(who)s)", turn=turn, who=who)
+        return _t("replay","Round %(round)s · Turn %(turn)s (%(who)s)", round=round_, turn=turn, who=who)
+    return _t("replay","Turn %(turn)s (%(who)s)", turn=turn, who=who)
 
 
 def report(system: str, game: Mapping[str, Any], cards: Mapping[str, Any], *, coop: bool = False,
@@ -847,11 +848,11 @@ def outcome(system: str, game: Mapping[str, Any], *, coop: bool = False) -> dict
     """{"result": win/loss/draw for the list, "words": who won, "reason": how the game ended, in words}."""
     result = game.get("outcome") or "draw"
     if result == "win":
-        words = _t("You won")
+        words = _t("replay","You won")
     elif result == "loss":
-        words = _t("The beasts won") if coop else _t("The opponent won")
+        words = _t("replay","The beasts won") if coop else _t("replay","The opponent won")
     else:
-        words = _t("A draw")
+        words = _t("replay","A draw")
     reason = (game.get("record") or {}).get("ended_by")
     return {"result": result, "words": words,
             "reason": vocabulary.label(system, "end_reason", reason) if reason else ""}
