@@ -14,7 +14,7 @@ import importlib
 from collections.abc import Mapping
 from typing import Any
 
-from rules_engine.core.game import EngineError, StepLimitError, apply_checked, play_out
+from rules_engine.core.game import play_out
 from rules_engine.core.rng import game_rng
 from rules_engine.simulation import SimulationInputError, simulator_for
 
@@ -43,13 +43,9 @@ def replay_events(snapshot: Mapping[str, Any], seed: int, game_index: int) -> di
     state = prepared.game.new_initial_state(rng)
     max_steps = getattr(simulator, "max_steps", 100_000)
     board = importlib.import_module(_BOARD_MODULES[system]) if system in _BOARD_MODULES else None
-    boards: list[dict[str, Any]] = []
-    if board is None:
-        play_out(state, prepared.policies, rng, max_steps=max_steps)
-    else:
-        watcher = board.Boards()
-        _play_watched(state, prepared.policies, rng, max_steps, watcher)
-        boards = watcher.finish(state)
+    watcher = board.Boards() if board is not None else None  # the HAGMI board of every turn (hagmi/board.py)
+    play_out(state, prepared.policies, rng, max_steps, watcher=watcher)
+    boards: list[dict[str, Any]] = watcher.finish(state) if watcher is not None else []
     events = state.events.to_list()
     record = simulator.record(state)
     return {
@@ -61,26 +57,6 @@ def replay_events(snapshot: Mapping[str, Any], seed: int, game_index: int) -> di
         "boards": boards,
         "codes": board.codes_of(state) if board is not None else {},
     }
-
-
-def _play_watched(state: Any, policies: Any, rng: Any, max_steps: int, watcher: Any) -> None:
-    """`play_out` step by step, showing the state to `watcher.seen` once set up and after every action, and to
-    `watcher.before` with each chosen action: the same checks, the same choices with the same rng, so the same
-    game (the watcher only reads the state)."""
-    watcher.seen(state)
-    steps = 0
-    choosers = [f"policy {policy.name!r} (player {player})" for player, policy in enumerate(policies)]
-    while not state.is_terminal():
-        if steps >= max_steps:
-            raise StepLimitError(f"game not over after {max_steps} actions (turn {state.turn})")
-        player = state.current_player()
-        if not 0 <= player < len(policies):
-            raise EngineError(f"turn {state.turn}: player {player} has no policy ({len(policies)} given)")
-        action = policies[player].choose(state, rng)
-        watcher.before(state, action)
-        apply_checked(state, action, chooser=choosers[player])
-        steps += 1
-        watcher.seen(state)
 
 
 def table_of(system: Any, events: list[dict[str, Any]]) -> dict[str, Any]:

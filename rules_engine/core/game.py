@@ -96,22 +96,39 @@ def apply_checked(state: State, action: Action, *, chooser: str = "caller") -> N
         ) from error
 
 
+class Watcher(Protocol):
+    """Who watches a game being played (a replay's board): shown the state once set up and after every action, and
+    each chosen action before it is applied. It only reads: the game is the same with or without it."""
+
+    def seen(self, state: State) -> None: ...
+
+    def before(self, state: State, action: Action) -> None: ...
+
+
 def play_out(
-    state: State, policies: Sequence[Policy], rng: random.Random, max_steps: int = DEFAULT_MAX_STEPS
+    state: State, policies: Sequence[Policy], rng: random.Random, max_steps: int = DEFAULT_MAX_STEPS,
+    watcher: Watcher | None = None,
 ) -> State:
     """Play `state` to its end in place (and return it): `policies[p]` chooses for player p, with `rng`.
 
-    Every chosen action is checked against `legal_actions()`. Raises StepLimitError if the game is not over
-    after `max_steps` actions (every game must terminate), IllegalActionError if a policy breaks the rules.
+    Every chosen action is checked (by the state's `apply`). Raises StepLimitError if the game is not over after
+    `max_steps` actions (every game must terminate), IllegalActionError if a policy breaks the rules.
     """
     steps = 0
     choosers = [f"policy {policy.name!r} (player {player})" for player, policy in enumerate(policies)]  # for errors
+    if watcher is not None:
+        watcher.seen(state)
     while not state.is_terminal():
         if steps >= max_steps:
             raise StepLimitError(f"game not over after {max_steps} actions (turn {state.turn})")
         player = state.current_player()
         if not 0 <= player < len(policies):
             raise EngineError(f"turn {state.turn}: player {player} has no policy ({len(policies)} given)")
-        apply_checked(state, policies[player].choose(state, rng), chooser=choosers[player])
+        action = policies[player].choose(state, rng)
+        if watcher is not None:
+            watcher.before(state, action)
+        apply_checked(state, action, chooser=choosers[player])
         steps += 1
+        if watcher is not None:
+            watcher.seen(state)
     return state
