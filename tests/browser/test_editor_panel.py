@@ -66,7 +66,7 @@ def test_filter_the_hagmi_picker_and_open_a_cards_text(site, new_page, make_user
     row.locator("summary").click()
     expect(text).to_have_attribute("open", "")
     expect(text).to_contain_text("Damage of 3 or less dealt to the equipped unit becomes 0.")
-    expect(text).to_contain_text("Equips a unit with the type 重装.")
+    expect(text).to_contain_text("Equips a unit with the type Heavy.")
     # the search box and the filters work together
     filters.get_by_label("Category").select_option(label="Unit")
     filters.get_by_label("Cost from").fill("")
@@ -89,7 +89,7 @@ def test_filter_warcaster_cyphers_by_suit_and_read_one(site, new_page, make_user
     assert all(code.startswith("WC-C2") for code in codes(page))
     row = page.locator('#picker-results li[data-code="WC-C23"]')
     row.locator("summary").click()
-    expect(row.locator("details.card-text")).to_contain_text("味方ウォージャック1体（8″以内）：STR +2（このターン）。")
+    expect(row.locator("details.card-text")).to_contain_text("味方ウォージャック1体（8″以内）：筋力 +2（このターン）。")
     expect(row.locator("details.card-text")).to_contain_text("オーバードライブ")
     # the counters name what the rack still needs: remove a Fury cypher
     page.locator('section[data-section="rack"] button[value="remove:rack:WC-C01"]').click()
