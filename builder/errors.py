@@ -64,3 +64,39 @@ class ListConflict(ListServiceError):
         super().__init__(message)
         self.current = current  # the GameList as it is on the server now
         self.submitted = submitted  # what the client sent, handed back so nothing is lost
+
+
+# --- simulations (mapped to HTTP by builder.api.errors through ListServiceError.status) ------------------------------------------------------------------------------------------
+
+
+class SimulationInvalid(ListServiceError):
+    """The request cannot be simulated: the message names the field, section or card code."""
+
+    code = "simulation.invalid"
+
+
+class SimulationListTooLarge(SimulationInvalid):
+    """The list is far larger than any format of its game allows (rules_engine's `max_list_size`)."""
+
+    code = "simulation.list_too_large"
+
+
+class SimulationLimitExceeded(ListServiceError):
+    """Too many games in one run, or too many runs queued/running for this user."""
+
+    code = "simulation.limit"
+    status = 429
+
+
+class SimulationBrokerUnavailable(ListServiceError):
+    """The message broker cannot be reached: nothing was written."""
+
+    code = "simulation.broker_unavailable"
+    status = 503
+
+
+class SimulationNotActive(ListServiceError):
+    """Cancelling a run that is already done, failed or cancelled."""
+
+    code = "simulation.not_active"
+    status = 409

@@ -38,7 +38,10 @@ from rules_engine.core.runner import SimulationError as GameFailed
 from rules_engine.core.runner import merge_summaries
 from rules_engine.core.stats import Summary
 
-from builder.errors import ListNotFound, ListServiceError
+from builder.errors import (
+    ListNotFound, SimulationBrokerUnavailable, SimulationInvalid, SimulationLimitExceeded,
+    SimulationListTooLarge, SimulationNotActive,
+)
 from .lists import check_document
 
 logger = logging.getLogger(__name__)
@@ -47,42 +50,6 @@ DEFAULT_POLICY = "greedy"
 MAX_POLICY = 64
 # Publishing a chunk message: a short retry, then the run fails with the reason (never a run stuck in "queued").
 CHUNK_PROBE_CLOCK = time.perf_counter  # the clock of the chunk-size probe (simulation_chunk_size); tests fake it
-
-
-# --- errors (mapped to HTTP by builder.api.errors through ListServiceError.status) --------------------------
-
-
-class SimulationInvalid(ListServiceError):
-    """The request cannot be simulated: the message names the field, section or card code."""
-
-    code = "simulation.invalid"
-
-
-class SimulationListTooLarge(SimulationInvalid):
-    """The list is far larger than any format of its game allows (rules_engine's `max_list_size`)."""
-
-    code = "simulation.list_too_large"
-
-
-class SimulationLimitExceeded(ListServiceError):
-    """Too many games in one run, or too many runs queued/running for this user."""
-
-    code = "simulation.limit"
-    status = 429
-
-
-class SimulationBrokerUnavailable(ListServiceError):
-    """The message broker cannot be reached: nothing was written."""
-
-    code = "simulation.broker_unavailable"
-    status = 503
-
-
-class SimulationNotActive(ListServiceError):
-    """Cancelling a run that is already done, failed or cancelled."""
-
-    code = "simulation.not_active"
-    status = 409
 
 
 # --- plugin hook --------------------------------------------------------------------------------------------

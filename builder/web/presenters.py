@@ -275,9 +275,9 @@ def diff_field_rows(diff: Mapping[str, Any] | None, system: str) -> list[dict[st
     return rows
 
 
-def opponent_options(system) -> list[tuple[str, str]]:
-    return [(opp.slug, names({"name": opp.name, "name_en": opp.data.get("name_en", "")}, opp.slug)["main"])
-            for opp in opponents_for(system)]
+def opponent_item(opp) -> dict[str, str]:
+    """An Opponent row's names as the dict `names` reads (and a run's snapshot freezes)."""
+    return {"name": opp.name, "name_en": opp.data.get("name_en", "")}
 
 
 def opponent_name(system: Any, slug: str, frozen: Mapping[str, Any] | None = None) -> str:
@@ -288,5 +288,5 @@ def opponent_name(system: Any, slug: str, frozen: Mapping[str, Any] | None = Non
     found = system_get(system) if isinstance(system, str) else system
     for opp in opponents_for(found) if found is not None else ():
         if opp.slug == slug:
-            return names({"name": opp.name, "name_en": opp.data.get("name_en", "")}, slug)["main"]
+            return names(opponent_item(opp), slug)["main"]
     return vocabulary.humanise(slug)

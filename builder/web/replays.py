@@ -26,7 +26,7 @@ from rules_engine.simulation import ENGINE_VERSION, SimulationInputError
 
 from . import gamereport, vocabulary
 from .common import error_page
-from .presenters import names
+from .presenters import opponent_name
 from .simulations import with_shown_list
 
 
@@ -64,19 +64,12 @@ def replay(request: HttpRequest, public_id: str, index: int) -> HttpResponse:
         "final": final_pieces(drawing), "gates": drawing["frames"][-1]["gates"] if drawing["frames"] else [],
         "attacks": drawing["frames"][-1]["attacks"] if drawing["frames"] else [], "turns": turns,
         "legend": legend(drawing), "outcome": gamereport.outcome(game["system"], game, coop=coop),
-        "opponent_name": opponent_name(run, opponent),
+        "opponent_name": opponent_name(run.system, run.opponent, opponent),
         "policy_name": vocabulary.label(game["system"], "policy", run.policy),
         "steps": len(turns), "last_step": len(turns) - 1,
         "previous": index - 1 if index > 0 else None, "next": index + 1 if index + 1 < run.games else None,
         "stale_engine": run.engine_version != ENGINE_VERSION,
     })
-
-
-def opponent_name(run: Any, opponent: Mapping[str, Any]) -> str:
-    """The opponent's package name in the UI language, as the run's snapshot froze it (never its slug)."""
-    if opponent.get("name"):
-        return names(opponent, run.opponent)["main"]
-    return vocabulary.humanise(run.opponent)
 
 
 def _to_game(request: HttpRequest, public_id: str, raw: str) -> HttpResponse:

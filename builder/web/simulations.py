@@ -75,7 +75,7 @@ def opponent_choices(system, document: dict[str, Any] | None = None) -> list[tup
 
     opponents = sorted(opponents_for(system), key=order)
     return [(opp.slug, target_practice(system.slug) if opp.data.get("kind") == "goldfish"
-             else p.opponent_name(system, opp.slug, {"name": opp.name, "name_en": opp.data.get("name_en", "")}))
+             else p.opponent_name(system, opp.slug, p.opponent_item(opp)))
             for opp in opponents]
 
 
