@@ -9,13 +9,14 @@ from typing import Any
 
 from django.db.models import Q, QuerySet, Sum
 
-from cards.selectors import catalog_for, catalog_stamp
+from cards.models import GameSystem
+from cards.selectors import catalog_for, catalog_stamp, system_get
 from cards.systems import SYSTEMS
 from rules_engine.construction import RULES_VERSION, RULESETS, validate_list
 from rules_engine.core.catalog import Catalog
 
 from .errors import ListInputError, ListNotFound
-from .listio import MAX_ENTRIES, check_storable_text
+from .listio import MAX_ENTRIES, ListFormatError, check_envelope
 from .models import ACTIVE_STATUSES, GameList, ListRevision, RunStatus, SimulationRun, Visibility
 
 LIST_SCHEMA = "hangar.list/1"
@@ -236,17 +237,24 @@ def revision_diff(game_list: GameList, from_number: int, to_number: int) -> dict
 # --- the account-free validate endpoint ---------------------------------------------------------------------
 
 
-def _entry_count(document: dict[str, Any]) -> int:
-    sections = document.get("sections")
-    if not isinstance(sections, dict):
-        return 0
-    return sum(len(items) for items in sections.values() if isinstance(items, list))
+def system_with_cards(slug: str) -> GameSystem:
+    """The catalog row of a list's system, or ListInputError `list.unknown_system` when no package of it is loaded
+    (saving and validating a list say the same)."""
+    system = system_get(slug)
+    if system is None:
+        raise ListInputError(
+            f"system: no cards are loaded for {slug!r} yet; an operator must run load_packages.",
+            code="list.unknown_system",
+            details={"path": "system"},
+        )
+    return system
 
 
 def document_validate(document: Any, lang: str = "en") -> dict[str, Any]:
-    """Validate an unsaved list (POST /api/validate/). Only the envelope is checked here: a body that is not an
-    object, an unknown system or a system without cards, an absurd size, or text no answer can carry (a lone
-    surrogate: ListFormatError with its path); everything else inside becomes violations."""
+    """Validate an unsaved list (POST /api/validate/). Only the envelope is checked here, by the checks a save runs
+    first too (builder.listio.check_envelope): a body that is not an object, an unknown system or a system without
+    cards, more than MAX_ENTRIES entries, or text no answer can carry (a lone surrogate: ListFormatError with its
+    path); everything else inside becomes violations."""
     if not isinstance(document, dict):
         raise ListInputError(
             f"The body must be a hangar.list/1 JSON object, not {_json_type(document)}.", details={"path": ""}
@@ -258,22 +266,19 @@ def document_validate(document: Any, lang: str = "en") -> dict[str, Any]:
             code="list.unknown_system",
             details={"path": "system"},
         )
-    catalog = catalog_for(system)
-    if catalog is None:
+    system_with_cards(system)
+    try:
+        check_envelope(document)
+    except ListFormatError as error:
+        if error.issues[0].code != "json.too_many_entries":
+            raise
+        # this endpoint's own code for it (docs/api.md), with the same count as a save's message
         raise ListInputError(
-            f"system: no cards are loaded for {system!r} yet; an operator must run load_packages.",
-            code="list.unknown_system",
-            details={"path": "system"},
-        )
-    count = _entry_count(document)
-    if count > MAX_ENTRIES:
-        raise ListInputError(
-            f"sections: the list has {count} entries; at most {MAX_ENTRIES} are allowed.",
+            f"sections: the list has {error.issues[0].params['total']} entries; at most {MAX_ENTRIES} are allowed.",
             code="list.too_many_entries",
             details={"path": "sections"},
-        )
-    check_storable_text(document)  # ListFormatError naming the path of a lone surrogate (a "\\udfff" escape)
-    return validate_list(document, catalog, lang=lang)
+        ) from None
+    return validate_list(document, catalog_for(system), lang=lang)
 
 
 def document_gauges(document: Any) -> list[dict[str, Any]]:

@@ -3,10 +3,12 @@
 Pure Python (no Django): the readers take a `rules_engine.core.catalog.Catalog` where they need card names.
 """
 from .errors import MAX_ISSUES, ListFormatError, ListIssue
-from .jsonio import MAX_ENTRIES, MAX_QTY, SCHEMA_ID, check_storable_text, export_list_json, parse_list_json
+from .jsonio import (
+    MAX_ENTRIES, MAX_QTY, SCHEMA_ID, check_envelope, check_storable_text, export_list_json, parse_list_json,
+)
 from .text import export_list_text, parse_list_text
 
 __all__ = [
-    "MAX_ENTRIES", "MAX_ISSUES", "MAX_QTY", "SCHEMA_ID", "ListFormatError", "ListIssue", "check_storable_text",
-    "export_list_json", "export_list_text", "parse_list_json", "parse_list_text",
+    "MAX_ENTRIES", "MAX_ISSUES", "MAX_QTY", "SCHEMA_ID", "ListFormatError", "ListIssue", "check_envelope",
+    "check_storable_text", "export_list_json", "export_list_text", "parse_list_json", "parse_list_text",
 ]

@@ -85,15 +85,24 @@ def export_list_json(doc: dict[str, Any]) -> str:
     return json.dumps(parse_list_json(doc), ensure_ascii=False, indent=2, allow_nan=False) + "\n"
 
 
-def check_structure(doc: Any) -> None:
-    """Raise ListFormatError unless `doc` (decoded JSON) has the hangar.list/1 structure."""
+def check_envelope(doc: Any) -> None:
+    """The first checks of every list document, whoever reads it, so that saving and validating judge a document
+    the same way: the save and import path (`check_structure`, under `parse_list_json`) and POST /api/validate/
+    (builder.selectors.document_validate), which then reads the rest as violations. A JSON object, at most
+    MAX_ENTRIES entries in all sections (one issue, not one per entry), no lone surrogate in any string or key
+    (before the schema: its messages would quote text that no response can carry). Raises ListFormatError."""
     if not isinstance(doc, dict):
         raise ListFormatError([ListIssue(f"a list must be a JSON object, got {_json_type(doc)}",
                                          code="json.not_object", params={"value": _json_type_words(doc)})])
     too_many = _entry_count_issue(doc)
-    if too_many:  # one issue, not one per entry
+    if too_many:
         raise ListFormatError([too_many])
-    check_storable_text(doc)  # before the schema: its messages would quote text that no response can carry
+    check_storable_text(doc)
+
+
+def check_structure(doc: Any) -> None:
+    """Raise ListFormatError unless `doc` (decoded JSON) has the hangar.list/1 structure."""
+    check_envelope(doc)
     unreadable = _value_issues(doc)
     if unreadable:  # values jsonschema itself cannot describe (it would raise while writing its message)
         raise ListFormatError([issue for _, issue in unreadable])
@@ -222,11 +231,16 @@ def _issue(parts: list[str | int], text: str, code: str = "json.problem", **para
     return key, ListIssue(f"{path or 'list'}: {text}", path=path or None, code=code, params=params)
 
 
-def _entry_count_issue(doc: dict[str, Any]) -> ListIssue | None:
+def entry_count(doc: dict[str, Any]) -> int:
+    """Entries in all sections of a decoded document (sections or entries of the wrong type count as none)."""
     sections = doc.get("sections")
     if not isinstance(sections, dict):
-        return None
-    total = sum(len(entries) for entries in sections.values() if isinstance(entries, list))
+        return 0
+    return sum(len(entries) for entries in sections.values() if isinstance(entries, list))
+
+
+def _entry_count_issue(doc: dict[str, Any]) -> ListIssue | None:
+    total = entry_count(doc)
     if total <= MAX_ENTRIES:
         return None
     return ListIssue(f"sections: {total} entries; a list holds at most {MAX_ENTRIES}", path="sections",

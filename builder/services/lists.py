@@ -46,14 +46,8 @@ def check_document(document: Any) -> tuple[dict[str, Any], GameSystem]:
     """A normalised hangar.list/1 document and its system, or ListFormatError / ListInputError naming the path."""
     if not isinstance(document, (dict, str, bytes)):
         raise ListInputError("'document' must be a hangar.list/1 JSON object.", details={"path": "document"})
-    doc = parse_list_json(document)
-    system = GameSystem.objects.filter(slug=doc["system"]).first()
-    if system is None:
-        raise ListInputError(
-            f"system: no cards are loaded for {doc['system']!r} yet; an operator must run load_packages.",
-            code="list.unknown_system",
-            details={"path": "system"},
-        )
+    doc = parse_list_json(document)  # builder.listio.check_envelope first, as POST /api/validate/, then the schema
+    system = selectors.system_with_cards(doc["system"])
     if len(doc.get("name") or "") > MAX_NAME:
         raise ListInputError(f"name: at most {MAX_NAME} characters.", details={"path": "name"})
     if len(doc.get("format") or "") > MAX_FORMAT:
