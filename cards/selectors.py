@@ -153,3 +153,21 @@ def card_get(system_slug: str, code: str) -> Card | None:
 def search_normalise(text: str) -> str:
     """Same normalisation as Card.search_text (NFKC, lower-case), so full-width input finds half-width names."""
     return unicodedata.normalize("NFKC", text).strip().lower()
+
+
+def package_document(system_slug: str, slug: str) -> dict | None:
+    """The `hangar.package/1` document of a loaded package, rebuilt from its rows (cards, formats and opponents in
+    the order they were imported), or None when the system has no such package."""
+    package = DataPackage.objects.filter(system__slug=system_slug, slug=slug).first()
+    if package is None:
+        return None
+    return {
+        "schema": "hangar.package/1",
+        "system": system_slug,
+        "slug": package.slug,
+        "version": package.version,
+        "title": package.title,
+        "cards": list(package.cards.order_by("id").values_list("data", flat=True)),
+        "formats": list(package.formats.order_by("id").values_list("data", flat=True)),
+        "opponents": list(package.opponents.order_by("id").values_list("data", flat=True)),
+    }

@@ -7,15 +7,18 @@ because they name cards by code string.
 from __future__ import annotations
 
 import hashlib
+import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from . import package_validation as checks
+from . import spreadsheet
 from .models import Card, DataPackage, Format, GameSystem, Opponent
-from .selectors import catalog_forget, search_normalise
+from .selectors import catalog_forget, package_document, search_normalise
 from .storable_text import escaped
 from .systems import SYSTEMS
 
@@ -106,6 +109,113 @@ def package_import_file(path: Path | str, *, schema_dir: Path | str | None = Non
     if errors:
         raise PackageError(errors, source=source)
     return package_import(data, source=source, schema_dir=schema_dir)
+
+
+@dataclass(frozen=True)
+class SheetReport:
+    """What a sheet import did (or, in a dry run, would do) to a package, card by card."""
+
+    system: str
+    slug: str
+    version: str
+    status: str  # "dry run", or ImportReport.status: "loaded", "replaced", "unchanged"
+    added: list[str]
+    removed: list[str]
+    changed: dict[str, list[str]]  # code -> the fields that differ
+    kept: int  # cards unchanged
+
+    def lines(self) -> list[str]:
+        head = f"{self.system}/{self.slug} {self.version}: {self.status}"
+        counts = (f"{len(self.added)} added, {len(self.changed)} changed, {len(self.removed)} removed, "
+                  f"{self.kept} unchanged")
+        lines = [f"{head} ({counts})"]
+        lines += [f"  + {code}" for code in self.added]
+        lines += [f"  ~ {code}: {', '.join(fields)}" for code, fields in self.changed.items()]
+        lines += [f"  - {code}" for code in self.removed]
+        return lines
+
+
+def sheet_import(raw: bytes, *, filename: str, system: str, slug: str, dry_run: bool = False,
+                 version: str | None = None, title: str | None = None) -> SheetReport:
+    """Make a sheet of cards (cards.spreadsheet: CSV, TSV or .xlsx, one row per card) the cards of package `slug`
+    of `system`, keeping its formats and opponents; a new slug makes a new package. Every card is checked as a
+    package import checks it (schema, then the engine's own reader); any problem raises SheetError listing each
+    with its row, column and value, and nothing is written. `dry_run` checks and reports the diff, writing nothing.
+    The version is `version`, else the package's own when no card changes, else today's date (UTC, YYYY.MM.DD)."""
+    if system not in SYSTEMS:
+        raise spreadsheet.SheetError([spreadsheet.SheetProblem(
+            f"unknown game system {system!r}; expected one of {', '.join(SYSTEMS)}")], source=filename)
+    schema = checks.validator_for(system).schema
+    try:
+        sheet = spreadsheet.read_sheet(spreadsheet.read_rows(raw, filename), system, schema)
+    except spreadsheet.SheetError as error:
+        raise spreadsheet.SheetError(error.problems, source=filename) from None
+    current = package_document(system, slug)
+    if sheet.problems:
+        raise spreadsheet.SheetError(_row_problems(sheet, slug), source=filename)
+    before = {card["code"]: card for card in (current or {}).get("cards", [])}
+    after = {card["code"]: card for card in sheet.cards}
+    changed = {code: sorted(key for key in {*card, *before[code]} if card.get(key) != before[code].get(key))
+               for code, card in after.items() if code in before and card != before[code]}
+    added = [code for code in after if code not in before]
+    removed = [code for code in before if code not in after]
+    same = not (changed or added or removed)
+    data = {
+        "schema": checks.PACKAGE_SCHEMA, "system": system, "slug": slug,
+        "version": version or (current["version"] if current and same else timezone.now().strftime("%Y.%m.%d")),
+        "title": title or (current["title"] if current else slug),
+        "cards": sheet.cards,
+        "formats": (current or {}).get("formats", []),
+        "opponents": (current or {}).get("opponents", []),
+    }
+    status = "dry run"
+    try:
+        if dry_run:
+            errors = checks.check_package(data)
+            if errors:
+                raise PackageError(errors)
+        else:
+            status = package_import(data, source=filename).status
+    except PackageError as error:
+        # The package checks stop at the first stage that fails (the schema before the engine's reader): check each
+        # row alone to find every row's problems; what is left is about several cards, the formats or opponents, or
+        # codes another package of the system uses.
+        problems = _row_problems(sheet, slug) or [sheet.problem(message, None) for message in error.errors]
+        raise spreadsheet.SheetError(problems, source=filename) from None
+    return SheetReport(system, slug, data["version"], status, added, removed, changed,
+                       kept=len(after) - len(added) - len(changed))
+
+
+def _row_problems(sheet: spreadsheet.Sheet, slug: str) -> list[spreadsheet.SheetProblem]:
+    """What reading found, and each row checked alone as a package import checks a card (schema, then the engine's
+    reader), once per cell, in row and column order."""
+    problems = list(sheet.problems)
+    said = {(problem.row, problem.column) for problem in problems}
+    for card, row in zip(sheet.cards, sheet.rows):
+        alone = {"schema": checks.PACKAGE_SCHEMA, "system": sheet.system, "slug": slug, "version": "1",
+                 "title": slug, "cards": [card]}
+        found = [sheet.problem(message, row) for message in checks.check_package(alone)]
+        problems += [problem for problem in found if (problem.row, problem.column) not in said]
+    problems.sort(key=lambda problem: (problem.row or 0, len(problem.column or ""), problem.column or ""))
+    return problems
+
+
+def sheet_export(system: str, slug: str, *, fmt: str = "csv", lang: str = "en") -> bytes:
+    """Package `slug`'s cards as a sheet file that `sheet_import` reads back to the same cards."""
+    current = package_document(system, slug)
+    if current is None:
+        raise PackageError([f"{system} has no package {slug!r}"])
+    schema = checks.validator_for(system).schema
+    return spreadsheet.write_file(spreadsheet.write_rows(current["cards"], system, schema, lang=lang), fmt)
+
+
+def sheet_template(system: str, *, fmt: str = "csv", lang: str = "en") -> bytes:
+    """The template sheet of a system (docs/spreadsheets/<system>-cards-<lang>.csv): every column, with an example
+    card of each kind from the bundled packages (read from their files, not the database)."""
+    cards = [card for path in bundled_package_files() if path.parent.name == system
+             for card in json.loads(path.read_text(encoding="utf-8"))["cards"]]
+    schema = checks.validator_for(system).schema
+    return spreadsheet.write_file(spreadsheet.template_rows(cards, system, schema, lang=lang), fmt)
 
 
 def bundled_package_files(directory: Path | str | None = None) -> list[Path]:
