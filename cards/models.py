@@ -36,6 +36,28 @@ class DataPackage(models.Model):
         return f"{self.system.slug}/{self.slug} {self.version}"
 
 
+class PackageVersion(models.Model):
+    """Every content a package has had (issue 19): one row per import that changed it, numbered 1, 2, ... per
+    package, with the whole `hangar.package/1` document, so that any version can be listed, compared and exported.
+    Kept by system and slug, not by the package row, so a version outlives a package replaced under its slug."""
+
+    system = models.ForeignKey(GameSystem, on_delete=models.CASCADE, related_name="package_versions")
+    slug = models.SlugField(max_length=100)
+    number = models.PositiveIntegerField()
+    version = models.CharField(max_length=50)  # the package's own version label, e.g. "2026.11"
+    title = models.CharField(max_length=200)
+    sha256 = models.CharField(max_length=64)
+    data = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["system__slug", "slug", "-number"]
+        constraints = [models.UniqueConstraint(fields=["system", "slug", "number"], name="unique_package_version")]
+
+    def __str__(self):
+        return f"{self.system.slug}/{self.slug} #{self.number} ({self.version})"
+
+
 class Card(models.Model):
     system = models.ForeignKey(GameSystem, on_delete=models.CASCADE, related_name="cards")
     package = models.ForeignKey(DataPackage, on_delete=models.CASCADE, related_name="cards")

@@ -11,7 +11,7 @@ from django.db.models.functions import Coalesce
 
 from rules_engine.core.catalog import Catalog
 
-from .models import Card, DataPackage, Format, GameSystem, Opponent
+from .models import Card, DataPackage, Format, GameSystem, Opponent, PackageVersion
 
 # Process-local: a Catalog holds read-only mappings (not picklable) and is rebuilt only when the stamp changes.
 _CATALOGS: dict[str, tuple[str, Catalog]] = {}
@@ -171,3 +171,33 @@ def package_document(system_slug: str, slug: str) -> dict | None:
         "formats": list(package.formats.order_by("id").values_list("data", flat=True)),
         "opponents": list(package.opponents.order_by("id").values_list("data", flat=True)),
     }
+
+
+def cards_diff(before: list[dict], after: list[dict]) -> dict:
+    """What changed from one list of cards to another, by code: {"added": [code], "removed": [code], "changed":
+    {code: [field, ...]}} in the order of the cards (a sheet import's dry run, the diff of two package versions)."""
+    old = {card["code"]: card for card in before}
+    new = {card["code"]: card for card in after}
+    return {
+        "added": [code for code in new if code not in old],
+        "removed": [code for code in old if code not in new],
+        "changed": {code: sorted(key for key in {*card, *old[code]} if card.get(key) != old[code].get(key))
+                    for code, card in new.items() if code in old and card != old[code]},
+    }
+
+
+def package_versions(system_slug: str, slug: str) -> QuerySet[PackageVersion]:
+    """Every version of a package, newest first (the documents stay out: they can be large)."""
+    return PackageVersion.objects.filter(system__slug=system_slug, slug=slug).defer("data").order_by("-number")
+
+
+def package_version_get(system_slug: str, slug: str, number: int) -> PackageVersion | None:
+    return PackageVersion.objects.filter(system__slug=system_slug, slug=slug, number=number).first()
+
+
+def packages_list(system_slug: str | None = None) -> QuerySet[DataPackage]:
+    """The loaded packages, with their card counts and the number of their newest version."""
+    packages = DataPackage.objects.select_related("system").annotate(card_count=Count("cards", distinct=True))
+    newest = PackageVersion.objects.filter(system=OuterRef("system"), slug=OuterRef("slug")).order_by("-number")
+    packages = packages.annotate(latest=Subquery(newest.values("number")[:1]))
+    return packages.filter(system__slug=system_slug) if system_slug else packages

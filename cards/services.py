@@ -17,8 +17,8 @@ from django.utils import timezone
 
 from . import package_validation as checks
 from . import spreadsheet
-from .models import Card, DataPackage, Format, GameSystem, Opponent
-from .selectors import catalog_forget, package_document, search_normalise
+from .models import Card, DataPackage, Format, GameSystem, Opponent, PackageVersion
+from .selectors import catalog_forget, cards_diff, package_document, search_normalise
 from .storable_text import escaped
 from .systems import SYSTEMS
 
@@ -86,6 +86,7 @@ def _package_write(data: dict, *, sha256: str, source: str) -> ImportReport:
         return _report(data, "unchanged", source)
     package = _package_save(system, existing, data, sha256=sha256, source=source)
     _package_contents_replace(system, package, data)
+    _version_record(system, data, sha256=sha256)
     catalog_forget()  # this process sees the new catalog at once (also when the import is rolled back)
     transaction.on_commit(catalog_forget)
     return _report(data, "loaded" if existing is None else "replaced", source)
@@ -153,12 +154,8 @@ def sheet_import(raw: bytes, *, filename: str, system: str, slug: str, dry_run: 
     current = package_document(system, slug)
     if sheet.problems:
         raise spreadsheet.SheetError(_row_problems(sheet, slug), source=filename)
-    before = {card["code"]: card for card in (current or {}).get("cards", [])}
-    after = {card["code"]: card for card in sheet.cards}
-    changed = {code: sorted(key for key in {*card, *before[code]} if card.get(key) != before[code].get(key))
-               for code, card in after.items() if code in before and card != before[code]}
-    added = [code for code in after if code not in before]
-    removed = [code for code in before if code not in after]
+    diff = cards_diff((current or {}).get("cards", []), sheet.cards)
+    added, removed, changed = diff["added"], diff["removed"], diff["changed"]
     same = not (changed or added or removed)
     data = {
         "schema": checks.PACKAGE_SCHEMA, "system": system, "slug": slug,
@@ -183,7 +180,7 @@ def sheet_import(raw: bytes, *, filename: str, system: str, slug: str, dry_run: 
         problems = _row_problems(sheet, slug) or [sheet.problem(message, None) for message in error.errors]
         raise spreadsheet.SheetError(problems, source=filename) from None
     return SheetReport(system, slug, data["version"], status, added, removed, changed,
-                       kept=len(after) - len(added) - len(changed))
+                       kept=len(sheet.cards) - len(added) - len(changed))
 
 
 def _row_problems(sheet: spreadsheet.Sheet, slug: str) -> list[spreadsheet.SheetProblem]:
@@ -326,6 +323,16 @@ def card_cost(card: dict) -> int | None:
         if isinstance(value, int) and not isinstance(value, bool):
             return value
     return None
+
+
+def _version_record(system: GameSystem, data: dict, *, sha256: str) -> PackageVersion:
+    """Keep this content as the package's next version (1, 2, ...): every version can be listed, compared and
+    exported (GET /api/packages/{system}/{slug}/versions/)."""
+    last = PackageVersion.objects.filter(system=system, slug=data["slug"]).order_by("-number").first()
+    return PackageVersion.objects.create(
+        system=system, slug=data["slug"], number=(last.number + 1) if last else 1, version=data["version"],
+        title=data["title"], sha256=sha256, data=json.loads(checks.canonical_json(data)),
+    )
 
 
 def _report(data: dict, status: str, source: str) -> ImportReport:

@@ -76,3 +76,36 @@ class CardSerializer(serializers.ModelSerializer):
     class Meta:
         model = Card
         fields = ["system", "code", "name", "name_en", "category", "faction", "cost", "package", "data"]
+
+
+class PackageSerializer(serializers.Serializer):
+    system = serializers.CharField(source="system.slug")
+    slug = serializers.CharField()
+    version = serializers.CharField(help_text="The package's own version label, e.g. 2026.11.")
+    title = serializers.CharField()
+    card_count = serializers.IntegerField()
+    latest = serializers.IntegerField(allow_null=True, help_text="The number of its newest version.")
+    loaded_at = serializers.DateTimeField()
+
+
+class PackageVersionSerializer(serializers.Serializer):
+    number = serializers.IntegerField(help_text="1 for the first content the package had, then 2, 3, ...")
+    version = serializers.CharField(help_text="The package's version label at that time.")
+    title = serializers.CharField()
+    sha256 = serializers.CharField(help_text="Of the package's canonical JSON.")
+    created_at = serializers.DateTimeField()
+
+
+class PackageDiffSerializer(serializers.Serializer):
+    system = serializers.CharField()
+    slug = serializers.CharField()
+    to = serializers.IntegerField()
+    added = serializers.ListField(child=serializers.CharField(), help_text="Card codes only in `to`.")
+    removed = serializers.ListField(child=serializers.CharField(), help_text="Card codes only in `from`.")
+    changed = serializers.DictField(child=serializers.ListField(child=serializers.CharField()),
+                                    help_text="Card code -> the fields that differ.")
+
+    def get_fields(self):
+        fields = super().get_fields()
+        fields["from"] = serializers.IntegerField()  # a Python keyword: added by name
+        return fields

@@ -12,7 +12,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from cards import package_validation
-from cards.models import Card, DataPackage, Format, GameSystem, Opponent
+from cards.models import Card, DataPackage, Format, GameSystem, Opponent, PackageVersion
 from cards.services import PackageError, package_import, package_import_file
 
 pytestmark = pytest.mark.django_db
@@ -27,6 +27,7 @@ def catalog_snapshot() -> dict:
         "cards": list(Card.objects.order_by("code").values_list("code", "name", "data")),
         "formats": list(Format.objects.values_list("slug", "is_default")),
         "opponents": list(Opponent.objects.values_list("slug", flat=True)),
+        "versions": list(PackageVersion.objects.values_list("slug", "number", "sha256")),
     }
 
 
