@@ -12,6 +12,7 @@ urlpatterns = [
     path("accounts/login/", pages.LoginPage.as_view(), name="login"),  # failed sign-ins throttled
     path("accounts/logout/", auth_views.LogoutView.as_view(next_page="home"), name="logout"),
     path("catalog/<slug:system>/", pages.catalog, name="catalog"),
+    path("catalog/<slug:system>/packages/<slug:slug>/", pages.package_detail, name="package_detail"),
     path("catalog/<slug:system>/<str:code>/", pages.card_detail, name="card_detail"),
     path("rules/<slug:system>/", pages.rules, name="rules"),
     path("verify/", lists.verify, name="verify"),

@@ -16,7 +16,10 @@ from django.views.decorators.http import require_http_methods
 from builder import rulebook, services
 from builder.forms import CatalogFilterForm, SignupForm
 from builder.throttles import LoginFailureThrottle, scope_wait
-from cards.selectors import CardQuery, card_get, card_search, formats_for, systems_list
+from cards.selectors import (
+    CardQuery, card_get, card_search, cards_diff, formats_for, package_version_get, package_versions, packages_list,
+    systems_list,
+)
 from rules_engine.construction import RULES
 
 from . import cardtext
@@ -124,7 +127,8 @@ def catalog(request: HttpRequest, system: str) -> HttpResponse:
     if page.number > 1:
         shown["page"] = str(page.number)
     context = {"game": game, "system_name": p.system_name(system), "form": form, "page": page,
-               "cards": card_rows(page.object_list, system), "query": urlencode(shown)}
+               "cards": card_rows(page.object_list, system), "query": urlencode(shown),
+               "packages": packages_list(system).order_by("slug")}
     partial = is_htmx(request) and request.headers.get("HX-History-Restore-Request") != "true"
     response = render(request, "catalog/_results.html" if partial else "catalog/browse.html", context)
     if partial:
@@ -144,6 +148,43 @@ def card_detail(request: HttpRequest, system: str, code: str) -> HttpResponse:
         "game": game, "system_name": p.system_name(system), "card": card, "data": card.data,
         "names": p.names(card.data, card.code), "text": text,  # every field in words (builder/web/cardtext.py)
         "weapons": cardtext.weapon_rows(card.data), "stats": cardtext.stat_rows(card.data),
+    })
+
+
+@require_http_methods(["GET", "HEAD"])
+def package_detail(request: HttpRequest, system: str, slug: str) -> HttpResponse:
+    """A data package's versions (issue 19), newest first, and what changed between two of them (?from=&to=, by
+    default the newest and the one before): the cards added, removed and changed, with the fields in words."""
+    game = system_or_404(system)
+    versions = list(package_versions(system, slug))
+    if not versions:
+        raise Http404(f"No package {slug!r} in {system}.")
+    numbers = [version.number for version in versions]
+    asked = {"to": request.GET.get("to"), "from": request.GET.get("from")}
+    default = {"to": numbers[0], "from": numbers[1] if len(numbers) > 1 else numbers[0]}
+    chosen, unknown = {}, []
+    for key, value in asked.items():
+        number = int(value) if value and value.isascii() and value.isdigit() and len(value) < 10 else None
+        if value and number not in numbers:
+            unknown.append(value)
+        chosen[key] = number if number in numbers else default[key]
+    old = package_version_get(system, slug, chosen["from"])
+    new = package_version_get(system, slug, chosen["to"])
+    diff = cards_diff(old.data.get("cards", []), new.data.get("cards", []))
+    old_cards = {card["code"]: card for card in old.data.get("cards", [])}
+    new_cards = {card["code"]: card for card in new.data.get("cards", [])}
+    shown = p.catalog(system).cards
+
+    def row(code: str, card: dict, fields: list[str] | None = None) -> dict:
+        return {"code": code, "names": p.names(card, code), "linked": code in shown,
+                "fields": [vocabulary.card_field(field) for field in fields or []]}
+
+    return render(request, "catalog/package.html", {
+        "game": game, "system_name": p.system_name(system), "slug": slug, "versions": versions,
+        "current": versions[0], "chosen": chosen, "unknown": unknown, "old": old, "new": new,
+        "added": [row(code, new_cards[code]) for code in diff["added"]],
+        "removed": [row(code, old_cards[code]) for code in diff["removed"]],
+        "changed": [row(code, new_cards[code], fields) for code, fields in diff["changed"].items()],
     })
 
 

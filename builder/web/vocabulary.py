@@ -289,6 +289,46 @@ LABELS: Mapping[tuple[str, str], Mapping[str, Any]] = {
     },
 }
 
+# The fields of a card, in words (a package version's diff names the fields that changed).
+CARD_FIELDS: Mapping[str, Any] = {
+    "code": pgettext_lazy("card field", "Code"), "name": pgettext_lazy("card field", "Name"),
+    "name_en": pgettext_lazy("card field", "English name"), "text": pgettext_lazy("card field", "Text"),
+    "text_en": pgettext_lazy("card field", "English text"), "release": pgettext_lazy("card field", "Release"),
+    "category": pgettext_lazy("card field", "Category"), "subtype": pgettext_lazy("card field", "Kind of tactic"),
+    "frame": pgettext_lazy("card field", "Frame"), "cost": pgettext_lazy("card field", "Cost"),
+    "pilot": pgettext_lazy("card field", "Pilot"), "types": pgettext_lazy("card field", "Types"),
+    "firepower": pgettext_lazy("card field", "Firepower"), "armor": pgettext_lazy("card field", "Armor"),
+    "range": pgettext_lazy("card field", "Range"), "fuel_cost": pgettext_lazy("card field", "Fuel cost"),
+    "targets": pgettext_lazy("card field", "Targets"), "durability": pgettext_lazy("card field", "Durability"),
+    "equip": pgettext_lazy("card field", "Equip condition"), "skills": pgettext_lazy("card field", "Skills"),
+    "usable_from_secret": pgettext_lazy("card field", "Used from Secret"),
+    "energy": pgettext_lazy("card field", "Energy"), "life_cores": pgettext_lazy("card field", "Life cores"),
+    "action_order": pgettext_lazy("card field", "Action order"), "bounty": pgettext_lazy("card field", "Bounty"),
+    "cores": pgettext_lazy("card field", "Cores"), "terrain": pgettext_lazy("card field", "Terrain"),
+    "attrition": pgettext_lazy("card field", "Core attrition"), "kind": pgettext_lazy("card field", "Kind"),
+    "points": pgettext_lazy("card field", "Points"), "unique": pgettext_lazy("card field", "Unique"),
+    "faction": pgettext_lazy("card field", "Faction"), "rank": pgettext_lazy("card field", "Rank"),
+    "order_bonus": pgettext_lazy("card field", "Order bonus"), "base": pgettext_lazy("card field", "Base"),
+    "abilities": pgettext_lazy("card field", "Abilities"),
+    "primary": pgettext_lazy("card field", "Primary weapon"),
+    "secondary": pgettext_lazy("card field", "Secondary weapon"),
+    "dial": pgettext_lazy("card field", "Combat dial"), "heat_dial": pgettext_lazy("card field", "Heat dial"),
+    "vent": pgettext_lazy("card field", "Vent"), "cst": pgettext_lazy("card field", "CST"),
+    "stats": pgettext_lazy("card field", "Stats"), "weapons": pgettext_lazy("card field", "Weapons"),
+    "weapon_points": pgettext_lazy("card field", "Weapon points"),
+    "type": pgettext_lazy("card field", "Weapon type"), "rng": pgettext_lazy("card field", "Range (RNG)"),
+    "pow": pgettext_lazy("card field", "Power (POW)"), "qualities": pgettext_lazy("card field", "Qualities"),
+    "suit": pgettext_lazy("card field", "Suit"), "cypher_type": pgettext_lazy("card field", "Cypher type"),
+    "effects": pgettext_lazy("card field", "Effects"), "attaches_to": pgettext_lazy("card field", "Attaches to"),
+}
+
+
+def card_field(field: str) -> str:
+    """A card field in words ("fuel_cost" -> "Fuel cost" / 燃料コスト)."""
+    known = CARD_FIELDS.get(field)
+    return str(known) if known is not None else humanise(field)
+
+
 # What the picker's "category" filter is called in each system (the same column: HAGMI category, MWDA/Warcaster kind).
 CATEGORY_FIELD = {"hagmi": "category", "mwda": "kind", "warcaster": "kind"}
 

@@ -377,6 +377,8 @@ MATRIX: dict[str, list[Call]] = {
                Call("GET", "/accounts/logout/", everyone(405), actors=SIGNED)],
     "catalog": [Call("GET", "/catalog/hagmi/", everyone(200), actors=SIGNED)],
     "card_detail": [Call("GET", "/catalog/hagmi/HT-001/", everyone(200), actors=SIGNED)],
+    "package_detail": [Call("GET", "/catalog/hagmi/packages/builder-test/", everyone(200), actors=SIGNED),
+                       Call("POST", "/catalog/hagmi/packages/builder-test/", everyone(405), actors=SIGNED)],
     "rules": [Call("GET", "/rules/hagmi/", everyone(200), actors=SIGNED)],
     "verify": [Call("GET", "/verify/", everyone(200), actors=SIGNED),
                Call("GET", "/verify/", verify_page, data=verify_query, on="list")],
