@@ -47,7 +47,7 @@ STAMP = "stamp.json"
 # not in the game loop).
 PACKAGES: dict[str, tuple[str, ...]] = {
     "rules_engine.warcaster": ("geometry", "models", "state", "combat", "cyphers", "policies", "game"),
-    "rules_engine.mwda": ("geometry", "units", "state", "combat", "policies", "game"),
+    "rules_engine.mwda": ("geometry", "units", "actions", "state", "combat", "orders", "movement", "policies", "game"),
     "rules_engine.hagmi": ("cards", "state", "skills", "combat", "refit", "beasts", "policies", "game"),
 }
 PACKAGE = "rules_engine.warcaster"  # the default of `status()`

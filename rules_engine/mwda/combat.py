@@ -1,9 +1,11 @@
-"""Attacks, damage and heat (RULES.md M11, M15–M17), on the units of a running `MwdaState`.
+"""Attacks, damage, elimination and heat (RULES.md M11, M15–M17), on the units of a `Table` (state.py).
 
 Attack rolls use the state's rng only: hit when attack + `attack_dice`D6 ≥ defense (M15). Damage turns the
 combat dial one click per point; the unit is eliminated past its last click (M16). Heat clicks modify the mech's
 damage and move; reaching the shutdown click shuts it down (M17, interpretation `shutdown`: heat clears to 0 and
-the mech takes 2 action tokens, so it cannot be ordered on its player's next turn).
+the mech takes 2 action tokens, so it cannot be ordered on its player's next turn). The shoot and close orders
+are here (`shoot`, `close`); charge and death from above move first (movement.py) and attack with
+`resolve_attack`.
 """
 from __future__ import annotations
 
@@ -12,7 +14,8 @@ from typing import TYPE_CHECKING
 from rules_engine.mwda.units import Click, HeatClick, UnitSpec
 
 if TYPE_CHECKING:
-    from rules_engine.mwda.state import MwdaState, Unit
+    from rules_engine.mwda import actions as A
+    from rules_engine.mwda.state import Table, Unit
 
 NO_HEAT = HeatClick(0, 0, 0, False)
 ECM_RADIUS = 6.0  # ecm: enemy ranged attacks against units within 6″ of it get attack −1
@@ -100,7 +103,7 @@ def remaining_clicks(unit: Unit) -> int:
     return len(unit.spec.dial) - unit.click
 
 
-def apply_damage(state: MwdaState, unit: Unit, amount: int, *, source: int | None, reason: str) -> None:
+def apply_damage(state: Table, unit: Unit, amount: int, *, source: int | None, reason: str) -> None:
     """M16: turn the dial one click per point; past the last click the unit is eliminated."""
     if amount <= 0 or not unit.alive:
         return
@@ -111,10 +114,21 @@ def apply_damage(state: MwdaState, unit: Unit, amount: int, *, source: int | Non
     state.log("damage", unit.side, {"unit": unit.uid, "amount": amount, "click": unit.click,
                                     "clicks": len(unit.spec.dial), "source": source, "reason": reason})
     if unit.click >= len(unit.spec.dial):
-        state.eliminate(unit, by=source)
+        eliminate(state, unit, by=source)
 
 
-def add_heat(state: MwdaState, unit: Unit, clicks: int, reason: str) -> None:
+def eliminate(state: Table, unit: Unit, *, by: int | None) -> None:
+    """M16: the unit leaves the table; its points count for the other side whatever eliminated it (§2.3)."""
+    unit.alive = False
+    unit.tokens = 0
+    state.table_changed()
+    enemy = 1 - unit.side
+    state.points_destroyed[enemy] += unit.spec.points
+    state.log("eliminated", unit.side, {"unit": unit.uid, "code": unit.spec.code, "points": unit.spec.points,
+                                        "by": by, "at": state.position(unit)})
+
+
+def add_heat(state: Table, unit: Unit, clicks: int, reason: str) -> None:
     """M11/M17: a mech gains heat; at the shutdown click it shuts down (heat clears, 2 action tokens)."""
     unit.heat += clicks
     state.log("heat", unit.side, {"unit": unit.uid, "heat": unit.heat, "change": clicks, "reason": reason})
@@ -125,7 +139,7 @@ def add_heat(state: MwdaState, unit: Unit, clicks: int, reason: str) -> None:
         state.log("shutdown", unit.side, {"unit": unit.uid, "heat": 0, "tokens": 2})
 
 
-def vent(state: MwdaState, unit: Unit, amount: int, reason: str) -> None:
+def vent(state: Table, unit: Unit, amount: int, reason: str) -> None:
     """冷却: remove up to `amount` heat clicks."""
     before = unit.heat
     unit.heat = max(0, unit.heat - amount)
@@ -134,7 +148,7 @@ def vent(state: MwdaState, unit: Unit, amount: int, reason: str) -> None:
                                       "reason": reason})
 
 
-def attack_value(state: MwdaState, attacker: Unit, target: Unit, *, ranged: bool) -> int:
+def attack_value(state: Table, attacker: Unit, target: Unit, *, ranged: bool) -> int:
     """攻撃力, with −1 for each ecm unit of the target's side within 6″ of the target (ranged attacks only)."""
     value = click(attacker).attack
     if ranged:
@@ -146,7 +160,7 @@ def attack_value(state: MwdaState, attacker: Unit, target: Unit, *, ranged: bool
     return value
 
 
-def defense_value(state: MwdaState, attacker: Unit, target: Unit, *, ranged: bool) -> int:
+def defense_value(state: Table, attacker: Unit, target: Unit, *, ranged: bool) -> int:
     """防御力, +hindering_defense when a ranged attack's line of fire crosses hindering terrain."""
     value = click(target).defense
     if ranged and state.is_hindered(attacker, target):
@@ -154,7 +168,7 @@ def defense_value(state: MwdaState, attacker: Unit, target: Unit, *, ranged: boo
     return value
 
 
-def resolve_attack(state: MwdaState, attacker: Unit, target: Unit, *, kind: str, weapon: int = 0,
+def resolve_attack(state: Table, attacker: Unit, target: Unit, *, kind: str, weapon: int = 0,
                    bonus_damage: int = 0) -> bool:
     """Roll one attack (M15): attack + dice ≥ defense hits; a hit deals the weapon's damage (M16). Returns hit."""
     ranged = kind == "shoot"
@@ -174,3 +188,13 @@ def resolve_attack(state: MwdaState, attacker: Unit, target: Unit, *, kind: str,
     if hit:
         apply_damage(state, target, amount, source=attacker.uid, reason=kind)
     return hit
+
+
+def shoot(state: Table, unit: Unit, action: A.Shoot) -> None:
+    """The shoot order: a ranged attack with the primary (weapon 0) or secondary (1) weapon (M15, M16)."""
+    resolve_attack(state, unit, state.units[action.target], kind="shoot", weapon=action.weapon)
+
+
+def close(state: Table, unit: Unit, action: A.Close) -> None:
+    """The close order: close combat 白兵戦 against an enemy in base contact (M16)."""
+    resolve_attack(state, unit, state.units[action.target], kind="close")

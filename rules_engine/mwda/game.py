@@ -1,19 +1,36 @@
-"""MechWarrior: Dark Age reference engine: `MwdaGame` binds the ruleset and its options to two sides.
+"""MechWarrior: Dark Age reference engine (RULES.md §2.3, M2, M10–M17): `MwdaGame` binds the ruleset and its
+options to two sides, `MwdaState` plays a battle.
 
 Player 0 plays a list (`hangar.list/1`, section `army`); player 1 is an opponent from a package: `goldfish`
 (stationary units that never get an order) or `army` (a sample list, played by a policy). The game's rng picks
 the terrain layout, deploys both armies in their zones and rolls who goes first.
+
+Players alternate turns; a round is both players' turns. On its turn a player gives up to its order count
+(M2) of orders, at most one per unit (M10), then the turn ends: units not ordered lose their tokens and mechs
+vent 1 heat (M12). A `goldfish` side never receives an order (its turns only run M12).
+
+`MwdaState` is a `Table` (state.py: the units and the queries about them) with the state protocol of
+rules_engine/core/game.py, the turn flow, the legal actions (the records of actions.py, whose docstring lists
+them) and the dispatch of each order to its rule: movement.py (move, charge, death from above, breakaway),
+combat.py (shoot, close, damage, heat), orders.py (orders, tokens, pushing, the M12 clean-up). Every action's
+effects are in the event log (positions after each move, attacks with origin and target positions, damage,
+heat, eliminations), enough to redraw the battle turn by turn.
 """
 from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
+from rules_engine.core import outcome
 from rules_engine.core.catalog import CardDataError, entries_of
+from rules_engine.core.game import TERMINAL, IllegalActionError
+from rules_engine.core.outcome import Outcome
+from rules_engine.mwda import actions as A
+from rules_engine.mwda import combat, movement, orders
 from rules_engine.mwda import geometry as geo
 from rules_engine.mwda import policies  # noqa: F401  (registers the MWDA policies by name)
-from rules_engine.mwda.state import MwdaState, Unit
+from rules_engine.mwda.state import Table, Unit
 from rules_engine.mwda.units import UnitSpec, unit_spec
 
 POINTS_PER_ORDER = 100  # M2: 100ポイントごとに命令1回
@@ -166,3 +183,237 @@ def deployment(count: int, player: int, rng: random.Random) -> list[geo.Point]:
             y = depth + rng.uniform(-0.5, 0.5)
             points.append((x, y if player == 0 else geo.TABLE - y))
     return points
+
+
+class MwdaState(Table):
+    """A battle in progress: the table (state.py) with the turn flow, the legal actions and the dispatch of
+    orders. Built by `MwdaGame.new_initial_state`; follows rules_engine.core.game.State."""
+
+    def __init__(self, *, options: Mapping[str, Any], layout: geo.Layout, units: list[Unit],
+                 orders: tuple[int, int], goldfish: tuple[bool, bool], first: int, rng: random.Random) -> None:
+        super().__init__(options=options, layout=layout, units=units, rng=rng)
+        self.orders = orders  # M2: orders per turn, fixed for the game
+        self.goldfish = goldfish
+        self.first = first
+        self.round = 1
+        self.active = first
+        self.orders_left = 0
+        self.ordered: set[int] = set()
+        self.over = False
+        self.winner: int | None = None
+        self.end_reason: str | None = None
+        self.orders_given = [0, 0]
+        self.turns_taken = [0, 0]
+        self._legal: list[A.Action] | None = None
+        self.shooters: frozenset[int] = frozenset()  # units with a shoot action in the current legal actions
+
+    # ---- protocol ---------------------------------------------------------------------------------------
+
+    def current_player(self) -> int:
+        return TERMINAL if self.over else self.active
+
+    def is_terminal(self) -> bool:
+        return self.over
+
+    def outcome(self) -> Outcome | None:
+        """How the game ended (None while it goes on)."""
+        return Outcome(self.winner, self.end_reason or outcome.STEP_LIMIT) if self.over else None
+
+    def returns(self) -> tuple[float, float]:
+        if not self.over or self.winner is None:
+            return (0.0, 0.0)
+        return (1.0, -1.0) if self.winner == 0 else (-1.0, 1.0)
+
+    def clone(self) -> MwdaState:
+        """An independent copy (written out: compiled classes cannot be copied by `copy`)."""
+        rng = random.Random()
+        rng.setstate(self.rng.getstate())
+        twin = MwdaState(options=self.options, layout=self.layout, units=[u.copy() for u in self.units],
+                         orders=self.orders, goldfish=self.goldfish, first=self.first, rng=rng)
+        twin.events = self.events.copy()
+        twin.turn, twin.round, twin.active, twin.orders_left = self.turn, self.round, self.active, self.orders_left
+        twin.over, twin.winner, twin.end_reason = self.over, self.winner, self.end_reason
+        twin.shooters = self.shooters
+        twin.ordered = set(self.ordered)
+        twin.points_destroyed, twin.shutdowns = list(self.points_destroyed), list(self.shutdowns)
+        twin.orders_given, twin.turns_taken = list(self.orders_given), list(self.turns_taken)
+        twin.damage_dealt = list(self.damage_dealt)
+        return twin
+
+    def table_changed(self) -> None:
+        """A unit moved or left: the legal actions and the table's caches are out of date."""
+        self._legal = None
+        super().table_changed()
+
+    # ---- legal actions ----------------------------------------------------------------------------------
+
+    def orderable(self) -> list[Unit]:
+        """M10/M11: this player's units not yet ordered this turn and with fewer than 2 tokens."""
+        return [u for u in self.units
+                if u.alive and u.side == self.active and u.uid not in self.ordered and u.tokens < 2]
+
+    def legal_actions(self) -> list[A.Action]:
+        if self.over:
+            return []
+        if self._legal is None:
+            actions: list[A.Action] = [A.PASS]
+            self.contact_paths = {}
+            for unit in self.orderable():
+                actions.extend(self._unit_actions(unit))
+            self._legal = actions
+            shooters: list[int] = []
+            for listed in actions:
+                record: tuple = listed  # read by index: hot (policies.py, "The scores below")
+                if record[0] == "shoot":
+                    shooters.append(record[1])  # Shoot.uid
+            self.shooters = frozenset(shooters)
+        return list(self._legal)
+
+    def _unit_actions(self, unit: Unit) -> list[A.Action]:
+        """One unit's orders, in the fixed order of actions.py: vent; per enemy shoot (M15), close or charge and
+        death from above (M16, when a path into contact exists); moves towards each enemy and away (M13)."""
+        uid = unit.uid
+        actions: list[A.Action] = []
+        if unit.spec.is_mech and unit.heat > 0:
+            actions.append(A.vent(uid))
+        enemies = self.enemies(unit)
+        move = combat.move_allowance(unit)
+        for enemy in enemies:
+            for weapon in (0, 1) if unit.spec.secondary is not None else (0,):
+                if self.can_shoot(unit, enemy, weapon):
+                    actions.append(A.shoot(uid, enemy.uid, weapon))
+            if self.in_contact(unit, enemy):
+                if combat.primary_damage(unit) > 0:
+                    actions.append(A.close(uid, enemy.uid))
+                continue
+            if move <= 0 or combat.primary_damage(unit) <= 0 or unit.flying != enemy.flying:
+                continue
+            if self.edge(unit, enemy) <= move:
+                charge = A.charge(uid, enemy.uid)
+                if movement.plan_contact(self, unit, enemy, move, free=unit.flying, key=charge):
+                    actions.append(charge)
+                if unit.spec.has("jump") and not unit.flying:
+                    dfa = A.dfa(uid, enemy.uid)
+                    if movement.plan_contact(self, unit, enemy, move, free=True, key=dfa):
+                        actions.append(dfa)
+        if move > 0 and enemies:
+            for enemy in enemies:
+                travel = self.approach_travel(unit, enemy)
+                if abs(travel) >= 0.25:
+                    actions.append(A.move(uid, enemy.uid, False))
+                    if abs(travel) > move:
+                        actions.append(A.move(uid, enemy.uid, True))
+            actions.append(A.move(uid, -1, False))
+            actions.append(A.move(uid, -1, True))
+        return actions
+
+    # ---- applying actions -------------------------------------------------------------------------------
+
+    def apply(self, action: tuple) -> None:
+        """Play a legal action (a record, or a bare tuple equal to one): pass ends the turn; an order is counted
+        (M10), resolved by its rule, costs its token (M11), and the turn ends when no order is left (M10)."""
+        if self.over:
+            raise IllegalActionError(f"the game is over; cannot apply {action!r}")
+        legal = self._legal if self._legal is not None else self.legal_actions()
+        try:  # the one check; it also finds the legal record equal to `action` (which may be a bare tuple)
+            found = legal[legal.index(action)]  # type: ignore[arg-type]  # a bare tuple equals its record
+        except ValueError:
+            raise IllegalActionError(f"turn {self.turn}: illegal action {action!r} for player {self.active}") from None
+        action = found
+        kind = action.kind
+        if kind == "pass":
+            self._end_turn()
+        else:
+            unit = self.units[cast(A.Order, action).uid]
+            orders.give_order(self, unit, kind)
+            if kind == "move":  # a plain chain, not getattr(f"_do_{kind}"): native calls once compiled
+                movement.move(self, unit, cast(A.Move, action))
+            elif kind == "shoot":
+                combat.shoot(self, unit, cast(A.Shoot, action))
+            elif kind == "vent":  # 冷却 (M10, M17): an order without an action token
+                combat.vent(self, unit, unit.spec.vent, reason="order")
+            elif kind == "close":
+                combat.close(self, unit, cast(A.Close, action))
+            elif kind == "charge":
+                movement.charge(self, unit, cast(A.Charge, action))
+            elif kind == "dfa":
+                movement.dfa(self, unit, cast(A.Dfa, action))
+            else:
+                raise ValueError(f"turn {self.turn}: unknown order {kind!r}")
+            if kind != "vent":
+                orders.take_token(self, unit)
+            self._check_end()
+            if not self.over and (self.orders_left <= 0 or not self.orderable()):
+                self._end_turn()
+        self._legal = None
+
+    # ---- turn structure ---------------------------------------------------------------------------------
+
+    def start_turn(self) -> None:
+        """Begin the active player's turn; a goldfish side's turn is only its M12 clean-up."""
+        while not self.over:
+            self.turn += 1
+            self.turns_taken[self.active] += 1
+            self.ordered = set()
+            self.orders_left = self.orders[self.active]
+            self.log("turn_start", self.active, {"round": self.round, "orders": self.orders_left})
+            if not self.goldfish[self.active] and self.orderable():
+                return
+            self._finish_turn()
+
+    def _end_turn(self) -> None:
+        self._finish_turn()
+        if not self.over:
+            self.start_turn()
+
+    def _finish_turn(self) -> None:
+        """End the active player's turn (its M12 clean-up); after both players' turns the round ends, and after
+        the last round the game (§2.3)."""
+        orders.clean_up(self)
+        self.log("turn_end", self.active, {"round": self.round,
+                                           "orders_used": self.orders[self.active] - self.orders_left})
+        self.active = 1 - self.active
+        if self.active == self.first:
+            self.round += 1
+            if self.round > self.options["max_rounds"]:
+                self._finish_by_points()
+
+    def _check_end(self) -> None:
+        """§2.3: the game ends when a side has no units left."""
+        alive = [any(u.alive and u.side == side for u in self.units) for side in (0, 1)]
+        if all(alive):
+            return
+        winner = None if not any(alive) else (0 if alive[0] else 1)
+        self._finish(winner, outcome.ELIMINATED)
+
+    def _finish_by_points(self) -> None:
+        """§2.3 (option `max_rounds`): after the last round, more points destroyed wins; equal is a draw."""
+        mine, theirs = self.points_destroyed
+        self._finish(0 if mine > theirs else 1 if theirs > mine else None, outcome.ROUNDS)
+
+    def _finish(self, winner: int | None, reason: str) -> None:
+        self.over, self.winner, self.end_reason = True, winner, reason
+        self.round = min(self.round, self.options["max_rounds"])
+        self.log("game_over", None, {"winner": winner, "reason": reason, "rounds": self.round,
+                                     "points_destroyed": list(self.points_destroyed)})
+
+    # ---- for people -------------------------------------------------------------------------------------
+
+    def describe(self, action: tuple) -> str:
+        """An action in words (a bare tuple is read as the record it equals)."""
+        kind = action[0]
+        if kind == "pass":
+            return "give no more orders this turn"
+        order = cast(A.Order, A.record(action))
+        unit = self.units[order.uid].spec.name
+        if isinstance(order, A.Vent):
+            return f"{unit}: vent (冷却)"
+        if isinstance(order, A.Move):
+            where = ("away from the nearest enemy" if order.toward < 0
+                     else f"towards {self.units[order.toward].spec.name}")
+            return f"{unit}: {'run' if order.run else 'move'} {where}"
+        attack = cast(A.Attack, order)
+        target = self.units[attack.target].spec.name
+        if isinstance(attack, A.Shoot):
+            return f"{unit}: shoot {target} with its {'secondary' if attack.weapon else 'primary'} weapon"
+        return f"{unit}: {kind} {target}"

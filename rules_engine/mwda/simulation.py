@@ -14,8 +14,7 @@ from rules_engine.core.report import (
     outcome_of, per_card,
 )
 from rules_engine.core.stats import Summary
-from rules_engine.mwda.game import MwdaGame, MwdaOptionError
-from rules_engine.mwda.state import MwdaState
+from rules_engine.mwda.game import MwdaGame, MwdaOptionError, MwdaState
 from rules_engine.core.catalog import CardDataError
 from rules_engine.simulation import BaseSimulator, list_codes, register_simulator
 

@@ -6,9 +6,9 @@ import random
 from pathlib import Path
 from typing import Any
 
-from rules_engine.mwda.game import MwdaGame
+from rules_engine.mwda.game import MwdaGame, MwdaState
 from rules_engine.mwda.geometry import Layout
-from rules_engine.mwda.state import MwdaState, Unit
+from rules_engine.mwda.state import Unit
 
 ROOT = Path(__file__).resolve().parents[3]
 PACKAGE = json.loads((ROOT / "cards/packages/mwda/core-sample.json").read_text(encoding="utf-8"))
