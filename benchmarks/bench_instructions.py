@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from rules_engine import compiled  # noqa: E402
-from rules_engine.simulation import simulate  # noqa: E402
+from rules_engine.simulation import simulate, simulator_for  # noqa: E402
 from tests.rules_engine.test_same_games import benchmark_cases  # noqa: E402
 
 CASES = 4
@@ -29,7 +29,10 @@ def main() -> None:
     print(compiled.status(f"rules_engine.{system}"), file=sys.stderr)
     cases = [snapshot for label, snapshot in benchmark_cases().items() if label.startswith(f"{system}:")][:CASES]
     for snapshot in cases:
-        simulate(snapshot, games=games, seed=SEED, workers=1)
+        if games == 0:  # the start-up alone: import the engines and prepare the case, play nothing
+            simulator_for(snapshot["system"]).prepare(snapshot)
+        else:
+            simulate(snapshot, games=games, seed=SEED, workers=1)
 
 
 if __name__ == "__main__":
