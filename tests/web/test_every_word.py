@@ -31,7 +31,9 @@ from builder.forms import ORDERING_CHOICES
 from builder.models import RunStatus, Visibility
 from builder.templatetags.hangar import run_status, visibility_label
 from builder.web import presenters, vocabulary
-from cards.models import Card, Format, Opponent
+from cards.models import Card, DataPackage, Format, Opponent
+from cards.selectors import package_document
+from cards.services import package_import
 from cards.systems import SECTION_LABELS
 from rules_engine.construction import RULES
 from rules_engine.core.outcome import END_REASONS
@@ -123,6 +125,11 @@ def site(owner) -> Site:
     edited = show.edited
     revision = selectors.revision_list(edited).first()
     code = presenters.verification_code(revision.document, revision.number)
+    hagmi = DataPackage.objects.get(system__slug="hagmi")  # a second version, so that its page has a diff
+    second = package_document("hagmi", hagmi.slug)
+    second["cards"][0] = {**second["cards"][0], "fuel_cost": second["cards"][0].get("fuel_cost", 0) + 1}
+    package_import(second)
+    packages = list(DataPackage.objects.select_related("system").order_by("system__slug", "slug"))
     cards = list(Card.objects.select_related("system").order_by("system__slug", "code"))
     systems = sorted({card.system.slug for card in cards})
     urls: dict[str, list[str]] = {
@@ -150,10 +157,12 @@ def site(owner) -> Site:
         "simulation_progress": [f"/simulations/{run.public_id}/progress/" for run in runs],
         "replay": [f"/simulations/{run.public_id}/games/{game}/" for run in runs for game in range(GAMES)],
         "simulation_compare": [f"/simulations/compare/?a={runs[0].public_id}&b={runs[-1].public_id}"],
+        "package_detail": [f"/catalog/{package.system.slug}/packages/{package.slug}/" for package in packages]
+        + [f"/catalog/hagmi/packages/{hagmi.slug}/?from=2&to=1", f"/catalog/hagmi/packages/{hagmi.slug}/?from=9"],
     }
     missing = _page_names() - set(urls)
     assert not missing, f"the crawler has no URL for the matrix's pages {sorted(missing)}: add them above"
-    data = {card.name for card in cards} | {card.name_en for card in cards}
+    data = {card.name for card in cards} | {card.name_en for card in cards} | {package.title for package in packages}
     for card in cards:  # MWDA/Warcaster unit names, weapons and cortex options are data too
         for key in ("name", "name_en"):
             for item in (card.data.get("weapons") or []) + (card.data.get("options") or []):
