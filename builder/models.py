@@ -40,6 +40,9 @@ class GameList(models.Model):
     warning_count = models.PositiveIntegerField(default=0)
     validation = models.JSONField(default=dict)
     catalog_stamp = models.CharField(max_length=200, blank=True)
+    # The version of each package of its system when the list was last saved ({package slug: version number},
+    # cards.PackageVersion), so that a card changed since then is shown (issue 19); {} for a list saved before.
+    package_versions = models.JSONField(default=dict, blank=True)
     deleted_at = models.DateTimeField(null=True, blank=True)  # soft delete: in the owner's trash
     forked_from = models.ForeignKey("self", on_delete=models.SET_NULL, null=True, blank=True, related_name="forks")
     created_at = models.DateTimeField(auto_now_add=True)

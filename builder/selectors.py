@@ -10,7 +10,9 @@ from typing import Any
 from django.db.models import Q, QuerySet, Sum
 
 from cards.models import GameSystem
-from cards.selectors import catalog_for, catalog_stamp, system_get
+from cards.selectors import (
+    card_get, cards_diff, catalog_for, catalog_stamp, package_version_get, packages_list, system_get,
+)
 from cards.systems import SYSTEMS
 from rules_engine.construction import RULES_VERSION, RULESETS, validate_list
 from rules_engine.core.catalog import Catalog
@@ -136,6 +138,47 @@ def validation_stamp() -> str:
     """What a stored check was computed with: the construction rules' version (their texts included) and the
     catalog's stamp. A new rule text or a reloaded package makes every stored check stale."""
     return f"{RULES_VERSION}|{catalog_stamp()}"
+
+
+def package_versions_now(system_slug: str) -> dict[str, int]:
+    """{package slug: its newest version number} of a system's loaded packages (what a list is saved against)."""
+    return {package.slug: package.latest for package in packages_list(system_slug) if package.latest}
+
+
+def list_card_changes(game_list: GameList) -> dict[str, Any]:
+    """The cards of a list that changed in the catalog since the list was saved (issue 19): for each package whose
+    version moved on, the diff of its two versions, kept to the list's cards. {"changed": [{"card", "fields"}],
+    "removed": [code], "count": n}; nothing for a list saved before versions were recorded."""
+    saved = game_list.package_versions or {}
+    if not saved:
+        return {"changed": [], "removed": [], "count": 0}
+    used = {entry.card for entry in game_list.entries.all()}
+    changed: dict[str, list[str]] = {}
+    removed: list[str] = []
+    now = package_versions_now(game_list.system.slug)
+    for slug, number in saved.items():
+        latest = now.get(slug)
+        if latest == number:
+            continue
+        old = package_version_get(game_list.system.slug, slug, number)
+        new = package_version_get(game_list.system.slug, slug, latest) if latest else None
+        if old is None:
+            continue
+        diff = cards_diff(old.data.get("cards", []), new.data.get("cards", []) if new else [])
+        for code, fields in diff["changed"].items():
+            if code in used:
+                changed.setdefault(code, sorted({*changed.get(code, []), *fields}))
+        gone = [code for code in diff["removed"] if code in used and code not in removed]
+        olds = {card["code"]: card for card in old.data.get("cards", []) if card["code"] in gone}
+        for code in gone:  # a card that moved to another package is changed only where its data differ
+            card = card_get(game_list.system.slug, code)
+            if card is None:
+                removed.append(code)
+            elif card.data != olds[code]:
+                fields = {key for key in {*card.data, *olds[code]} if card.data.get(key) != olds[code].get(key)}
+                changed[code] = sorted({*changed.get(code, []), *fields})
+    return {"changed": [{"card": code, "fields": fields} for code, fields in changed.items()],
+            "removed": removed, "count": len(changed) + len(removed)}
 
 
 def validation_compute(document: Any, system_slug: str, lang: str = "en") -> tuple[dict[str, Any], str]:

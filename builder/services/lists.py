@@ -116,6 +116,7 @@ def _apply_document(game_list: GameList, doc: dict[str, Any]) -> None:
     game_list.name = doc.get("name") or ""
     result, stamp = selectors.validation_compute(doc, doc["system"])
     _store_validation(game_list, result, stamp)
+    game_list.package_versions = selectors.package_versions_now(doc["system"])  # what it is saved against
 
 
 def _store_validation(game_list: GameList, result: dict[str, Any], stamp: str) -> None:

@@ -56,6 +56,9 @@ def _index(request: HttpRequest, *, scope: str, template: str) -> HttpResponse:
     except ListServiceError as error:
         return error_page(request, error)
     page = Paginator(lists, LISTS_PAGE).get_page(request.GET.get("page"))
+    if scope == "mine":  # how many of each list's cards changed in the catalog since it was saved (issue 19)
+        for item in page.object_list:
+            item.card_change_count = selectors.list_card_changes(item)["count"]
     games = list(systems_list())
     systems = [(s.slug, p.system_name(s.slug)) for s in games]
     # The format filter: a select of the formats that exist, by game, in the UI language (never a slug box).
@@ -115,6 +118,7 @@ def _list_view(game_list: GameList, document: dict[str, Any], result: dict[str, 
         "violations": p.violation_rows(result, cat),
         "counters": p.counters(game_list.system.slug, selectors.document_gauges(document), cat),
         "chart": p.cost_chart(document, cat),
+        "card_changes": p.card_changes(game_list, cat),
     }
 
 

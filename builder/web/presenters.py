@@ -14,6 +14,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from builder import selectors
 from builder.listio import export_list_json
 from cards.selectors import catalog_for, formats_for, opponents_for, system_get
 from cards.systems import SECTION_LABELS, SYSTEMS
@@ -290,3 +291,16 @@ def opponent_name(system: Any, slug: str, frozen: Mapping[str, Any] | None = Non
         if opp.slug == slug:
             return names(opponent_item(opp), slug)["main"]
     return vocabulary.humanise(slug)
+
+
+def card_changes(game_list: Any, cat: Catalog) -> dict[str, Any]:
+    """The cards of a list changed in the catalog since it was saved (selectors.list_card_changes), in words: each
+    card's name and the fields that changed (issue 19)."""
+    found = selectors.list_card_changes(game_list)
+    return {
+        "count": found["count"],
+        "changed": [{"code": item["card"], "names": names(cat.cards.get(item["card"]), item["card"]),
+                     "fields": ", ".join(vocabulary.card_field(field) for field in item["fields"])}
+                    for item in found["changed"]],
+        "removed": [{"code": code, "names": names(None, code)} for code in found["removed"]],
+    }
