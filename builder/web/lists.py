@@ -56,8 +56,9 @@ def _index(request: HttpRequest, *, scope: str, template: str) -> HttpResponse:
     except ListServiceError as error:
         return error_page(request, error)
     page = Paginator(lists, LISTS_PAGE).get_page(request.GET.get("page"))
-    if scope == "mine":  # how many of each list's cards changed in the catalog since it was saved (issue 19)
-        for item in page.object_list:
+    for item in page.object_list:  # legality as the catalog is now; what changed in it since each list was saved
+        services.list_validation_refresh(game_list=item)
+        if scope == "mine":
             item.card_change_count = selectors.list_card_changes(item)["count"]
     games = list(systems_list())
     systems = [(s.slug, p.system_name(s.slug)) for s in games]

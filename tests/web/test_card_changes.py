@@ -50,8 +50,11 @@ def test_the_list_page_editor_and_my_lists_say_so_in_both_languages(make_list, o
     assert "list.unknown_card" in codes  # the legality is checked against the catalog as it is now
     editor = owner_client.get(f"/lists/{game_list.slug}/edit/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "2 cards changed in the catalog since this list was saved" in editor
+    assert "list.unknown_card" not in page  # the violation in words, no code
     mine = owner_client.get("/lists/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "2 cards changed since saved" in mine
+    game_list.refresh_from_db()
+    assert game_list.legal is False  # My lists shows the legality as the catalog is now, not as it was
     japanese = owner_client.get(f"/lists/{game_list.slug}/", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
     assert "このリストの保存後にカタログで 2 枚のカードが変わりました" in japanese and "燃料コスト" in japanese
     assert "カタログにもうありません" in japanese
