@@ -6,7 +6,9 @@ sorts and serialises to JSON exactly like the bare tuple it stands for (`Attack(
 engine builds them with the constructor functions below (`attack(3, 1)`), which hand out one shared record per
 distinct action: a record is immutable and equal by value, and making a tuple subclass instance costs several
 times a bare tuple (`tuple.__new__`, a GC-tracked subtype object): made anew for every legal-action listing they
-cost 7 % of a compiled game (callgrind, issue 16); looked up, under 1 %. A phase with a single legal action is played
+cost 7 % of a compiled game (callgrind, issue 16). The shared records are kept in lists indexed by the actions'
+uids (a dict keyed by the whole tuple cost as much again in hashing); uids are small and per game, so the lists
+stay short. A phase with a single legal action is played
 automatically.
 
 W10 phase 2, charging:
@@ -43,7 +45,7 @@ W10 phase 8, discard:
 """
 from __future__ import annotations
 
-from typing import Final, NamedTuple, Union
+from typing import Any, Final, NamedTuple, Union
 
 
 class Pass(NamedTuple):
@@ -126,111 +128,153 @@ WAIT: Final = Wait("wait")
 END: Final = End("end")
 
 
-_CHARGE: Final[dict[tuple[str, str, int], Charge]] = {}
+def _in_row(row: list[Any], index: int) -> bool:
+    return 0 <= index < len(row)
+
+
+def _row_of(rows: list[list[Any]], index: int) -> list[Any]:
+    """Row `index` of a cache (made, with the rows before it, on first use; index ≥ 0)."""
+    while len(rows) <= index:
+        rows.append([])
+    return rows[index]
+
+
+_CHARGE: Final[list[list[Charge]]] = [[], []]  # by holder (0: unit, 1: gate), then by uid
+_RECALL: Final[list[list[Recall]]] = [[], []]
 
 
 def charge(holder: str, uid: int) -> Charge:
-    key = ("charge", holder, uid)
-    found = _CHARGE.get(key)
-    if found is None:
-        found = _CHARGE[key] = _NEW(Charge, key)
-    return found
-
-
-_RECALL: Final[dict[tuple[str, str, int], Recall]] = {}
+    if holder == "unit":
+        row = _CHARGE[0]
+    elif holder == "gate":
+        row = _CHARGE[1]
+    else:
+        return _NEW(Charge, ("charge", holder, uid))
+    if _in_row(row, uid):
+        return row[uid]
+    if uid < 0:
+        return _NEW(Charge, ("charge", holder, uid))
+    while len(row) <= uid:
+        row.append(_NEW(Charge, ("charge", holder, len(row))))
+    return row[uid]
 
 
 def recall(holder: str, uid: int) -> Recall:
-    key = ("recall", holder, uid)
-    found = _RECALL.get(key)
-    if found is None:
-        found = _RECALL[key] = _NEW(Recall, key)
-    return found
+    if holder == "unit":
+        row = _RECALL[0]
+    elif holder == "gate":
+        row = _RECALL[1]
+    else:
+        return _NEW(Recall, ("recall", holder, uid))
+    if _in_row(row, uid):
+        return row[uid]
+    if uid < 0:
+        return _NEW(Recall, ("recall", holder, uid))
+    while len(row) <= uid:
+        row.append(_NEW(Recall, ("recall", holder, len(row))))
+    return row[uid]
 
 
-_PLAY_CYPHER: Final[dict[tuple[str, str, int | None], PlayCypher]] = {}
+_PLAY_CYPHER: Final[dict[str, list[PlayCypher]]] = {}  # by code, then by choice + 1 (None: 0)
 
 
 def play_cypher(code: str, choice: int | None) -> PlayCypher:
-    key = ("cypher", code, choice)
-    found = _PLAY_CYPHER.get(key)
-    if found is None:
-        found = _PLAY_CYPHER[key] = _NEW(PlayCypher, key)
-    return found
+    index = 0 if choice is None else choice + 1
+    row = _PLAY_CYPHER.get(code)
+    if row is None:
+        row = _PLAY_CYPHER[code] = [_NEW(PlayCypher, ("cypher", code, None))]
+    if _in_row(row, index):
+        return row[index]
+    if index < 0:
+        return _NEW(PlayCypher, ("cypher", code, choice))
+    while len(row) <= index:
+        row.append(_NEW(PlayCypher, ("cypher", code, len(row) - 1)))
+    return row[index]
 
 
-_ACTIVATE: Final[dict[tuple[str, int], Activate]] = {}
+_ACTIVATE: Final[list[Activate]] = []
 
 
 def activate(unit: int) -> Activate:
-    key = ("activate", unit)
-    found = _ACTIVATE.get(key)
-    if found is None:
-        found = _ACTIVATE[key] = _NEW(Activate, key)
-    return found
+    row = _ACTIVATE
+    if _in_row(row, unit):
+        return row[unit]
+    if unit < 0:
+        return _NEW(Activate, ("activate", unit))
+    while len(row) <= unit:
+        row.append(_NEW(Activate, ("activate", len(row))))
+    return row[unit]
 
 
-_MOVE: Final[dict[tuple[str, str], Move]] = {}
+_MOVE: Final[dict[str, Move]] = {mode: Move("move", mode) for mode in MOVE_MODES}
 
 
 def move(mode: str) -> Move:
-    key = ("move", mode)
-    found = _MOVE.get(key)
-    if found is None:
-        found = _MOVE[key] = _NEW(Move, key)
-    return found
+    found = _MOVE.get(mode)
+    return _NEW(Move, ("move", mode)) if found is None else found
 
 
-_ATTACK: Final[dict[tuple[str, int, int], Attack]] = {}
+_ATTACK: Final[list[list[Attack]]] = []  # by target unit, then by arc
 
 
 def attack(target_unit: int, arc: int) -> Attack:
-    key = ("attack", target_unit, arc)
-    found = _ATTACK.get(key)
-    if found is None:
-        found = _ATTACK[key] = _NEW(Attack, key)
-    return found
+    if target_unit < 0 or arc < 0:
+        return _NEW(Attack, ("attack", target_unit, arc))
+    row = _row_of(_ATTACK, target_unit)
+    while len(row) <= arc:
+        row.append(_NEW(Attack, ("attack", target_unit, len(row))))
+    return row[arc]
 
 
-_USE_ABILITY: Final[dict[tuple[str, int, int, int | None], UseAbility]] = {}
+_USE_ABILITY: Final[list[list[list[UseAbility]]]] = []  # by model, then ability, then choice + 1 (None: 0)
 
 
 def use_ability(model: int, ability: int, choice: int | None) -> UseAbility:
-    key = ("ability", model, ability, choice)
-    found = _USE_ABILITY.get(key)
-    if found is None:
-        found = _USE_ABILITY[key] = _NEW(UseAbility, key)
-    return found
+    index = 0 if choice is None else choice + 1
+    if model < 0 or ability < 0 or index < 0:
+        return _NEW(UseAbility, ("ability", model, ability, choice))
+    abilities = _row_of(_USE_ABILITY, model)
+    while len(abilities) <= ability:
+        abilities.append([])
+    row = abilities[ability]
+    if not row:
+        row.append(_NEW(UseAbility, ("ability", model, ability, None)))
+    while len(row) <= index:
+        row.append(_NEW(UseAbility, ("ability", model, ability, len(row) - 1)))
+    return row[index]
 
 
-_DEPLOY: Final[dict[tuple[str, int, int], Deploy]] = {}
+_DEPLOY: Final[list[list[Deploy]]] = []  # by unit, then by gate
 
 
 def deploy(unit: int, gate: int) -> Deploy:
-    key = ("deploy", unit, gate)
-    found = _DEPLOY.get(key)
-    if found is None:
-        found = _DEPLOY[key] = _NEW(Deploy, key)
-    return found
+    if unit < 0 or gate < 0:
+        return _NEW(Deploy, ("deploy", unit, gate))
+    row = _row_of(_DEPLOY, unit)
+    while len(row) <= gate:
+        row.append(_NEW(Deploy, ("deploy", unit, len(row))))
+    return row[gate]
 
 
-_PLACE_GATE: Final[dict[tuple[str, int], PlaceGate]] = {}
+_PLACE_GATE: Final[list[PlaceGate]] = []
 
 
 def place_gate(spot: int) -> PlaceGate:
-    key = ("gate", spot)
-    found = _PLACE_GATE.get(key)
-    if found is None:
-        found = _PLACE_GATE[key] = _NEW(PlaceGate, key)
-    return found
+    row = _PLACE_GATE
+    if _in_row(row, spot):
+        return row[spot]
+    if spot < 0:
+        return _NEW(PlaceGate, ("gate", spot))
+    while len(row) <= spot:
+        row.append(_NEW(PlaceGate, ("gate", len(row))))
+    return row[spot]
 
 
-_DISCARD: Final[dict[tuple[str, str], Discard]] = {}
+_DISCARD: Final[dict[str, Discard]] = {}
 
 
 def discard(code: str) -> Discard:
-    key = ("discard", code)
-    found = _DISCARD.get(key)
+    found = _DISCARD.get(code)
     if found is None:
-        found = _DISCARD[key] = _NEW(Discard, key)
+        found = _DISCARD[code] = _NEW(Discard, ("discard", code))
     return found
