@@ -20,6 +20,7 @@ import random
 from functools import lru_cache
 from typing import Any, Final
 
+from rules_engine.warcaster import deployment
 from rules_engine.warcaster.geometry import extend, gap, norm, segment_distance
 from rules_engine.warcaster.models import EFFECT_NAMES, Weapon
 from rules_engine.warcaster.state import Model, Table, Unit
@@ -232,7 +233,7 @@ def after_attack(board: Table, attacker: Model, target: Model, hit: bool) -> Non
 def attack_with_unit(board: Table, unit: Unit, target_unit: Unit, arc: int) -> None:
     """Every model of the unit attacks with each usable weapon that reaches the target unit, each at the
     nearest model of it; the arc spent buys power dice for the first attack (W11)."""
-    board.spend_unit_arc(unit, arc)
+    deployment.spend_unit_arc(board, unit, arc)
     for model in list(unit.alive_models):
         for weapon in model.spec.weapons:
             if not model.alive or target_unit.status != "board" or board.blocked(model, weapon.type):

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rules_engine.warcaster import combat, movement
+from rules_engine.warcaster import combat, deployment, movement
 from rules_engine.warcaster.geometry import norm
 from rules_engine.warcaster.models import AREA_TARGETS, CHOSEN_TARGETS, Ability, CypherSpec, Effect, Weapon
 from rules_engine.warcaster.state import Model, Table, Unit
@@ -184,7 +184,7 @@ def on_activation(board: Table, unit: Unit) -> None:
     for model in unit.alive_models:
         for ability in model.spec.triggered("on_activate"):
             if ability.arc_cost <= unit.arc:
-                board.spend_unit_arc(unit, ability.arc_cost)
+                deployment.spend_unit_arc(board, unit, ability.arc_cost)
                 use_ability(board, model, ability, None)
 
 
@@ -276,7 +276,7 @@ def _attack(board: Table, player: int, effect: Effect, origin: Model, pick: Mode
         # An attack cypher uses the arc node's FOC (option cypher_attack_stat) and spends its unit's arc.
         stat = board.stat(origin, board.options["cypher_attack_stat"])
         arc = min(unit.arc, board.options["max_arc_per_attack"])
-        board.spend_unit_arc(unit, arc)
+        deployment.spend_unit_arc(board, unit, arc)
     combat.make_attack(board, origin, pick, weapon, arc, stat=stat, origin="cypher" if cypher else "ability")
 
 
@@ -333,7 +333,7 @@ def _arc(board: Table, player: int, effect: Effect, origin: Model, pick: Model |
          cypher: bool) -> None:
     model = pick if pick is not None else origin
     unit = board.units[model.unit]
-    put = board.put_arc(unit, int(effect.get("amount")))
+    put = deployment.put_arc(board, unit, int(effect.get("amount")))
     board.log("arc", player, {"unit": unit.uid, "amount": put, "arc": unit.arc, "source": source})
 
 

@@ -27,7 +27,7 @@ from rules_engine.warcaster import combat, cyphers, deployment, movement
 from rules_engine.warcaster import policies  # noqa: F401  (registers warcaster-greedy)
 from rules_engine.warcaster.actions import MOVE_MODES, PASS
 from rules_engine.warcaster.models import Catalog, CypherSpec, UnitSpec, compile_force, compile_rack
-from rules_engine.warcaster.state import Model, Side, Table, Unit
+from rules_engine.warcaster.state import Side, Table, Unit
 
 DEFAULT_OPTIONS: Mapping[str, Any] = {  # the game's options (a simulation's `options` may set any of them)
     "attack_dice": 3,  # W11: action dice in an attack roll
@@ -128,18 +128,7 @@ class WarcasterState(Table):
             self.end_reason, self.first = source.end_reason, source.first
             return
         assert game is not None, "WarcasterState needs a game (or copy_of)"
-        for player, (units, rack, goldfish) in enumerate(game.sides):
-            side = Side(player, goldfish, [], int(self.options["arc_pool"]), list(rack))
-            self.sides.append(side)
-            for spec in units:
-                unit = Unit(len(self.units), player, spec, [])
-                for mspec in spec.models:
-                    model = Model(len(self.models), unit.uid, player, mspec, mspec.health)
-                    unit.models.append(model)
-                    self.models.append(model)
-                self.units.append(unit)
-                side.units.append(unit.uid)
-        self.index_auras()
+        deployment.set_out(self, game.sides)
         self.first = rng.randrange(2)
         self.log_game("setup", {"table": [self.size, self.size], "objective": list(self.centre),
                                 "objective_radius": self.options["objective_radius"], "first_player": self.first,
@@ -368,8 +357,9 @@ class WarcasterState(Table):
                 cyphers.on_activation(self, unit)
                 if unit.status == "board":
                     self.phase = "move"
-                else:
-                    self._end_activation()
+                else:  # destroyed by its own ability: its activation ends
+                    self.acting = None
+                    self.phase = "cypher2" if self.solo_activation else "solo"
         elif phase == "move":
             movement.move_unit(self, self.acting_unit, action.mode)
             self.phase = "act"
@@ -380,14 +370,17 @@ class WarcasterState(Table):
             elif kind == "ability":
                 model = self.models[action.model]
                 ability = model.spec.abilities[action.ability]
-                self.spend_unit_arc(unit, ability.arc_cost)
+                deployment.spend_unit_arc(self, unit, ability.arc_cost)
                 cyphers.use_ability(self, model, ability, action.choice)
-            self._end_activation()
+            self.acting = None  # on to the extra solo (W10 phase 4), or after it to the second cypher phase
+            self.phase = "cypher2" if self.solo_activation else "solo"
         elif phase == "deploy":
             if kind == "end" or kind == "pass":
                 self.phase = "gate"
             else:
-                deployment.deploy(self, self.units[action.unit], action.gate)
+                unit = self.units[action.unit]
+                deployment.deploy(self, unit, action.gate)
+                cyphers.on_deployment(self, unit)
         elif phase == "gate":
             if kind == "gate":
                 deployment.place_gate(self, action.spot)
@@ -404,11 +397,6 @@ class WarcasterState(Table):
             self._check_annihilation()
 
     # ------------------------------------------------------------------ turns and rounds
-    def _end_activation(self) -> None:
-        """The activated unit is done: on to the extra solo (W10 phase 4), or after it to the second cypher phase."""
-        self.acting = None
-        self.phase = "cypher2" if self.solo_activation else "solo"
-
     def _start_turn(self, player: int) -> None:
         self.player = player
         self.turn += 1

@@ -4,8 +4,7 @@ questions about them.
 `Table` holds everything on and off the table (units, models, gates, arc pools, cypher decks), the event log and
 the game's own `random.Random`, and the queries the rules ask: what is on the table (cached), edge-to-edge gaps,
 the nearest model, a model's current stat with auras and continuous effects (W15), what system failure blocks
-(W15), a unit's arc limit; plus the primitives everything uses: `log`, and putting arc on a unit or taking it
-off (the arc always goes to or from its owner's pool). `WarcasterState` (game.py) is a `Table` with the turn
+(W15), a unit's arc limit; plus the primitive everything uses, `log`. `WarcasterState` (game.py) is a `Table` with the turn
 flow; the rules (combat.py, cyphers.py, movement.py, deployment.py) are functions of it.
 """
 from __future__ import annotations
@@ -221,22 +220,14 @@ class Table:
                 value += 1
         if name == "spd" and self.units[model.unit].lockdown:
             value -= 2
-        if self._aura_bearers[model.player]:
-            value += self.aura_bonus(model, name, ignore_cover)
-        return max(0, value)
-
-    def aura_bonus(self, model: Model, name: str, ignore_cover: bool) -> int:
-        if not self._aura_bearers[model.player]:
-            return 0
-        total = 0
-        for other in self._aura_bearers[model.player]:
+        for other in self._aura_bearers[model.player]:  # auras of friendly models on the table, within range
             if other is model or not other.alive or self.units[other.unit].status != "board":
                 continue
             for aura in other.spec.auras:
                 if (aura.stat == name and not (ignore_cover and aura.cover)
                         and self.gap_between(model, other) <= aura.range):
-                    total += aura.amount
-        return total
+                    value += aura.amount
+        return max(0, value)
 
     def index_auras(self) -> None:
         """Remember which models carry auras (mantlets, attachments): `stat` looks only at those."""
@@ -250,20 +241,6 @@ class Table:
             if best is None or d < best_gap or d == best_gap and other.uid < best.uid:
                 best, best_gap = other, d
         return best
-
-    # --- arc
-    def spend_unit_arc(self, unit: Unit, amount: int) -> None:
-        amount = min(amount, unit.arc)
-        unit.arc -= amount
-        self.sides[unit.player].pool += amount
-
-    def put_arc(self, unit: Unit, amount: int) -> int:
-        """Arc from the owner's pool onto a unit, up to its limit; returns the arc put."""
-        side = self.sides[unit.player]
-        amount = max(0, min(amount, side.pool, self.arc_limit(unit) - unit.arc))
-        unit.arc += amount
-        side.pool -= amount
-        return amount
 
     # --- continuous effects (W15)
     def blocked(self, model: Model, weapon_type: str) -> bool:

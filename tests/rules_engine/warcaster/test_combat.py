@@ -1,7 +1,7 @@
 """Attacks and damage (W11) and the multi-model weapon qualities strafe (W12), blast (W13), spray (W14)."""
 from __future__ import annotations
 
-from rules_engine.warcaster import combat
+from rules_engine.warcaster import combat, deployment
 from tests.rules_engine.warcaster import Scripted, action_dice, events, model_of, power_dice, table, unit_of
 
 IWAO_RIFLE = {"card": "WC-011", "qty": 1, "options": {"cortex": "WC-K02", "weapons": ["WC-W01"]}}
@@ -15,7 +15,7 @@ def test_w11_arc_buys_power_dice_for_the_attack_and_the_damage_roll():
     """W11: hit when RAT + strikes ≥ DEF; damage = POW + strikes − ARM; 1 power die per arc spent, on both rolls."""
     state = table([(IWAO_RIFLE, [(15, 5)])], [("WC-011", [(15, 12)])])
     attacker = unit_of(state, 0)
-    state.put_arc(attacker, 2)
+    deployment.put_arc(state, attacker, 2)
     pool = state.sides[0].pool
     state.rng = Scripted(action_dice(0, 0, 0) + power_dice(2, 2) + action_dice(2, 2, 2) + power_dice(1, 1))
     combat.attack_with_unit(state, attacker, unit_of(state, 1), 2)
