@@ -1,5 +1,7 @@
 """Attacks and damage (W11) with the weapon qualities strafe (W12), blast (W13), spray (W14) and the
-continuous-effect qualities (W15), plus the action/power dice and the odds the greedy policy uses.
+continuous effects (W15: putting them on, removing them, their roll at the end of a pulse round), damage and
+destruction (the points for a destroyed unit, W16), the attack of an activated unit (W10 phase 4) and which enemy
+units it can reach, plus the action/power dice and the odds the greedy policy uses.
 
 Dice [public]: an action die (white) shows 0,0,0,1,1,2 strikes, a power die (red) 0,1,1,1,1,2.
 W11 [interpretation]: attack roll = `attack_dice` action dice + 1 power die per arc spent; a hit when
@@ -16,11 +18,12 @@ from __future__ import annotations
 import math
 import random
 from functools import lru_cache
-from typing import Final
+from typing import Any, Final
 
+from rules_engine.warcaster import deployment
 from rules_engine.warcaster.geometry import extend, gap, norm, segment_distance
 from rules_engine.warcaster.models import EFFECT_NAMES, Weapon
-from rules_engine.warcaster.state import Board, Model
+from rules_engine.warcaster.state import Model, Table, Unit
 
 _RANDOM: Final = random.Random  # a static, not a lookup on the random module at every die
 ACTION_FACES = (0, 0, 0, 1, 1, 2)  # white action die
@@ -90,11 +93,11 @@ def expected_damage(pow_: int, arm: int, action: int, power: int) -> float:
     return found
 
 
-def attack_stat(board: Board, model: Model, weapon: Weapon) -> int:
+def attack_stat(board: Table, model: Model, weapon: Weapon) -> int:
     return board.stat(model, "mat" if weapon.type == "melee" else "rat")
 
 
-def weapon_pow(board: Board, model: Model, weapon: Weapon) -> int:
+def weapon_pow(board: Table, model: Model, weapon: Weapon) -> int:
     if weapon.type == "melee" and model.spec.kind == "warjack":
         return weapon.pow + board.stat(model, "str") - model.spec.str_
     return weapon.pow
@@ -116,7 +119,7 @@ def nearest_in(attacker: Model, models: list[Model]) -> tuple[Model | None, floa
     return best, max(0.0, best_gap)
 
 
-def make_attack(board: Board, attacker: Model, target: Model, weapon: Weapon, arc: int, *,
+def make_attack(board: Table, attacker: Model, target: Model, weapon: Weapon, arc: int, *,
                 stat: int | None = None, origin: str = "weapon") -> None:
     """One attack (the arc already paid): strafe's roll right after the target is chosen (W12), the attack on the
     target, then strafe's extra attacks, each a separate attack with its own after-attack rules."""
@@ -134,7 +137,7 @@ def make_attack(board: Board, attacker: Model, target: Model, weapon: Weapon, ar
             single_attack(board, attacker, other, weapon, 0, stat=stat, kind="strafe")
 
 
-def single_attack(board: Board, attacker: Model, target: Model, weapon: Weapon, arc: int, *,
+def single_attack(board: Table, attacker: Model, target: Model, weapon: Weapon, arc: int, *,
                   stat: int | None = None, kind: str = "weapon") -> bool:
     """Roll to hit (W11) and resolve one attack with blast (W13) and spray (W14). Returns True on a hit."""
     options = board.options
@@ -159,31 +162,31 @@ def single_attack(board: Board, attacker: Model, target: Model, weapon: Weapon, 
     return hit
 
 
-def damage_roll(board: Board, attacker: Model, target: Model, pow_: int, arc: int, *, ignore_cover: bool,
+def damage_roll(board: Table, attacker: Model, target: Model, pow_: int, arc: int, *, ignore_cover: bool,
                 source: str) -> int:
     rolled = strikes(board.rng, board.options["damage_dice"], arc)
     armour = board.stat(target, "arm", ignore_cover=ignore_cover)
     amount = max(0, pow_ + rolled - armour)
     board.log("damage_roll", attacker.player, {"target": target.uid, "pow": pow_, "strikes": rolled, "arm": armour,
                                                "amount": amount})
-    return board.deal_damage(target, amount, source, attacker.player)
+    return deal_damage(board, target, amount, source, attacker.player)
 
 
-def apply_qualities(board: Board, attacker: Model, target: Model, weapon: Weapon, source: str) -> None:
+def apply_qualities(board: Table, attacker: Model, target: Model, weapon: Weapon, source: str) -> None:
     if not target.alive:
         return
     for effect in sorted(weapon.qualities & EFFECT_NAMES):
-        board.apply_effect(target, effect, attacker.player, f"{source}:{weapon.name}")
+        apply_effect(board, target, effect, attacker.player, f"{source}:{weapon.name}")
 
 
-def blast_amount(board: Board, model: Model, weapon: Weapon) -> int:
+def blast_amount(board: Table, model: Model, weapon: Weapon) -> int:
     amount = math.ceil(weapon.pow / 2)
     if board.options["blast_damage"] == "half_pow_minus_arm":
         amount = max(0, amount - board.stat(model, "arm"))
     return amount
 
 
-def blast(board: Board, attacker: Model, target: Model, weapon: Weapon, hit: bool) -> None:
+def blast(board: Table, attacker: Model, target: Model, weapon: Weapon, hit: bool) -> None:
     """W13: on a hit the 2 nearest models within 2″ of the target (friend or foe, the attacker included) take
     blast damage; on a miss the target does. Blast damage is not an attack: no after-attack rules."""
     if hit:
@@ -196,10 +199,10 @@ def blast(board: Board, attacker: Model, target: Model, weapon: Weapon, hit: boo
     board.log("blast", attacker.player, {"attacker": attacker.uid, "target": target.uid, "hit": hit,
                                          "victims": [m.uid for m in victims], "at": [target.x, target.y]})
     for model in victims:
-        board.deal_damage(model, blast_amount(board, model, weapon), "blast", attacker.player)
+        deal_damage(board, model, blast_amount(board, model, weapon), "blast", attacker.player)
 
 
-def spray_line(board: Board, attacker: Model, target: Model, weapon: Weapon) -> None:
+def spray_line(board: Table, attacker: Model, target: Model, weapon: Weapon) -> None:
     """W14: every other model on the line from the attacker through the target and on to the weapon's range is
     hit (friend or foe, cover ignored); these hits are not attacks, so no after-attack rules for them."""
     length = attacker.spec.radius + weapon.rng
@@ -217,10 +220,173 @@ def spray_line(board: Board, attacker: Model, target: Model, weapon: Weapon) -> 
             apply_qualities(board, attacker, model, weapon, "spray")
 
 
-def after_attack(board: Board, attacker: Model, target: Model, hit: bool) -> None:
+def after_attack(board: Table, attacker: Model, target: Model, hit: bool) -> None:
     board.log("after_attack", attacker.player, {"attacker": attacker.uid, "target": target.uid, "hit": hit})
     if hit and attacker.alive:
         from rules_engine.warcaster.cyphers import use_ability  # the effect vocabulary; imported late (cycle)
 
         for ability in attacker.spec.triggered("on_hit"):
             use_ability(board, attacker, ability, None)
+
+
+# --- the attack of an activated unit (W10 phase 4)
+def attack_with_unit(board: Table, unit: Unit, target_unit: Unit, arc: int) -> None:
+    """Every model of the unit attacks with each usable weapon that reaches the target unit, each at the
+    nearest model of it; the arc spent buys power dice for the first attack (W11)."""
+    deployment.spend_unit_arc(board, unit, arc)
+    for model in list(unit.alive_models):
+        for weapon in model.spec.weapons:
+            if not model.alive or target_unit.status != "board" or board.blocked(model, weapon.type):
+                continue
+            target, distance = nearest_in(model, target_unit.alive_models)
+            if target is not None and distance <= weapon.rng:
+                make_attack(board, model, target, weapon, arc)
+                arc = 0
+
+
+def targets_in_reach(board: Table, unit: Unit) -> list[Unit]:
+    """Enemy units that at least one of `unit`'s models can reach with a usable weapon (W15 system failure may
+    forbid some), in uid order."""
+    shooters = []
+    for model in unit.alive_models:
+        reach = model.spec.reach
+        if model.effects:  # W15 system failure may forbid some of its weapons
+            reach = max((w.rng for w in model.spec.weapons if not board.blocked(model, w.type)), default=-1)
+        if reach >= 0:
+            shooters.append((model.x, model.y, model.spec.radius + reach))
+    found: list[Unit] = []
+    if not shooters:
+        return found
+    seen = set()
+    for target in board.on_board(1 - unit.player):
+        if target.unit in seen:
+            continue
+        tx, ty, tr = target.x, target.y, target.spec.radius
+        for x, y, reach in shooters:
+            if norm(x - tx, y - ty) - tr <= reach:
+                seen.add(target.unit)
+                found.append(board.units[target.unit])
+                break
+    found.sort(key=lambda u: u.uid)
+    return found
+
+
+# --- damage and destruction
+def deal_damage(board: Table, model: Model, amount: int, source: str, by: int | None) -> int:
+    """Damage straight to health after shields; logs it and destroys the model at 0. Returns damage taken."""
+    if amount <= 0 or not model.alive:
+        return 0
+    if model.shield:
+        absorbed = min(model.shield, amount)
+        model.shield -= absorbed
+        amount -= absorbed
+        board.log("shield_absorbed", model.player, {"model": model.uid, "amount": absorbed})
+    if amount <= 0:
+        return 0
+    taken = min(amount, model.health)
+    model.health -= taken
+    board.log("damage", model.player, {"model": model.uid, "unit": model.unit, "amount": taken, "source": source,
+                                       "by": by, "health": model.health})
+    if model.health <= 0:
+        destroy_model(board, model, by)
+    return taken
+
+
+def destroy_model(board: Table, model: Model, by: int | None) -> None:
+    model.alive = False
+    board._board_cache = None  # only the on-table lists: the gaps of the others still hold
+    unit = board.units[model.unit]
+    unit.forget_alive()
+    board.log("destroyed", model.player, {"model": model.uid, "unit": unit.uid, "code": model.spec.code, "by": by})
+    if not unit.alive_models:
+        destroy_unit(board, unit, by)
+
+
+def destroy_unit(board: Table, unit: Unit, by: int | None) -> None:
+    unit.status = "destroyed"
+    board._board_cache = None
+    board.sides[unit.player].pool += unit.arc  # its arc goes back to its owner's pool
+    unit.arc = 0
+    scorer = 1 - unit.player  # W16: points go to the destroyed unit's enemy, whatever destroyed it
+    board.sides[scorer].vp += unit.spec.cst
+    board.log("unit_destroyed", unit.player, {"unit": unit.uid, "code": unit.spec.code, "cst": unit.spec.cst,
+                                              "by": by, "vp_to": scorer})
+
+
+# --- continuous effects (W15)
+def apply_effect(board: Table, model: Model, effect: str, source_player: int | None, source: str) -> bool:
+    """Put a continuous effect on a model (lockdown: on its unit). False when immune or not applicable."""
+    if not model.alive or effect in model.spec.immunities:
+        return False
+    if effect in ("system_failure", "tune_up") and model.spec.kind != "warjack":
+        return False
+    if effect == "lockdown":
+        board.units[model.unit].lockdown = True
+        data: dict[str, Any] = {"unit": model.unit}
+    else:
+        mode = 1
+        if effect == "system_failure":
+            roll = board.rng.randint(1, 6)  # W15: 1–3 no melee attacks, 4–6 no ranged attacks
+            mode = 1 if roll <= 3 else 2
+        model.effects[effect] = mode
+        data = {"model": model.uid, "unit": model.unit}
+        if effect == "system_failure":
+            data["blocks"] = "melee" if mode == 1 else "ranged"
+    board.log("effect", model.player, {"effect": effect, "change": "applied", "source": source,
+                                       "by": source_player, **data})
+    return True
+
+
+def remove_effect(board: Table, model: Model, effect: str | None) -> None:
+    """Remove one continuous effect (None: all of them, lockdown of its unit included)."""
+    unit = board.units[model.unit]
+    names = [effect] if effect else list(model.effects) + (["lockdown"] if unit.lockdown else [])
+    for name in names:
+        if name == "lockdown" and unit.lockdown:
+            unit.lockdown = False
+            board.log("effect", model.player, {"effect": name, "change": "removed", "unit": model.unit})
+        elif name in model.effects:
+            del model.effects[name]
+            board.log("effect", model.player, {"effect": name, "change": "removed", "model": model.uid,
+                                               "unit": model.unit})
+
+
+def roll_continuous_effects(board: Table) -> None:
+    """W15, at the end of a pulse round: one action die per effect per model (lockdown: per unit): a strike keeps
+    it for the next round (fire and corrosion then deal the strikes as damage straight to health); no strike
+    ends it."""
+    for unit in board.units:
+        if unit.status != "board":
+            continue
+        if unit.lockdown:
+            rolled = ACTION_FACES[face(board.rng)]
+            unit.lockdown = rolled > 0
+            board.log("effect", unit.player, {"effect": "lockdown", "unit": unit.uid, "roll": rolled,
+                                              "change": "kept" if rolled else "ended"})
+        for model in unit.alive_models:
+            for effect in sorted(model.effects):
+                rolled = ACTION_FACES[face(board.rng)]
+                board.log("effect", model.player, {"effect": effect, "model": model.uid, "unit": unit.uid,
+                                                   "roll": rolled, "change": "kept" if rolled else "ended"})
+                if not rolled:
+                    del model.effects[effect]
+                elif effect in ("fire", "corrosion"):
+                    deal_damage(board, model, rolled, effect, None)
+                if not model.alive:
+                    break
+
+
+# --- victory points (W16; destroyed units: destroy_unit)
+def score_objective(board: Table) -> None:
+    """W16: 2 points to the side with a model within 3″ of the centre and no enemy model there."""
+    radius = board.options["objective_radius"]
+    cx, cy = board.centre
+    present = [False, False]
+    for model in board.on_board():
+        if gap(model.disc, (cx, cy, 0.0)) <= radius:
+            present[model.player] = True
+    for player in (0, 1):
+        if present[player] and not present[1 - player]:
+            board.sides[player].vp += board.options["objective_points"]
+            board.log("score", player, {"points": board.options["objective_points"], "reason": "objective",
+                                        "vp": board.sides[player].vp})

@@ -1,4 +1,6 @@
-"""The effect vocabulary (docs/data-packages.md "Effect vocabulary") for cyphers and model abilities.
+"""Cyphers and abilities: the cypher deck, hand and discard pile (drawing with reshuffle, W10 phases 8 and 9),
+playing a cypher (W10 phases 3 and 5), the abilities models use (actions, on activation, on deployment) and the
+effect vocabulary (docs/data-packages.md "Effect vocabulary") they share.
 
 One handler per effect kind: `attack`, `damage`, `apply_effect`, `remove_effect`, `heal`, `move`, `arc`,
 `draw`, `shield`, `stat_mod`. A cypher is played through a friendly arc node (アークノード) on the table: ranges
@@ -13,11 +15,11 @@ model advances towards the nearest enemy, an enemy model is pushed away from the
 from __future__ import annotations
 
 from collections.abc import Sequence
-from rules_engine.warcaster.geometry import norm
 
-from rules_engine.warcaster import combat
+from rules_engine.warcaster import combat, deployment, movement
+from rules_engine.warcaster.geometry import norm
 from rules_engine.warcaster.models import AREA_TARGETS, CHOSEN_TARGETS, Ability, CypherSpec, Effect, Weapon
-from rules_engine.warcaster.state import Board, Model
+from rules_engine.warcaster.state import Model, Table, Unit
 
 CHOSEN = CHOSEN_TARGETS
 AREA = AREA_TARGETS
@@ -45,14 +47,14 @@ def _side_ok(player: int, model: Model, target: str) -> bool:
     return True
 
 
-def _range(board: Board, effect: Effect) -> float:
+def _range(board: Table, effect: Effect) -> float:
     if effect.kind == "attack":
         return effect.get("rng")
     value = effect.get("range")
     return board.size * 2 if value is None else value
 
 
-def candidates(board: Board, player: int, effect: Effect, origins: Sequence[Model],
+def candidates(board: Table, player: int, effect: Effect, origins: Sequence[Model],
                shared: dict[tuple, list[tuple[float, Model]]] | None = None) -> list[Model]:
     """The models a chosen target may be: one per unit, the unit's model nearest an origin (models of one unit
     are interchangeable targets) [interpretation, keeps the choice small]; `any_model` lists every model.
@@ -71,7 +73,7 @@ def candidates(board: Board, player: int, effect: Effect, origins: Sequence[Mode
     return [m for best, m in nearest if best <= reach]
 
 
-def _nearest_per_unit(board: Board, player: int, target: str, wounded_only: bool,
+def _nearest_per_unit(board: Table, player: int, target: str, wounded_only: bool,
                       origins: Sequence[Model]) -> list[tuple[float, Model]]:
     """(distance, model) of each unit's model nearest an origin (every model for `any_model`), in uid order.
     A unit's model within reach exists exactly when its nearest one is within reach, so one list serves
@@ -106,11 +108,11 @@ def _nearest_per_unit(board: Board, player: int, target: str, wounded_only: bool
     return list(found.values())
 
 
-def arc_nodes(board: Board, player: int) -> list[Model]:
+def arc_nodes(board: Table, player: int) -> list[Model]:
     return board.arc_nodes(player)
 
 
-def cypher_options(board: Board, player: int, cypher: CypherSpec,
+def cypher_options(board: Table, player: int, cypher: CypherSpec,
                    shared: dict[tuple, list[tuple[float, Model]]] | None = None) -> list[int | None]:
     """The choices a cypher can be played with: chosen model uids, arc node uids (area cyphers), or [None].
     `shared`: see `candidates` (one dict for every cypher listed on an unchanged table)."""
@@ -128,7 +130,7 @@ def cypher_options(board: Board, player: int, cypher: CypherSpec,
     return [None]
 
 
-def node_and_target(board: Board, player: int, cypher: CypherSpec, choice: int | None) -> tuple[Model, Model | None]:
+def node_and_target(board: Table, player: int, cypher: CypherSpec, choice: int | None) -> tuple[Model, Model | None]:
     """The arc node a cypher is played through and its chosen model: the chosen node itself for area and
     self cyphers, otherwise the node nearest the chosen model."""
     nodes = arc_nodes(board, player)
@@ -142,14 +144,65 @@ def node_and_target(board: Board, player: int, cypher: CypherSpec, choice: int |
     return board.nearest(chosen, nodes) or nodes[0], chosen
 
 
-def play_cypher(board: Board, player: int, cypher: CypherSpec, choice: int | None) -> None:
+# --- the cypher deck, hand and discard pile
+def draw(board: Table, player: int, count: int) -> int:
+    """Draw up to `count` cyphers, shuffling the discard pile into a new deck when the deck runs out; returns how
+    many were drawn."""
+    side = board.sides[player]
+    drawn = 0
+    for _ in range(count):
+        if not side.deck:
+            if not side.discard:
+                break
+            side.deck = side.discard
+            side.discard = []
+            board.rng.shuffle(side.deck)
+            board.log("reshuffle", player, {"cards": len(side.deck)})
+        side.hand.append(side.deck.pop())
+        drawn += 1
+    return drawn
+
+
+def play_from_hand(board: Table, player: int, code: str, choice: int | None) -> None:
+    """W10 phases 3 and 5: play a cypher of the hand with the chosen target, then discard it."""
+    side = board.sides[player]
+    cypher = side.take_from_hand(code)
+    play_cypher(board, player, cypher, choice)
+    side.discard.append(cypher)
+
+
+def discard_from_hand(board: Table, player: int, code: str) -> None:
+    """W10 phase 8: a cypher of the hand onto the discard pile."""
+    side = board.sides[player]
+    cypher = side.take_from_hand(code)
+    side.discard.append(cypher)
+    board.log("discard", None, {"card": cypher.code})
+
+
+def on_activation(board: Table, unit: Unit) -> None:
+    """A unit is activated (W10 phase 4): its models' `on_activate` abilities whose arc it can pay, paid."""
+    for model in unit.alive_models:
+        for ability in model.spec.triggered("on_activate"):
+            if ability.arc_cost <= unit.arc:
+                deployment.spend_unit_arc(board, unit, ability.arc_cost)
+                use_ability(board, model, ability, None)
+
+
+def on_deployment(board: Table, unit: Unit) -> None:
+    """A unit is deployed (W10 phase 6): its models' `on_deploy` abilities."""
+    for model in unit.alive_models:
+        for ability in model.spec.triggered("on_deploy"):
+            use_ability(board, model, ability, None)
+
+
+def play_cypher(board: Table, player: int, cypher: CypherSpec, choice: int | None) -> None:
     node, chosen = node_and_target(board, player, cypher, choice)
     board.log("cypher", player, {"card": cypher.code, "name": cypher.name, "suit": cypher.suit, "node": node.uid,
                                  "target": choice, "at": [node.x, node.y]})
     resolve(board, player, cypher.effects, node, chosen, source=cypher.code, cypher=True)
 
 
-def use_ability(board: Board, model: Model, ability: Ability, choice: int | None) -> None:
+def use_ability(board: Table, model: Model, ability: Ability, choice: int | None) -> None:
     """An ability of `model` (its arc cost already paid), with the player's chosen target (or automatic)."""
     board.log("ability", model.player, {"model": model.uid, "unit": model.unit, "name": ability.name,
                                         "target": choice})
@@ -157,13 +210,13 @@ def use_ability(board: Board, model: Model, ability: Ability, choice: int | None
     resolve(board, model.player, (ability.effect,), model, chosen, source=ability.name, cypher=False)
 
 
-def ability_options(board: Board, model: Model, ability: Ability) -> list[int | None]:
+def ability_options(board: Table, model: Model, ability: Ability) -> list[int | None]:
     if effect_target(ability.effect) in CHOSEN:
         return [m.uid for m in candidates(board, model.player, ability.effect, [model])]
     return [None]
 
 
-def resolve(board: Board, player: int, effects: Sequence[Effect], origin: Model, chosen: Model | None, *,
+def resolve(board: Table, player: int, effects: Sequence[Effect], origin: Model, chosen: Model | None, *,
             source: str, cypher: bool) -> None:
     first = needs_choice(effects)
     chosen_kind = effect_target(first) if chosen is not None and first is not None else None
@@ -183,7 +236,7 @@ def resolve(board: Board, player: int, effects: Sequence[Effect], origin: Model,
         HANDLERS[effect.kind](board, player, effect, origin, pick, source, cypher)
 
 
-def _affected(board: Board, player: int, effect: Effect, origin: Model, pick: Model | None) -> list[Model]:
+def _affected(board: Table, player: int, effect: Effect, origin: Model, pick: Model | None) -> list[Model]:
     """The models an effect acts on: self, the chosen model (its whole unit for unit targets), `all_*` within
     `area` of the origin, plus matching models within `area` of the chosen one."""
     target = effect_target(effect)
@@ -210,7 +263,7 @@ def _affected(board: Board, player: int, effect: Effect, origin: Model, pick: Mo
     return chosen
 
 
-def _attack(board: Board, player: int, effect: Effect, origin: Model, pick: Model | None, source: str,
+def _attack(board: Table, player: int, effect: Effect, origin: Model, pick: Model | None, source: str,
             cypher: bool) -> None:
     if pick is None or not pick.alive or board.blocked(origin, effect.get("type", "ranged")):
         return
@@ -223,17 +276,17 @@ def _attack(board: Board, player: int, effect: Effect, origin: Model, pick: Mode
         # An attack cypher uses the arc node's FOC (option cypher_attack_stat) and spends its unit's arc.
         stat = board.stat(origin, board.options["cypher_attack_stat"])
         arc = min(unit.arc, board.options["max_arc_per_attack"])
-        board.spend_unit_arc(unit, arc)
+        deployment.spend_unit_arc(board, unit, arc)
     combat.make_attack(board, origin, pick, weapon, arc, stat=stat, origin="cypher" if cypher else "ability")
 
 
-def _damage(board: Board, player: int, effect: Effect, origin: Model, pick: Model | None, source: str,
+def _damage(board: Table, player: int, effect: Effect, origin: Model, pick: Model | None, source: str,
             cypher: bool) -> None:
     for model in _affected(board, player, effect, origin, pick):
-        board.deal_damage(model, int(effect.get("amount")), source, player)
+        combat.deal_damage(board, model, int(effect.get("amount")), source, player)
 
 
-def _apply_effect(board: Board, player: int, effect: Effect, origin: Model, pick: Model | None, source: str,
+def _apply_effect(board: Table, player: int, effect: Effect, origin: Model, pick: Model | None, source: str,
                   cypher: bool) -> None:
     name = effect.get("effect")
     done_units: set[int] = set()
@@ -242,16 +295,16 @@ def _apply_effect(board: Board, player: int, effect: Effect, origin: Model, pick
             if model.unit in done_units:
                 continue
             done_units.add(model.unit)
-        board.apply_effect(model, name, player, source)
+        combat.apply_effect(board, model, name, player, source)
 
 
-def _remove_effect(board: Board, player: int, effect: Effect, origin: Model, pick: Model | None, source: str,
+def _remove_effect(board: Table, player: int, effect: Effect, origin: Model, pick: Model | None, source: str,
                    cypher: bool) -> None:
     for model in _affected(board, player, effect, origin, pick):
-        board.remove_effect(model, effect.get("effect"))
+        combat.remove_effect(board, model, effect.get("effect"))
 
 
-def _heal(board: Board, player: int, effect: Effect, origin: Model, pick: Model | None, source: str,
+def _heal(board: Table, player: int, effect: Effect, origin: Model, pick: Model | None, source: str,
           cypher: bool) -> None:
     for model in _affected(board, player, effect, origin, pick):
         healed = min(int(effect.get("amount")), model.spec.health - model.health)
@@ -261,44 +314,43 @@ def _heal(board: Board, player: int, effect: Effect, origin: Model, pick: Model 
                                              "source": source})
 
 
-def _move(board: Board, player: int, effect: Effect, origin: Model, pick: Model | None, source: str,
+def _move(board: Table, player: int, effect: Effect, origin: Model, pick: Model | None, source: str,
           cypher: bool) -> None:
     distance = float(effect.get("distance"))
     moved = []
     for model in _affected(board, player, effect, origin, pick):
         if model.player == player:
-            changed = board.advance(model, distance)
-        else:  # pushed straight away from the origin
-            dx, dy = model.x - origin.x, model.y - origin.y
-            changed = board.move_model(model, (model.x + dx * 100, model.y + dy * 100), distance, 0)
+            changed = movement.advance(board, model, distance)
+        else:
+            changed = movement.push_away(board, model, origin, distance)
         if changed:
             moved.append([model.uid, model.x, model.y])
     board.log("move", player, {"unit": pick.unit if pick else origin.unit, "models": moved, "source": source,
                                "place": bool(effect.get("place"))})
 
 
-def _arc(board: Board, player: int, effect: Effect, origin: Model, pick: Model | None, source: str,
+def _arc(board: Table, player: int, effect: Effect, origin: Model, pick: Model | None, source: str,
          cypher: bool) -> None:
     model = pick if pick is not None else origin
     unit = board.units[model.unit]
-    put = board.put_arc(unit, int(effect.get("amount")))
+    put = deployment.put_arc(board, unit, int(effect.get("amount")))
     board.log("arc", player, {"unit": unit.uid, "amount": put, "arc": unit.arc, "source": source})
 
 
-def _draw(board: Board, player: int, effect: Effect, origin: Model, pick: Model | None, source: str,
+def _draw(board: Table, player: int, effect: Effect, origin: Model, pick: Model | None, source: str,
           cypher: bool) -> None:
-    drawn = board.draw(player, int(effect.get("count")))
+    drawn = draw(board, player, int(effect.get("count")))
     board.log("draw", player, {"count": drawn, "hand": len(board.sides[player].hand), "source": source})
 
 
-def _shield(board: Board, player: int, effect: Effect, origin: Model, pick: Model | None, source: str,
+def _shield(board: Table, player: int, effect: Effect, origin: Model, pick: Model | None, source: str,
             cypher: bool) -> None:
     for model in _affected(board, player, effect, origin, pick):
         model.shield += int(effect.get("amount"))
         board.log("shield", model.player, {"model": model.uid, "shield": model.shield, "source": source})
 
 
-def _stat_mod(board: Board, player: int, effect: Effect, origin: Model, pick: Model | None, source: str,
+def _stat_mod(board: Table, player: int, effect: Effect, origin: Model, pick: Model | None, source: str,
               cypher: bool) -> None:
     duration = effect.get("duration", "round")
     for model in _affected(board, player, effect, origin, pick):

@@ -20,7 +20,7 @@ from rules_engine.core.catalog import CardDataError, entries_of
 EFFECT_NAMES = frozenset({"fire", "corrosion", "lockdown", "system_failure", "tune_up"})  # W15
 QUALITIES = frozenset({"strafe", "blast", "spray"}) | EFFECT_NAMES
 STATS = ("spd", "mat", "rat", "def", "arm", "foc", "str", "health", "num")
-STAT_NAMES = ("spd", "mat", "rat", "def", "arm", "foc", "str", "health", "cst")  # what Board.stat reads
+STAT_NAMES = ("spd", "mat", "rat", "def", "arm", "foc", "str", "health", "cst")  # what Table.stat reads
 _SPEC_FIELD = {"def": "def_", "str": "str_"}  # stat name → ModelSpec field
 MODEL_KINDS = frozenset({"hero", "hero_attachment", "squad", "solo", "warjack", "vehicle", "mantlet"})
 TARGETS = frozenset({
@@ -149,7 +149,7 @@ class UnitSpec(Immutable):
     cst: int  # deployment cost in arc, and the victory points for destroying it (W16)
     models: tuple[ModelSpec, ...]
     options: Mapping[str, Any]
-    max_foc: int = field(init=False, compare=False, repr=False)  # a hero unit's arc limit (Board.arc_limit)
+    max_foc: int = field(init=False, compare=False, repr=False)  # a hero unit's arc limit (Table.arc_limit)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "max_foc", max((m.foc for m in self.models), default=0))

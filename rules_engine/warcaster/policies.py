@@ -17,7 +17,8 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from rules_engine.core.policies import register_policy
-from rules_engine.warcaster import combat, cyphers
+from rules_engine.warcaster import combat, cyphers, deployment
+from rules_engine.warcaster.actions import PASS
 from rules_engine.warcaster.geometry import gap
 from rules_engine.warcaster.models import Effect
 from rules_engine.warcaster.state import Model, Unit
@@ -35,7 +36,7 @@ class WarcasterGreedyPolicy:
 
     def choose(self, state: WarcasterState, rng: random.Random) -> Any:
         actions = state.legal_actions()
-        if state.phase == "discard" and actions[0] == ("pass",):
+        if state.phase == "discard" and actions[0] == PASS:
             return actions[0]  # discard only when over the hand limit
         state.freeze()  # stats and attack plans worked out once for all the actions scored
         try:
@@ -48,7 +49,7 @@ class WarcasterGreedyPolicy:
             state.thaw()
         return best
 
-    def _score(self, state: WarcasterState, action: tuple) -> float:
+    def _score(self, state: WarcasterState, action: Any) -> float:
         phase = state.phase  # a plain chain, not getattr(f"_score_{phase}"): this runs for every action weighed
         if phase == "cypher1" or phase == "cypher2":
             return self._score_cypher(state, action)
@@ -69,28 +70,28 @@ class WarcasterGreedyPolicy:
         raise ValueError(f"warcaster-greedy: no scoring for phase {phase!r}")
 
     # --- W10 phase 2
-    def _score_charge(self, state: WarcasterState, action: tuple) -> float:
-        if action[0] == "pass":
+    def _score_charge(self, state: WarcasterState, action: Any) -> float:
+        if action.kind == "pass":
             return 0
-        if action[0] == "recall":
+        if action.kind == "recall":
             return -5
         side = state.sides[state.player]
-        if action[1] == "gate":
-            gate = side.gates[action[2]]
+        if action.holder == "gate":
+            gate = side.gates[action.uid]
             waiting = [u.spec.cst for u in state.reserves(state.player) if u.spec.cst > gate.arc]
             return 4 - 0.1 * min(c - gate.arc for c in waiting) if waiting else -1
-        unit = state.units[action[2]]
+        unit = state.units[action.uid]
         if not any(m.spec.weapons for m in unit.alive_models):
             return -1
         return 2 + (1 if unit.spec.kind in ("warjack", "hero") else 0) - 0.5 * unit.arc
 
     # --- W10 phases 3 and 5
-    def _score_cypher(self, state: WarcasterState, action: tuple) -> float:
-        if action[0] == "pass":
+    def _score_cypher(self, state: WarcasterState, action: Any) -> float:
+        if action.kind == "pass":
             return CYPHER_KEEP
         side = state.sides[state.player]
-        cypher = next(c for c in side.hand if c.code == action[1])
-        node, chosen = cyphers.node_and_target(state, state.player, cypher, action[2])
+        cypher = next(c for c in side.hand if c.code == action.code)
+        node, chosen = cyphers.node_and_target(state, state.player, cypher, action.choice)
         score = 0.0
         for effect in cypher.effects:
             score += self._effect_value(state, effect, node, chosen)
@@ -138,10 +139,10 @@ class WarcasterGreedyPolicy:
         return 0
 
     # --- W10 phase 4
-    def _score_activate(self, state: WarcasterState, action: tuple) -> float:
-        if action[0] == "pass":
+    def _score_activate(self, state: WarcasterState, action: Any) -> float:
+        if action.kind == "pass":
             return -1
-        unit = state.units[action[1]]
+        unit = state.units[action.unit]
         best = 0.0
         first = True
         for target in state.attack_targets(unit):  # max(..., default=0.0), written out (a compiled call to max is slow)
@@ -150,9 +151,9 @@ class WarcasterGreedyPolicy:
                 best, first = value, False
         return best + 0.1 * unit.spec.cst + 1
 
-    def _score_move(self, state: WarcasterState, action: tuple) -> float:
+    def _score_move(self, state: WarcasterState, action: Any) -> float:
         unit = state.acting_unit
-        mode = action[1]
+        mode = action.mode
         in_reach = bool(state.attack_targets(unit))
         if mode == "hold":
             return 3 if in_reach else 0
@@ -163,36 +164,36 @@ class WarcasterGreedyPolicy:
         distance = gap(lead.disc, (*state.centre, 0.0)) - state.options["objective_radius"]
         return 2.5 if late and distance <= state.stat(lead, "spd") else 1
 
-    def _score_act(self, state: WarcasterState, action: tuple) -> float:
-        kind = action[0]
+    def _score_act(self, state: WarcasterState, action: Any) -> float:
+        kind = action.kind
         if kind == "wait":
             return 0
         unit = state.acting_unit
         if kind == "attack":
-            return _attack_value(state, unit, state.units[action[1]], action[2])
-        model = state.models[action[1]]
-        ability = model.spec.abilities[action[2]]
-        chosen = state.models[action[3]] if action[3] is not None else None
+            return _attack_value(state, unit, state.units[action.target_unit], action.arc)
+        model = state.models[action.model]
+        ability = model.spec.abilities[action.ability]
+        chosen = state.models[action.choice] if action.choice is not None else None
         return self._effect_value(state, ability.effect, model, chosen) - ability.arc_cost
 
     # --- W10 phases 6 to 8
-    def _score_deploy(self, state: WarcasterState, action: tuple) -> float:
-        if action[0] in ("end", "pass"):
+    def _score_deploy(self, state: WarcasterState, action: Any) -> float:
+        if action.kind == "end" or action.kind == "pass":
             return 0
-        return state.units[action[1]].spec.cst - 0.01 * action[2]
+        return state.units[action.unit].spec.cst - 0.01 * action.gate
 
-    def _score_gate(self, state: WarcasterState, action: tuple) -> float:
-        if action[0] == "pass":
+    def _score_gate(self, state: WarcasterState, action: Any) -> float:
+        if action.kind == "pass":
             return -100
-        x, y = state.gate_spots(state.player)[action[1]]
+        x, y = deployment.gate_spots(state, state.player)[action.spot]
         cx, cy = state.centre
         return -abs(x - cx) - abs(y - cy)
 
-    def _score_discard(self, state: WarcasterState, action: tuple) -> float:
-        if action[0] == "pass":
+    def _score_discard(self, state: WarcasterState, action: Any) -> float:
+        if action.kind == "pass":
             return 0
         side = state.sides[state.player]
-        cypher = next(c for c in side.hand if c.code == action[1])
+        cypher = next(c for c in side.hand if c.code == action.code)
         usable = bool(cyphers.cypher_options(state, state.player, cypher))
         return -TYPE_VALUE.get(cypher.cypher_type, 2) - (2 if usable else 0) - 1
 

@@ -1,8 +1,11 @@
-"""The mutable pieces of a Warcaster game and the rules that read them: stats, damage, continuous effects.
+"""The pieces of a Warcaster game (`Model`, `Unit`, `Gate`, `Side`) and `Table`, which holds them and answers the
+questions about them.
 
-`Board` holds everything on and off the table (units, models, gates, arc pools, cypher decks), the event log and
-the game's own `random.Random`. The turn structure (game.py), combat (combat.py) and the effect vocabulary
-(cyphers.py) all act on a `Board`.
+`Table` holds everything on and off the table (units, models, gates, arc pools, cypher decks), the event log and
+the game's own `random.Random`, and the queries the rules ask: what is on the table (cached), edge-to-edge gaps,
+the nearest model, a model's current stat with auras and continuous effects (W15), what system failure blocks
+(W15), a unit's arc limit; plus the primitive everything uses, `log`. `WarcasterState` (game.py) is a `Table` with the turn
+flow; the rules (combat.py, cyphers.py, movement.py, deployment.py) are functions of it.
 """
 from __future__ import annotations
 
@@ -12,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules_engine.core.events import EventLog
-from rules_engine.warcaster.geometry import Disc, move_towards, norm
+from rules_engine.warcaster.geometry import Disc, norm
 from rules_engine.warcaster.models import CypherSpec, ModelSpec, UnitSpec
 
 
@@ -91,10 +94,10 @@ class Side:
         raise ValueError(f"player {self.player} holds no cypher {code!r}")
 
 
-class Board:
-    """Units, models, gates, arc and cyphers of both sides, plus the log and the rng."""
+class Table:
+    """Units, models, gates, arc and cyphers of both sides, plus the log and the rng, and the queries about them."""
 
-    def __init__(self, options: dict[str, Any], rng: random.Random, copy_of: Board | None = None) -> None:
+    def __init__(self, options: dict[str, Any], rng: random.Random, copy_of: Table | None = None) -> None:
         """An empty table; or, with `copy_of`, a copy of that one's pieces (immutable specs and events shared)."""
         self.options = options  # a plain dict (WarcasterGame.options): read on every attack and listing
         self.rng = rng
@@ -113,10 +116,9 @@ class Board:
         # While frozen (`freeze`): by model uid, that model's stats worked out so far (None: none yet).
         self._stats: list[dict[str, int] | None] | None = None
         self.memo: dict[Any, Any] | None = None  # a policy's derived values while frozen
-        if copy_of is not None:
-            self._copy_pieces(copy_of)
-
-    def _copy_pieces(self, source: Board) -> None:
+        source = copy_of
+        if source is None:
+            return
         self.events = source.events.copy()
         self.turn, self.round, self.player = source.turn, source.round, source.player
         self.models = [Model(m.uid, m.unit, m.player, m.spec, m.health, m.x, m.y, m.alive, dict(m.effects),
@@ -218,29 +220,18 @@ class Board:
                 value += 1
         if name == "spd" and self.units[model.unit].lockdown:
             value -= 2
-        if self._aura_bearers[model.player]:
-            value += self.aura_bonus(model, name, ignore_cover)
-        return max(0, value)
-
-    def aura_bonus(self, model: Model, name: str, ignore_cover: bool) -> int:
-        if not self._aura_bearers[model.player]:
-            return 0
-        total = 0
-        for other in self._aura_bearers[model.player]:
+        for other in self._aura_bearers[model.player]:  # auras of friendly models on the table, within range
             if other is model or not other.alive or self.units[other.unit].status != "board":
                 continue
             for aura in other.spec.auras:
                 if (aura.stat == name and not (ignore_cover and aura.cover)
                         and self.gap_between(model, other) <= aura.range):
-                    total += aura.amount
-        return total
+                    value += aura.amount
+        return max(0, value)
 
     def index_auras(self) -> None:
         """Remember which models carry auras (mantlets, attachments): `stat` looks only at those."""
         self._aura_bearers = [[m for m in self.models if m.player == p and m.spec.auras] for p in (0, 1)]
-
-    def enemies_on_board(self, player: int) -> list[Model]:
-        return self.on_board(1 - player)
 
     def nearest(self, model: Model, candidates: list[Model]) -> Model | None:
         best: Model | None = None  # min by (gap, uid), written out: min(key=...) is a slow call once compiled
@@ -251,131 +242,31 @@ class Board:
                 best, best_gap = other, d
         return best
 
-    def obstacles(self, model: Model) -> list[Disc]:
-        return [m.disc for m in self.on_board() if m is not model]
-
-    def move_model(self, model: Model, dest: tuple[float, float], distance: float, stop_at: float) -> bool:
-        """Move a model straight towards `dest` (see geometry.move_towards); True if it moved."""
-        x, y = move_towards(model.disc, dest, distance, stop_at, self.obstacles(model), self.size)
-        if (x, y) == (model.x, model.y):
-            return False
-        model.x, model.y = x, y
-        self._gaps = {}
-        return True
-
-    def advance(self, model: Model, distance: float) -> bool:
-        """Move towards the nearest enemy model, stopping once its longest usable weapon reaches it."""
-        target = self.nearest(model, self.enemies_on_board(model.player))
-        if target is None:
-            return self.move_model(model, self.centre, distance, self.options["objective_radius"] / 2)
-        reach = max((w.rng for w in model.spec.weapons if not self.blocked(model, w.type)), default=1)
-        stop_at = model.spec.radius + target.spec.radius + max(reach - 0.25, 0.1)
-        return self.move_model(model, (target.x, target.y), distance, stop_at)
-
-    # --- damage and destruction
-    def deal_damage(self, model: Model, amount: int, source: str, by: int | None) -> int:
-        """Damage straight to health after shields; logs it and destroys the model at 0. Returns damage taken."""
-        if amount <= 0 or not model.alive:
-            return 0
-        if model.shield:
-            absorbed = min(model.shield, amount)
-            model.shield -= absorbed
-            amount -= absorbed
-            self.log("shield_absorbed", model.player, {"model": model.uid, "amount": absorbed})
-        if amount <= 0:
-            return 0
-        taken = min(amount, model.health)
-        model.health -= taken
-        self.log("damage", model.player, {"model": model.uid, "unit": model.unit, "amount": taken, "source": source,
-                                          "by": by, "health": model.health})
-        if model.health <= 0:
-            self.destroy_model(model, by)
-        return taken
-
-    def destroy_model(self, model: Model, by: int | None) -> None:
-        model.alive = False
-        self._board_cache = None
-        unit = self.units[model.unit]
-        unit.forget_alive()
-        self.log("destroyed", model.player, {"model": model.uid, "unit": unit.uid, "code": model.spec.code, "by": by})
-        if not unit.alive_models:
-            self.destroy_unit(unit, by)
-
-    def destroy_unit(self, unit: Unit, by: int | None) -> None:
-        unit.status = "destroyed"
-        self._board_cache = None
-        self.sides[unit.player].pool += unit.arc  # its arc goes back to its owner's pool
-        unit.arc = 0
-        scorer = 1 - unit.player  # W16: points go to the destroyed unit's enemy, whatever destroyed it
-        self.sides[scorer].vp += unit.spec.cst
-        self.log("unit_destroyed", unit.player, {"unit": unit.uid, "code": unit.spec.code, "cst": unit.spec.cst,
-                                                 "by": by, "vp_to": scorer})
-
-    # --- arc
-    def spend_unit_arc(self, unit: Unit, amount: int) -> None:
-        amount = min(amount, unit.arc)
-        unit.arc -= amount
-        self.sides[unit.player].pool += amount
-
-    def put_arc(self, unit: Unit, amount: int) -> int:
-        """Arc from the owner's pool onto a unit, up to its limit; returns the arc put."""
-        side = self.sides[unit.player]
-        amount = max(0, min(amount, side.pool, self.arc_limit(unit) - unit.arc))
-        unit.arc += amount
-        side.pool -= amount
-        return amount
-
-    # --- cyphers
-    def draw(self, player: int, count: int) -> int:
-        side = self.sides[player]
-        drawn = 0
-        for _ in range(count):
-            if not side.deck:
-                if not side.discard:
-                    break
-                side.deck = side.discard
-                side.discard = []
-                self.rng.shuffle(side.deck)
-                self.log("reshuffle", player, {"cards": len(side.deck)})
-            side.hand.append(side.deck.pop())
-            drawn += 1
-        return drawn
-
     # --- continuous effects (W15)
-    def apply_effect(self, model: Model, effect: str, source_player: int | None, source: str) -> bool:
-        """Put a continuous effect on a model (lockdown: on its unit). False when immune or not applicable."""
-        if not model.alive or effect in model.spec.immunities:
-            return False
-        if effect in ("system_failure", "tune_up") and model.spec.kind != "warjack":
-            return False
-        if effect == "lockdown":
-            self.units[model.unit].lockdown = True
-            data: dict[str, Any] = {"unit": model.unit}
-        else:
-            mode = 1
-            if effect == "system_failure":
-                roll = self.rng.randint(1, 6)  # W15: 1–3 no melee attacks, 4–6 no ranged attacks
-                mode = 1 if roll <= 3 else 2
-            model.effects[effect] = mode
-            data = {"model": model.uid, "unit": model.unit}
-            if effect == "system_failure":
-                data["blocks"] = "melee" if mode == 1 else "ranged"
-        self.log("effect", model.player, {"effect": effect, "change": "applied", "source": source,
-                                          "by": source_player, **data})
-        return True
-
-    def remove_effect(self, model: Model, effect: str | None) -> None:
-        names = [effect] if effect else list(model.effects) + (["lockdown"] if self.units[model.unit].lockdown else [])
-        for name in names:
-            if name == "lockdown" and self.units[model.unit].lockdown:
-                self.units[model.unit].lockdown = False
-                self.log("effect", model.player, {"effect": name, "change": "removed", "unit": model.unit})
-            elif name in model.effects:
-                del model.effects[name]
-                self.log("effect", model.player, {"effect": name, "change": "removed", "model": model.uid,
-                                                  "unit": model.unit})
-
     def blocked(self, model: Model, weapon_type: str) -> bool:
         """System failure (W15) forbids melee (mode 1) or ranged (mode 2) attacks, cypher attacks included."""
         mode = model.effects.get("system_failure") if model.effects else None
         return mode == (1 if weapon_type == "melee" else 2)
+
+
+def invariant_problems(table: Table) -> list[str]:
+    """Broken invariants (tests, debugging): negative or excess arc, arc not conserved, too many gates, health out
+    of range."""
+    problems = []
+    for side in table.sides:
+        total = side.pool + sum(g.arc for g in side.gates)
+        total += sum(table.units[u].arc for u in side.units)
+        if side.pool < 0 or total != table.options["arc_pool"]:
+            problems.append(f"player {side.player}: arc pool {side.pool}, total {total}")
+        if len(side.gates) > table.options["gates"]:
+            problems.append(f"player {side.player}: {len(side.gates)} gates")
+        for gate in side.gates:
+            if not 0 <= gate.arc <= table.options["gate_arc_limit"]:
+                problems.append(f"gate {side.player}/{gate.uid}: arc {gate.arc}")
+    for unit in table.units:
+        if not 0 <= unit.arc <= table.arc_limit(unit):
+            problems.append(f"unit {unit.uid}: arc {unit.arc}")
+    for model in table.models:
+        if not 0 <= model.health <= model.spec.health or model.alive != (model.health > 0):
+            problems.append(f"model {model.uid}: health {model.health}")
+    return problems

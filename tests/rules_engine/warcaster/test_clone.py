@@ -3,6 +3,8 @@ compiled classes of rules_engine/compiled.py cannot be deep-copied). The compile
 tests/rules_engine/test_compiled.py."""
 from __future__ import annotations
 
+from rules_engine.warcaster.state import invariant_problems
+
 import random
 
 from rules_engine.core.game import apply_checked
@@ -24,7 +26,7 @@ def test_clone_is_independent_and_plays_on_identically():
         apply_checked(state, policy.choose(state, chooser))
     before = [e.to_dict() for e in state.events]
     twin = state.clone()
-    assert twin.legal_actions() == state.legal_actions() and twin.invariant_problems() == []
+    assert twin.legal_actions() == state.legal_actions() and invariant_problems(twin) == []
     one, two = random.Random(9), random.Random(9)
     while not twin.is_terminal():
         apply_checked(twin, policy.choose(twin, two))

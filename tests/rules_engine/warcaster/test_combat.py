@@ -1,7 +1,7 @@
 """Attacks and damage (W11) and the multi-model weapon qualities strafe (W12), blast (W13), spray (W14)."""
 from __future__ import annotations
 
-from rules_engine.warcaster import combat
+from rules_engine.warcaster import combat, deployment
 from tests.rules_engine.warcaster import Scripted, action_dice, events, model_of, power_dice, table, unit_of
 
 IWAO_RIFLE = {"card": "WC-011", "qty": 1, "options": {"cortex": "WC-K02", "weapons": ["WC-W01"]}}
@@ -15,10 +15,10 @@ def test_w11_arc_buys_power_dice_for_the_attack_and_the_damage_roll():
     """W11: hit when RAT + strikes ≥ DEF; damage = POW + strikes − ARM; 1 power die per arc spent, on both rolls."""
     state = table([(IWAO_RIFLE, [(15, 5)])], [("WC-011", [(15, 12)])])
     attacker = unit_of(state, 0)
-    state.put_arc(attacker, 2)
+    deployment.put_arc(state, attacker, 2)
     pool = state.sides[0].pool
     state.rng = Scripted(action_dice(0, 0, 0) + power_dice(2, 2) + action_dice(2, 2, 2) + power_dice(1, 1))
-    state._attack_with_unit(attacker, unit_of(state, 1), 2)
+    combat.attack_with_unit(state, attacker, unit_of(state, 1), 2)
     attack, = events(state, "attack")
     assert (attack.data["arc"], attack.data["strikes"], attack.data["hit"]) == (2, 4, True)
     damage, = events(state, "damage")
@@ -32,7 +32,7 @@ def test_w11_a_miss_deals_no_damage():
     state = table([(MARKSMAN, [(15, 5)])], [("WC-011", [(15, 12)])])
     model_of(state, 1).mods.append(("def", 3, "round"))  # DEF 3 + 3 = 6
     state.rng = Scripted(action_dice(0, 0, 0))
-    state._attack_with_unit(unit_of(state, 0), unit_of(state, 1), 0)
+    combat.attack_with_unit(state, unit_of(state, 0), unit_of(state, 1), 0)
     assert [e.data["hit"] for e in events(state, "attack")] == [False]
     assert events(state, "damage") == [] and model_of(state, 1).health == 18
 
@@ -122,5 +122,5 @@ def test_w14_spray_hits_friends_beyond_the_target_ignores_cover_and_triggers_not
 def test_w14_without_spray_cover_counts():
     state = table([(MARKSMAN, [(15, 2)])], [("WC-004", [(15, 8)]), ("WC-019", [(16.7, 8.3)])])
     state.rng = Scripted(action_dice(0, 0, 0))  # RAT 5 + 0 ≥ DEF 4 + 1 cover
-    state._attack_with_unit(unit_of(state, 0), unit_of(state, 1), 0)
+    combat.attack_with_unit(state, unit_of(state, 0), unit_of(state, 1), 0)
     assert events(state, "attack")[0].data["defence"] == 5

@@ -1,6 +1,8 @@
 """Continuous effects (W15): their stat changes and the end-of-round roll that keeps or ends each of them."""
 from __future__ import annotations
 
+from rules_engine.warcaster import combat
+
 import pytest
 
 from tests.rules_engine.warcaster import Scripted, action_dice, events, model_of, table, unit_of
@@ -22,7 +24,7 @@ def test_w15_effect_changes_stats(effect, stat, change):
     state = _board()
     model = model_of(state, 1)
     before = state.stat(model, stat)
-    assert state.apply_effect(model, effect, 0, "test")
+    assert combat.apply_effect(state, model, effect, 0, "test")
     assert state.stat(model, stat) == before + change
 
 
@@ -32,7 +34,7 @@ def test_w15_system_failure_rolls_d6_on_application(roll, blocked, free):
     state = _board()
     model = model_of(state, 0)
     state.rng = Scripted([roll])
-    state.apply_effect(model, "system_failure", 1, "test")
+    combat.apply_effect(state, model, "system_failure", 1, "test")
     assert state.blocked(model, blocked) and not state.blocked(model, free)
 
 
@@ -40,9 +42,9 @@ def test_w15_warjack_only_effects_and_immunity():
     """System failure and tune up only affect warjacks; a model immune to fire never receives it."""
     state = table([(JACK, [(5, 5)])], [("WC-004", [(20, 20)]), ("WC-005", [(25, 25)])])
     trooper, breaker = model_of(state, 1, 0), model_of(state, 1, 1)
-    assert not state.apply_effect(trooper, "system_failure", 0, "test")
-    assert not state.apply_effect(trooper, "tune_up", 0, "test")
-    assert not state.apply_effect(breaker, "fire", 0, "test")  # 耐熱装甲 Heat Shielding
+    assert not combat.apply_effect(state, trooper, "system_failure", 0, "test")
+    assert not combat.apply_effect(state, trooper, "tune_up", 0, "test")
+    assert not combat.apply_effect(state, breaker, "fire", 0, "test")  # 耐熱装甲 Heat Shielding
     assert trooper.effects == {} and breaker.effects == {}
 
 
@@ -53,9 +55,9 @@ def test_w15_a_strike_keeps_the_effect(effect):
     state = _board()
     model = model_of(state, 1)
     state.rng = Scripted([1])  # system failure's d6 (unused otherwise: popped only when rolled)
-    state.apply_effect(model, effect, 0, "test")
+    combat.apply_effect(state, model, effect, 0, "test")
     state.rng = Scripted(action_dice(2))
-    state._roll_continuous_effects()
+    combat.roll_continuous_effects(state)
     kept = unit_of(state, 1).lockdown if effect == "lockdown" else effect in model.effects
     assert kept
     assert model.health == 18 - (2 if effect in ("fire", "corrosion") else 0)
@@ -68,9 +70,9 @@ def test_w15_no_strike_ends_the_effect(effect):
     state = _board()
     model = model_of(state, 1)
     state.rng = Scripted([1])
-    state.apply_effect(model, effect, 0, "test")
+    combat.apply_effect(state, model, effect, 0, "test")
     state.rng = Scripted(action_dice(0))
-    state._roll_continuous_effects()
+    combat.roll_continuous_effects(state)
     assert not unit_of(state, 1).lockdown and model.effects == {}
     assert model.health == 18
     assert [e.data["change"] for e in events(state, "effect")][-1] == "ended"
@@ -81,5 +83,5 @@ def test_w15_effects_from_weapon_qualities_on_a_hit():
     lancer = {"card": "WC-010", "qty": 1, "options": {"cortex": "WC-K01", "weapons": ["WC-W04"]}}
     state = table([(lancer, [(15, 10)])], [("WC-011", [(15, 12.2)])])
     state.rng = Scripted(action_dice(0, 0, 0) + action_dice(0, 0, 0) + [6])  # MAT 4 ≥ DEF 3; then the d6
-    state._attack_with_unit(unit_of(state, 0), unit_of(state, 1), 0)
+    combat.attack_with_unit(state, unit_of(state, 0), unit_of(state, 1), 0)
     assert model_of(state, 1).effects == {"system_failure": 2}  # 6: no ranged attacks

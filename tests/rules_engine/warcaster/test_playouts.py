@@ -3,6 +3,8 @@ action (arc never negative and conserved, gates within their limit, health in ra
 after the draw phase, every game ends), and seed determinism with the global random state perturbed."""
 from __future__ import annotations
 
+from rules_engine.warcaster.state import invariant_problems
+
 import json
 import random
 
@@ -37,7 +39,7 @@ def test_random_playouts_keep_invariants_after_every_action(lst, opp):
         actions = 0
         while not state.is_terminal():
             apply_checked(state, policy.choose(state, rng))
-            problems = state.invariant_problems()
+            problems = invariant_problems(state)
             assert not problems, (lst, opp, index, problems)
             actions += 1
             assert actions < MAX_ACTIONS, "game does not end"

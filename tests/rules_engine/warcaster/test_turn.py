@@ -1,6 +1,10 @@
 """The nine-phase turn (W10), pulse rounds and victory (W16), played through the public state API."""
 from __future__ import annotations
 
+from rules_engine.warcaster.state import invariant_problems
+
+from rules_engine.warcaster import combat
+
 import random
 
 import pytest
@@ -80,7 +84,7 @@ def test_w10_charging_puts_one_arc_or_recalls_it():
     state.player, state.phase, state._legal = 0, "charge", None
     state.apply(("recall", "gate", 0))
     assert (side.gates[0].arc, side.pool) == (0, pool + state.options["gate_start_arc"])
-    assert not state.invariant_problems()
+    assert not invariant_problems(state)
 
 
 def test_w10_deployment_pays_the_gate_arc_and_places_models_near_the_gate():
@@ -98,7 +102,7 @@ def test_w10_deployment_pays_the_gate_arc_and_places_models_near_the_gate():
     assert squad.status == "board" and len(squad.alive_models) == 5
     for model in squad.models:
         assert ((model.x - gate.x) ** 2 + (model.y - gate.y) ** 2) ** 0.5 <= 2 * state.options["deploy_range"] + 0.01
-    assert not state.invariant_problems()
+    assert not invariant_problems(state)
 
 
 def test_w10_activation_is_one_unit_plus_one_solo():
@@ -162,25 +166,25 @@ def test_w10_pulse_rounds_are_five_turns_each_and_the_game_three_rounds():
 def test_w16_destroying_a_unit_scores_its_cst_for_the_enemy():
     state = table([(SOLO, [(5, 5)])], [("WC-004", [(20, 20), (22, 20)]), ("WC-011", [(25, 25)])])
     for model in unit_of(state, 1, 0).alive_models:
-        state.deal_damage(model, 1, "test", 0)
+        combat.deal_damage(state, model, 1, "test", 0)
     assert state.sides[0].vp == 3 and unit_of(state, 1, 0).status == "destroyed"
-    state.deal_damage(model_of(state, 0), 5, "test", 0)  # own fire still scores for the enemy
+    combat.deal_damage(state, model_of(state, 0), 5, "test", 0)  # own fire still scores for the enemy
     assert state.sides[1].vp == 2
 
 
 def test_w16_centre_objective_scores_two_points_uncontested():
     state = table([(SOLO, [(15, 15)])], [("WC-011", [(25, 25)])])
-    state._score_objective()
+    combat.score_objective(state)
     assert (state.sides[0].vp, state.sides[1].vp) == (2, 0)
     model_of(state, 1).x, model_of(state, 1).y = 17.5, 15  # enemy within 3″: contested
-    state._score_objective()
+    combat.score_objective(state)
     assert (state.sides[0].vp, state.sides[1].vp) == (2, 0)
 
 
 def test_w16_a_side_with_nothing_left_ends_the_game_and_more_points_win():
     state = table([(SOLO, [(15, 4)])], [("WC-006", [(15, 20)])])
     state.sides[0].vp = 0
-    state.deal_damage(model_of(state, 1), 5, "test", 0)
+    combat.deal_damage(state, model_of(state, 1), 5, "test", 0)
     state._check_annihilation()
     assert state.is_terminal() and state.winner == 0 and state.returns() == (1.0, -1.0)
     assert events(state, "game_over")[0].data["reason"] == "annihilation"
