@@ -10,8 +10,9 @@ two exchanges (H10).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
+from rules_engine.hagmi.actions import COUNTER, NO_DEFEND, Action, Intercept, intercept
 from rules_engine.hagmi.skills import Ctx, resolve_all
 from rules_engine.hagmi.state import Unit
 
@@ -112,21 +113,21 @@ def attacker_able(state: "HagmiState", combat: Combat) -> bool:
     return unit is not None and not unit.down
 
 
-def defense_options(state: "HagmiState") -> list[tuple]:
+def defense_options(state: "HagmiState") -> list[Action]:
     """The defender's choices for the current target: counter, intercept with another unit, or nothing."""
     combat = state.combat
     assert combat is not None
     side = state.opponent_of(combat.side)
     if not state.decides(side):
-        return [("no_defend",)]
-    options: list[tuple] = []
+        return [NO_DEFEND]
+    options: list[Action] = []
     target_unit = state.find_unit(combat.target) if isinstance(combat.target, int) else None
     if target_unit is not None and can_defend(state, target_unit):
-        options.append(("counter",))
+        options.append(COUNTER)
     for unit in state.units_of(side):
         if unit is not target_unit and can_defend(state, unit):
-            options.append(("intercept", unit.uid))
-    options.append(("no_defend",))
+            options.append(intercept(unit.uid))
+    options.append(NO_DEFEND)
     return options
 
 
@@ -144,25 +145,27 @@ def next_target(state: "HagmiState") -> None:
             apply_defense(state, options[0])
         else:
             state.decision = ("defend", state.opponent_of(combat.side))
+            state._legal = options  # the legal actions of this decision, listed once
         return
     end_combat(state)
 
 
-def apply_defense(state: "HagmiState", choice: tuple) -> None:
+def apply_defense(state: "HagmiState", choice: Action) -> None:
     combat = state.combat
     assert combat is not None
     defender: Unit | None = None
-    if choice[0] == "counter":
+    how = choice.kind
+    if how == "counter":
         defender = state.find_unit(combat.target)
-    elif choice[0] == "intercept":
-        defender = state.find_unit(choice[1])
+    elif how == "intercept":
+        defender = state.find_unit(cast(Intercept, choice).unit)
         combat.intercepted = True
     attacker = state.find_unit(combat.attacker)
     assert attacker is not None
     if defender is not None:
         pay_fuel(state, defender)
         combat.defender = defender.uid
-        state.log("defend", defender.owner, {"how": choice[0], "unit": state.cards[defender.uid].code})
+        state.log("defend", defender.owner, {"how": how, "unit": state.cards[defender.uid].code})
         _on_defend(state, defender, attacker)
     defender = state.find_unit(combat.defender)
     attacker = state.find_unit(combat.attacker)

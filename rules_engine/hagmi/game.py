@@ -3,18 +3,7 @@
 Player 0 plays the list; player 1 is the opponent: `goldfish` (never acts, only a damage deck), `coop`
 (the 機獣 side, run by the rules: beasts.py) or `deck` (another list, played by a policy).
 
-Actions are small hashable tuples:
-
-- main phase: ("play", card_uid, payment_uids, target), ("skill", card_uid, skill_index, target),
-  ("hidden", design_uid, target) 秘匿機構, ("design", design_uid, material_uids) 設計兵装, ("battle",)
-- battle phase: ("attack", unit_uid, targets), ("end",)
-- defence: ("counter",), ("intercept", unit_uid), ("no_defend",)
-- emergency window 緊急: ("play", card_uid, payment_uids, target), ("pass",)
-
-`target` is a unit uid, None, a (source_uid, refit_card_uid) pair for a refit, or the unit card to produce
-for 緊急生産. A target ("player", index) stands for a player. Payments are listed without duplicates (cards of
-the same code are interchangeable) and at most `max_payment_options` per card, cheapest cards first; target
-lists (a card's targets, a multi-N attack's target sets) are cut at `max_target_options`.
+The actions are the typed records of actions.py (which lists them all and what they mean).
 
 Automatic choices (no decision point): a triggered skill's target (skills.py), a "choice" draw (the fuller
 deck), the payment for a unit produced by 緊急生産 (the cheapest cards), which 秘策 card `search_secret` takes
@@ -24,16 +13,18 @@ from __future__ import annotations
 
 import random
 from itertools import chain, combinations, islice
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, cast
 
 from rules_engine.core.catalog import CardDataError, entries_of
 from rules_engine.core import outcome
 from rules_engine.core.dice import roll
 from rules_engine.core.events import EventLog
 from rules_engine.core.game import TERMINAL, EngineError, IllegalActionError
+from rules_engine.hagmi import actions as actions_of
 from rules_engine.hagmi import beasts as beast_rules
 from rules_engine.hagmi import combat
 from rules_engine.hagmi import policies  # noqa: F401  (registers the HAGMI policies by name)
+from rules_engine.hagmi.actions import BATTLE, END, PASS, Action, Attack, Play, ProduceDesign, UseHidden, UseSkill
 from rules_engine.hagmi.cards import HagmiCard, cards_from_catalog
 from rules_engine.hagmi.refit import design_materials, equip_ok, hidden_ready, produce_design, refit_choices, use_hidden
 from rules_engine.hagmi.skills import CHOSEN_TARGETS, Ctx, resolve_all
@@ -152,7 +143,7 @@ class HagmiState(StateCore):
         self.cards = []
         self.players = []
         self.beasts = None
-        self._legal: list | None = None
+        self._legal: list[Action] | None = None
         if copy_of is not None:
             self._copy_from(copy_of)
             return
@@ -231,7 +222,7 @@ class HagmiState(StateCore):
         """Whether `player` makes decisions (goldfish and the 機獣 side never do)."""
         return self.players[player].kind == "deck"
 
-    def legal_actions(self) -> list[tuple]:
+    def legal_actions(self) -> list[Action]:
         if self._legal is None:
             self._legal = self._compute_legal()
         return list(self._legal)
@@ -239,8 +230,11 @@ class HagmiState(StateCore):
     def apply(self, action: Any) -> None:  # any value: one that is not legal is refused below
         if self.over or self.decision is None:
             raise IllegalActionError(f"the game is over; cannot apply {action!r}")
-        if action not in (self._legal if self._legal is not None else self.legal_actions()):  # the one check
-            raise IllegalActionError(f"illegal action {action!r} on turn {self.turn}")
+        legal = self._legal if self._legal is not None else self.legal_actions()
+        try:  # the one check; the legal record stands for an equal bare tuple from here on
+            action = legal[legal.index(action)]
+        except ValueError:
+            raise IllegalActionError(f"illegal action {action!r} on turn {self.turn}") from None
         self._legal = None
         kind, player = self.decision
         self.decision = None
@@ -255,10 +249,10 @@ class HagmiState(StateCore):
         else:
             raise EngineError(f"turn {self.turn}: no rule for a {kind!r} decision")
         if self.over:
-            self.decision = None
-        self._legal = None
+            self.decision, self._legal = None, None
 
     def describe(self, action: Any) -> str:
+        """An action in words (by index: a record or the bare tuple equal to it, actions.py)."""
         def name(x: Any) -> str:
             return self.cards[x].name if isinstance(x, int) else repr(x)
 
@@ -365,8 +359,10 @@ class HagmiState(StateCore):
         """緊急: the attacked player may use emergency cards before the first exchange and between two."""
         assert self.combat is not None
         defender = self.opponent_of(self.combat.side)
-        if self.decides(defender) and not self.battle_closed and self._emergency_plays(defender):
+        plays = self._emergency_plays(defender) if self.decides(defender) and not self.battle_closed else None
+        if plays:
             self.decision = ("emergency", defender)
+            self._legal = plays + [PASS]  # the legal actions of this decision, listed once
         else:
             combat.run_exchange(self)
 
@@ -387,17 +383,17 @@ class HagmiState(StateCore):
 
     # ---- legal actions -----------------------------------------------------------------------------------
 
-    def _compute_legal(self) -> list[tuple]:
+    def _compute_legal(self) -> list[Action]:
         if self.over or self.decision is None:
             return []
         kind, player = self.decision
         if kind == "main":
             return self._main_actions(player)
         if kind == "battle":
-            return self._attack_actions(player) + [("end",)]
+            return self._attack_actions(player) + [END]
         if kind == "defend":
             return combat.defense_options(self)
-        return self._emergency_plays(player) + [("pass",)]
+        return self._emergency_plays(player) + [PASS]
 
     def _payment_order(self, player: int) -> list[int]:
         """The hand cheapest first (ties: code, then uid), the order payments are listed in."""
@@ -489,8 +485,8 @@ class HagmiState(StateCore):
                     choices.append(unit_uid)
         return choices
 
-    def _card_plays(self, player: int, emergency: bool) -> list[tuple]:
-        actions: list[tuple] = []
+    def _card_plays(self, player: int, emergency: bool) -> list[Action]:
+        actions: list[Action] = []
         trigger = "emergency" if emergency else "on_play"
         ordered = None  # the hand in payment order, sorted once for all the cards listed
         max_targets = int(self.options["max_target_options"])
@@ -505,19 +501,19 @@ class HagmiState(StateCore):
                 ordered = self._payment_order(player)
             payments = self._payments(player, uid, card.cost, ordered)
             if targets == [None] and max_targets > 0:  # the common case: no target to check against the payment
-                actions.extend(("play", uid, payment, None) for payment in payments)
+                actions.extend(actions_of.play(uid, payment, None) for payment in payments)
                 continue
             for payment in payments:
                 for target in targets[:max_targets]:
                     chosen_card = target[1] if isinstance(target, tuple) else target
                     if chosen_card not in payment:  # a refit / produce card cannot also pay the cost
-                        actions.append(("play", uid, payment, target))
+                        actions.append(actions_of.play(uid, payment, target))
         return actions
 
-    def _emergency_plays(self, player: int) -> list[tuple]:
+    def _emergency_plays(self, player: int) -> list[Action]:
         return self._card_plays(player, emergency=True)
 
-    def _main_actions(self, player: int) -> list[tuple]:
+    def _main_actions(self, player: int) -> list[Action]:
         actions = self._card_plays(player, emergency=False)
         me = self.players[player]
         seen_designs: set[str] = set()
@@ -525,18 +521,18 @@ class HagmiState(StateCore):
             card = self.cards[uid]
             if card.category == "design" and card.code not in seen_designs:
                 seen_designs.add(card.code)
-                actions += [("design", uid, materials) for materials in design_materials(self, player, uid)]
+                actions += [actions_of.produce_design(uid, materials) for materials in design_materials(self, player, uid)]
         for source, skill_index, skill, used in self._main_skills(player):
             if skill.once_per_turn and used:
                 continue
             for target in self._skill_targets(player, source, (skill,)) or []:
-                actions.append(("skill", source, skill_index, target))
+                actions.append(actions_of.use_skill(source, skill_index, target))
         for unit in me.units:
             hidden = self.cards[unit.uid].skills_for("hidden_mechanism")
             if hidden and hidden_ready(self, unit):
                 for target in self._skill_targets(player, unit.uid, hidden) or []:
-                    actions.append(("hidden", unit.uid, target))
-        actions.append(("battle",))
+                    actions.append(actions_of.use_hidden(unit.uid, target))
+        actions.append(BATTLE)
         return actions
 
     def _main_skills(self, player: int) -> Iterable[tuple[int, int, Any, bool]]:
@@ -549,13 +545,13 @@ class HagmiState(StateCore):
             for i, skill in self.cards[uid].main_skills:
                 yield uid, i, skill, f"{uid}:main{i}" in me.used
 
-    def _attack_actions(self, player: int) -> list[tuple]:
+    def _attack_actions(self, player: int) -> list[Action]:
         """RULES §1.3 battle phase: each unit attacks once, paying 燃費; targets by 攻撃範囲."""
         them = self.opponent_of(player)
         candidates: list[Any] = [u.uid for u in self.units_of(them)]
         if self.is_player_side(them):
             candidates.append(("player", them))
-        actions = []
+        actions: list[Action] = []
         cut = int(self.options["max_target_options"])
         for unit in self.players[player].units:
             card = self.cards[unit.uid]
@@ -563,48 +559,54 @@ class HagmiState(StateCore):
                 continue
             limit = card.max_targets
             if limit is None:
-                actions.append(("attack", unit.uid, tuple(candidates)))
+                actions.append(actions_of.attack(unit.uid, tuple(candidates)))
                 continue
             # target sets by size, then in order, cut at max_target_options: only the first `cut` are generated
             sizes = range(1, min(limit, len(candidates)) + 1)
             sets = chain.from_iterable(combinations(candidates, size) for size in sizes)
             options = list(islice(sets, cut)) if cut >= 0 else list(sets)[:cut]
-            actions += [("attack", unit.uid, targets) for targets in options]
+            actions += [actions_of.attack(unit.uid, targets) for targets in options]
         return actions
 
     # ---- apply -------------------------------------------------------------------------------------------
 
-    def _apply_main(self, player: int, action: tuple) -> None:
-        kind = action[0]
+    def _apply_main(self, player: int, action: Action) -> None:
+        kind = action.kind
         if kind == "battle":
             self.log("battle_phase", player, {})
             self.decision = ("battle", player)
             return
         if kind == "play":
-            self._play(player, action[1], action[2], action[3], trigger="on_play")
+            play = cast(Play, action)
+            self._play(player, play.card, play.payment, play.target, trigger="on_play")
         elif kind == "skill":
-            self._use_main_skill(player, action[1], action[2], action[3])
+            skill = cast(UseSkill, action)
+            self._use_main_skill(player, skill.card, skill.skill_index, skill.target)
         elif kind == "hidden":
-            use_hidden(self, player, action[1], action[2])
+            hidden = cast(UseHidden, action)
+            use_hidden(self, player, hidden.unit, hidden.target)
         elif kind == "design":
-            produce_design(self, player, action[1], action[2])
+            design = cast(ProduceDesign, action)
+            produce_design(self, player, design.design, design.materials)
         if not self.over:
             self.decision = ("main", player)
 
-    def _apply_battle(self, player: int, action: tuple) -> None:
-        if action[0] == "end":
+    def _apply_battle(self, player: int, action: Action) -> None:
+        if action.kind == "end":
             self._end_turn()
         else:
-            combat.declare_attack(self, action[1], action[2])
+            attack = cast(Attack, action)
+            combat.declare_attack(self, attack.unit, attack.targets)
 
-    def _apply_defend(self, player: int, action: tuple) -> None:
+    def _apply_defend(self, player: int, action: Action) -> None:
         combat.apply_defense(self, action)
 
-    def _apply_emergency(self, player: int, action: tuple) -> None:
-        if action[0] == "pass":
+    def _apply_emergency(self, player: int, action: Action) -> None:
+        if action.kind == "pass":
             combat.run_exchange(self)
             return
-        self._play(player, action[1], action[2], action[3], trigger="emergency")
+        play = cast(Play, action)
+        self._play(player, play.card, play.payment, play.target, trigger="emergency")
         if self.over:
             return
         if self.combat is None:
