@@ -48,7 +48,8 @@ STAMP = "stamp.json"
 PACKAGES: dict[str, tuple[str, ...]] = {
     "rules_engine.warcaster": ("geometry", "models", "state", "combat", "cyphers", "policies", "game"),
     "rules_engine.mwda": ("geometry", "units", "state", "combat", "policies", "game"),
-    "rules_engine.hagmi": ("cards", "actions", "state", "skills", "combat", "refit", "beasts", "policies", "game"),
+    "rules_engine.hagmi": ("cards", "actions", "state", "skills", "beasts", "zones", "damage", "combat", "refit",
+                           "legal", "policies", "game"),
 }
 PACKAGE = "rules_engine.warcaster"  # the default of `status()`
 
