@@ -49,7 +49,8 @@ PACKAGES: dict[str, tuple[str, ...]] = {
     "rules_engine.warcaster": ("geometry", "models", "actions", "state", "movement", "deployment", "combat", "cyphers",
                                "policies", "game"),
     "rules_engine.mwda": ("geometry", "units", "actions", "state", "combat", "orders", "movement", "policies", "game"),
-    "rules_engine.hagmi": ("cards", "state", "skills", "combat", "refit", "beasts", "policies", "game"),
+    "rules_engine.hagmi": ("cards", "actions", "state", "skills", "beasts", "zones", "damage", "combat", "refit",
+                           "legal", "policies", "game"),
 }
 PACKAGE = "rules_engine.warcaster"  # the default of `status()`
 

@@ -26,7 +26,7 @@ from rules_engine.hagmi.state import Unit
 
 if TYPE_CHECKING:
     from rules_engine.hagmi.cards import HagmiCard
-    from rules_engine.hagmi.state import StateCore
+    from rules_engine.hagmi.state import Table
 
 
 @dataclass
@@ -52,12 +52,12 @@ class BeastSide:
                          removed=list(self.removed), fired=set(self.fired), resolving=self.resolving)
 
 
-def _side(state: "StateCore") -> BeastSide:
+def _side(state: "Table") -> BeastSide:
     assert state.beasts is not None
     return state.beasts
 
 
-def _top_card(state: "StateCore", side: BeastSide) -> int | None:
+def _top_card(state: "Table", side: BeastSide) -> int | None:
     if not side.deck and side.discard and state.options.get("beast_deck_reshuffle", True):
         side.deck, side.discard = side.discard, []
         state.rng.shuffle(side.deck)
@@ -65,7 +65,7 @@ def _top_card(state: "StateCore", side: BeastSide) -> int | None:
     return side.deck.pop() if side.deck else None
 
 
-def _reveal(state: "StateCore", amount: int) -> None:
+def _reveal(state: "Table", amount: int) -> None:
     """H30 steps 1–3: reveal `amount` cards; chargers grow, appearing beasts are set aside."""
     side = _side(state)
     for _ in range(amount):
@@ -85,7 +85,7 @@ def _reveal(state: "StateCore", amount: int) -> None:
             side.discard.append(side.chargers.pop())
 
 
-def _enter_appearing(state: "StateCore") -> None:
+def _enter_appearing(state: "Table") -> None:
     """H30 steps 4–7 for everything set aside, batch after batch."""
     side = _side(state)
     while side.appearing and not state.over:
@@ -118,7 +118,7 @@ def _enter_appearing(state: "StateCore") -> None:
         # step 7: the loop enters the newly set-aside beasts
 
 
-def charge(state: "StateCore", amount: int) -> None:
+def charge(state: "Table", amount: int) -> None:
     """充填:N — the whole H30 procedure, or only steps 1–2 when called from an on_enter effect (step 6)."""
     side = _side(state)
     state.log("charge", side.index, {"amount": amount})
@@ -129,7 +129,7 @@ def charge(state: "StateCore", amount: int) -> None:
     check_attrition(state)
 
 
-def check_attrition(state: "StateCore") -> None:
+def check_attrition(state: "Table") -> None:
     """H30 step 8: fire reached attrition abilities, larger thresholds first; a charge restarts at step 1."""
     side = _side(state)
     while not state.over:
@@ -143,7 +143,7 @@ def check_attrition(state: "StateCore") -> None:
     check_victory(state)
 
 
-def summon(state: "StateCore", count: int, source: str, max_cost: int | None) -> None:
+def summon(state: "Table", count: int, source: str, max_cost: int | None) -> None:
     """H31: beasts put onto the battlefield by an effect — no cost check, no chargers, no life cores."""
     side = _side(state)
     pile = side.deck if source == "beast_deck" else side.discard
@@ -160,7 +160,7 @@ def summon(state: "StateCore", count: int, source: str, max_cost: int | None) ->
         check_attrition(state)
 
 
-def remove_beast(state: "StateCore", unit: Unit, *, dismantle: bool, destroyed_by: int | None) -> None:
+def remove_beast(state: "Table", unit: Unit, *, dismantle: bool, destroyed_by: int | None) -> None:
     """A 機獣 leaves: its cores are destroyed with it; a bounty (賞金首) rewards its destroyer even when down
     (H32); dismantling (H12) removes it from the game without on_destroyed."""
     side = _side(state)
@@ -178,14 +178,14 @@ def remove_beast(state: "StateCore", unit: Unit, *, dismantle: bool, destroyed_b
     check_victory(state)
 
 
-def check_victory(state: "StateCore") -> None:
+def check_victory(state: "Table") -> None:
     """H33: the players win when the mothership has no cores and no 機獣 on the battlefield holds one."""
     side = _side(state)
     if side.cores == 0 and not any(b.cores for b in side.beasts):
         state.finish(1 - side.index, outcome.CORES_DESTROYED)
 
 
-def beast_turn_start(state: "StateCore") -> list[int]:
+def beast_turn_start(state: "Table") -> list[int]:
     """The 機獣 turn up to the attacks: standby (ダウン recovers, H32), on_turn_start, charge phase.
     Returns the attackers' uids in action order."""
     side = _side(state)
@@ -200,7 +200,7 @@ def beast_turn_start(state: "StateCore") -> list[int]:
     return [u.uid for u in sorted(side.beasts, key=lambda u: (state.cards[u.uid].action_order, u.presence))]
 
 
-def beast_target(state: "StateCore") -> int:
+def beast_target(state: "Table") -> int:
     """H33: the player with the most damage cards left (ties: the earliest player)."""
     players = [p for p in range(2) if state.is_player_side(p)]
     return max(players, key=lambda p: (len(state.players[p].damage_deck), -p))

@@ -5,18 +5,22 @@ A combat is data (`Combat`) so that a game can stop for a decision (the defender
 緊急 between two hits of a multi-attack) and be cloned. Its `schedule` is a list of *exchanges*; each exchange
 is a list of *steps*; each step is the set of sides ("A" attacker, "D" defender) that hit simultaneously.
 `build_schedule` encodes H11's four cases; the emergency window opens before the first exchange and between
-two exchanges (H10).
+two exchanges (H10). Also here: 照明弾 ending the battle phase (`end_battle_phase`, H10) and an armament's wear
+when its on_defend skill is used (`wear_armament`). Damage itself is damage.py's.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
+from rules_engine.hagmi import damage
+from rules_engine.hagmi.actions import COUNTER, NO_DEFEND, Action, Intercept, intercept
 from rules_engine.hagmi.skills import Ctx, resolve_all
 from rules_engine.hagmi.state import Unit
 
 if TYPE_CHECKING:
     from rules_engine.hagmi.game import HagmiState
+    from rules_engine.hagmi.state import Table
 
 ATTACKER, DEFENDER, SIMULTANEOUS = "A", "D", "="
 
@@ -112,21 +116,21 @@ def attacker_able(state: "HagmiState", combat: Combat) -> bool:
     return unit is not None and not unit.down
 
 
-def defense_options(state: "HagmiState") -> list[tuple]:
+def defense_options(state: "HagmiState") -> list[Action]:
     """The defender's choices for the current target: counter, intercept with another unit, or nothing."""
     combat = state.combat
     assert combat is not None
     side = state.opponent_of(combat.side)
     if not state.decides(side):
-        return [("no_defend",)]
-    options: list[tuple] = []
+        return [NO_DEFEND]
+    options: list[Action] = []
     target_unit = state.find_unit(combat.target) if isinstance(combat.target, int) else None
     if target_unit is not None and can_defend(state, target_unit):
-        options.append(("counter",))
+        options.append(COUNTER)
     for unit in state.units_of(side):
         if unit is not target_unit and can_defend(state, unit):
-            options.append(("intercept", unit.uid))
-    options.append(("no_defend",))
+            options.append(intercept(unit.uid))
+    options.append(NO_DEFEND)
     return options
 
 
@@ -144,25 +148,27 @@ def next_target(state: "HagmiState") -> None:
             apply_defense(state, options[0])
         else:
             state.decision = ("defend", state.opponent_of(combat.side))
+            state._legal = options  # the legal actions of this decision, listed once
         return
     end_combat(state)
 
 
-def apply_defense(state: "HagmiState", choice: tuple) -> None:
+def apply_defense(state: "HagmiState", choice: Action) -> None:
     combat = state.combat
     assert combat is not None
     defender: Unit | None = None
-    if choice[0] == "counter":
+    how = choice.kind
+    if how == "counter":
         defender = state.find_unit(combat.target)
-    elif choice[0] == "intercept":
-        defender = state.find_unit(choice[1])
+    elif how == "intercept":
+        defender = state.find_unit(cast(Intercept, choice).unit)
         combat.intercepted = True
     attacker = state.find_unit(combat.attacker)
     assert attacker is not None
     if defender is not None:
         pay_fuel(state, defender)
         combat.defender = defender.uid
-        state.log("defend", defender.owner, {"how": choice[0], "unit": state.cards[defender.uid].code})
+        state.log("defend", defender.owner, {"how": how, "unit": state.cards[defender.uid].code})
         _on_defend(state, defender, attacker)
     defender = state.find_unit(combat.defender)
     attacker = state.find_unit(combat.attacker)
@@ -186,7 +192,7 @@ def _on_defend(state: "HagmiState", defender: Unit, attacker: Unit) -> None:
         if not skills or state.find_unit(defender.uid) is not defender:
             continue
         resolve_all(Ctx(state, defender.owner, source=armament, attacker=attacker.uid), skills)
-        state.wear_armament(defender, armament)
+        wear_armament(state, defender, armament)
 
 
 def _victim(state: "HagmiState", combat: Combat) -> Any:
@@ -201,20 +207,20 @@ def _hit(state: "HagmiState", combat: Combat, side: str, amount: int) -> None:
     attacker = state.find_unit(combat.attacker)
     if side == DEFENDER:
         if attacker is not None:
-            state.damage_unit(attacker, amount, unreducible=_unreducible(state, combat.defender),
+            damage.damage_unit(state, attacker, amount, unreducible=_unreducible(state, combat.defender),
                               by_player=state.opponent_of(combat.side))
         return
     victim = _victim(state, combat)
     unreducible = _unreducible(state, combat.attacker)
     if isinstance(victim, Unit):
-        excess = state.damage_unit(victim, amount, unreducible=unreducible, by_player=combat.side)
+        excess = damage.damage_unit(state, victim, amount, unreducible=unreducible, by_player=combat.side)
         if combat.intercepted and excess and attacker is not None and state.has_flag(attacker, "pierce"):
             state.log("pierce", combat.side, {"amount": excess})  # 貫通: the excess carries to the original target
             original = combat.target if isinstance(combat.target, tuple) else state.find_unit(combat.target)
-            state.deal_damage(original, excess, unreducible=unreducible, by_player=combat.side,
+            damage.deal_damage(state, original, excess, unreducible=unreducible, by_player=combat.side,
                               attacker=combat.attacker)
     elif victim is not None:
-        state.damage_player(victim[1], amount, attacker=combat.attacker)
+        damage.damage_player(state, victim[1], amount, attacker=combat.attacker)
 
 
 def _unreducible(state: "HagmiState", uid: int | None) -> bool:
@@ -269,3 +275,20 @@ def finish_target(state: "HagmiState") -> None:
 def end_combat(state: "HagmiState") -> None:
     state.combat = None
     state.after_combat()
+
+
+def end_battle_phase(state: "Table") -> None:
+    """照明弾: the battle phase ends now; the remaining hits of a multi-attack are void (H10)."""
+    state.battle_closed = True  # 照明弾 (H10)
+    state.log("end_battle_phase", None, {})
+
+
+def wear_armament(state: "HagmiState", unit: Unit, armament: int) -> None:
+    """An armament loses 1 耐久 each time its on_defend skill is used; at 0 it breaks and is discarded."""
+    player = state.players[unit.owner]
+    player.durability[armament] = player.durability.get(armament, 1) - 1
+    if player.durability[armament] <= 0 and armament in unit.armaments:
+        unit.armaments.remove(armament)
+        del player.durability[armament]
+        player.discard.append(armament)
+        state.log("armament_broken", unit.owner, {"card": state.cards[armament].code})

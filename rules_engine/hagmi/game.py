@@ -1,20 +1,15 @@
 """HAGMI! reference engine: `HagmiGame` and its `HagmiState` (RULES.md §1.3–§1.6, core/game.py protocol).
 
+`HagmiGame` reads the list documents and the opponent; `HagmiState(Table)` (state.py) keeps the state protocol
+(current_player, legal_actions, apply, is_terminal, returns, outcome, clone, describe), the turn flow (RULES.md
+§1.3: start of turn, standby, 兵站, main and battle phases, end of turn; the 機獣 turn, H32, H33), the legal
+actions by decision (listed by legal.py and combat.py) and the dispatch of `apply` to the rules by concern
+(zones.py, skills.py, refit.py, combat.py, beasts.py; damage.py).
+
 Player 0 plays the list; player 1 is the opponent: `goldfish` (never acts, only a damage deck), `coop`
 (the 機獣 side, run by the rules: beasts.py) or `deck` (another list, played by a policy).
 
-Actions are small hashable tuples:
-
-- main phase: ("play", card_uid, payment_uids, target), ("skill", card_uid, skill_index, target),
-  ("hidden", design_uid, target) 秘匿機構, ("design", design_uid, material_uids) 設計兵装, ("battle",)
-- battle phase: ("attack", unit_uid, targets), ("end",)
-- defence: ("counter",), ("intercept", unit_uid), ("no_defend",)
-- emergency window 緊急: ("play", card_uid, payment_uids, target), ("pass",)
-
-`target` is a unit uid, None, a (source_uid, refit_card_uid) pair for a refit, or the unit card to produce
-for 緊急生産. A target ("player", index) stands for a player. Payments are listed without duplicates (cards of
-the same code are interchangeable) and at most `max_payment_options` per card, cheapest cards first; target
-lists (a card's targets, a multi-N attack's target sets) are cut at `max_target_options`.
+The actions are the typed records of actions.py (which lists them all and what they mean).
 
 Automatic choices (no decision point): a triggered skill's target (skills.py), a "choice" draw (the fuller
 deck), the payment for a unit produced by 緊急生産 (the cheapest cards), which 秘策 card `search_secret` takes
@@ -23,21 +18,20 @@ deck), the payment for a unit produced by 緊急生産 (the cheapest cards), whi
 from __future__ import annotations
 
 import random
-from itertools import chain, combinations, islice
-from typing import Any, Iterable, Mapping
+from typing import Any, Mapping, cast
 
 from rules_engine.core.catalog import CardDataError, entries_of
 from rules_engine.core import outcome
-from rules_engine.core.dice import roll
 from rules_engine.core.events import EventLog
 from rules_engine.core.game import TERMINAL, EngineError, IllegalActionError
 from rules_engine.hagmi import beasts as beast_rules
-from rules_engine.hagmi import combat
+from rules_engine.hagmi import combat, legal, zones
 from rules_engine.hagmi import policies  # noqa: F401  (registers the HAGMI policies by name)
+from rules_engine.hagmi.actions import END, PASS, Action, Attack, Play, ProduceDesign, UseHidden, UseSkill
 from rules_engine.hagmi.cards import HagmiCard, cards_from_catalog
-from rules_engine.hagmi.refit import design_materials, equip_ok, hidden_ready, produce_design, refit_choices, use_hidden
-from rules_engine.hagmi.skills import CHOSEN_TARGETS, Ctx, resolve_all
-from rules_engine.hagmi.state import Player, StateCore, Unit
+from rules_engine.hagmi.refit import produce_design, use_hidden
+from rules_engine.hagmi.skills import turn_skills, use_main_skill
+from rules_engine.hagmi.state import Player, Table
 
 DEFAULT_OPTIONS: Mapping[str, Any] = {
     "opening_split": "2/2",  # opening hand: 兵器/作戦
@@ -134,7 +128,7 @@ class HagmiGame:
         return HagmiState(self, rng)
 
 
-class HagmiState(StateCore):
+class HagmiState(Table):
     def __init__(self, game: HagmiGame, rng: random.Random, copy_of: HagmiState | None = None) -> None:
         """A new game of `game`, set up and played up to the first decision; or, with `copy_of`, a copy of that
         state (`clone`: compiled classes cannot be deep-copied by `copy`)."""
@@ -152,7 +146,7 @@ class HagmiState(StateCore):
         self.cards = []
         self.players = []
         self.beasts = None
-        self._legal: list | None = None
+        self._legal: list[Action] | None = None
         if copy_of is not None:
             self._copy_from(copy_of)
             return
@@ -200,9 +194,9 @@ class HagmiState(StateCore):
         if player.kind == "deck":
             weapons, tactics = self.game.opening
             for _ in range(weapons):
-                self.draw_card(index, "weapons")
+                zones.draw_card(self, index, "weapons")
             for _ in range(tactics):
-                self.draw_card(index, "tactics")
+                zones.draw_card(self, index, "tactics")
 
     def create_card(self, code: str) -> int:
         """A new physical card of `code` in no zone yet (scenario set-up: the caller puts the uid somewhere)."""
@@ -231,7 +225,7 @@ class HagmiState(StateCore):
         """Whether `player` makes decisions (goldfish and the 機獣 side never do)."""
         return self.players[player].kind == "deck"
 
-    def legal_actions(self) -> list[tuple]:
+    def legal_actions(self) -> list[Action]:
         if self._legal is None:
             self._legal = self._compute_legal()
         return list(self._legal)
@@ -239,8 +233,11 @@ class HagmiState(StateCore):
     def apply(self, action: Any) -> None:  # any value: one that is not legal is refused below
         if self.over or self.decision is None:
             raise IllegalActionError(f"the game is over; cannot apply {action!r}")
-        if action not in (self._legal if self._legal is not None else self.legal_actions()):  # the one check
-            raise IllegalActionError(f"illegal action {action!r} on turn {self.turn}")
+        listed = self._legal if self._legal is not None else self.legal_actions()
+        try:  # the one check; the legal record stands for an equal bare tuple from here on
+            action = listed[listed.index(action)]
+        except ValueError:
+            raise IllegalActionError(f"illegal action {action!r} on turn {self.turn}") from None
         self._legal = None
         kind, player = self.decision
         self.decision = None
@@ -255,10 +252,10 @@ class HagmiState(StateCore):
         else:
             raise EngineError(f"turn {self.turn}: no rule for a {kind!r} decision")
         if self.over:
-            self.decision = None
-        self._legal = None
+            self.decision, self._legal = None, None
 
     def describe(self, action: Any) -> str:
+        """An action in words (by index: a record or the bare tuple equal to it, actions.py)."""
         def name(x: Any) -> str:
             return self.cards[x].name if isinstance(x, int) else repr(x)
 
@@ -295,37 +292,15 @@ class HagmiState(StateCore):
         for unit in player.units:  # standby: ダウン ends
             unit.down = False
             unit.used.clear()
-        self._turn_skills(index, "on_turn_start")
+        turn_skills(self, index, "on_turn_start")
         if not self.over:
-            self._logistics_draw(index)
+            zones.logistics_draw(self, index)
             self.decision = ("main", index)
-
-    def _logistics_draw(self, index: int) -> None:
-        """兵站: 2 dice; 1–3 draws from 作戦, 4–6 from 兵器; doubles draw 1 more from that deck."""
-        dice = roll(self.rng, 6, 2)
-        self.log("logistics", index, {"dice": list(dice)})
-        decks = ["weapons" if die >= 4 else "tactics" for die in dice]
-        if dice[0] == dice[1]:
-            decks.append(decks[0])
-        for deck in decks:
-            self.draw_card(index, deck)
-
-    def _turn_skills(self, index: int, trigger: str) -> None:
-        # Runs twice a turn for every card in play, and most cards have no such skill: look at the skills first.
-        player = self.players[index]
-        for uid in list(player.facilities):
-            skills = self.cards[uid].skills_for(trigger)
-            if skills:
-                resolve_all(Ctx(self, index, source=uid), skills)
-        for unit in list(player.units):
-            skills = self.cards[unit.uid].skills_for(trigger)
-            if skills and self.find_unit(unit.uid) is unit and not unit.down:
-                resolve_all(Ctx(self, index, source=unit.uid), skills)
 
     def _end_turn(self) -> None:
         index = self.active
         if self.is_player_side(index) and self.players[index].kind == "deck":
-            self._turn_skills(index, "on_turn_end")
+            turn_skills(self, index, "on_turn_end")
         if self.over:
             return
         clear_damage = self.options["damage_clears"] == "end_of_turn"
@@ -365,246 +340,66 @@ class HagmiState(StateCore):
         """緊急: the attacked player may use emergency cards before the first exchange and between two."""
         assert self.combat is not None
         defender = self.opponent_of(self.combat.side)
-        if self.decides(defender) and not self.battle_closed and self._emergency_plays(defender):
+        plays = legal.emergency_plays(self, defender) if self.decides(defender) and not self.battle_closed else None
+        if plays:
             self.decision = ("emergency", defender)
+            self._legal = plays + [PASS]  # the legal actions of this decision, listed once
         else:
             combat.run_exchange(self)
 
-    # ---- zones used by combat ----------------------------------------------------------------------------
-
-    def owner_discard(self, index: int) -> list[int]:
-        beasts = self.beasts  # not is_player_side(index): the 機獣 side's
-        return beasts.discard if beasts is not None and index == beasts.index else self.players[index].discard
-
-    def wear_armament(self, unit: Unit, armament: int) -> None:
-        player = self.players[unit.owner]
-        player.durability[armament] = player.durability.get(armament, 1) - 1
-        if player.durability[armament] <= 0 and armament in unit.armaments:
-            unit.armaments.remove(armament)
-            del player.durability[armament]
-            player.discard.append(armament)
-            self.log("armament_broken", unit.owner, {"card": self.cards[armament].code})
-
     # ---- legal actions -----------------------------------------------------------------------------------
 
-    def _compute_legal(self) -> list[tuple]:
+    def _compute_legal(self) -> list[Action]:
         if self.over or self.decision is None:
             return []
         kind, player = self.decision
         if kind == "main":
-            return self._main_actions(player)
+            return legal.main_actions(self, player)
         if kind == "battle":
-            return self._attack_actions(player) + [("end",)]
+            return legal.attack_actions(self, player) + [END]
         if kind == "defend":
             return combat.defense_options(self)
-        return self._emergency_plays(player) + [("pass",)]
-
-    def _payment_order(self, player: int) -> list[int]:
-        """The hand cheapest first (ties: code, then uid), the order payments are listed in."""
-        cards = self.cards
-        return sorted(self.players[player].hand, key=lambda uid: (cards[uid].cost, cards[uid].code, uid))
-
-    def _payments(self, player: int, exclude: int, cost: int,
-                  ordered: list[int] | None = None) -> list[tuple[int, ...]]:
-        """Up to `max_payment_options` ways to pay `cost` with hand cards other than `exclude`, no two with the
-        same codes. `ordered`: `_payment_order(player)` when the caller already has it (one sort per listing)."""
-        if cost == 0:
-            return [()]
-        if ordered is None:
-            ordered = self._payment_order(player)
-        code = {uid: self.cards[uid].code for uid in ordered if uid != exclude}
-        limit = int(self.options["max_payment_options"])
-        seen: set[tuple[str, ...]] = set()
-        found: list[tuple[int, ...]] = []
-        for combo in combinations(code, cost):  # dicts keep `ordered`'s order
-            key = tuple(map(code.__getitem__, combo))
-            if key not in seen:
-                seen.add(key)
-                found.append(combo)
-                if len(found) >= limit:
-                    break
-        return found
-
-    def _playable_cards(self, player: int, emergency: bool) -> list[int]:
-        """One card per code: from hand (not 秘策-only cards, H20) and 秘策 cards usable from 秘策."""
-        me, all_cards = self.players[player], self.cards
-        seen: set[str] = set()
-        cards = []
-        window = "emergency" if emergency else "main"
-        for zone, from_secret in ((me.hand, False), (me.secret, True)):
-            for uid in zone:
-                card = all_cards[uid]
-                if card.play_window == window and card.usable_from_secret == from_secret and card.code not in seen:
-                    seen.add(card.code)
-                    cards.append(uid)
-        return cards
-
-    def _targets_for(self, player: int, uid: int, trigger: str) -> list[Any] | None:
-        """The choices a card's first targeted skill offers; None when it cannot be played now."""
-        card = self.cards[uid]
-        if card.category == "unit":
-            return [None]
-        if card.category == "armament":
-            return [u.uid for u in self.players[player].units if equip_ok(card, self.cards[u.uid])] or None
-        skills = card.skills_for(trigger)
-        if not skills:
-            return [None] if card.subtype == "facility" and trigger == "on_play" else None
-        return self._skill_targets(player, uid, skills)
-
-    def _skill_targets(self, player: int, uid: int, skills: tuple) -> list[Any] | None:
-        for skill in skills:
-            if skill.kind == "refit":
-                zones = tuple(skill.get("from", ("hand", "secret")))
-                return refit_choices(self, player, zones, exclude=uid) or None
-            if skill.kind == "produce":
-                zones = tuple(skill.get("from", ("hand",)))
-                return self._produce_choices(player, uid, zones, skill) or None
-            target = skill.get("target")
-            if target in CHOSEN_TARGETS:
-                units = self.units_of(player if target == "friendly_unit" else self.opponent_of(player))
-                valid = [u.uid for u in units if self._valid_target(u, skill)]
-                return valid or None
-        return [None]
-
-    def _valid_target(self, unit: Unit, skill: Any) -> bool:
-        if skill.kind == "refuel":
-            return len(unit.fuel) < self.cards[unit.uid].cost
-        if skill.kind in ("destroy", "dismantle"):
-            return (self.cards[unit.uid].cost <= skill.get("max_cost", 99)
-                    and self.armor_left(unit) <= skill.get("max_armor", 99))
-        return True
-
-    def _produce_choices(self, player: int, uid: int, zones: tuple[str, ...], skill: Any) -> list[int]:
-        me = self.players[player]
-        seen: set[str] = set()
-        choices = []
-        for zone in zones:
-            for unit_uid in getattr(me, zone):
-                card = self.cards[unit_uid]
-                if card.category != "unit" or card.cost > skill.get("max_cost", 99) or card.code in seen:
-                    continue
-                spare = len(me.hand) - (1 if uid in me.hand else 0) - self.cards[uid].cost - (1 if zone == "hand" else 0)
-                if not skill.get("pay_cost", True) or spare >= card.cost:
-                    seen.add(card.code)
-                    choices.append(unit_uid)
-        return choices
-
-    def _card_plays(self, player: int, emergency: bool) -> list[tuple]:
-        actions: list[tuple] = []
-        trigger = "emergency" if emergency else "on_play"
-        ordered = None  # the hand in payment order, sorted once for all the cards listed
-        max_targets = int(self.options["max_target_options"])
-        for uid in self._playable_cards(player, emergency):
-            card = self.cards[uid]
-            if card.category == "tactic" and not emergency and card.subtype != "facility" and not card.skills_for("on_play"):
-                continue
-            targets = self._targets_for(player, uid, trigger)
-            if targets is None:
-                continue
-            if ordered is None and card.cost:
-                ordered = self._payment_order(player)
-            payments = self._payments(player, uid, card.cost, ordered)
-            if targets == [None] and max_targets > 0:  # the common case: no target to check against the payment
-                actions.extend(("play", uid, payment, None) for payment in payments)
-                continue
-            for payment in payments:
-                for target in targets[:max_targets]:
-                    chosen_card = target[1] if isinstance(target, tuple) else target
-                    if chosen_card not in payment:  # a refit / produce card cannot also pay the cost
-                        actions.append(("play", uid, payment, target))
-        return actions
-
-    def _emergency_plays(self, player: int) -> list[tuple]:
-        return self._card_plays(player, emergency=True)
-
-    def _main_actions(self, player: int) -> list[tuple]:
-        actions = self._card_plays(player, emergency=False)
-        me = self.players[player]
-        seen_designs: set[str] = set()
-        for uid in me.secret:
-            card = self.cards[uid]
-            if card.category == "design" and card.code not in seen_designs:
-                seen_designs.add(card.code)
-                actions += [("design", uid, materials) for materials in design_materials(self, player, uid)]
-        for source, skill_index, skill, used in self._main_skills(player):
-            if skill.once_per_turn and used:
-                continue
-            for target in self._skill_targets(player, source, (skill,)) or []:
-                actions.append(("skill", source, skill_index, target))
-        for unit in me.units:
-            hidden = self.cards[unit.uid].skills_for("hidden_mechanism")
-            if hidden and hidden_ready(self, unit):
-                for target in self._skill_targets(player, unit.uid, hidden) or []:
-                    actions.append(("hidden", unit.uid, target))
-        actions.append(("battle",))
-        return actions
-
-    def _main_skills(self, player: int) -> Iterable[tuple[int, int, Any, bool]]:
-        me = self.players[player]
-        for unit in me.units:
-            if not unit.down:
-                for i, skill in self.cards[unit.uid].main_skills:
-                    yield unit.uid, i, skill, f"main{i}" in unit.used
-        for uid in me.facilities:
-            for i, skill in self.cards[uid].main_skills:
-                yield uid, i, skill, f"{uid}:main{i}" in me.used
-
-    def _attack_actions(self, player: int) -> list[tuple]:
-        """RULES §1.3 battle phase: each unit attacks once, paying 燃費; targets by 攻撃範囲."""
-        them = self.opponent_of(player)
-        candidates: list[Any] = [u.uid for u in self.units_of(them)]
-        if self.is_player_side(them):
-            candidates.append(("player", them))
-        actions = []
-        cut = int(self.options["max_target_options"])
-        for unit in self.players[player].units:
-            card = self.cards[unit.uid]
-            if unit.attacked or unit.down or len(unit.fuel) < card.fuel_cost or not candidates:
-                continue
-            limit = card.max_targets
-            if limit is None:
-                actions.append(("attack", unit.uid, tuple(candidates)))
-                continue
-            # target sets by size, then in order, cut at max_target_options: only the first `cut` are generated
-            sizes = range(1, min(limit, len(candidates)) + 1)
-            sets = chain.from_iterable(combinations(candidates, size) for size in sizes)
-            options = list(islice(sets, cut)) if cut >= 0 else list(sets)[:cut]
-            actions += [("attack", unit.uid, targets) for targets in options]
-        return actions
+        return legal.emergency_plays(self, player) + [PASS]
 
     # ---- apply -------------------------------------------------------------------------------------------
 
-    def _apply_main(self, player: int, action: tuple) -> None:
-        kind = action[0]
+    def _apply_main(self, player: int, action: Action) -> None:
+        kind = action.kind
         if kind == "battle":
             self.log("battle_phase", player, {})
             self.decision = ("battle", player)
             return
         if kind == "play":
-            self._play(player, action[1], action[2], action[3], trigger="on_play")
+            play = cast(Play, action)
+            zones.play_card(self, player, play.card, play.payment, play.target, trigger="on_play")
         elif kind == "skill":
-            self._use_main_skill(player, action[1], action[2], action[3])
+            skill = cast(UseSkill, action)
+            use_main_skill(self, player, skill.card, skill.skill_index, skill.target)
         elif kind == "hidden":
-            use_hidden(self, player, action[1], action[2])
+            hidden = cast(UseHidden, action)
+            use_hidden(self, player, hidden.unit, hidden.target)
         elif kind == "design":
-            produce_design(self, player, action[1], action[2])
+            design = cast(ProduceDesign, action)
+            produce_design(self, player, design.design, design.materials)
         if not self.over:
             self.decision = ("main", player)
 
-    def _apply_battle(self, player: int, action: tuple) -> None:
-        if action[0] == "end":
+    def _apply_battle(self, player: int, action: Action) -> None:
+        if action.kind == "end":
             self._end_turn()
         else:
-            combat.declare_attack(self, action[1], action[2])
+            attack = cast(Attack, action)
+            combat.declare_attack(self, attack.unit, attack.targets)
 
-    def _apply_defend(self, player: int, action: tuple) -> None:
+    def _apply_defend(self, player: int, action: Action) -> None:
         combat.apply_defense(self, action)
 
-    def _apply_emergency(self, player: int, action: tuple) -> None:
-        if action[0] == "pass":
+    def _apply_emergency(self, player: int, action: Action) -> None:
+        if action.kind == "pass":
             combat.run_exchange(self)
             return
-        self._play(player, action[1], action[2], action[3], trigger="emergency")
+        play = cast(Play, action)
+        zones.play_card(self, player, play.card, play.payment, play.target, trigger="emergency")
         if self.over:
             return
         if self.combat is None:
@@ -613,44 +408,3 @@ class HagmiState(StateCore):
             self.open_window_or_exchange()
         else:
             combat.run_exchange(self)  # the remaining hits are void (H10): this finishes the fight
-
-    def _play(self, player: int, uid: int, payment: tuple[int, ...], target: Any, trigger: str) -> None:
-        me = self.players[player]
-        zone = me.hand if uid in me.hand else me.secret
-        zone.remove(uid)
-        for paid in payment:
-            me.hand.remove(paid)
-        card = self.cards[uid]
-        self.log("play", player, {"card": card.code, "paid": len(payment)})
-        if card.category == "unit":
-            self.enter_unit(player, uid, list(payment))  # the paid cards become its fuel (燃料)
-            return
-        me.discard.extend(payment)
-        if card.category == "armament":
-            unit = self.find_unit(target)
-            assert unit is not None
-            unit.armaments.append(uid)
-            me.durability[uid] = card.durability
-            resolve_all(Ctx(self, player, source=uid), card.skills_for("on_enter"))
-            return
-        if card.subtype == "facility":
-            me.facilities.append(uid)
-            resolve_all(Ctx(self, player, source=uid), card.skills_for("on_enter"))
-            return
-        ctx = Ctx(self, player, source=uid, chosen=target if isinstance(target, int) else None)
-        if isinstance(target, tuple) and len(target) == 2 and all(isinstance(x, int) for x in target):
-            ctx.data["refit"] = target
-        if any(s.kind == "produce" for s in card.skills_for(trigger)):
-            ctx.chosen, ctx.data["produce"] = None, target
-        me.discard.append(uid)  # an order (指令) resolves, then goes to discard (廃棄)
-        resolve_all(ctx, card.skills_for(trigger))
-
-    def _use_main_skill(self, player: int, source: int, index: int, target: Any) -> None:
-        skill = self.cards[source].skills[index]
-        unit = self.find_unit(source)
-        if unit is not None:
-            unit.used.add(f"main{index}")
-        else:
-            self.players[player].used.add(f"{source}:main{index}")
-        self.log("skill", player, {"card": self.cards[source].code, "skill": skill.kind})
-        resolve_all(Ctx(self, player, source=source, chosen=target), (skill,))

@@ -9,9 +9,10 @@ be given for player 1 in those games.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from rules_engine.core.policies import register_policy
+from rules_engine.hagmi.actions import Action, Attack, Intercept, Play
 from rules_engine.hagmi.state import Unit
 
 if TYPE_CHECKING:  # game.py imports this module (to register the policy)
@@ -56,7 +57,7 @@ class GreedyPolicy:
                 best, best_score = action, score
         return best
 
-    def _score(self, state: HagmiState, kind: str, action: tuple, attack: tuple | None) -> float:
+    def _score(self, state: HagmiState, kind: str, action: Action, attack: tuple | None) -> float:
         # A plain chain, not getattr(f"_score_{kind}") and a partial: native calls once compiled.
         if kind == "main":
             return self._score_main(state, action)
@@ -69,8 +70,8 @@ class GreedyPolicy:
         raise ValueError(f"hagmi-greedy: no scoring for decision {kind!r}")
 
     # main phase: develop first, then battle
-    def _score_main(self, state: HagmiState, action: tuple) -> float:
-        kind = action[0]
+    def _score_main(self, state: HagmiState, action: Action) -> float:
+        kind = action.kind
         if kind == "battle":
             return 10
         if kind == "design":
@@ -79,8 +80,9 @@ class GreedyPolicy:
             return 80
         if kind == "skill":
             return 40
-        card = state.cards[action[1]]
-        paid = sum(state.cards[uid].cost for uid in action[2])
+        play = cast(Play, action)
+        card = state.cards[play.card]
+        paid = sum(state.cards[uid].cost for uid in play.payment)
         if card.category == "unit":
             return 100 + 10 * card.cost - paid
         if card.category == "armament":
@@ -92,14 +94,15 @@ class GreedyPolicy:
         return score - paid if score > 10 + paid else 0
 
     # battle phase: attacks that favour us
-    def _score_battle(self, state: HagmiState, action: tuple) -> float:
-        if action[0] == "end":
+    def _score_battle(self, state: HagmiState, action: Action) -> float:
+        if action.kind == "end":
             return 0
-        attacker = state.find_unit(action[1])
+        attack = cast(Attack, action)
+        attacker = state.find_unit(attack.unit)
         assert attacker is not None  # a legal attack's unit is on the battlefield
         power = _potential(state, attacker)
         score = 0.0
-        for target in action[2]:
+        for target in attack.targets:
             if isinstance(target, tuple):
                 score += 20 + power
                 continue
@@ -108,34 +111,36 @@ class GreedyPolicy:
             kills = power >= state.armor_left(enemy)
             risk = _potential(state, enemy) >= state.armor_left(attacker) and len(enemy.fuel) >= state.cards[enemy.uid].fuel_cost
             score += 30 * kills - 25 * risk + power
-        return score / len(action[2]) if action[2] else 0
+        return score / len(attack.targets) if attack.targets else 0
 
-    def _score_defend(self, state: HagmiState, action: tuple, attack: tuple | None = None) -> float:
+    def _score_defend(self, state: HagmiState, action: Action, attack: tuple | None = None) -> float:
         """`attack`: `_attack_facts(state)`, the same for every choice of one decision (choose passes it)."""
-        if action[0] == "no_defend":
+        how = action.kind
+        if how == "no_defend":
             return 0
         attacker, incoming, attacker_armor = attack or _attack_facts(state)
         combat = state.combat
         assert combat is not None  # a defence decision belongs to a combat
-        defender = state.find_unit(combat.target if action[0] == "counter" else action[1])
+        defender = state.find_unit(combat.target if how == "counter" else cast(Intercept, action).unit)
         assert defender is not None  # counter and intercept are offered for units on the battlefield only
         kills = attacker is not None and _potential(state, defender) >= attacker_armor
-        if action[0] == "counter":
+        if how == "counter":
             return 50 + 10 * kills
         survives = state.armor_left(defender) > incoming
         return 30 * survives + 20 * kills - 15
 
-    def _score_emergency(self, state: HagmiState, action: tuple) -> float:
-        if action[0] == "pass":
+    def _score_emergency(self, state: HagmiState, action: Action) -> float:
+        if action.kind == "pass":
             return 0
+        play = cast(Play, action)
         combat = state.combat
         assert combat is not None  # the emergency window (緊急) opens during a combat only
-        card = state.cards[action[1]]
+        card = state.cards[play.card]
         attacker = state.find_unit(combat.attacker) if combat else None
         incoming = _potential(state, attacker) if attacker else 0
         for skill in card.skills_for("emergency"):
             if skill.kind in ("no_damage", "nullify_damage"):
-                victim = state.find_unit(action[3])
+                victim = state.find_unit(play.target)
                 if victim is not None and victim.uid in (combat.defender, combat.target) and state.armor_left(victim) <= incoming:
                     return 40
             if skill.kind == "end_battle_phase" and isinstance(combat.target, tuple) and incoming >= 3:

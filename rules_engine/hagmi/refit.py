@@ -4,12 +4,13 @@ from __future__ import annotations
 from itertools import combinations
 from typing import TYPE_CHECKING
 
+from rules_engine.hagmi import zones
 from rules_engine.hagmi.cards import REFIT_TYPE, HagmiCard
 from rules_engine.hagmi.skills import Ctx, resolve_all
 from rules_engine.hagmi.state import Unit
 
 if TYPE_CHECKING:
-    from rules_engine.hagmi.state import StateCore
+    from rules_engine.hagmi.state import Table
 
 HIDDEN_KEY = "hidden_mechanism"
 
@@ -29,11 +30,11 @@ def can_refit(source: HagmiCard, target: HagmiCard) -> bool:
     return len(shared) >= 2
 
 
-def refit_choices(state: "StateCore", player: int, zones: tuple[str, ...] = ("hand", "secret"),
+def refit_choices(state: "Table", player: int, sources: tuple[str, ...] = ("hand", "secret"),
                   exclude: int | None = None) -> list[tuple[int, int]]:
     """(source unit uid, refit card uid) pairs a refit effect could use now."""
     me = state.players[player]
-    pool = [uid for zone in zones for uid in getattr(me, zone) if uid != exclude]
+    pool = [uid for zone in sources for uid in getattr(me, zone) if uid != exclude]
     seen: set[tuple[int, str]] = set()
     choices = []
     for unit in me.units:
@@ -45,7 +46,7 @@ def refit_choices(state: "StateCore", player: int, zones: tuple[str, ...] = ("ha
     return choices
 
 
-def refit(state: "StateCore", player: int, source_uid: int, new_uid: int) -> None:
+def refit(state: "Table", player: int, source_uid: int, new_uid: int) -> None:
     """H22: the new card enters stacked over the source and takes over all its fuel, modifications and
     armaments (an armament whose condition fails stays on the battlefield unequipped)."""
     me = state.players[player]
@@ -70,7 +71,7 @@ def refit(state: "StateCore", player: int, source_uid: int, new_uid: int) -> Non
     resolve_all(Ctx(state, player, source=new_uid), new_card.skills_for("on_enter"))
 
 
-def design_materials(state: "StateCore", player: int, design_uid: int) -> list[tuple[int, ...]]:
+def design_materials(state: "Table", player: int, design_uid: int) -> list[tuple[int, ...]]:
     """H23: every choice of exactly T of your units (T = the design's type count) that each share a type
     with the design and whose costs total at least the design's cost."""
     design = state.cards[design_uid]
@@ -82,7 +83,7 @@ def design_materials(state: "StateCore", player: int, design_uid: int) -> list[t
             if sum(state.cards[uid].cost for uid in combo) >= design.cost]
 
 
-def produce_design(state: "StateCore", player: int, design_uid: int, materials: tuple[int, ...]) -> None:
+def produce_design(state: "Table", player: int, design_uid: int, materials: tuple[int, ...]) -> None:
     """H23: the design comes from 秘策, stores its materials and keeps the sum of their fuel (even above its
     cost); it inherits no modifications or armaments (those stay on the battlefield unequipped)."""
     me = state.players[player]
@@ -102,16 +103,16 @@ def produce_design(state: "StateCore", player: int, design_uid: int, materials: 
             me.durability.pop(armament, None)
     state.log("design", player, {"card": state.cards[design_uid].code,
                                  "materials": [state.cards[u].code for u in materials]})
-    state.enter_unit(player, design_uid, fuel, stored)
+    zones.enter_unit(state, player, design_uid, fuel, stored)
 
 
-def hidden_ready(state: "StateCore", unit: Unit) -> bool:
+def hidden_ready(state: "Table", unit: Unit) -> bool:
     """H24: a design's 秘匿機構 may be used once per turn per design unit (a new presence resets it)."""
     return (not unit.down and HIDDEN_KEY not in unit.used
             and bool(state.cards[unit.uid].skills_for("hidden_mechanism")))
 
 
-def use_hidden(state: "StateCore", player: int, uid: int, chosen: int | None) -> None:
+def use_hidden(state: "Table", player: int, uid: int, chosen: int | None) -> None:
     unit = state.find_unit(uid)
     if unit is None or not hidden_ready(state, unit):
         return

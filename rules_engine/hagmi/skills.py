@@ -1,9 +1,13 @@
-"""The HAGMI! skill registry: one parameter schema and one handler per skill kind (docs/data-packages.md §3).
+"""The HAGMI! skill registry: one parameter schema and one handler per skill kind (docs/data-packages.md §3), and how
+skills resolve: conditions, once per turn, their targets (RULES.md §1.5, H20, H24 once per presence).
 
 A skill is data (`{"kind", "trigger", params}`); `validate_skill` checks it when a card is parsed and `resolve`
 runs its kind's handler during play. Kinds that are *passive* (`reduce_damage` on `static`, `first_strike`,
 `pierce`, `unreducible`, static `firepower_mod` / `armor_mod`) are read by the combat code through
 `state.py`'s queries; their handler applies them when they are *activated* (e.g. 決闘宣言's first strike).
+The handlers call the rules by concern (damage.py, zones.py, combat.py, refit.py, beasts.py), which resolve
+the skills their events trigger through `resolve_all`: those modules import this one's names, so this one
+imports them as modules, below `resolve_all` (an import cycle Python and mypyc both accept).
 
 Target choice: a target chosen by the player is part of the action (`Ctx.chosen`); a triggered skill with no
 chosen target picks one automatically and deterministically (`auto_target`): an enemy unit with the least
@@ -18,7 +22,7 @@ from rules_engine.core.catalog import CardDataError
 
 if TYPE_CHECKING:
     from rules_engine.hagmi.cards import Skill
-    from rules_engine.hagmi.state import StateCore
+    from rules_engine.hagmi.state import Table
 
 TRIGGERS = frozenset({
     "on_enter", "on_destroyed", "on_attack", "on_defend", "emergency", "counter", "static",
@@ -39,13 +43,13 @@ class Ctx:
     """Where a skill resolves: its controller, source card, chosen target and the battle it belongs to.
 
     A plain class, not a dataclass: mypyc builds a compiled dataclass's annotations when this module loads, and
-    StateCore (state.py imports this module) does not exist yet then."""
+    Table (state.py) is only imported for type checking here."""
 
     __slots__ = ("state", "player", "source", "chosen", "attacker", "target", "data")
 
-    def __init__(self, state: StateCore, player: int, source: int | None = None, chosen: Any = None,
+    def __init__(self, state: Table, player: int, source: int | None = None, chosen: Any = None,
                  attacker: int | None = None, target: Any = None, data: dict | None = None) -> None:
-        self.state = state  # the game (HagmiState); skills only use the operations of StateCore
+        self.state = state  # the game (HagmiState); skills only use the table (state.py) and the rule modules
         self.player = player
         self.source = source  # card uid of the skill's card
         self.chosen = chosen  # unit uid chosen by the action (or by the first skill of the card)
@@ -140,7 +144,7 @@ def validate_skill(code: str, where: str, raw: Mapping[str, Any], trigger_requir
 
 def resolve(ctx: Ctx, skill: "Skill") -> None:
     """Run one skill's handler if its condition holds (and, when `once_per_turn`, it is unused this turn)."""
-    if ctx.state.condition_holds(ctx, skill) and ctx.state.use_once(ctx, skill):
+    if condition_holds(ctx.state, ctx, skill) and use_once(ctx.state, ctx, skill):
         REGISTRY[skill.kind].handler(ctx, skill)
 
 
@@ -150,36 +154,146 @@ def resolve_all(ctx: Ctx, skills: tuple["Skill", ...]) -> None:
         if ctx.state.is_over():
             return
         if ctx.chosen is None and skill.get("target") in CHOSEN_TARGETS:
-            ctx.chosen = ctx.state.auto_target(ctx, skill)
+            ctx.chosen = auto_target(ctx.state, ctx, skill)
         resolve(ctx, skill)
+
+
+def condition_holds(state: Table, ctx: Ctx, skill: Skill) -> bool:
+    """A skill's `condition` (min_fuel, self_types, min_units, max_damage_deck) holds now."""
+    cond = skill.condition
+    if not cond:
+        return True
+    source = state.find_unit(ctx.source)
+    if "min_fuel" in cond and (source is None or len(source.fuel) < cond["min_fuel"]):
+        return False
+    if "self_types" in cond and (source is None or not set(cond["self_types"]) & set(state.cards[source.uid].types)):
+        return False
+    if "min_units" in cond and len(state.units_of(ctx.player)) < cond["min_units"]:
+        return False
+    if "max_damage_deck" in cond and state.is_player_side(ctx.player):
+        if len(state.players[ctx.player].damage_deck) > cond["max_damage_deck"]:
+            return False
+    return True
+
+
+def use_once(state: Table, ctx: Ctx, skill: Skill) -> bool:
+    """`once_per_turn`: at most once per turn per card on the battlefield. `main` skills are limited by
+    the action that uses them (game.py), everything else here. Returns False when already used."""
+    if not skill.once_per_turn or skill.trigger == "main":
+        return True
+    unit = state.find_unit(ctx.source)
+    key = f"{skill.trigger}:{skill.kind}"
+    used = unit.used if unit is not None else state.players[ctx.player].used
+    key = key if unit is not None else f"{ctx.source}:{key}"
+    if key in used:
+        return False
+    used.add(key)
+    return True
+
+
+def auto_target(state: Table, ctx: Ctx, skill: Skill) -> int | None:
+    """A deterministic choice for a triggered skill: the enemy unit with the least armor left, or the
+    friendly unit with the most firepower (for a refuel: among those with room for fuel)."""
+    if skill.get("target") == "enemy_unit":
+        units = state.units_of(state.opponent_of(ctx.player))
+        best = min(units, key=lambda u: (state.armor_left(u), u.uid), default=None)
+    else:
+        units = state.units_of(ctx.player)
+        if skill.kind == "refuel":
+            units = [u for u in units if len(u.fuel) < state.cards[u.uid].cost]
+        best = min(units, key=lambda u: (-state.firepower(u), u.uid), default=None)
+    return None if best is None else best.uid
+
+
+def resolve_targets(state: Table, ctx: Ctx, skill: Skill, default: str | None = None) -> list[Any]:
+    """The objects a skill acts on: Unit objects or ("player", index)."""
+    target = skill.get("target", default)
+    me, them = ctx.player, state.opponent_of(ctx.player)
+    if target == "self":
+        found = state.find_unit(ctx.source)
+        return [found] if found else []
+    if target == "you":
+        return [("player", me)]
+    if target in ("opponent", "all_opponents"):
+        return [("player", them)] if state.is_player_side(them) else []
+    if target in ("enemy_unit", "friendly_unit"):
+        found = state.find_unit(ctx.chosen)
+        side = them if target == "enemy_unit" else me
+        return [found] if found is not None and found.owner == side else []
+    if target == "attacker":
+        found = state.find_unit(ctx.attacker)
+        return [found] if found else []
+    if target == "target":
+        found = state.find_unit(ctx.target) if isinstance(ctx.target, int) else None
+        return [found] if found else ([ctx.target] if isinstance(ctx.target, tuple) else [])
+    if target == "equipped_unit":
+        return [u for u in state.units_of(me) if ctx.source in u.armaments]
+    if target == "all_enemy_units":
+        return list(state.units_of(them))
+    if target == "all_friendly_units":
+        return [u for u in state.units_of(me) if state.types_ok(skill, u)]
+    if target == "all_units":
+        return list(state.all_units())
+    return []
+
+
+def turn_skills(state: Table, index: int, trigger: str) -> None:
+    """A player's facilities' and units' `trigger` skills (on_turn_start / on_turn_end), in play order."""
+    # Runs twice a turn for every card in play, and most cards have no such skill: look at the skills first.
+    player = state.players[index]
+    for uid in list(player.facilities):
+        skills = state.cards[uid].skills_for(trigger)
+        if skills:
+            resolve_all(Ctx(state, index, source=uid), skills)
+    for unit in list(player.units):
+        skills = state.cards[unit.uid].skills_for(trigger)
+        if skills and state.find_unit(unit.uid) is unit and not unit.down:
+            resolve_all(Ctx(state, index, source=unit.uid), skills)
+
+
+def use_main_skill(state: Table, player: int, source: int, index: int, target: Any) -> None:
+    """A UseSkill action: a `main` skill of a unit or facility, once per turn by its key (H-main skills)."""
+    skill = state.cards[source].skills[index]
+    unit = state.find_unit(source)
+    if unit is not None:
+        unit.used.add(f"main{index}")
+    else:
+        state.players[player].used.add(f"{source}:main{index}")
+    state.log("skill", player, {"card": state.cards[source].code, "skill": skill.kind})
+    resolve_all(Ctx(state, player, source=source, chosen=target), (skill,))
+
+
+# The rules by concern: they import Ctx and resolve_all from here, so they are imported as modules, after them.
+from rules_engine.hagmi import beasts, combat, damage, refit, zones  # noqa: E402
 
 
 # ---- handlers -----------------------------------------------------------------------------------------------
 
 @register("deal_damage", {"amount": _pos_int, "target": _target}, {"unreducible": _bool})
 def _deal_damage(ctx: Ctx, skill: "Skill") -> None:
-    for obj in ctx.state.resolve_targets(ctx, skill):
-        ctx.state.deal_damage(obj, skill.get("amount"), unreducible=bool(skill.get("unreducible", False)),
+    for obj in resolve_targets(ctx.state, ctx, skill):
+        damage.deal_damage(ctx.state, obj, skill.get("amount"), unreducible=bool(skill.get("unreducible", False)),
                               source=ctx.source, by_player=ctx.player)
 
 
 @register("draw", {"count": _pos_int}, {"deck": _one_of("weapons", "tactics", "choice")})
 def _draw(ctx: Ctx, skill: "Skill") -> None:
     for _ in range(skill.get("count")):
-        ctx.state.draw_card(ctx.player, skill.get("deck", "choice"))
+        zones.draw_card(ctx.state, ctx.player, skill.get("deck", "choice"))
 
 
 @register("charge", {"amount": _pos_int})
 def _charge(ctx: Ctx, skill: "Skill") -> None:
-    ctx.state.beast_charge(skill.get("amount"))  # 充填:N (H30)
+    if ctx.state.beasts is not None:
+        beasts.charge(ctx.state, skill.get("amount"))  # 充填:N (H30)
 
 
 def _shield(kind: str) -> Handler:
     def handler(ctx: Ctx, skill: "Skill") -> None:
-        for obj in ctx.state.resolve_targets(ctx, skill):
+        for obj in resolve_targets(ctx.state, ctx, skill):
             if skill.trigger == "static":
-                continue  # read by state.reductions() while on the battlefield
-            ctx.state.add_shield(obj, kind, skill)
+                continue  # read by damage.reductions() while on the battlefield
+            damage.add_shield(ctx.state, obj, kind, skill)
     return handler
 
 
@@ -190,16 +304,16 @@ register("no_damage", {"target": _target})(_shield("no_damage"))  # ダメージ
 
 @register("barrier", {"count": _pos_int, "target": _target})
 def _barrier(ctx: Ctx, skill: "Skill") -> None:
-    for obj in ctx.state.resolve_targets(ctx, skill):
-        ctx.state.add_barrier(obj, skill.get("count"))
+    for obj in resolve_targets(ctx.state, ctx, skill):
+        damage.add_barrier(ctx.state, obj, skill.get("count"))
 
 
 def _modifier(stat: str) -> Handler:
     def handler(ctx: Ctx, skill: "Skill") -> None:
         if skill.trigger == "static":
             return  # static modifiers are read by state.firepower()/armor()
-        for obj in ctx.state.resolve_targets(ctx, skill):
-            ctx.state.add_modifier(obj, stat, skill.get("amount"), skill.get("duration", "turn"))
+        for obj in resolve_targets(ctx.state, ctx, skill):
+            damage.add_modifier(ctx.state, obj, stat, skill.get("amount"), skill.get("duration", "turn"))
     return handler
 
 
@@ -212,8 +326,8 @@ def _grant(flag: str) -> Handler:
     def handler(ctx: Ctx, skill: "Skill") -> None:
         if skill.trigger == "static":
             return  # read by state.has_flag()
-        for obj in ctx.state.resolve_targets(ctx, skill, default="self"):
-            ctx.state.grant_flag(obj, flag)
+        for obj in resolve_targets(ctx.state, ctx, skill, default="self"):
+            damage.grant_flag(ctx.state, obj, flag)
     return handler
 
 
@@ -224,66 +338,65 @@ register("unreducible", {}, {"target": _target})(_grant("unreducible"))  # 軽�
 
 @register("end_battle_phase")
 def _end_battle_phase(ctx: Ctx, skill: "Skill") -> None:
-    ctx.state.end_battle_phase()  # 照明弾: remaining multi-attack hits are void (H10)
+    combat.end_battle_phase(ctx.state)  # 照明弾: remaining multi-attack hits are void (H10)
 
 
 @register("dismantle", {"target": _target}, {"max_cost": _nonneg_int})
 def _dismantle(ctx: Ctx, skill: "Skill") -> None:
-    for obj in ctx.state.resolve_targets(ctx, skill):
+    for obj in resolve_targets(ctx.state, ctx, skill):
         if ctx.state.cost_of(obj) <= skill.get("max_cost", 99):
-            ctx.state.remove_unit(obj, dismantle=True)  # 解体 (H12)
+            zones.remove_unit(ctx.state, obj, dismantle=True)  # 解体 (H12)
 
 
 @register("destroy", {"target": _target}, {"max_cost": _nonneg_int, "max_armor": _nonneg_int})
 def _destroy(ctx: Ctx, skill: "Skill") -> None:
-    for obj in ctx.state.resolve_targets(ctx, skill):
+    for obj in resolve_targets(ctx.state, ctx, skill):
         if ctx.state.cost_of(obj) <= skill.get("max_cost", 99) and ctx.state.armor_left(obj) <= skill.get("max_armor", 99):
-            ctx.state.remove_unit(obj, destroyed_by=ctx.player)
+            zones.remove_unit(ctx.state, obj, destroyed_by=ctx.player)
 
 
 @register("refit", {}, {"source": _one_of("self", "friendly_unit"), "from": _subset_of("hand", "secret")})
 def _refit(ctx: Ctx, skill: "Skill") -> None:
-    from rules_engine.hagmi.refit import refit  # H21, H22
-
     source, new_card = ctx.data.get("refit", (None, None))
     if source is None and skill.get("source") == "self":
         source = ctx.source
     if source is not None and new_card is not None:
-        refit(ctx.state, ctx.player, source, new_card)
+        refit.refit(ctx.state, ctx.player, source, new_card)  # H21, H22
 
 
 @register("refuel", {"amount": _pos_int, "target": _target},
           {"source": _one_of("weapons_deck", "tactics_deck", "hand", "discard")})
 def _refuel(ctx: Ctx, skill: "Skill") -> None:
-    for obj in ctx.state.resolve_targets(ctx, skill):
-        ctx.state.refuel(ctx.player, obj, skill.get("amount"), skill.get("source", "weapons_deck"))  # 補給
+    for obj in resolve_targets(ctx.state, ctx, skill):
+        zones.refuel(ctx.state, ctx.player, obj, skill.get("amount"), skill.get("source", "weapons_deck"))  # 補給
 
 
 @register("down", {"target": _target})
 def _down(ctx: Ctx, skill: "Skill") -> None:
-    for obj in ctx.state.resolve_targets(ctx, skill):
-        ctx.state.set_down(obj)  # ダウン
+    for obj in resolve_targets(ctx.state, ctx, skill):
+        damage.set_down(ctx.state, obj)  # ダウン
 
 
 @register("return_to_hand", {"target": _target})
 def _return_to_hand(ctx: Ctx, skill: "Skill") -> None:
-    for obj in ctx.state.resolve_targets(ctx, skill):
-        ctx.state.return_to_hand(obj)
+    for obj in resolve_targets(ctx.state, ctx, skill):
+        zones.return_to_hand(ctx.state, obj)
 
 
 @register("search_secret", {}, {"category": _one_of("unit", "armament", "tactic", "damage", "design"),
                                 "types": _str_list, "to": _one_of("hand", "battlefield")})
 def _search_secret(ctx: Ctx, skill: "Skill") -> None:
-    ctx.state.search_secret(ctx.player, skill.get("category"), tuple(skill.get("types", ())), skill.get("to", "hand"))
+    zones.search_secret(ctx.state, ctx.player, skill.get("category"), tuple(skill.get("types", ())), skill.get("to", "hand"))
 
 
 @register("summon_beast", {"count": _pos_int}, {"from": _one_of("beast_deck", "discard"), "max_cost": _nonneg_int})
 def _summon_beast(ctx: Ctx, skill: "Skill") -> None:
-    ctx.state.beast_summon(skill.get("count"), skill.get("from", "beast_deck"), skill.get("max_cost"))  # H31
+    if ctx.state.beasts is not None:
+        beasts.summon(ctx.state, skill.get("count"), skill.get("from", "beast_deck"), skill.get("max_cost"))  # H31
 
 
 @register("produce", {}, {"from": _subset_of("hand", "secret"), "max_cost": _nonneg_int, "pay_cost": _bool})
 def _produce(ctx: Ctx, skill: "Skill") -> None:
     unit = ctx.data.get("produce")  # the unit card chosen in the action (緊急生産)
     if unit is not None:
-        ctx.state.produce(ctx.player, unit, pay_cost=bool(skill.get("pay_cost", True)))
+        zones.produce(ctx.state, ctx.player, unit, pay_cost=bool(skill.get("pay_cost", True)))

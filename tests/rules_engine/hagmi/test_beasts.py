@@ -5,8 +5,10 @@ import random
 
 from rules_engine.core.catalog import Catalog
 from rules_engine.hagmi.beasts import beast_target, charge, summon
+from rules_engine.hagmi.damage import damage_unit
 from rules_engine.hagmi.game import HagmiGame
 from rules_engine.hagmi.state import Unit
+from rules_engine.hagmi.zones import remove_unit
 from tests.rules_engine.hagmi import PACKAGE, TEST_CARDS, act, cards, damage_deck, kinds, unit
 
 
@@ -162,9 +164,9 @@ def test_H32_down_beast_loses_skills_but_bounty_still_rewards_and_it_recovers_on
     shell = Unit(uid=cards(state, "B-SHELL")[0], owner=1, presence=99)
     state.beasts.beasts.append(shell)
     shell.down = True
-    state.damage_unit(shell, 1, unreducible=False, by_player=0)
+    damage_unit(state, shell, 1, unreducible=False, by_player=0)
     assert shell.damage == 1  # not reduced: a down 機獣 has no skills
-    state.damage_unit(shell, 1, unreducible=False, by_player=0)
+    damage_unit(state, shell, 1, unreducible=False, by_player=0)
     assert state.find_unit(shell.uid) is None and len(state.players[0].hand) == 2  # 賞金首 reward: draw 2
     other = Unit(uid=cards(state, "B-SHELL")[0], owner=1, presence=100, down=True)
     state.beasts.beasts.append(other)
@@ -177,7 +179,7 @@ def test_H12_dismantled_beast_leaves_the_game_with_its_cores_and_no_bounty():
     state.players[0].weapons = cards(state, *["HS-009"] * 3)
     shell = Unit(uid=cards(state, "B-SHELL")[0], owner=1, presence=99, cores=2)
     state.beasts.beasts.append(shell)
-    state.remove_unit(shell, dismantle=True)
+    remove_unit(state, shell, dismantle=True)
     assert shell.uid in state.beasts.removed and state.players[0].hand == []
 
 
@@ -186,7 +188,7 @@ def test_H33_players_win_when_no_cores_are_left_anywhere():
     state.beasts.cores = 0
     holder = Unit(uid=cards(state, "B-CORE")[0], owner=1, presence=99, cores=1)
     state.beasts.beasts.append(holder)
-    state.damage_unit(holder, 2, unreducible=False, by_player=0)
+    damage_unit(state, holder, 2, unreducible=False, by_player=0)
     assert state.is_terminal() and state.winner == 0 and state.returns() == (1.0, -1.0)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 import pytest
 
 from rules_engine.hagmi.combat import build_schedule
+from rules_engine.hagmi.damage import add_modifier
 from tests.rules_engine.hagmi import act, cards, damage_deck, duel, hand, kinds, to_battle, unit
 
 
@@ -309,7 +310,7 @@ def test_H13_barrier_counter_is_removed_even_when_unreducible_damage_is_dealt(at
 def test_H13_unreducible_damage_ignores_plus_armor_modification(attacker, destroyed):
     state = duel()
     target = unit(state, 1, "HS-003", fuel=0)  # armor 2
-    state.add_modifier(target, "armor", 2, "permanent")  # what 装甲改修 leaves on it
+    add_modifier(state, target, "armor", 2, "permanent")  # what 装甲改修 leaves on it
     assert state.armor(target) == 4
     attack(state, unit(state, 0, attacker), target.uid)  # 3 firepower either way
     assert (state.find_unit(target.uid) is None) is destroyed

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from rules_engine.hagmi.cards import parse_card
 from rules_engine.hagmi.refit import can_refit
+from rules_engine.hagmi.zones import enter_unit, refuel, return_to_hand
 from tests.rules_engine.hagmi import act, cards, duel, hand, kinds, unit
 
 
@@ -72,7 +73,7 @@ def test_H23_design_keeps_fuel_above_cost_but_cannot_be_refuelled_above_it():
     assert len(made.fuel) == 10 and set(made.stored) == {goliath.uid, breaker.uid}
     supply, = hand(state, 0, "HS-029")
     assert all(a[1] != supply for a in state.legal_actions() if a[0] == "play")  # no room for fuel
-    state.refuel(0, made, 2, "weapons_deck")
+    refuel(state, 0, made, 2, "weapons_deck")
     assert len(made.fuel) == 10
 
 
@@ -108,9 +109,9 @@ def test_H24_a_design_that_left_and_came_back_may_use_it_again_the_same_turn():
     state.players[0].weapons = cards(state, *["HS-009"] * 5)
     design = unit(state, 0, "T-DES")
     act(state, ("hidden", design.uid, None))
-    state.return_to_hand(design)
+    return_to_hand(state, design)
     state.players[0].hand.remove(design.uid)
-    state.enter_unit(0, design.uid, [])
+    enter_unit(state, 0, design.uid, [])
     assert ("hidden", design.uid, None) in state.legal_actions()
 
 

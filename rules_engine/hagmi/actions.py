@@ -1,0 +1,135 @@
+"""HAGMI! actions as typed records: one NamedTuple per action kind (RULES.md §1.3–§1.5, H10, H20–H24).
+
+The first field, `kind`, is the action's name, the others its choices in a fixed order, so a record equals,
+hashes, sorts and JSON-serialises exactly like the bare tuple it stands for (`Play("play", 3, (5,), None) ==
+("play", 3, (5,), None)`): the stored replays, the same-games fingerprints and tests comparing bare tuples keep
+working. `state.legal_actions()` lists them in a fixed order and `state.describe(action)` says one in words.
+
+Main phase (`decision` "main"):
+
+- `Play("play", card, payment, target)`: play a card from hand (or a 秘策 card usable from 秘策, H20) paying
+  `payment` (hand card uids; a unit's payment becomes its 燃料). `target`: a unit uid, None, a
+  (source unit uid, refit card uid) pair for a refit (改装, H21, H22), or the unit card to put onto the
+  battlefield for 緊急生産.
+- `UseSkill("skill", card, skill_index, target)`: a `main` skill of a unit or facility (`skill_index` into the
+  card's skills), with its chosen target or None.
+- `UseHidden("hidden", unit, target)`: a design unit's 秘匿機構 (H24).
+- `ProduceDesign("design", design, materials)`: produce a 設計兵装 from 秘策 with these material units (H23).
+- `BATTLE` = `Battle("battle")`: go to the battle phase.
+
+Battle phase (`decision` "battle"):
+
+- `Attack("attack", unit, targets)`: the unit attacks these targets in order (unit uids or ("player", index)).
+- `END` = `EndBattle("end")`: end the battle phase and the turn.
+
+Defence (`decision` "defend", the attacked player):
+
+- `COUNTER` = `Counter("counter",)`: the attacked unit counters (反撃).
+- `Intercept("intercept", unit)`: another unit intercepts (守護).
+- `NO_DEFEND` = `NoDefend("no_defend",)`: no defence.
+
+Emergency window 緊急 (`decision` "emergency", the attacked player, before the first hit and between two, H10):
+
+- `Play("play", card, payment, target)`: an emergency card, as above.
+- `PASS` = `Pass("pass",)`: let the hits go on.
+
+A target ("player", index) stands for a player. Payments are listed without duplicates (cards of the same code
+are interchangeable) and at most `max_payment_options` per card, cheapest cards first; target lists (a card's
+targets, a multi-N attack's target sets) are cut at `max_target_options`.
+
+The constructor functions (`play`, `attack`, ...) build a record without the NamedTuple's Python-level `__new__`
+(the engine's hot code lists hundreds of actions a game); the classes are for reading and for tests.
+"""
+from __future__ import annotations
+
+from typing import Any, Final, NamedTuple, Union
+
+
+class Play(NamedTuple):
+    kind: str
+    card: int
+    payment: tuple[int, ...]
+    target: Any
+
+
+class UseSkill(NamedTuple):
+    kind: str
+    card: int
+    skill_index: int
+    target: Any
+
+
+class UseHidden(NamedTuple):
+    kind: str
+    unit: int
+    target: Any
+
+
+class ProduceDesign(NamedTuple):
+    kind: str
+    design: int
+    materials: tuple[int, ...]
+
+
+class Battle(NamedTuple):
+    kind: str
+
+
+class Attack(NamedTuple):
+    kind: str
+    unit: int
+    targets: tuple[Any, ...]
+
+
+class EndBattle(NamedTuple):
+    kind: str
+
+
+class Counter(NamedTuple):
+    kind: str
+
+
+class Intercept(NamedTuple):
+    kind: str
+    unit: int
+
+
+class NoDefend(NamedTuple):
+    kind: str
+
+
+class Pass(NamedTuple):
+    kind: str
+
+
+Action = Union[Play, UseSkill, UseHidden, ProduceDesign, Battle, Attack, EndBattle, Counter, Intercept, NoDefend, Pass]
+
+BATTLE: Final = Battle("battle")
+END: Final = EndBattle("end")
+COUNTER: Final = Counter("counter")
+NO_DEFEND: Final = NoDefend("no_defend")
+PASS: Final = Pass("pass")
+
+
+def play(card: int, payment: tuple[int, ...], target: Any) -> Play:
+    return tuple.__new__(Play, ("play", card, payment, target))
+
+
+def use_skill(card: int, skill_index: int, target: Any) -> UseSkill:
+    return tuple.__new__(UseSkill, ("skill", card, skill_index, target))
+
+
+def use_hidden(unit: int, target: Any) -> UseHidden:
+    return tuple.__new__(UseHidden, ("hidden", unit, target))
+
+
+def produce_design(design: int, materials: tuple[int, ...]) -> ProduceDesign:
+    return tuple.__new__(ProduceDesign, ("design", design, materials))
+
+
+def attack(unit: int, targets: tuple[Any, ...]) -> Attack:
+    return tuple.__new__(Attack, ("attack", unit, targets))
+
+
+def intercept(unit: int) -> Intercept:
+    return tuple.__new__(Intercept, ("intercept", unit))
