@@ -41,6 +41,8 @@ DEFAULT_OPTIONS: Mapping[str, Any] = {
     "attack_dice": 3,  # M15: attack + 3D6 ≥ defense
     "hindering_defense": 1,  # hindering terrain on the line of fire: target defense +1
     "breakaway_target": 4,  # M14: 1d6 ≥ 4 to break away
+    "breakaway_from": "any",  # M14: roll to leave contact with any other unit (seed: 他のユニット), or "enemy" only
+    "run_all_kinds": False,  # M13: ラン is in the mech stat block only (seed 002); True lets vehicles and infantry run
     "bases_block_fire": True,  # a third unit's base blocks line of fire
     "dfa_damage_bonus": 1,  # 急降下攻撃: primary damage +1
     "dfa_miss_damage": 1,  # a missed death from above costs the attacker 1 click
@@ -72,6 +74,10 @@ def check_options(options: Mapping[str, Any] | None) -> dict[str, Any]:
             raise MwdaOptionError(f"option {name!r}: expected an integer from {low} to {high}, got {value!r}")
     if not isinstance(merged["bases_block_fire"], bool):
         raise MwdaOptionError(f"option 'bases_block_fire': expected true or false, got {merged['bases_block_fire']!r}")
+    if not isinstance(merged["run_all_kinds"], bool):
+        raise MwdaOptionError(f"option 'run_all_kinds': expected true or false, got {merged['run_all_kinds']!r}")
+    if merged["breakaway_from"] not in ("any", "enemy"):
+        raise MwdaOptionError(f"option 'breakaway_from': expected \"any\" or \"enemy\", got {merged['breakaway_from']!r}")
     if merged["first_player"] not in ("roll", 0, 1):
         raise MwdaOptionError(f"option 'first_player': expected \"roll\", 0 or 1, got {merged['first_player']!r}")
     names = [layout.name for layout in geo.LAYOUTS]
@@ -297,14 +303,16 @@ class MwdaState(Table):
                     if movement.plan_contact(self, unit, enemy, move, free=True, key=dfa):
                         actions.append(dfa)
         if move > 0 and enemies:
+            runs = unit.spec.is_mech or self.options["run_all_kinds"]  # M13: ラン, mechs only by default
             for enemy in enemies:
                 travel = self.approach_travel(unit, enemy)
                 if abs(travel) >= 0.25:
                     actions.append(A.move(uid, enemy.uid, False))
-                    if abs(travel) > move:
+                    if runs and abs(travel) > move:
                         actions.append(A.move(uid, enemy.uid, True))
             actions.append(A.move(uid, -1, False))
-            actions.append(A.move(uid, -1, True))
+            if runs:
+                actions.append(A.move(uid, -1, True))
         return actions
 
     # ---- applying actions -------------------------------------------------------------------------------

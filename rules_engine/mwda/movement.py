@@ -41,8 +41,9 @@ def plan_contact(state: Table, unit: Unit, enemy: Unit, allowance: float, *, fre
 
 
 def breakaway(state: Table, unit: Unit) -> bool:
-    """M14: a unit in base contact with an enemy rolls 1d6 and moves only on `breakaway_target`+."""
-    if not state.engaged(unit):
+    """M14: a unit in base contact with another unit (seed: 他のユニット; option `breakaway_from` = "enemy": with an
+    enemy only) rolls 1d6 and moves only on `breakaway_target`+."""
+    if not (state.engaged(unit) if state.options["breakaway_from"] == "enemy" else state.touching_any(unit)):
         return True
     roll = state.rng.randint(1, 6)
     success = roll >= state.options["breakaway_target"]

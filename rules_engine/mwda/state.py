@@ -99,8 +99,12 @@ class Table:
         return [u for u in self.units if u.alive and u.side != unit.side]
 
     def engaged(self, unit: Unit) -> bool:
-        """M14: in base contact with an enemy."""
+        """M14 with `breakaway_from` = "enemy": in base contact with an enemy."""
         return any(self.in_contact(unit, e) for e in self.units if e.alive and e.side != unit.side)
+
+    def touching_any(self, unit: Unit) -> bool:
+        """M14: in base contact with another unit, of either side."""
+        return any(self.in_contact(unit, u) for u in self.units if u.alive and u is not unit)
 
     def obstacles(self, *exclude: Unit) -> list[tuple[float, float, float]]:
         return [(u.x, u.y, u.spec.radius) for u in self.units if u.alive and u not in exclude]

@@ -272,11 +272,13 @@ def targets_in_reach(board: Table, unit: Unit) -> list[Unit]:
 
 
 # --- damage and destruction
-def deal_damage(board: Table, model: Model, amount: int, source: str, by: int | None) -> int:
-    """Damage straight to health after shields; logs it and destroys the model at 0. Returns damage taken."""
+def deal_damage(board: Table, model: Model, amount: int, source: str, by: int | None, *,
+                direct: bool = False) -> int:
+    """Damage to health after shields (`direct`: straight to health, no shield absorbs it); logs it and destroys the
+    model at 0. Returns damage taken."""
     if amount <= 0 or not model.alive:
         return 0
-    if model.shield:
+    if model.shield and not direct:
         absorbed = min(model.shield, amount)
         model.shield -= absorbed
         amount -= absorbed
@@ -353,8 +355,8 @@ def remove_effect(board: Table, model: Model, effect: str | None) -> None:
 
 def roll_continuous_effects(board: Table) -> None:
     """W15, at the end of a pulse round: one action die per effect per model (lockdown: per unit): a strike keeps
-    it for the next round (fire and corrosion then deal the strikes as damage straight to health); no strike
-    ends it."""
+    it for the next round (fire and corrosion then deal the strikes as damage straight to health, which a cypher's
+    shield does not absorb: seed 003 「ヘルスへの直接ダメージ」; option `continuous_damage_direct`); no strike ends it."""
     for unit in board.units:
         if unit.status != "board":
             continue
@@ -370,8 +372,9 @@ def roll_continuous_effects(board: Table) -> None:
                                                    "roll": rolled, "change": "kept" if rolled else "ended"})
                 if not rolled:
                     del model.effects[effect]
-                elif effect in ("fire", "corrosion"):
-                    deal_damage(board, model, rolled, effect, None)
+                elif effect in ("fire", "corrosion"):  # 「ヘルスへの直接ダメージ」 (seed 003): no shield absorbs it
+                    deal_damage(board, model, rolled, effect, None,
+                                direct=board.options["continuous_damage_direct"])
                 if not model.alive:
                     break
 

@@ -47,6 +47,7 @@ DEFAULT_OPTIONS: Mapping[str, Any] = {  # the game's options (a simulation's `op
     "max_arc_per_attack": 3,  # power dice a single attack may buy
     "deploy_range": 3,  # deployed models are placed within this of their gate
     "cypher_attack_stat": "foc",  # stat of the arc node used for a cypher attack roll ("foc" or "rat")
+    "continuous_damage_direct": True,  # W15: fire/corrosion damage goes straight to health, past shields (seed 003)
 }
 
 
@@ -64,7 +65,11 @@ class WarcasterGame:
                              f"known: {', '.join(sorted(DEFAULT_OPTIONS))}")
         self.options: dict[str, Any] = {**DEFAULT_OPTIONS, **(options or {})}
         for key, value in self.options.items():
-            if isinstance(DEFAULT_OPTIONS[key], int) and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
+            if isinstance(DEFAULT_OPTIONS[key], bool):
+                if not isinstance(value, bool):
+                    raise ValueError(f"options.{key}: expected true or false, got {value!r}")
+            elif isinstance(DEFAULT_OPTIONS[key], int) and (isinstance(value, bool) or not isinstance(value, int)
+                                                            or value < 0):
                 raise ValueError(f"options.{key}: expected an integer ≥ 0, got {value!r}")
         if self.options["blast_damage"] not in ("half_pow", "half_pow_minus_arm"):
             raise ValueError(f"options.blast_damage: expected 'half_pow' or 'half_pow_minus_arm', "

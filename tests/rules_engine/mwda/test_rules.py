@@ -110,6 +110,29 @@ def test_m14_breakaway_needs_4_to_6_and_a_failure_spends_the_order():
     assert outcomes == {True, False}
 
 
+def test_m13_only_mechs_run_unless_the_option_lets_every_kind():
+    """M13: ラン (run) is in the mech stat block only (seed 002); option `run_all_kinds` lets vehicles and infantry
+    run too."""
+    state = battle([("T-MECH", 18, 2), ("T-TANK", 8, 2), ("T-INF", 28, 2)], [("T-TANK", 18, 34)])
+    runs = {action[1] for action in actions_of(state, "move") if action[3]}
+    assert runs == {0}
+    every = battle([("T-MECH", 18, 2), ("T-TANK", 8, 2), ("T-INF", 28, 2)], [("T-TANK", 18, 34)],
+                   run_all_kinds=True)
+    assert {action[1] for action in actions_of(every, "move") if action[3]} == {0, 1, 2}
+
+
+def test_m14_breakaway_from_a_friendly_unit_too_unless_the_option_says_enemy():
+    """M14: a unit in base contact with another unit (seed: 他のユニット) rolls to leave, a friendly one too; option
+    `breakaway_from` = "enemy" keeps the roll for enemy contact only."""
+    state = battle([("T-MECH", 18, 10), ("T-TANK", 18, 10 + TOUCH)], [("T-TANK", 18, 30)])
+    state.apply(("move", 0, -1, False))
+    assert len(events(state, "breakaway")) == 1
+    enemy_only = battle([("T-MECH", 18, 10), ("T-TANK", 18, 10 + TOUCH)], [("T-TANK", 18, 30)],
+                        breakaway_from="enemy")
+    enemy_only.apply(("move", 0, -1, False))
+    assert not events(enemy_only, "breakaway")
+
+
 def test_m14_no_breakaway_roll_without_base_contact():
     state = battle([("T-MECH", 18, 10)], [("T-TANK", 18, 20)])
     state.apply(("move", 0, -1, False))

@@ -85,3 +85,22 @@ def test_w15_effects_from_weapon_qualities_on_a_hit():
     state.rng = Scripted(action_dice(0, 0, 0) + action_dice(0, 0, 0) + [6])  # MAT 4 ≥ DEF 3; then the d6
     combat.attack_with_unit(state, unit_of(state, 0), unit_of(state, 1), 0)
     assert model_of(state, 1).effects == {"system_failure": 2}  # 6: no ranged attacks
+
+
+@pytest.mark.parametrize("effect", ["fire", "corrosion"])
+@pytest.mark.parametrize("direct, health", [(True, 16), (False, 18)])
+def test_w15_fire_and_corrosion_damage_is_direct_to_health_past_a_shield(effect, direct, health):
+    """W15: the damage of a kept fire or corrosion is 「ヘルスへの直接ダメージ」 (seed 003): a cypher's shield does
+    not absorb it. Option `continuous_damage_direct` = false lets the shield take it first (the old reading)."""
+    state = table([(JACK, [(5, 5)])], [("WC-011", [(25, 25)])], options={"continuous_damage_direct": direct})
+    model = model_of(state, 1)
+    combat.apply_effect(state, model, effect, 0, "test")
+    model.shield = 3
+    state.rng = Scripted(action_dice(2))
+    combat.roll_continuous_effects(state)
+    assert model.health == health and model.shield == (3 if direct else 1)
+
+
+def test_a_boolean_option_takes_only_true_or_false():
+    with pytest.raises(ValueError, match="continuous_damage_direct: expected true or false"):
+        table([(JACK, [(5, 5)])], [("WC-011", [(25, 25)])], options={"continuous_damage_direct": 1})
