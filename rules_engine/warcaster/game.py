@@ -47,6 +47,7 @@ DEFAULT_OPTIONS: Mapping[str, Any] = {  # the game's options (a simulation's `op
     "max_arc_per_attack": 3,  # power dice a single attack may buy
     "deploy_range": 3,  # deployed models are placed within this of their gate
     "cypher_attack_stat": "foc",  # stat of the arc node used for a cypher attack roll ("foc" or "rat")
+    "discard_to_hand_limit": False,  # W10 phase 8: one optional discard (seed 003); True: down to the hand limit
     "continuous_damage_direct": True,  # W15: fire/corrosion damage goes straight to health, past shields (seed 003)
 }
 
@@ -305,9 +306,9 @@ class WarcasterState(Table):
     def _legal_discard(self, side: Side) -> list[Any]:
         codes = sorted({c.code for c in side.hand})
         discards = [A.discard(code) for code in codes]
-        if len(side.hand) > self.options["hand_limit"]:
-            return discards  # W10 phase 8 [interpretation]: down to the hand limit before drawing
-        return [PASS] + discards
+        if self.options["discard_to_hand_limit"] and len(side.hand) > self.options["hand_limit"]:
+            return discards  # option: down to the hand limit before drawing (the reading before 2026.12.2)
+        return [PASS] + discards  # W10 phase 8: 好きなサイファーカードを1枚、破棄することが出来る (seed 003)
 
     # ------------------------------------------------------------------ queries used by policies too
     @property
@@ -393,8 +394,10 @@ class WarcasterState(Table):
         elif phase == "discard":
             if kind == "discard":
                 cyphers.discard_from_hand(self, self.player, action.code)
-            # W10 phase 8 [interpretation]: while still above the hand limit, discard again
-            if kind != "discard" or len(self.sides[self.player].hand) <= self.options["hand_limit"]:
+            # W10 phase 8: one discard at most (option discard_to_hand_limit: again while above the hand limit);
+            # the hand limit applies when drawing up (phase 9)
+            if (kind != "discard" or not self.options["discard_to_hand_limit"]
+                    or len(self.sides[self.player].hand) <= self.options["hand_limit"]):
                 self._end_turn()
         else:
             raise ValueError(f"unknown Warcaster phase {phase!r}")

@@ -8,8 +8,8 @@
 - activation: the unit with the best attack now; moves hold when a target is in reach, otherwise advance (or
   take the centre objective near the end of a pulse round); attacks the target with the best expected damage
   (kills first) and spends arc when the power dice add enough damage;
-- deploys the most expensive affordable reserve; places gates forward, nearest the centre; discards only
-  when over the hand limit (the least useful cypher).
+- deploys the most expensive affordable reserve; places gates forward, nearest the centre; keeps its cyphers
+  (the discard phase is optional, W10 phase 8), discarding the least useful only when a rule makes it.
 """
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ class WarcasterGreedyPolicy:
     def choose(self, state: WarcasterState, rng: random.Random) -> Any:
         actions = state.legal_actions()
         if state.phase == "discard" and actions[0] == PASS:
-            return actions[0]  # discard only when over the hand limit
+            return actions[0]  # keep every cypher: the discard is optional (W10 phase 8)
         state.freeze()  # stats and attack plans worked out once for all the actions scored
         try:
             best, best_score = actions[0], self._score(state, actions[0])

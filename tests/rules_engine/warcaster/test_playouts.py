@@ -46,8 +46,8 @@ def test_random_playouts_keep_invariants_after_every_action(lst, opp):
         over = state.events.of_kind("game_over")
         assert len(over) == 1 and over[0].data["reason"] in ("rounds", "annihilation")
         for event in state.events.of_kind("draw"):
-            if "source" not in event.data:  # the draw phase (W10 phase 9)
-                assert event.data["hand"] <= hand_limit
+            if "source" not in event.data:  # the draw phase (W10 phase 9) draws up to the limit, never past it
+                assert event.data["count"] == 0 or event.data["hand"] <= hand_limit
 
 
 def _log(seed: int, policy: str, perturb: bool) -> list[dict]:

@@ -141,8 +141,26 @@ def test_w10_draw_up_to_the_hand_limit_reshuffling_the_discard():
     assert events(state, "reshuffle")
 
 
-def test_w10_discard_down_to_the_limit_before_drawing():
+def test_w10_discard_phase_is_one_optional_discard_and_the_limit_applies_when_drawing_up():
+    """W10 phase 8: 好きなサイファーカードを1枚、破棄することが出来る (seed 003): one discard if you like, even above the
+    hand limit; phase 9 then draws up to the limit, so a hand above it draws nothing."""
     state = _game().new_initial_state(random.Random(4))
+    side = state.sides[0]
+    side.hand.append(side.deck.pop())
+    above = len(side.hand)
+    state.player, state.phase, state._legal = 0, "discard", None
+    assert ("pass",) in state.legal_actions()
+    state.apply(("pass",))
+    assert len(side.hand) == above > state.options["hand_limit"] and state.phase != "discard"
+    again = _game().new_initial_state(random.Random(4))
+    again.sides[0].hand += [again.sides[0].deck.pop(), again.sides[0].deck.pop()]
+    again.player, again.phase, again._legal = 0, "discard", None
+    again.apply(again.legal_actions()[1])  # one discard, and the turn goes on to the draw
+    assert len(again.sides[0].hand) == state.options["hand_limit"] + 1 and again.phase != "discard"
+
+
+def test_w10_option_discard_to_hand_limit_keeps_the_old_reading():
+    state = _game(discard_to_hand_limit=True).new_initial_state(random.Random(4))
     side = state.sides[0]
     side.hand.append(side.deck.pop())
     state.player, state.phase, state._legal = 0, "discard", None
