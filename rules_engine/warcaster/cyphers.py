@@ -124,6 +124,8 @@ def cypher_options(board: Table, player: int, cypher: CypherSpec,
         if chosen.kind == "attack":
             weapon_type = chosen.get("type", "ranged")
             nodes = [n for n in nodes if not board.blocked(n, weapon_type)]  # W15 system failure: cyphers too
+            if not nodes:  # every node may not make that attack: the cypher cannot be played
+                return []
         return [m.uid for m in candidates(board, player, chosen, nodes, shared)]
     if cypher.on_node:
         return [n.uid for n in nodes]

@@ -85,3 +85,15 @@ def test_unit_target_effects_reach_every_model_of_the_unit():
     cyphers.play_cypher(state, 0, cypher, model_of(state, 1, 1).uid)
     assert unit_of(state, 1, 1).lockdown and unit_of(state, 1, 0).lockdown  # the warjack stands within 3″
     assert state.stat(model_of(state, 1, 1, 1), "spd") == 5 - 2
+
+
+@pytest.mark.parametrize("mode, playable", [(2, False), (1, True)])
+def test_w15_system_failure_on_ranged_blocks_ranged_cypher_attacks_through_that_node(mode, playable):
+    """W15: system failure's "no ranged attacks" (1d6 4–6) covers attack cyphers played through the model as arc
+    node; "no melee attacks" does not stop a ranged cypher attack. (Only warjacks take system failure; the bundled
+    arc nodes are heroes, so the effect is set on the node directly.)"""
+    state = _board()
+    cypher, = compile_rack(Catalog(CARDS), [{"card": "WC-C06", "qty": 1}], "rack")  # a ranged attack cypher
+    node = model_of(state, 0)
+    node.effects["system_failure"] = mode
+    assert bool(cyphers.cypher_options(state, 0, cypher)) == playable
