@@ -2,7 +2,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from builder.web import lists, pages, replays, simulations
+from builder.web import analysis, lists, pages, replays, simulations
 
 urlpatterns = [
     path("", pages.home, name="home"),
@@ -16,6 +16,7 @@ urlpatterns = [
     path("catalog/<slug:system>/<str:code>/", pages.card_detail, name="card_detail"),
     path("rules/<slug:system>/", pages.rules, name="rules"),
     path("verify/", lists.verify, name="verify"),
+    path("analysis/", analysis.analysis, name="analysis"),
     path("lists/", lists.my_lists, name="my_lists"),
     path("lists/gallery/", lists.gallery, name="gallery"),
     path("lists/new/", lists.new_list, name="list_new"),
@@ -34,4 +35,7 @@ urlpatterns = [
     path("simulations/<str:public_id>/", simulations.simulation_detail, name="simulation_detail"),
     path("simulations/<str:public_id>/progress/", simulations.simulation_progress, name="simulation_progress"),
     path("simulations/<str:public_id>/games/<int:index>/", replays.replay, name="replay"),
+    path("simulations/<str:public_id>/games/<int:index>/position/", analysis.replay_position, name="replay_position"),
+    path("simulations/<str:public_id>/games/<int:index>/from-here/", analysis.replay_from_here,
+         name="replay_from_here"),
 ]

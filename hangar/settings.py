@@ -193,6 +193,7 @@ REST_FRAMEWORK = {
         "signup": env_rate("HANGAR_THROTTLE_SIGNUP", "30/hour"),  # API and page sign-ups per client address
         "login": env_rate("HANGAR_THROTTLE_LOGIN", "30/hour"),  # FAILED sign-ins (API, token, page) per address
         "simulations": env_rate("HANGAR_THROTTLE_SIMULATIONS", "30/minute"),  # POST /api/simulations/ per user
+        "positions": env_rate("HANGAR_THROTTLE_POSITIONS", "60/minute"),  # POST /api/positions/ and the analysis page
     },
     "NUM_PROXIES": NUM_PROXIES,
     "EXCEPTION_HANDLER": "builder.api.errors.exception_handler",

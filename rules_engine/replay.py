@@ -18,7 +18,7 @@ from rules_engine.core.game import play_out
 from rules_engine.core.rng import game_rng
 from rules_engine.simulation import SimulationInputError, simulator_for
 
-__all__ = ["replay_events", "table_of"]
+__all__ = ["replay_events", "table_of", "step_turns", "position_at", "board_events"]
 
 # The games whose board is read from the state rather than redrawn from the log (rules_engine/<game>/board.py).
 _BOARD_MODULES = {"hagmi": "rules_engine.hagmi.board"}
@@ -57,6 +57,100 @@ def replay_events(snapshot: Mapping[str, Any], seed: int, game_index: int) -> di
         "boards": boards,
         "codes": board.codes_of(state) if board is not None else {},
     }
+
+
+def step_turns(events: list[dict[str, Any]]) -> list[int]:
+    """The turn of each step of a replay: its events grouped by turn, in order (the replay page's steps)."""
+    turns: list[int] = []
+    for event in events:
+        if not turns or turns[-1] != event["turn"]:
+            turns.append(event["turn"])
+    return turns
+
+
+class _PositionAt:
+    """Watches a replayed game and exports the position at the first decision after turn `turn` (or the final
+    state when the game ends in that turn): what "simulate from here" and "download this step" start from."""
+
+    def __init__(self, system: str, turn: int) -> None:
+        self.system, self.turn = system, turn
+        self.position: dict[str, Any] | None = None
+
+    def seen(self, state: Any) -> None:
+        if self.position is None and (state.turn > self.turn or state.is_terminal()):
+            from rules_engine.positions import export_position
+
+            self.position = export_position(self.system, state)
+
+    def before(self, state: Any, action: Any) -> None:
+        return None
+
+
+def position_at(snapshot: Mapping[str, Any], seed: int, game_index: int, step: int) -> dict[str, Any]:
+    """The position (hangar.position/1) after step `step` of game `game_index` of the run seeded `seed`: the state
+    at the first decision of the turn after the step's turn, with the generator's exact state, so the game played
+    on from it with the run's policies is the very game of the run. It names the run's list and opponent.
+
+    Raises SimulationInputError naming the field when the game or the step does not exist.
+    """
+    game = replay_events(snapshot, seed, game_index)
+    turns = step_turns(game["events"])
+    if isinstance(step, bool) or not isinstance(step, int) or not 0 <= step < len(turns):
+        raise SimulationInputError(f"step: this game has steps 0 to {len(turns) - 1}, not {step!r}")
+    system = snapshot["system"]
+    simulator = simulator_for(system)
+    prepared = simulator.prepare(snapshot)
+    rng = game_rng(seed, game_index)
+    state = prepared.game.new_initial_state(rng)
+    watcher = _PositionAt(system, turns[step])
+    play_out(state, prepared.policies, rng, getattr(simulator, "max_steps", 100_000), watcher=watcher)
+    position = watcher.position or {}
+    # The list's cards (to summarise games card by card), never its name or notes: a shared run's step may be
+    # downloaded by anyone with the run's link, and a private list's name stays its owner's (docs/security.md).
+    position["list"] = {key: value for key, value in (snapshot.get("list") or {}).items()
+                        if key not in ("name", "notes", "description", "author", "tags")}
+    position["opponent"] = position.get("opponent") or snapshot.get("opponent") or {}
+    position["note"] = f"game {game_index} of the run seeded {seed}, after step {step} (turn {turns[step]})"
+    return position
+
+
+def board_events(system: str, state: Any) -> list[dict[str, Any]]:
+    """The table as `state` stands, written as the events a replay draws it from (`setup`, `deploy`, `gate`,
+    `damage`), turn 0: the analysis page draws a position with the replay's table and names its pieces as the
+    replay does. HAGMI (a card game) has none: its board is read from the state (hagmi/board.py)."""
+    events: list[dict[str, Any]] = []
+
+    def add(kind: str, player: int | None, data: dict[str, Any]) -> None:
+        events.append({"kind": kind, "turn": 0, "player": player, "data": data})
+
+    if system == "mwda":
+        add("setup", None, {"table": state.layout.to_dict()})
+        for unit in state.units:
+            spec = unit.spec
+            add("deploy", unit.side, {"unit": unit.uid, "code": spec.code, "name": spec.name, "unit_kind": spec.kind,
+                                      "points": spec.points, "radius": spec.radius, "clicks": len(spec.dial),
+                                      "at": state.position(unit)})
+            if not unit.alive:
+                add("eliminated", unit.side, {"unit": unit.uid})
+            elif unit.click:
+                add("damage", unit.side, {"unit": unit.uid, "clicks": len(spec.dial), "click": unit.click})
+    elif system == "warcaster":
+        from rules_engine.warcaster.deployment import side_info
+
+        add("setup", None, {"table": [state.size, state.size], "objective": list(state.centre),
+                            "objective_radius": state.options["objective_radius"],
+                            "sides": [side_info(state, player) for player in (0, 1)]})
+        for model in state.models:
+            if model.alive and model.x >= 0:
+                add("deploy", model.player, {"models": [[model.uid, model.x, model.y]]})
+                if model.health != model.spec.health:
+                    add("damage", model.player, {"model": model.uid, "health": model.health})
+            elif not model.alive:
+                add("destroyed", model.player, {"model": model.uid})
+        for side in state.sides:
+            for gate in side.gates:
+                add("gate", side.player, {"gate": gate.uid, "at": [gate.x, gate.y], "arc": gate.arc})
+    return events
 
 
 def table_of(system: Any, events: list[dict[str, Any]]) -> dict[str, Any]:

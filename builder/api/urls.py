@@ -2,7 +2,7 @@
 from django.urls import path
 from rest_framework.routers import SimpleRouter
 
-from . import health, odds, simulations, views
+from . import health, odds, positions, simulations, views
 
 router = SimpleRouter()
 router.register("lists", views.ListViewSet, basename="lists")
@@ -17,5 +17,6 @@ urlpatterns = [
     path("auth/me/", views.MeView.as_view(), name="api-me"),
     path("health/", health.HealthView.as_view(), name="api-health"),
     path("odds/", odds.OddsView.as_view(), name="api-odds"),
+    path("positions/", positions.PositionView.as_view(), name="api-positions"),
     *router.urls,
 ]

@@ -21,6 +21,7 @@ from django.utils.translation import pgettext
 
 from builder import selectors
 from builder.services import ListNotFound, ListServiceError
+from builder.services.positions import MAX_WEB_POSITION_GAMES
 from rules_engine.replay import replay_events
 from rules_engine.simulation import ENGINE_VERSION, SimulationInputError
 
@@ -69,7 +70,13 @@ def replay(request: HttpRequest, public_id: str, index: int) -> HttpResponse:
         "steps": len(turns), "last_step": len(turns) - 1,
         "previous": index - 1 if index > 0 else None, "next": index + 1 if index + 1 < run.games else None,
         "stale_engine": run.engine_version != ENGINE_VERSION,
+        "max_position_games": MAX_WEB_POSITION_GAMES,
+        "run_win_rate": _percent((run.result or {}).get("win_rate")),
     })
+
+
+def _percent(value: Any) -> str:
+    return f"{100 * value:.1f}%" if isinstance(value, (int, float)) and not isinstance(value, bool) else "–"
 
 
 def _to_game(request: HttpRequest, public_id: str, raw: str) -> HttpResponse:

@@ -2,7 +2,8 @@
    The server shows the final table or board and the whole game report. This script shows the step control and,
    for the chosen turn: the MWDA/Warcaster pieces, attack lines and gates (from the json_script "replay-data"),
    or the HAGMI board rendered for that turn ([data-board-frame]), and that turn's part of the report
-   (every turn's with "show every turn"). The step label is the turn's heading from the report. */
+   (every turn's with "show every turn"). The turn chosen under "from this turn on" follows the step, and choosing
+   one there steps to it. The step label is the turn's heading from the report. */
 (function () {
   "use strict";
   var SVG = "http://www.w3.org/2000/svg";
@@ -93,10 +94,15 @@
         item.classList.toggle("current", here);
       });
       slider.value = index;
+      steps.forEach(function (select) { select.value = String(index); });  /* "from this turn on" follows */
       var heading = logs[index].querySelector("h3");
       label.textContent = (heading ? heading.textContent : "") + " (" + (index + 1) + "/" + count + ")";
     }
 
+    var steps = document.querySelectorAll("select[data-replay-step]");
+    steps.forEach(function (select) {
+      select.addEventListener("change", function () { show(Number(select.value)); });
+    });
     slider.max = count - 1;
     slider.addEventListener("input", function () { show(Number(slider.value)); });
     controls.addEventListener("click", function (event) {

@@ -176,6 +176,14 @@ def run_shared_page(actor: str, state: str) -> Expect:
     return Expect(200, run_shows_list(actor, state))
 
 
+def run_shared_quiet(actor: str, state: str) -> Expect:
+    """A run's step as a position (download, analysis, simulate from here): as `run_shared_page`, but the answer
+    never carries the list's name (a position names the list's cards, not the list), not even to its owner."""
+    if actor != "owner" and state == "queued":
+        return Expect(404, False)
+    return Expect(200, None if actor == "owner" else False)
+
+
 def run_owner_page(actor: str, state: str) -> Expect:
     """The progress fragment (htmx polling): its owner only."""
     if actor == "anon":
@@ -320,6 +328,9 @@ MATRIX: dict[str, list[Call]] = {
                  Call("POST", "/api/odds/", read_quiet, on="list", **A,
                       data=lambda w, gl: {"list": gl.slug, "deck": "weapons",
                                           "groups": [{"cards": ["HT-001"], "at_least": 1}]})],
+    "api-positions": [Call("POST", "/api/positions/", everyone(400), actors=SIGNED, **A,
+                           data=lambda w, a: {"position": {"format": "hangar.position/1", "system": "chess"}}),
+                      Call("GET", "/api/positions/", everyone(405), actors=SIGNED, **A)],
     "api-signup": [Call("POST", "/api/auth/signup/", everyone(201), data=new_account, actors=SIGNED, **A)],
     "api-token": [Call("POST", "/api/auth/token/", everyone(200), data=credentials, actors=SIGNED, **A)],
     "api-login": [Call("POST", "/api/auth/login/", everyone(200), data=credentials, actors=SIGNED, **A)],
@@ -382,6 +393,10 @@ MATRIX: dict[str, list[Call]] = {
     "rules": [Call("GET", "/rules/hagmi/", everyone(200), actors=SIGNED)],
     "verify": [Call("GET", "/verify/", everyone(200), actors=SIGNED),
                Call("GET", "/verify/", verify_page, data=verify_query, on="list")],
+    "analysis": [Call("GET", "/analysis/", everyone(200), actors=SIGNED),
+                 Call("POST", "/analysis/", everyone(400), actors=SIGNED, data=lambda w, a: {"position": "{"}),
+                 Call("GET", "/analysis/", run_shared_quiet, on="run",
+                      data=lambda w, run: {"run": run.public_id, "game": 0, "step": 0})],
     "my_lists": [
         Call("GET", "/lists/", signed_in_page(200), actors=ACTORS,
              setup=World.all_lists, check=lists_index(lambda actor: LIST_STATES[:3] if actor == "owner" else ())),
@@ -420,6 +435,11 @@ MATRIX: dict[str, list[Call]] = {
     "simulation_detail": [Call("GET", "/simulations/{run}/", run_shared_page)],
     "simulation_progress": [Call("GET", "/simulations/{run}/progress/", run_owner_page)],
     "replay": [Call("GET", "/simulations/{run}/games/0/", run_shared_page)],
+    "replay_position": [Call("GET", "/simulations/{run}/games/0/position/?step=0", run_shared_quiet),
+                        Call("POST", "/simulations/{run}/games/0/position/", everyone(405))],
+    "replay_from_here": [Call("POST", "/simulations/{run}/games/0/from-here/", run_shared_quiet,
+                              data=lambda w, run: {"step": 0, "games": 2}),
+                         Call("GET", "/simulations/{run}/games/0/from-here/", everyone(405))],
     "simulation_compare": [Call("GET", "/simulations/compare/?{run}", run_shared_page)],  # ?a=<run>&b=<run>
 }
 

@@ -1,0 +1,263 @@
+"""A position as the analysis page shows it (builder/web/analysis.py): its board, the decision in words, each legal
+action in words and the events played from it, in the page's language.
+
+The board is the replay's: the HAGMI board (rules_engine/hagmi/board.py, templates/replays/_board.html) or the
+MWDA / Warcaster table drawn from `board_events` (rules_engine/replay.py: the table as it stands, written as the
+events a replay draws from), so pieces are named and drawn exactly as on a replay.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.utils.translation import pgettext
+
+from . import gamereport, results
+from .replays import final_pieces, hagmi_boards, legend, replay_drawing
+
+_t = gamereport._t  # noqa: SLF001  (the report's own formatter: pgettext with named parameters)
+
+
+def is_coop(system: str, position: Mapping[str, Any]) -> bool:
+    opponent = position.get("opponent") or {}
+    return system == "hagmi" and isinstance(opponent, Mapping) and opponent.get("kind") == "coop"
+
+
+def namer(system: str, position: Mapping[str, Any], result: Mapping[str, Any], cards: Mapping[str, Any]
+          ) -> gamereport.Namer:
+    """Names of the cards, units and models of the position, as the replay names them."""
+    game = {"events": result.get("table_events") or [], "codes": result.get("codes") or {}}
+    return gamereport.namer_for(system, game, cards, coop=is_coop(system, position))
+
+
+def board(system: str, position: Mapping[str, Any], result: Mapping[str, Any], cards: Mapping[str, Any],
+          names: gamereport.Namer) -> dict[str, Any]:
+    """{"kind": "cards", "frames"} for HAGMI, {"kind": "table", "drawing", "final", "gates", "legend"} else."""
+    if system == "hagmi":
+        state_board = result.get("board")
+        if not state_board:
+            return {"kind": None}
+        turn = {"turn": state_board["turn"], "heading": decision_words(system, position)["heading"]}
+        frames = hagmi_boards({"boards": [state_board]}, names, [turn])
+        return {"kind": "cards", "frames": frames}
+    from rules_engine.replay import table_of
+
+    events = result.get("table_events") or []
+    game = {"system": system, "table": table_of(system, events), "events": events}
+    drawing = replay_drawing(game, cards, names)
+    if drawing["table"].get("name"):
+        drawing["table"]["name"] = gamereport.table_name(drawing["table"]["name"])
+    frames = drawing["frames"]
+    return {"kind": "table", "drawing": drawing, "final": final_pieces(drawing),
+            "gates": frames[-1]["gates"] if frames else [], "attacks": [], "legend": legend(drawing)}
+
+
+def event_lines(system: str, result: Mapping[str, Any], cards: Mapping[str, Any], names: gamereport.Namer
+                ) -> list[str]:
+    """The events the played actions logged, as the replay's sentences."""
+    game = {"events": result.get("events") or [], "codes": result.get("codes") or {}}
+    lines: list[str] = []
+    for turn in gamereport.report(system, game, cards, coop=names.coop, namer=names):
+        lines.extend(str(line) for line in turn["lines"])
+    return lines
+
+
+def summary_words(summary: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The headline figures of a simulated result (win rate, interval, length...), as a run's page shows them."""
+    return results.result_view(str(summary.get("system")), summary, None, prefix="position")["stats"]
+
+
+# ---- the decision ---------------------------------------------------------------------------------------------
+
+
+def _side(names: gamereport.Namer | None, player: Any) -> str:
+    if player == 0:
+        return pgettext("analysis", "You")
+    if player == 1 and names is not None and names.coop:
+        return pgettext("analysis", "The beasts")
+    return pgettext("analysis", "The opponent")
+
+
+PHASES = {
+    "main": lambda: pgettext("analysis phase", "main phase: play cards, use skills, or go to battle"),
+    "battle": lambda: pgettext("analysis phase", "battle phase: declare an attack or end the turn"),
+    "defend": lambda: pgettext("analysis phase", "an attack comes: counter, intercept or do not defend"),
+    "emergency": lambda: pgettext("analysis phase", "emergency window (緊急): play an emergency card or let the hits go on"),
+    "orders": lambda: pgettext("analysis phase", "give an order"),
+    "deploy": lambda: pgettext("analysis phase", "deploy a unit through a void gate"),
+    "gates": lambda: pgettext("analysis phase", "place a void gate"),
+    "charging": lambda: pgettext("analysis phase", "charging phase: charge or recall arc"),
+    "activation": lambda: pgettext("analysis phase", "activate a unit"),
+    "activating": lambda: pgettext("analysis phase", "the unit's activation: move, attack, use abilities or end it"),
+    "cypher": lambda: pgettext("analysis phase", "play a cypher or pass"),
+    "discard": lambda: pgettext("analysis phase", "discard phase: discard one cypher if you like"),
+    "over": lambda: pgettext("analysis phase", "the game is over"),
+}
+
+
+def decision_words(system: str, position: Mapping[str, Any], names: gamereport.Namer | None = None
+                   ) -> dict[str, str]:
+    """{"heading": "Round 3 · Turn 5", "words": "You to play: give an order (2 orders left)"}."""
+    turn, round_ = position.get("turn"), position.get("round")
+    if isinstance(round_, int) and isinstance(turn, int):
+        heading = pgettext("analysis", "Round %(round)s · Turn %(turn)s") % {"round": round_, "turn": turn}
+    elif isinstance(round_, int):
+        heading = pgettext("analysis", "Round %(round)s") % {"round": round_}
+    elif isinstance(turn, int):
+        heading = pgettext("analysis", "Turn %(turn)s") % {"turn": turn}
+    else:
+        heading = ""
+    phase = position.get("phase") or position.get("decision")
+    if isinstance(phase, Mapping):
+        phase = phase.get("kind") or phase.get("name")
+    words = PHASES.get(phase)
+    player = next((position.get(key) for key in ("player", "active", "to_play") if position.get(key) is not None),
+                  None)
+    if phase == "over" or words is None:
+        text = str(words()) if words else ""
+    else:
+        text = pgettext("analysis", "%(who)s to play: %(what)s") % {"who": _side(names, player), "what": words()}
+    left = position.get("orders_left")
+    if system == "mwda" and phase == "orders" and isinstance(left, int):
+        text += " " + pgettext("analysis", "(%(n)s orders left this turn)") % {"n": left}
+    return {"heading": heading, "words": text}
+
+
+# ---- actions in words -------------------------------------------------------------------------------------------
+
+
+def action_words(system: str, action: Any, names: gamereport.Namer, position: Mapping[str, Any]) -> str:
+    """A legal action (its record as a list: kind first) in words: "Attack the opponent with Hound 2"."""
+    if not isinstance(action, list) or not action or not isinstance(action[0], str):
+        return pgettext("analysis action", "an action")
+    kind, fields = action[0], action[1:]
+    write = _WRITERS.get(system, {}).get(kind)
+    if write is not None:
+        try:
+            return str(write(names, *fields))
+        except (TypeError, ValueError, IndexError, KeyError):
+            pass
+    return pgettext("analysis action", "Action %(kind)s") % {"kind": kind}
+
+
+def _targets(names: gamereport.Namer, targets: Any) -> str:
+    words = []
+    for target in targets or []:
+        if isinstance(target, list) and target[:1] == ["player"]:
+            words.append(_side_object(names, target[1] if len(target) > 1 else 1))
+        else:
+            words.append(names.uid(target))
+    return pgettext("analysis action", ", ").join(words) if words else pgettext("analysis action", "nobody")
+
+
+def _side_object(names: gamereport.Namer, player: Any) -> str:
+    if player == 0:
+        return pgettext("analysis action", "you")
+    return pgettext("analysis action", "the beasts") if names.coop else pgettext("analysis action", "the opponent")
+
+
+def _h_play(n: gamereport.Namer, card: int, payment: Any, target: Any) -> str:
+    paid = len(payment or [])
+    if isinstance(target, list) and len(target) == 2 and all(isinstance(t, int) for t in target):
+        return _t("analysis action", "Refit %(source)s into %(card)s (paying %(n)s)", source=n.uid(target[0]),
+                  card=n.uid(card), n=paid)
+    if isinstance(target, int):
+        return _t("analysis action", "Play %(card)s on %(target)s (paying %(n)s)", card=n.uid(card),
+                  target=n.uid(target), n=paid)
+    return _t("analysis action", "Play %(card)s (paying %(n)s)", card=n.uid(card), n=paid)
+
+
+def _h_skill(n: gamereport.Namer, card: int, index: int, target: Any) -> str:
+    if target is None:
+        return _t("analysis action", "Use skill %(i)s of %(card)s", i=index + 1, card=n.uid(card))
+    return _t("analysis action", "Use skill %(i)s of %(card)s on %(target)s", i=index + 1, card=n.uid(card),
+              target=_targets(n, [target]))
+
+
+_HAGMI = {
+    "play": _h_play,
+    "skill": _h_skill,
+    "hidden": lambda n, unit, target: _t("analysis action", "Use the hidden mechanism (秘匿機構) of %(unit)s",
+                                         unit=n.uid(unit)),
+    "design": lambda n, design, materials: _t("analysis action", "Produce %(card)s from %(n)s units",
+                                              card=n.uid(design), n=len(materials or [])),
+    "battle": lambda n: _t("analysis action", "Go to the battle phase"),
+    "attack": lambda n, unit, targets: _t("analysis action", "Attack %(targets)s with %(unit)s",
+                                          targets=_targets(n, targets), unit=n.uid(unit)),
+    "end": lambda n: _t("analysis action", "End the battle phase and the turn"),
+    "counter": lambda n: _t("analysis action", "Counter (反撃) with the attacked unit"),
+    "intercept": lambda n, unit: _t("analysis action", "Intercept (守護) with %(unit)s", unit=n.uid(unit)),
+    "no_defend": lambda n: _t("analysis action", "Do not defend"),
+    "pass": lambda n: _t("analysis action", "Let the hits go on"),
+}
+
+
+def _m_move(n: gamereport.Namer, uid: int, toward: int, run: bool) -> str:
+    if toward < 0:
+        text = (_t("analysis action", "Run %(unit)s away from the nearest enemy", unit=n.piece(uid)) if run else
+                _t("analysis action", "Move %(unit)s away from the nearest enemy", unit=n.piece(uid)))
+    elif run:
+        text = _t("analysis action", "Run %(unit)s toward %(target)s", unit=n.piece(uid), target=n.piece(toward))
+    else:
+        text = _t("analysis action", "Move %(unit)s toward %(target)s", unit=n.piece(uid), target=n.piece(toward))
+    return text
+
+
+_MWDA = {
+    "pass": lambda n: _t("analysis action", "Pass (give no more orders this turn)"),
+    "vent": lambda n, uid: _t("analysis action", "Vent %(unit)s's heat", unit=n.piece(uid)),
+    "move": _m_move,
+    "shoot": lambda n, uid, target, weapon: (
+        _t("analysis action", "%(unit)s shoots %(target)s", unit=n.piece(uid), target=n.piece(target)) if not weapon
+        else _t("analysis action", "%(unit)s shoots %(target)s with its secondary weapon", unit=n.piece(uid),
+                target=n.piece(target))),
+    "close": lambda n, uid, target: _t("analysis action", "%(unit)s attacks %(target)s in close combat",
+                                       unit=n.piece(uid), target=n.piece(target)),
+    "charge": lambda n, uid, target: _t("analysis action", "%(unit)s charges %(target)s", unit=n.piece(uid),
+                                        target=n.piece(target)),
+    "dfa": lambda n, uid, target: _t("analysis action", "%(unit)s jumps on %(target)s (death from above)",
+                                     unit=n.piece(uid), target=n.piece(target)),
+}
+
+_MOVE_MODES = {
+    "advance": lambda: pgettext("analysis action", "advance toward the nearest enemy"),
+    "objective": lambda: pgettext("analysis action", "head for the centre objective"),
+    "hold": lambda: pgettext("analysis action", "hold its ground"),
+}
+
+
+def _holder(n: gamereport.Namer, holder: str, uid: int) -> str:
+    if holder == "gate":
+        return _t("analysis action", "void gate %(n)s", n=uid)
+    return n.unit(uid)
+
+
+def _w_recall(n: gamereport.Namer, holder: str, uid: int, amount: Any = None) -> str:
+    if isinstance(amount, int):
+        return _t("analysis action", "Recall %(n)s arc from %(holder)s", n=amount, holder=_holder(n, holder, uid))
+    return _t("analysis action", "Recall the arc of %(holder)s", holder=_holder(n, holder, uid))
+
+
+_WARCASTER = {
+    "pass": lambda n, *rest: _t("analysis action", "Pass"),
+    "charge": lambda n, holder, uid, *rest: _t("analysis action", "Charge 1 arc onto %(holder)s",
+                                               holder=_holder(n, holder, uid)),
+    "recall": _w_recall,
+    "cypher": lambda n, code, choice=None: _t("analysis action", "Play the cypher %(card)s", card=n.card(code)),
+    "activate": lambda n, unit: _t("analysis action", "Activate %(unit)s", unit=n.unit(unit)),
+    "move": lambda n, mode: _t("analysis action", "Move: %(mode)s",
+                               mode=_MOVE_MODES[mode]() if mode in _MOVE_MODES else mode),
+    "attack": lambda n, target, arc: (
+        _t("analysis action", "Attack %(unit)s", unit=n.unit(target)) if not arc else
+        _t("analysis action", "Attack %(unit)s, boosted with %(n)s arc", unit=n.unit(target), n=arc)),
+    "ability": lambda n, model, ability, choice=None: _t("analysis action", "Use ability %(i)s of %(model)s",
+                                                         i=ability + 1, model=n.piece(model)),
+    "wait": lambda n: _t("analysis action", "Wait (end this activation)"),
+    "deploy": lambda n, unit, gate: _t("analysis action", "Deploy %(unit)s through void gate %(gate)s",
+                                       unit=n.unit(unit), gate=gate),
+    "end": lambda n: _t("analysis action", "End the activation"),
+    "gate": lambda n, spot: _t("analysis action", "Place a void gate on spot %(n)s", n=spot + 1),
+    "discard": lambda n, code: _t("analysis action", "Discard the cypher %(card)s", card=n.card(code)),
+}
+
+_WRITERS: dict[str, dict[str, Any]] = {"hagmi": _HAGMI, "mwda": _MWDA, "warcaster": _WARCASTER}
