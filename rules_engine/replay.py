@@ -126,13 +126,13 @@ def board_events(system: str, state: Any) -> list[dict[str, Any]]:
     if system == "mwda":
         add("setup", None, {"table": state.layout.to_dict()})
         for unit in state.units:
+            if not unit.alive:  # an eliminated unit is off the table (a position keeps no place for it)
+                continue
             spec = unit.spec
             add("deploy", unit.side, {"unit": unit.uid, "code": spec.code, "name": spec.name, "unit_kind": spec.kind,
                                       "points": spec.points, "radius": spec.radius, "clicks": len(spec.dial),
                                       "at": state.position(unit)})
-            if not unit.alive:
-                add("eliminated", unit.side, {"unit": unit.uid})
-            elif unit.click:
+            if unit.click:
                 add("damage", unit.side, {"unit": unit.uid, "clicks": len(spec.dial), "click": unit.click})
     elif system == "warcaster":
         from rules_engine.warcaster.deployment import side_info

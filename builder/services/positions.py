@@ -79,7 +79,9 @@ def position_cards(doc: Mapping[str, Any]) -> Mapping[str, Any]:
     catalog = catalog_for(system) if isinstance(system, str) else None
     if catalog is None:
         raise PositionInvalid(f"system: no catalog of {system!r} is loaded", path="system")
-    return catalog.cards
+    from rules_engine.simulation import _plain  # the catalog's read-only mappings as the engines read a snapshot's
+
+    return _plain(catalog.cards)
 
 
 def position_load(doc: Any, cards: Mapping[str, Any] | None = None) -> Any:

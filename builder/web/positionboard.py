@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.utils.text import capfirst
 from django.utils.translation import pgettext
 
 from . import gamereport, results
@@ -134,7 +135,7 @@ def action_words(system: str, action: Any, names: gamereport.Namer, position: Ma
     write = _WRITERS.get(system, {}).get(kind)
     if write is not None:
         try:
-            return str(write(names, *fields))
+            return capfirst(str(write(names, *fields)))
         except (TypeError, ValueError, IndexError, KeyError):
             pass
     return pgettext("analysis action", "Action %(kind)s") % {"kind": kind}
