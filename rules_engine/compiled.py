@@ -46,8 +46,8 @@ STAMP = "stamp.json"
 # Per engine package, the modules compiled together (construction, simulation and odds stay Python: they are
 # not in the game loop).
 PACKAGES: dict[str, tuple[str, ...]] = {
-    "rules_engine.warcaster": ("geometry", "models", "actions", "state", "movement", "deployment", "combat", "cyphers",
-                               "policies", "game"),
+    "rules_engine.warcaster": ("geometry", "models", "actions", "state", "movement", "deployment", "charging",
+                               "combat", "cyphers", "policies", "game"),
     "rules_engine.mwda": ("geometry", "units", "actions", "state", "combat", "orders", "movement", "policies", "game"),
     "rules_engine.hagmi": ("cards", "actions", "state", "skills", "beasts", "zones", "damage", "combat", "refit",
                            "legal", "policies", "game"),

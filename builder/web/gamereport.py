@@ -590,6 +590,34 @@ def _w_holder(n: Namer, e: Mapping[str, Any]) -> str:
     return _t("replay","a void gate")
 
 
+def _w_recalls(n: Namer, run: list[Mapping[str, Any]]) -> str:
+    """A player's recalls of one charging phase (W10 phase 2: any amount, from several units and gates, an event
+    per arc) as one sentence: the arc from each holder, in the order first recalled, and the pool after."""
+    totals: dict[tuple[Any, Any], int] = {}
+    for event in run:
+        key = (event["data"].get("holder"), event["data"].get("uid"))
+        totals[key] = totals.get(key, 0) + (event["data"].get("amount") or 0)
+    several_gates = sum(1 for holder, _ in totals if holder != "unit") > 1
+    pieces = []
+    for (holder, uid), amount in totals.items():
+        if holder == "unit":
+            name = n.unit(uid)
+        elif several_gates and isinstance(uid, int):
+            name = _t("replay","void gate %(number)s", number=uid + 1)
+        else:
+            name = _t("replay","a void gate")
+        pieces.append(_t("replay","%(amount)s arc from %(holder)s", amount=amount, holder=name))
+    return _t("replay","%(who)s recalled %(recalled)s (%(pool)s in the pool).", who=n.subject(run[0]["player"]),
+              recalled=_join(pieces), pool=run[-1]["data"].get("pool"))
+
+
+def _w_recall(n: Namer, e: Mapping[str, Any]) -> str:
+    if "amount" not in e["data"]:  # a log from before recalls of any amount: all the holder's arc
+        return _t("replay","%(who)s recalled the arc of %(holder)s (%(pool)s in the pool).",
+                  who=n.subject(e["player"]), holder=_w_holder(n, e), pool=e["data"].get("pool"))
+    return _w_recalls(n, [e])
+
+
 def _w_move(n: Namer, e: Mapping[str, Any]) -> str:
     data = e["data"]
     unit = n.unit(data.get("unit"))
@@ -624,8 +652,7 @@ _WARCASTER: dict[str, Callable[[Namer, Mapping[str, Any]], str | None]] = {
     "charge": lambda n, e: _t("replay","%(who)s charged %(holder)s with arc (%(arc)s on it, %(pool)s left in the pool).",
                               who=n.subject(e["player"]), holder=_w_holder(n, e), arc=e["data"].get("arc"),
                               pool=e["data"].get("pool")),
-    "recall": lambda n, e: _t("replay","%(who)s recalled the arc of %(holder)s (%(pool)s in the pool).",
-                              who=n.subject(e["player"]), holder=_w_holder(n, e), pool=e["data"].get("pool")),
+    "recall": _w_recall,
     "gate": lambda n, e: _t("replay","%(who)s opened a void gate with %(arc)s arc.", who=n.subject(e["player"]),
                             arc=e["data"].get("arc")),
     "gate_paid": lambda n, e: _t("replay","%(who)s spent %(amount)s arc of a void gate to bring in a unit.",
@@ -746,8 +773,8 @@ def sentence(system: str, event: Mapping[str, Any], namer: Namer) -> str | None:
 
 
 def _merged(system: str, events: list[Mapping[str, Any]], namer: Namer) -> list[str]:
-    """The sentences of one turn; runs of HAGMI draws from one deck and of damage cards become one sentence, and
-    so do an attack with its damage and a kill (`_together`)."""
+    """The sentences of one turn; runs of HAGMI draws from one deck and of damage cards become one sentence, so do
+    a Warcaster player's recalls of one charging phase, and an attack with its damage and a kill (`_together`)."""
     lines: list[str] = []
     i = 0
     while i < len(events):
@@ -764,6 +791,14 @@ def _merged(system: str, events: list[Mapping[str, Any]], namer: Namer) -> list[
             else:
                 text = _h_damage_player(namer, event, [e["data"].get("card") for e in events[i:j + 1]])
             lines.append(capfirst(text))
+            i = j + 1
+            continue
+        if system == "warcaster" and kind == "recall" and "amount" in event["data"]:
+            j = i
+            while (j + 1 < len(events) and events[j + 1].get("kind") == kind and "amount" in events[j + 1]["data"]
+                   and events[j + 1].get("player") == event.get("player")):
+                j += 1
+            lines.append(capfirst(_w_recalls(namer, list(events[i:j + 1]))))
             i = j + 1
             continue
         paired = _together(system, events[i:i + 3], namer)

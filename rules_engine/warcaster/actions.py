@@ -11,10 +11,14 @@ uids (a dict keyed by the whole tuple cost as much again in hashing); uids are s
 stay short. A phase with a single legal action is played
 automatically.
 
-W10 phase 2, charging:
-- `Charge("charge", holder, uid)`: 1 arc from the pool onto a unit (`holder` "unit") or a gate ("gate");
-- `Recall("recall", holder, uid)`: all the arc of that unit or gate back to the pool;
-- `PASS` (`Pass("pass")`): no more charging.
+W10 phase 2, charging (charging.py): either one charge or any amount of recalls, from several holders:
+- `Charge("charge", holder, uid)`: 1 arc from the pool onto a unit (`holder` "unit") or a gate ("gate"); it ends
+  the phase;
+- `Recall("recall", holder, uid, amount)`: `amount` arc of that unit or gate back to the pool (option
+  `charging_recall` "any": 1 arc, and the phase goes on to recall more, from the same holder or another, until
+  `END`; "one_holder": all its arc, and the phase ends);
+- `PASS` (`Pass("pass")`): charge nothing and recall nothing;
+- `END` (`End("end")`), once a recall is made: no more recalling.
 
 W10 phases 3 and 5, cyphers:
 - `PlayCypher("cypher", code, choice)`: play a cypher of the hand; `choice` is the chosen model's uid, the arc
@@ -62,6 +66,7 @@ class Recall(NamedTuple):
     kind: str
     holder: str  # "unit" | "gate"
     uid: int
+    amount: int  # arc recalled (回収)
 
 
 class PlayCypher(NamedTuple):
@@ -140,7 +145,7 @@ def _row_of(rows: list[list[Any]], index: int) -> list[Any]:
 
 
 _CHARGE: Final[list[list[Charge]]] = [[], []]  # by holder (0: unit, 1: gate), then by uid
-_RECALL: Final[list[list[Recall]]] = [[], []]
+_RECALL: Final[list[list[list[Recall]]]] = [[], []]  # by holder, then by uid, then by amount
 
 
 def charge(holder: str, uid: int) -> Charge:
@@ -159,20 +164,19 @@ def charge(holder: str, uid: int) -> Charge:
     return row[uid]
 
 
-def recall(holder: str, uid: int) -> Recall:
+def recall(holder: str, uid: int, amount: int) -> Recall:
     if holder == "unit":
-        row = _RECALL[0]
+        rows = _RECALL[0]
     elif holder == "gate":
-        row = _RECALL[1]
+        rows = _RECALL[1]
     else:
-        return _NEW(Recall, ("recall", holder, uid))
-    if _in_row(row, uid):
-        return row[uid]
-    if uid < 0:
-        return _NEW(Recall, ("recall", holder, uid))
-    while len(row) <= uid:
-        row.append(_NEW(Recall, ("recall", holder, len(row))))
-    return row[uid]
+        return _NEW(Recall, ("recall", holder, uid, amount))
+    if uid < 0 or amount < 0:
+        return _NEW(Recall, ("recall", holder, uid, amount))
+    row = _row_of(rows, uid)
+    while len(row) <= amount:
+        row.append(_NEW(Recall, ("recall", holder, uid, len(row))))
+    return row[amount]
 
 
 _PLAY_CYPHER: Final[dict[str, list[PlayCypher]]] = {}  # by code, then by choice + 1 (None: 0)

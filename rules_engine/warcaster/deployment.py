@@ -1,6 +1,6 @@
-"""Arc, void gates and deployment: the arc on units (put from and spent back to the pool), charging and recalling
-arc (W10 phase 2), deploying a reserve unit through a gate (W10 phase 6), placing a gate (W10 phase 7), the spots
-gates may stand on; and the set-up: the pieces of each side, and what the set-up event says of them.
+"""Arc, void gates and deployment: the arc on units (put from and spent back to the pool), deploying a reserve unit
+through a gate (W10 phase 6), placing a gate (W10 phase 7), the spots gates may stand on; and the set-up: the
+pieces of each side, and what the set-up event says of them. Charging and recalling (W10 phase 2): charging.py.
 
 Arc [interpretation]: each player owns `arc_pool` arc. Charging moves 1 arc from the pool onto a unit or gate;
 recalling, deploying (gate arc), spending on attacks (power dice) and abilities return arc to the pool. A gate
@@ -43,22 +43,6 @@ def put_arc(table: Table, unit: Unit, amount: int) -> int:
     unit.arc += amount
     side.pool -= amount
     return amount
-
-
-def charge_or_recall(table: Table, kind: str, holder_kind: str, uid: int) -> None:
-    """W10 phase 2: `charge` moves 1 arc from the pool onto the unit or gate, `recall` all its arc back."""
-    side = table.sides[table.player]
-    holder: Unit | Gate = table.units[uid] if holder_kind == "unit" else side.gates[uid]
-    if kind == "charge":
-        if isinstance(holder, Unit):
-            put_arc(table, holder, 1)
-        else:
-            holder.arc += 1
-            side.pool -= 1
-    else:
-        side.pool += holder.arc
-        holder.arc = 0
-    table.log(kind, None, {"holder": holder_kind, "uid": uid, "arc": holder.arc, "pool": side.pool})
 
 
 def deploy(table: Table, unit: Unit, gate_uid: int) -> None:

@@ -3,15 +3,15 @@
 Player 0 plays the list; player 1 is the opponent: a `force` (another list, played by a policy) or the
 `goldfish` (its units stand on the table from the start and never activate or play cyphers).
 
-W10 turn, in order: 1 ready (automatic) → 2 charging → 3 cypher → 4 activation (a unit, then one solo) →
-5 cypher → 6 deployment → 7 gate placement → 8 discard → 9 draw up to the hand limit (automatic). Players
-alternate turns; a pulse round ends when both have had `turns_per_round` turns (W15 continuous effects rolled,
-W16 objective scored); the game lasts `rounds` pulse rounds (W16), or ends when a side has no model on the table
-and none in reserve.
+W10 turn, in order: 1 ready (automatic) → 2 charging (charging.py: one charge, or recalls until `END`; phases
+"charge" and "recall") → 3 cypher → 4 activation (a unit, then one solo) → 5 cypher → 6 deployment → 7 gate
+placement → 8 discard → 9 draw up to the hand limit (automatic). Players alternate turns; a pulse round ends
+when both have had `turns_per_round` turns (W15 continuous effects rolled, W16 objective scored); the game lasts
+`rounds` pulse rounds (W16), or ends when a side has no model on the table and none in reserve.
 
 `WarcasterState` (a `Table`, state.py) holds the state protocol, the turn flow, the legal actions of each phase
-(the actions: actions.py) and the dispatch of an action to its rules (combat.py, cyphers.py, movement.py,
-deployment.py). A phase with a single legal action is played automatically.
+(the actions: actions.py) and the dispatch of an action to its rules (charging.py, combat.py, cyphers.py,
+movement.py, deployment.py). A phase with a single legal action is played automatically.
 """
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from rules_engine.core import outcome
 from rules_engine.core.game import TERMINAL, IllegalActionError
 from rules_engine.core.outcome import Outcome
 from rules_engine.warcaster import actions as A
-from rules_engine.warcaster import combat, cyphers, deployment, movement
+from rules_engine.warcaster import charging, combat, cyphers, deployment, movement
 from rules_engine.warcaster import policies  # noqa: F401  (registers warcaster-greedy)
 from rules_engine.warcaster.actions import MOVE_MODES, PASS
 from rules_engine.warcaster.models import Catalog, CypherSpec, UnitSpec, compile_force, compile_rack
@@ -49,6 +49,7 @@ DEFAULT_OPTIONS: Mapping[str, Any] = {  # the game's options (a simulation's `op
     "cypher_attack_stat": "foc",  # stat of the arc node used for a cypher attack roll ("foc" or "rat")
     "discard_to_hand_limit": False,  # W10 phase 8: one optional discard (seed 003); True: down to the hand limit
     "continuous_damage_direct": True,  # W15: fire/corrosion damage goes straight to health, past shields (seed 003)
+    "charging_recall": "any",  # W10 phase 2: recall any amount from several holders (seed 003); or "one_holder"
 }
 
 
@@ -75,6 +76,9 @@ class WarcasterGame:
         if self.options["blast_damage"] not in ("half_pow", "half_pow_minus_arm"):
             raise ValueError(f"options.blast_damage: expected 'half_pow' or 'half_pow_minus_arm', "
                              f"got {self.options['blast_damage']!r}")
+        if self.options["charging_recall"] not in charging.RECALL_READINGS:
+            raise ValueError(f"options.charging_recall: expected 'any' or 'one_holder', "
+                             f"got {self.options['charging_recall']!r}")
         if self.options["cypher_attack_stat"] not in ("foc", "rat"):
             raise ValueError(f"options.cypher_attack_stat: expected 'foc' or 'rat', got {self.options['cypher_attack_stat']!r}")
         catalog = Catalog(cards)
@@ -188,8 +192,9 @@ class WarcasterState(Table):
 
     def describe(self, action: Any) -> str:
         kind = action[0]  # by position: a caller may describe a bare tuple equal to a record
-        if kind in ("charge", "recall"):
-            return f"{kind} arc {'on' if kind == 'charge' else 'from'} {action[1]} {action[2]}"
+        words = charging.describe(self, action, self.phase)
+        if words is not None:
+            return words
         if kind == "activate":
             return f"activate {self.units[action[1]].spec.name}"
         if kind == "attack":
@@ -210,8 +215,8 @@ class WarcasterState(Table):
         phase = self.phase  # a plain chain, not getattr(f"_legal_{phase}"): this runs after every action
         if phase == "cypher1" or phase == "cypher2":
             return self._legal_cypher(side)
-        if phase == "charge":
-            return self._legal_charge(side)
+        if phase == "charge" or phase == "recall":  # W10 phase 2 (charging.py)
+            return charging.legal_actions(self, side, phase == "recall")
         if phase == "activate" or phase == "solo":
             return self._legal_activate(side, phase == "solo")
         if phase == "move":
@@ -225,22 +230,6 @@ class WarcasterState(Table):
         if phase == "discard":
             return self._legal_discard(side)
         raise ValueError(f"unknown Warcaster phase {phase!r}")
-
-    def _legal_charge(self, side: Side) -> list[Any]:
-        actions: list[Any] = [PASS]
-        for unit in self.units_on_board(side.player):
-            if side.pool and unit.arc < self.arc_limit(unit):
-                actions.append(A.charge("unit", unit.uid))
-        for gate in side.gates:
-            if side.pool and gate.arc < self.options["gate_arc_limit"]:
-                actions.append(A.charge("gate", gate.uid))
-        for unit in self.units_on_board(side.player):
-            if unit.arc:
-                actions.append(A.recall("unit", unit.uid))
-        for gate in side.gates:
-            if gate.arc:
-                actions.append(A.recall("gate", gate.uid))
-        return actions
 
     def _legal_cypher(self, side: Side) -> list[Any]:
         actions: list[Any] = [PASS]
@@ -347,10 +336,8 @@ class WarcasterState(Table):
             if kind == "cypher":
                 cyphers.play_from_hand(self, self.player, action.code, action.choice)
             self.phase = "activate" if phase == "cypher1" else "deploy"
-        elif phase == "charge":
-            if kind != "pass":
-                deployment.charge_or_recall(self, kind, action.holder, action.uid)
-            self.phase = "cypher1"
+        elif phase == "charge" or phase == "recall":
+            self.phase = charging.play(self, action)  # W10 phase 2: "recall" again while recalling, else "cypher1"
         elif phase == "activate" or phase == "solo":
             if kind == "pass":
                 self.phase = "cypher2"

@@ -1,7 +1,9 @@
 """Warcaster policies. `random` is the core's; `warcaster-greedy` is a one-ply heuristic:
 
 - charging: arc onto a gate while a reserve unit is waiting for more gate arc, else onto a warjack or hero
-  that fights; never recalls;
+  that fights; when no charge helps (an empty pool, say), recalls idle arc (on gates once no reserve is left, on
+  units without weapons), one arc at a time, while the pool holds less than the rest of the game can use
+  (`arc_wanted`), then ends the phase;
 - cyphers: scores each playable cypher on its chosen target (expected damage of attack cyphers from the
   exact strike distribution, kills, effects put on enemies, healing, arc, cards); buffs that last a turn only
   in the first cypher phase, before the activation they help; keeps the card when nothing scores;
@@ -57,7 +59,7 @@ class WarcasterGreedyPolicy:
             return self._score_act(state, action)
         if phase == "activate" or phase == "solo":
             return self._score_activate(state, action)
-        if phase == "charge":
+        if phase == "charge" or phase == "recall":
             return self._score_charge(state, action)
         if phase == "move":
             return self._score_move(state, action)
@@ -71,17 +73,25 @@ class WarcasterGreedyPolicy:
 
     # --- W10 phase 2
     def _score_charge(self, state: WarcasterState, action: Any) -> float:
-        if action.kind == "pass":
+        kind = action.kind
+        if kind == "pass" or kind == "end":
             return 0
-        if action.kind == "recall":
-            return -5
         side = state.sides[state.player]
+        if kind == "recall":  # below every useful charge (≥ 0.5): recalling gives up this turn's charge
+            if action.holder == "gate":
+                idle = not state.reserves(state.player)
+                arc = side.gates[action.uid].arc
+            else:
+                unit = state.units[action.uid]
+                idle = not _fights(unit)
+                arc = unit.arc
+            return 0.3 + 0.01 * arc if idle and side.pool < arc_wanted(state) else -5
         if action.holder == "gate":
             gate = side.gates[action.uid]
             waiting = [u.spec.cst for u in state.reserves(state.player) if u.spec.cst > gate.arc]
             return 4 - 0.1 * min(c - gate.arc for c in waiting) if waiting else -1
         unit = state.units[action.uid]
-        if not any(m.spec.weapons for m in unit.alive_models):
+        if not _fights(unit):
             return -1
         return 2 + (1 if unit.spec.kind in ("warjack", "hero") else 0) - 0.5 * unit.arc
 
@@ -199,6 +209,34 @@ class WarcasterGreedyPolicy:
 
 
 register_policy("warcaster-greedy")(WarcasterGreedyPolicy)  # not as a decorator: mypyc keeps the class native
+
+
+def _fights(unit: Unit) -> bool:
+    """A model of the unit carries a weapon (its arc buys power dice)."""
+    for model in unit.alive_models:
+        if model.spec.weapons:
+            return True
+    return False
+
+
+def arc_wanted(state: WarcasterState) -> int:
+    """The arc the player's pool can still be asked for this game (what the greedy recalls for): a charge each turn
+    left, up to the room on its fighting units; the gates it has yet to place; the arc cyphers in its hand."""
+    player = state.player
+    side = state.sides[player]
+    room = 0
+    for unit in state.units_on_board(player):
+        if _fights(unit):
+            room += state.arc_limit(unit) - unit.arc
+    turns_left = (state.options["rounds"] - state.round + 1) * state.options["turns_per_round"] - \
+        state.turns_taken[player]
+    wanted = min(max(0, turns_left), room)
+    wanted += max(0, state.options["gates"] - len(side.gates)) * state.options["gate_start_arc"]
+    for cypher in side.hand:
+        for effect in cypher.effects:
+            if effect.kind == "arc":
+                wanted += int(effect.get("amount"))
+    return wanted
 
 
 def _expected(state: WarcasterState, stat: int, pow_: int, target: Model, arc: int) -> float:

@@ -317,3 +317,27 @@ def test_a_hit_its_damage_and_the_kill_read_as_one_sentence():
     with translation.override("ja"):
         [turn] = gamereport.report("hagmi", {"events": events}, hagmi.cards, namer=hagmi)
     assert turn["heading"] == "ターン2（相手）" and turn["lines"] == ["あなたの紅蓮丸が3ダメージを受けて破壊された。"]
+
+
+def test_w10_a_charging_phases_recalls_read_as_one_sentence_in_both_languages():
+    """W10 phase 2: recalls of any amount from several holders (one event per arc) make one sentence; a log from
+    before (no "amount": a holder's whole arc) keeps its own."""
+    namer = gamereport.Namer(system="warcaster", cards={}, units={2: (0, "Starsteel Infantry")})
+
+    def recall(holder, uid, arc, pool, amount=1):
+        return {"kind": "recall", "turn": 4, "player": 0,
+                "data": {"holder": holder, "uid": uid, "amount": amount, "arc": arc, "pool": pool}}
+
+    events = [{"kind": "turn_start", "turn": 4, "player": 0, "data": {"round": 1, "turn_in_round": 2}},
+              recall("gate", 0, 4, 1), recall("unit", 2, 1, 2), recall("gate", 0, 3, 3), recall("gate", 1, 2, 4)]
+    with translation.override("en"):
+        [turn] = gamereport.report("warcaster", {"events": events}, {}, namer=namer)
+    assert turn["lines"] == ["You recalled 2 arc from void gate 1, 1 arc from Starsteel Infantry and 1 arc from void "
+                             "gate 2 (4 in the pool)."]
+    with translation.override("ja"):
+        [turn] = gamereport.report("warcaster", {"events": events[:3]}, {}, namer=namer)
+    assert turn["lines"] == ["あなたはヴォイドゲートからアーク1とStarsteel Infantryからアーク1を回収（プール2）。"]
+    old = {"kind": "recall", "turn": 4, "player": 0, "data": {"holder": "gate", "uid": 0, "arc": 0, "pool": 6}}
+    with translation.override("en"):
+        [turn] = gamereport.report("warcaster", {"events": [events[0], old]}, {}, namer=namer)
+    assert turn["lines"] == ["You recalled the arc of a void gate (6 in the pool)."]

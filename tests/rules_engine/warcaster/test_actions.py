@@ -12,7 +12,7 @@ from rules_engine.warcaster.game import WarcasterGame
 from tests.rules_engine.warcaster import CARDS, LISTS, OPPONENTS
 
 RECORDS = [
-    (A.PASS, ("pass",)), (A.charge("unit", 2), ("charge", "unit", 2)), (A.recall("gate", 0), ("recall", "gate", 0)),
+    (A.PASS, ("pass",)), (A.charge("unit", 2), ("charge", "unit", 2)), (A.recall("gate", 0, 1), ("recall", "gate", 0, 1)),
     (A.play_cypher("c1", None), ("cypher", "c1", None)), (A.play_cypher("c1", 0), ("cypher", "c1", 0)),
     (A.activate(4), ("activate", 4)), (A.move("hold"), ("move", "hold")), (A.attack(3, 1), ("attack", 3, 1)),
     (A.use_ability(5, 0, None), ("ability", 5, 0, None)), (A.use_ability(5, 1, 7), ("ability", 5, 1, 7)),

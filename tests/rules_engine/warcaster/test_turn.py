@@ -72,6 +72,7 @@ def test_w10_first_decision_is_the_gate_when_nothing_is_on_the_table():
 
 
 def test_w10_charging_puts_one_arc_or_recalls_it():
+    """W10 phase 2 (more in test_charging.py): a charge of 1 arc, or recalls (1 arc each) until the phase ends."""
     state = _game().new_initial_state(random.Random(2))
     side = state.sides[0]
     state.player, state.phase = 0, "gate"
@@ -82,7 +83,8 @@ def test_w10_charging_puts_one_arc_or_recalls_it():
     state.apply(("charge", "gate", 0))
     assert (side.gates[0].arc, side.pool) == (state.options["gate_start_arc"] + 1, pool - 1)
     state.player, state.phase, state._legal = 0, "charge", None
-    state.apply(("recall", "gate", 0))
+    for _ in range(state.options["gate_start_arc"] + 1):
+        state.apply(("recall", "gate", 0, 1))
     assert (side.gates[0].arc, side.pool) == (0, pool + state.options["gate_start_arc"])
     assert not invariant_problems(state)
 
