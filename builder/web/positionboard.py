@@ -80,17 +80,24 @@ def _side(names: gamereport.Namer | None, player: Any) -> str:
 
 
 PHASES = {
+    # HAGMI! decisions
     "main": lambda: pgettext("analysis phase", "main phase: play cards, use skills, or go to battle"),
     "battle": lambda: pgettext("analysis phase", "battle phase: declare an attack or end the turn"),
     "defend": lambda: pgettext("analysis phase", "an attack comes: counter, intercept or do not defend"),
-    "emergency": lambda: pgettext("analysis phase", "emergency window (緊急): play an emergency card or let the hits go on"),
+    "emergency": lambda: pgettext("analysis phase", "emergency window (緊急): use an emergency card or skill, or let the hits go on"),
+    # MechWarrior: Dark Age
     "orders": lambda: pgettext("analysis phase", "give an order"),
-    "deploy": lambda: pgettext("analysis phase", "deploy a unit through a void gate"),
-    "gates": lambda: pgettext("analysis phase", "place a void gate"),
-    "charging": lambda: pgettext("analysis phase", "charging phase: charge or recall arc"),
-    "activation": lambda: pgettext("analysis phase", "activate a unit"),
-    "activating": lambda: pgettext("analysis phase", "the unit's activation: move, attack, use abilities or end it"),
-    "cypher": lambda: pgettext("analysis phase", "play a cypher or pass"),
+    # Warcaster: Neo-Mechanika (W10)
+    "charge": lambda: pgettext("analysis phase", "charging phase: charge 1 arc or recall arc"),
+    "recall": lambda: pgettext("analysis phase", "charging phase: recall more arc or end the phase"),
+    "cypher1": lambda: pgettext("analysis phase", "cypher phase: play a cypher or pass"),
+    "activate": lambda: pgettext("analysis phase", "activation phase: activate a unit or pass"),
+    "move": lambda: pgettext("analysis phase", "the unit's activation: choose how it moves"),
+    "act": lambda: pgettext("analysis phase", "the unit's activation: attack, use an ability or wait"),
+    "solo": lambda: pgettext("analysis phase", "solo phase: activate a solo or pass"),
+    "cypher2": lambda: pgettext("analysis phase", "second cypher phase: play a cypher or pass"),
+    "deploy": lambda: pgettext("analysis phase", "deployment phase: deploy a unit through a void gate or end"),
+    "gate": lambda: pgettext("analysis phase", "place a void gate or pass"),
     "discard": lambda: pgettext("analysis phase", "discard phase: discard one cypher if you like"),
     "over": lambda: pgettext("analysis phase", "the game is over"),
 }
@@ -132,6 +139,10 @@ def action_words(system: str, action: Any, names: gamereport.Namer, position: Ma
     if not isinstance(action, list) or not action or not isinstance(action[0], str):
         return pgettext("analysis action", "an action")
     kind, fields = action[0], action[1:]
+    if system == "warcaster" and kind == "end":  # END closes the deployment or the charging phase
+        phase = position.get("phase")
+        return str(pgettext("analysis action", "End the charging phase (recall no more arc)") if phase == "recall"
+                   else pgettext("analysis action", "Deploy no more units"))
     write = _WRITERS.get(system, {}).get(kind)
     if write is not None:
         try:
@@ -256,7 +267,6 @@ _WARCASTER = {
     "wait": lambda n: _t("analysis action", "Wait (end this activation)"),
     "deploy": lambda n, unit, gate: _t("analysis action", "Deploy %(unit)s through void gate %(gate)s",
                                        unit=n.unit(unit), gate=gate),
-    "end": lambda n: _t("analysis action", "End the activation"),
     "gate": lambda n, spot: _t("analysis action", "Place a void gate on spot %(n)s", n=spot + 1),
     "discard": lambda n, code: _t("analysis action", "Discard the cypher %(card)s", card=n.card(code)),
 }
