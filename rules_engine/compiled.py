@@ -43,8 +43,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 BUILD_DIR = Path(os.environ.get("HANGAR_ENGINE_BUILD_DIR", ROOT / "var" / "engine-build"))
 STAMP = "stamp.json"
-# Per engine package, the modules compiled together (construction, simulation and odds stay Python: they are
-# not in the game loop).
+# Per engine package, the modules compiled together (construction, simulation, odds, board and position stay
+# Python: they are not in the game loop; and mypyc refuses a module importing rules_engine.positions, whose imports
+# do not type-check).
 PACKAGES: dict[str, tuple[str, ...]] = {
     "rules_engine.warcaster": ("geometry", "models", "actions", "state", "movement", "deployment", "charging",
                                "combat", "cyphers", "policies", "game"),
