@@ -40,7 +40,14 @@ def board(system: str, position: Mapping[str, Any], result: Mapping[str, Any], c
             return {"kind": None}
         turn = {"turn": state_board["turn"], "heading": decision_words(system, position)["heading"]}
         frames = hagmi_boards({"boards": [state_board]}, names, [turn])
-        return {"kind": "cards", "frames": frames}
+        sides = position.get("sides") or []
+        for frame in frames:  # your hand and 秘策 by name: what you may play from here
+            for side in frame["sides"]:
+                if side["side"] == 0 and sides and isinstance(sides[0], Mapping):
+                    side["hand_cards"] = [names.card(_code(entry)) for entry in sides[0].get("hand") or []]
+                    side["secret_cards"] = [names.card(_code(entry)) for entry in sides[0].get("secret") or []]
+        return {"kind": "cards", "frames": frames,
+                "caption": pgettext("analysis", "The board of this position")}
     from rules_engine.replay import table_of
 
     events = result.get("table_events") or []
@@ -50,7 +57,13 @@ def board(system: str, position: Mapping[str, Any], result: Mapping[str, Any], c
         drawing["table"]["name"] = gamereport.table_name(drawing["table"]["name"])
     frames = drawing["frames"]
     return {"kind": "table", "drawing": drawing, "final": final_pieces(drawing),
-            "gates": frames[-1]["gates"] if frames else [], "attacks": [], "legend": legend(drawing)}
+            "gates": frames[-1]["gates"] if frames else [], "attacks": [], "legend": legend(drawing),
+            "caption": pgettext("analysis", "The table of this position")}
+
+
+def _code(entry: Any) -> Any:
+    """A HAGMI position's card: "CODE#UID" or "CODE"."""
+    return entry.split("#", 1)[0] if isinstance(entry, str) else None
 
 
 def event_lines(system: str, result: Mapping[str, Any], cards: Mapping[str, Any], names: gamereport.Namer
@@ -116,11 +129,12 @@ def decision_words(system: str, position: Mapping[str, Any], names: gamereport.N
     else:
         heading = ""
     phase = position.get("phase") or position.get("decision")
-    if isinstance(phase, Mapping):
-        phase = phase.get("kind") or phase.get("name")
-    words = PHASES.get(phase)
     player = next((position.get(key) for key in ("player", "active", "to_play") if position.get(key) is not None),
                   None)
+    if isinstance(phase, Mapping):  # HAGMI: {"kind", "player"}: who decides (the attacked player defends)
+        player = phase.get("player", player)
+        phase = phase.get("kind")
+    words = PHASES.get(phase)
     if phase == "over" or words is None:
         text = str(words()) if words else ""
     else:
@@ -168,15 +182,20 @@ def _side_object(names: gamereport.Namer, player: Any) -> str:
     return pgettext("analysis action", "the beasts") if names.coop else pgettext("analysis action", "the opponent")
 
 
+def _paid(n: gamereport.Namer, payment: Any) -> str:
+    names = [n.uid(uid) for uid in payment or []]
+    return pgettext("analysis action", ", ").join(names) if names else pgettext("analysis action", "nothing")
+
+
 def _h_play(n: gamereport.Namer, card: int, payment: Any, target: Any) -> str:
-    paid = len(payment or [])
+    paid = _paid(n, payment)
     if isinstance(target, list) and len(target) == 2 and all(isinstance(t, int) for t in target):
-        return _t("analysis action", "Refit %(source)s into %(card)s (paying %(n)s)", source=n.uid(target[0]),
-                  card=n.uid(card), n=paid)
+        return _t("analysis action", "Refit %(source)s into %(card)s, paying %(paid)s", source=n.uid(target[0]),
+                  card=n.uid(card), paid=paid)
     if isinstance(target, int):
-        return _t("analysis action", "Play %(card)s on %(target)s (paying %(n)s)", card=n.uid(card),
-                  target=n.uid(target), n=paid)
-    return _t("analysis action", "Play %(card)s (paying %(n)s)", card=n.uid(card), n=paid)
+        return _t("analysis action", "Play %(card)s on %(target)s, paying %(paid)s", card=n.uid(card),
+                  target=n.uid(target), paid=paid)
+    return _t("analysis action", "Play %(card)s, paying %(paid)s", card=n.uid(card), paid=paid)
 
 
 def _h_skill(n: gamereport.Namer, card: int, index: int, target: Any) -> str:
