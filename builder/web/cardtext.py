@@ -176,6 +176,9 @@ def hagmi_effect(skill: Mapping[str, Any]) -> str:
             "target": target}
         return text + (_gap() + _("Only one with %(limits)s.") % {"limits": limits} if limits else "")
     if kind == "refit":
+        if skill.get("into") == "self":  # H22: a 秘策 card that refits a battlefield card directly
+            return _("Refit a friendly unit into this card, straight from Secret (same pilot, two shared types "
+                     "besides Refit).")
         source = _("this unit") if skill.get("source") == "self" else _("a friendly unit")
         return _("Refit %(source)s into a card from %(from)s (same pilot, two shared types besides Refit).") % {
             "source": source, "from": _either(skill.get("from", ["hand", "secret"]), HAGMI_SOURCES)}

@@ -12,7 +12,8 @@ Main phase (`decision` "main"):
   (source unit uid, refit card uid) pair for a refit (改装, H21, H22), or the unit card to put onto the
   battlefield for 緊急生産.
 - `UseSkill("skill", card, skill_index, target)`: a `main` skill of a unit or facility (`skill_index` into the
-  card's skills), with its chosen target or None.
+  card's skills), with its chosen target, a (source unit uid, refit card uid) pair for a refit skill (H22: a
+  unit that refits itself, 「改装元カード」が改装する能力), or None.
 - `UseHidden("hidden", unit, target)`: a design unit's 秘匿機構 (H24).
 - `ProduceDesign("design", design, materials)`: produce a 設計兵装 from 秘策 with these material units (H23).
 - `BATTLE` = `Battle("battle")`: go to the battle phase.
@@ -31,6 +32,8 @@ Defence (`decision` "defend", the attacked player):
 Emergency window 緊急 (`decision` "emergency", the attacked player, before the first hit and between two, H10):
 
 - `Play("play", card, payment, target)`: an emergency card, as above.
+- `UseSkill("skill", card, skill_index, target)`: a 緊急 skill of a unit (not ダウン), its armament or a facility
+  of the attacked player on the battlefield, as above (once per window; `once_per_turn` as the card says).
 - `PASS` = `Pass("pass",)`: let the hits go on.
 
 A target ("player", index) stands for a player. Payments are listed without duplicates (cards of the same code
@@ -42,7 +45,7 @@ The constructor functions (`play`, `attack`, ...) build a record without the Nam
 """
 from __future__ import annotations
 
-from typing import Any, Final, NamedTuple, Union
+from typing import Any, Final, NamedTuple, Sequence, Union
 
 
 class Play(NamedTuple):
@@ -133,3 +136,39 @@ def attack(unit: int, targets: tuple[Any, ...]) -> Attack:
 
 def intercept(unit: int) -> Intercept:
     return tuple.__new__(Intercept, ("intercept", unit))
+
+
+def describe(cards: Sequence[Any], action: Any) -> str:
+    """An action in words: cards by name (`cards`: the state's cards by uid), a refit pair as "refit A into B",
+    a player as "player N", a skill by its kind."""
+    def name(uid: Any) -> str:
+        return str(cards[uid].name) if isinstance(uid, int) else repr(uid)
+
+    def words(target: Any) -> str:
+        if isinstance(target, int):
+            return name(target)
+        if isinstance(target, tuple) and len(target) == 2 and target[0] == "player":
+            return f"player {target[1]}"
+        if isinstance(target, tuple) and len(target) == 2 and all(isinstance(x, int) for x in target):
+            return f"refit {name(target[0])} into {name(target[1])}"  # 改装 (H22)
+        return "" if target is None else repr(target)
+
+    kind = action[0]
+    if kind == "play":
+        text = f"play {name(action[1])}"
+        if action[2]:
+            text += " paying " + ", ".join(name(uid) for uid in action[2])
+        target = words(action[3])
+        return f"{text}: {target}" if target else text
+    if kind in ("skill", "hidden"):
+        card = cards[action[1]]
+        skill = card.skills[action[2]].kind if kind == "skill" else "秘匿機構"
+        target = words(action[-1])
+        return f"use {name(action[1])}'s skill {skill}" + (f": {target}" if target else "")
+    if kind == "design":
+        return f"produce {name(action[1])} from " + ", ".join(name(uid) for uid in action[2])
+    if kind == "attack":
+        return f"attack with {name(action[1])}: " + ", ".join(words(target) for target in action[2])
+    if kind == "intercept":
+        return f"intercept with {name(action[1])}"
+    return str(kind)

@@ -76,6 +76,7 @@ class HagmiCard:
     type_set: frozenset[str] = field(init=False, compare=False, repr=False)
     play_window: str | None = field(init=False, compare=False, repr=False)
     main_skills: tuple[tuple[int, Skill], ...] = field(init=False, compare=False, repr=False)
+    emergency_skills: tuple[tuple[int, Skill], ...] = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         # Performance: the engine asks a card for its skills by trigger (and for its passive static skills)
@@ -93,11 +94,16 @@ class HagmiCard:
             "static_friendly": tuple(s for s in static if s.get("target") in ("all_friendly_units", "all_units")),
             "type_set": frozenset(self.types),
             "_max_targets": self._parse_max_targets(),
-            # when the card can be played (game.py `_playable_cards`): 緊急 tactics in an emergency window, other
-            # cards but damage and design cards in the main phase
-            "play_window": ("emergency" if self.category == "tactic" else None) if "emergency" in by_trigger
+            # when the card can be played (legal.py `playable_cards`): an order (指令) with a 緊急 skill in an
+            # emergency window; other cards but damage and design cards in the main phase — a unit, armament or
+            # facility with a 緊急 skill too: it uses that skill from the battlefield (H10, legal.py)
+            "play_window": "emergency" if self.category == "tactic" and self.subtype != "facility"
+                           and "emergency" in by_trigger
                            else None if self.category in ("damage", "design") else "main",
             "main_skills": tuple((i, s) for i, s in enumerate(self.skills) if s.trigger == "main"),  # (index, skill)
+            # 緊急 skills used from the battlefield (H10): (index, skill); none for an order, played from hand
+            "emergency_skills": () if self.category == "tactic" and self.subtype != "facility"
+                                else tuple((i, s) for i, s in enumerate(self.skills) if s.trigger == "emergency"),
         }
         for name, value in derived.items():
             object.__setattr__(self, name, value)
@@ -178,6 +184,9 @@ def parse_card(card: Mapping[str, Any]) -> HagmiCard:
         )
         for i, entry in enumerate(card.get("attrition", ()))
     )
+    for i, skill in enumerate(skills):
+        if skill.kind == "refit" and skill.get("into") == "self":
+            _check_direct_refit(code, card, skill, i)
     equip = card.get("equip")
     return HagmiCard(
         code=code,
@@ -205,6 +214,16 @@ def parse_card(card: Mapping[str, Any]) -> HagmiCard:
         cores=_int(card, "cores"),
         attrition=attrition,
     )
+
+
+def _check_direct_refit(code: str, card: Mapping[str, Any], skill: Skill, index: int) -> None:
+    """H22: a refit `into: self` is a 秘策 card that refits a battlefield card directly: a unit card, usable from
+    秘策 (H20), whose refit is used when it is played (`on_play`)."""
+    where = f"skills[{index}].into"
+    if card.get("category") != "unit" or not card.get("usable_from_secret"):
+        raise CardDataError(code, where, '"into": "self" needs a unit card with "usable_from_secret": true (H20, H22)')
+    if skill.trigger != "on_play" or skill.get("source") == "self":
+        raise CardDataError(code, where, '"into": "self" needs "trigger": "on_play" and a friendly unit as its source')
 
 
 def _at(code: str, entry: Mapping[str, Any], index: int) -> int:

@@ -238,10 +238,30 @@ def goes_on(state: "HagmiState", combat: Combat) -> bool:
     return combat.exchange < len(combat.schedule)
 
 
+def close_window(state: "Table", combat: Combat) -> None:
+    """The emergency window closes when the hits go on: its once-per-window notes go (H10, skills.py)."""
+    used = state.players[state.opponent_of(combat.side)].used
+    if used:
+        for key in [key for key in used if key.startswith("window:")]:
+            used.discard(key)
+
+
+def replace_unit(combat: Combat, old: int, new: int) -> None:
+    """H22: a unit refitted during a battle stays in it: the refit card takes its place [interpretation]."""
+    if combat.attacker == old:
+        combat.attacker = new
+    if combat.target == old:
+        combat.target = new
+    if combat.defender == old:
+        combat.defender = new
+    combat.targets = [new if target == old else target for target in combat.targets]
+
+
 def run_exchange(state: "HagmiState") -> None:
     """Resolve one exchange step by step; then the next emergency window, or the end of this target."""
     combat = state.combat
     assert combat is not None
+    close_window(state, combat)
     if not goes_on(state, combat):
         finish_target(state)
         return

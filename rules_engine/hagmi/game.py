@@ -27,10 +27,10 @@ from rules_engine.core.game import TERMINAL, EngineError, IllegalActionError
 from rules_engine.hagmi import beasts as beast_rules
 from rules_engine.hagmi import combat, legal, zones
 from rules_engine.hagmi import policies  # noqa: F401  (registers the HAGMI policies by name)
-from rules_engine.hagmi.actions import END, PASS, Action, Attack, Play, ProduceDesign, UseHidden, UseSkill
+from rules_engine.hagmi.actions import END, PASS, Action, Attack, Play, ProduceDesign, UseHidden, UseSkill, describe
 from rules_engine.hagmi.cards import HagmiCard, cards_from_catalog
 from rules_engine.hagmi.refit import produce_design, use_hidden
-from rules_engine.hagmi.skills import turn_skills, use_main_skill
+from rules_engine.hagmi.skills import turn_skills, use_emergency_skill, use_main_skill
 from rules_engine.hagmi.state import Player, Table
 
 DEFAULT_OPTIONS: Mapping[str, Any] = {
@@ -40,9 +40,12 @@ DEFAULT_OPTIONS: Mapping[str, Any] = {
     "charge_per_turn": 1,  # the 機獣 turn's charge phase
     "beast_deck_reshuffle": True,
     "max_turns": 60,  # a game still running after this many turns is a draw
+    "emergency_skill_limit": "window",  # H10: a 緊急 skill on the battlefield once per window, or "turn"
+    "direct_refit_cost": "card_cost",  # H22: a 秘策 card refitting directly pays its cost, or "free"
     "max_payment_options": 12,
     "max_target_options": 12,
 }
+CHOICES = {"emergency_skill_limit": ("window", "turn"), "direct_refit_cost": ("card_cost", "free")}
 SECTIONS = {"weapons": "weapons", "tactics": "tactics", "damage": "damage_deck", "secret": "secret"}
 DECK_OF_CATEGORY = {"unit": "兵器", "armament": "兵器", "design": "兵器", "tactic": "作戦", "damage": "ダメージ"}
 
@@ -61,6 +64,9 @@ class HagmiGame:
         if unknown:
             raise ValueError(f"unknown HAGMI engine options: {', '.join(sorted(unknown))}")
         self.options = {**DEFAULT_OPTIONS, **(options or {})}
+        for name, values in CHOICES.items():
+            if self.options[name] not in values:
+                raise ValueError(f'option "{name}": expected one of {", ".join(values)}, got {self.options[name]!r}')
         self.opening = self._opening_split(self.options["opening_split"])
         self.opponent = dict(opponent or {"kind": "goldfish", "damage_deck": []})
         self.sides = [self._list_side(player_list_doc, "list"), self._opponent_side(self.opponent)]
@@ -255,13 +261,8 @@ class HagmiState(Table):
             self.decision, self._legal = None, None
 
     def describe(self, action: Any) -> str:
-        """An action in words (by index: a record or the bare tuple equal to it, actions.py)."""
-        def name(x: Any) -> str:
-            return self.cards[x].name if isinstance(x, int) else repr(x)
-
-        if action[0] in ("play", "attack", "skill", "hidden", "design", "intercept"):
-            return f"{action[0]} {name(action[1])} " + " ".join(repr(a) for a in action[2:])
-        return action[0]
+        """An action in words (by index: a record or the bare tuple equal to it; actions.py `describe`)."""
+        return describe(self.cards, action)
 
     def secret_view(self, viewer: int, owner: int) -> list[str]:
         """H20: its owner sees the 秘策 cards; the opponent sees only each card's deck kind (兵器/作戦/ダメージ)."""
@@ -337,10 +338,11 @@ class HagmiState(Table):
             self.decision = ("battle", self.active)
 
     def open_window_or_exchange(self) -> None:
-        """緊急: the attacked player may use emergency cards before the first exchange and between two."""
+        """緊急 (H10): the attacked player may use emergency cards and the 緊急 skills of their cards on the
+        battlefield before the first exchange and between two."""
         assert self.combat is not None
         defender = self.opponent_of(self.combat.side)
-        plays = legal.emergency_plays(self, defender) if self.decides(defender) and not self.battle_closed else None
+        plays = legal.emergency_actions(self, defender) if self.decides(defender) and not self.battle_closed else None
         if plays:
             self.decision = ("emergency", defender)
             self._legal = plays + [PASS]  # the legal actions of this decision, listed once
@@ -359,7 +361,7 @@ class HagmiState(Table):
             return legal.attack_actions(self, player) + [END]
         if kind == "defend":
             return combat.defense_options(self)
-        return legal.emergency_plays(self, player) + [PASS]
+        return legal.emergency_actions(self, player) + [PASS]
 
     # ---- apply -------------------------------------------------------------------------------------------
 
@@ -398,8 +400,12 @@ class HagmiState(Table):
         if action.kind == "pass":
             combat.run_exchange(self)
             return
-        play = cast(Play, action)
-        zones.play_card(self, player, play.card, play.payment, play.target, trigger="emergency")
+        if action.kind == "skill":  # a 緊急 skill of a card on the battlefield (H10)
+            skill = cast(UseSkill, action)
+            use_emergency_skill(self, player, skill.card, skill.skill_index, skill.target)
+        else:
+            play = cast(Play, action)
+            zones.play_card(self, player, play.card, play.payment, play.target, trigger="emergency")
         if self.over:
             return
         if self.combat is None:

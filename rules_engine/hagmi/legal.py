@@ -1,10 +1,11 @@
 """HAGMI! legal actions: what a player may do at each decision (RULES.md §1.3 main and battle phases, H10 the
 emergency window, H20 秘策 plays, H21–H24 refit / design / 秘匿機構 choices), as the records of actions.py.
 
-`HagmiState.legal_actions` (game.py) asks `main_actions`, `attack_actions`, `emergency_plays` or combat.py's
-`defense_options` by decision. The lists have a fixed order; payments are listed without duplicates (cards of
-the same code are interchangeable), at most `max_payment_options` per card, cheapest first; a card's targets and
-a multi-N attack's target sets are cut at `max_target_options`.
+`HagmiState.legal_actions` (game.py) asks `main_actions`, `attack_actions`, `emergency_actions` (H10: emergency
+orders and the 緊急 skills of cards on the battlefield) or combat.py's `defense_options` by decision. The lists
+have a fixed order; payments are listed without duplicates (cards of the same code are interchangeable), at most
+`max_payment_options` per card, cheapest first; a card's targets and a multi-N attack's target sets are cut at
+`max_target_options`.
 """
 from __future__ import annotations
 
@@ -13,8 +14,8 @@ from typing import TYPE_CHECKING, Any, Iterable
 
 from rules_engine.hagmi import actions as actions_of
 from rules_engine.hagmi.actions import BATTLE, Action
-from rules_engine.hagmi.refit import design_materials, equip_ok, hidden_ready, refit_choices
-from rules_engine.hagmi.skills import CHOSEN_TARGETS
+from rules_engine.hagmi.refit import design_materials, equip_ok, hidden_ready, skill_choices
+from rules_engine.hagmi.skills import CHOSEN_TARGETS, Ctx, condition_holds, once_key, window_key
 from rules_engine.hagmi.state import Unit
 
 if TYPE_CHECKING:
@@ -68,6 +69,9 @@ def targets_for(state: Table, player: int, uid: int, trigger: str) -> list[Any] 
     """The choices a card's first targeted skill offers; None when it cannot be played now."""
     card = state.cards[uid]
     if card.category == "unit":
+        direct = direct_refit(card) if uid in state.players[player].secret else None
+        if direct is not None:  # H22: a 秘策 card that refits a battlefield card directly
+            return skill_choices(state, player, uid, direct) or None
         return [None]
     if card.category == "armament":
         return [u.uid for u in state.players[player].units if equip_ok(card, state.cards[u.uid])] or None
@@ -80,8 +84,7 @@ def targets_for(state: Table, player: int, uid: int, trigger: str) -> list[Any] 
 def skill_targets(state: Table, player: int, uid: int, skills: tuple) -> list[Any] | None:
     for skill in skills:
         if skill.kind == "refit":
-            zones = tuple(skill.get("from", ("hand", "secret")))
-            return refit_choices(state, player, zones, exclude=uid) or None
+            return skill_choices(state, player, uid, skill) or None  # H22
         if skill.kind == "produce":
             zones = tuple(skill.get("from", ("hand",)))
             return produce_choices(state, player, uid, zones, skill) or None
@@ -111,7 +114,9 @@ def produce_choices(state: Table, player: int, uid: int, zones: tuple[str, ...],
             card = state.cards[unit_uid]
             if card.category != "unit" or card.cost > skill.get("max_cost", 99) or card.code in seen:
                 continue
-            spare = len(me.hand) - (1 if uid in me.hand else 0) - state.cards[uid].cost - (1 if zone == "hand" else 0)
+            played = uid in me.hand or uid in me.secret  # a card played (it costs), or a skill on the battlefield
+            spare = (len(me.hand) - (1 if uid in me.hand else 0) - (state.cards[uid].cost if played else 0)
+                     - (1 if zone == "hand" else 0))
             if not skill.get("pay_cost", True) or spare >= card.cost:
                 seen.add(card.code)
                 choices.append(unit_uid)
@@ -130,9 +135,12 @@ def card_plays(state: Table, player: int, emergency: bool) -> list[Action]:
         targets = targets_for(state, player, uid, trigger)
         if targets is None:
             continue
-        if ordered is None and card.cost:
+        cost = card.cost
+        if card.category == "unit" and targets != [None] and state.options["direct_refit_cost"] == "free":
+            cost = 0  # H22: a 秘策 card refitting directly, with option direct_refit_cost = free
+        if ordered is None and cost:
             ordered = payment_order(state, player)
-        ways = payments(state, player, uid, card.cost, ordered)
+        ways = payments(state, player, uid, cost, ordered)
         if targets == [None] and max_targets > 0:  # the common case: no target to check against the payment
             actions.extend(actions_of.play(uid, payment, None) for payment in ways)
             continue
@@ -144,8 +152,47 @@ def card_plays(state: Table, player: int, emergency: bool) -> list[Action]:
     return actions
 
 
-def emergency_plays(state: Table, player: int) -> list[Action]:
-    return card_plays(state, player, emergency=True)
+def emergency_actions(state: Table, player: int) -> list[Action]:
+    """H10: what the attacked player may use in an emergency window (緊急): 緊急 orders from hand (or 秘策, H20),
+    then the 緊急 skills of their cards on the battlefield."""
+    return card_plays(state, player, emergency=True) + emergency_skill_uses(state, player)
+
+
+def emergency_skill_uses(state: Table, player: int) -> list[Action]:
+    """H10: the 緊急 skills of the player's units (not ダウン) and their armaments, and of their facilities: each
+    once per window (skills.py `use_emergency_skill`), `once_per_turn` as the card says (and every one with the
+    option `emergency_skill_limit` = `turn`), when its condition holds and it has a target."""
+    me = state.players[player]
+    sources: list[int] = []
+    for unit in me.units:
+        if not unit.down:
+            sources.append(unit.uid)
+            sources.extend(unit.armaments)
+    sources.extend(me.facilities)
+    actions: list[Action] = []
+    per_turn = state.options["emergency_skill_limit"] == "turn"
+    cut = int(state.options["max_target_options"])
+    for uid in sources:
+        for index, skill in state.cards[uid].emergency_skills:
+            if window_key(uid, index) in me.used:
+                continue
+            if skill.once_per_turn or per_turn:
+                used, key = once_key(state, player, uid, skill)
+                if key in used:
+                    continue
+            if not condition_holds(state, Ctx(state, player, source=uid), skill):
+                continue
+            for target in (skill_targets(state, player, uid, (skill,)) or [])[:cut]:
+                actions.append(actions_of.use_skill(uid, index, target))
+    return actions
+
+
+def direct_refit(card: Any) -> Any:
+    """H22: the card's refit skill `into: self` (a 秘策 card that refits a battlefield card directly), or None."""
+    for skill in card.skills_for("on_play"):
+        if skill.kind == "refit" and skill.get("into") == "self":
+            return skill
+    return None
 
 
 def main_actions(state: Table, player: int) -> list[Action]:

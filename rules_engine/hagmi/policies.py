@@ -12,7 +12,8 @@ import random
 from typing import TYPE_CHECKING, Any, cast
 
 from rules_engine.core.policies import register_policy
-from rules_engine.hagmi.actions import Action, Attack, Intercept, Play
+from rules_engine.hagmi.actions import Action, Attack, Intercept, Play, UseSkill
+from rules_engine.hagmi.cards import Skill
 from rules_engine.hagmi.state import Unit
 
 if TYPE_CHECKING:  # game.py imports this module (to register the policy)
@@ -130,23 +131,37 @@ class GreedyPolicy:
         return 30 * survives + 20 * kills - 15
 
     def _score_emergency(self, state: HagmiState, action: Action) -> float:
+        """An emergency card, or a 緊急 skill of a card on the battlefield (it costs no card: a little more)."""
         if action.kind == "pass":
             return 0
-        play = cast(Play, action)
         combat = state.combat
         assert combat is not None  # the emergency window (緊急) opens during a combat only
-        card = state.cards[play.card]
-        attacker = state.find_unit(combat.attacker) if combat else None
+        if action.kind == "skill":
+            use = cast(UseSkill, action)
+            skills: tuple[Skill, ...] = (state.cards[use.card].skills[use.skill_index],)
+            bonus = 5
+            # the unit it helps: its chosen target, else the skill's own unit (or the one its armament equips)
+            victim = state.find_unit(use.target) if isinstance(use.target, int) else state.find_unit(use.card)
+            if victim is None:
+                units = state.units_of(state.opponent_of(combat.side))
+                victim = next((u for u in units if use.card in u.armaments), None)
+        else:
+            play = cast(Play, action)
+            skills, bonus = state.cards[play.card].skills_for("emergency"), 0
+            victim = state.find_unit(play.target) if isinstance(play.target, int) else None
+        attacker = state.find_unit(combat.attacker)
         incoming = _potential(state, attacker) if attacker else 0
-        for skill in card.skills_for("emergency"):
-            if skill.kind in ("no_damage", "nullify_damage"):
-                victim = state.find_unit(play.target)
-                if victim is not None and victim.uid in (combat.defender, combat.target) and state.armor_left(victim) <= incoming:
-                    return 40
+        threatened = (victim is not None and victim.uid in (combat.defender, combat.target)
+                      and state.armor_left(victim) <= incoming)
+        for skill in skills:
+            if skill.kind in ("no_damage", "nullify_damage") and threatened:
+                return 40 + bonus
             if skill.kind == "end_battle_phase" and isinstance(combat.target, tuple) and incoming >= 3:
-                return 30
+                return 30 + bonus
             if skill.kind == "produce":
-                return 20
+                return 20 + bonus
+            if bonus and skill.kind in ("barrier", "reduce_damage", "armor_mod", "return_to_hand") and threatened:
+                return 30 + bonus  # a free skill that may save the unit
         return -1
 
 

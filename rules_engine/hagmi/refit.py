@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 from itertools import combinations
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from rules_engine.hagmi import zones
-from rules_engine.hagmi.cards import REFIT_TYPE, HagmiCard
-from rules_engine.hagmi.skills import Ctx, resolve_all
+from rules_engine.hagmi import combat, zones
+from rules_engine.hagmi.cards import REFIT_TYPE, HagmiCard, Skill
+from rules_engine.hagmi.skills import Ctx, action_ctx, resolve_all
 from rules_engine.hagmi.state import Unit
 
 if TYPE_CHECKING:
@@ -31,13 +31,20 @@ def can_refit(source: HagmiCard, target: HagmiCard) -> bool:
 
 
 def refit_choices(state: "Table", player: int, sources: tuple[str, ...] = ("hand", "secret"),
-                  exclude: int | None = None) -> list[tuple[int, int]]:
-    """(source unit uid, refit card uid) pairs a refit effect could use now."""
+                  exclude: int | None = None, only_unit: int | None = None,
+                  cards: tuple[int, ...] | None = None) -> list[tuple[int, int]]:
+    """(source unit uid, refit card uid) pairs a refit effect could use now: the refit card from `sources` (not
+    `exclude`) or one of `cards`; the source any friendly unit, or only `only_unit`."""
     me = state.players[player]
-    pool = [uid for zone in sources for uid in getattr(me, zone) if uid != exclude]
+    if cards is not None:
+        pool = list(cards)
+    else:
+        pool = [uid for zone in sources for uid in getattr(me, zone) if uid != exclude]
     seen: set[tuple[int, str]] = set()
     choices = []
     for unit in me.units:
+        if only_unit is not None and unit.uid != only_unit:
+            continue
         for uid in pool:
             key = (unit.uid, state.cards[uid].code)
             if key not in seen and can_refit(state.cards[unit.uid], state.cards[uid]):
@@ -46,9 +53,21 @@ def refit_choices(state: "Table", player: int, sources: tuple[str, ...] = ("hand
     return choices
 
 
+def skill_choices(state: "Table", player: int, uid: int, skill: Skill) -> list[tuple[int, int]]:
+    """H22: the (source unit, refit card) pairs a refit skill of card `uid` offers. `source: self`: the card's own
+    unit refits (「改装元カード」が改装する能力); `into: self`: the card itself, played from 秘策, refits a friendly
+    unit (秘策から直接戦場のカードを改装する); otherwise any friendly unit into a card of `from` (改装用カード)."""
+    if skill.get("into") == "self":
+        return refit_choices(state, player, cards=(uid,))
+    zones_from = tuple(skill.get("from", ("hand", "secret")))
+    return refit_choices(state, player, zones_from, exclude=uid,
+                         only_unit=uid if skill.get("source") == "self" else None)
+
+
 def refit(state: "Table", player: int, source_uid: int, new_uid: int) -> None:
-    """H22: the new card enters stacked over the source and takes over all its fuel, modifications and
-    armaments (an armament whose condition fails stays on the battlefield unequipped)."""
+    """H22: the new card enters stacked over the source and takes over all its information: fuel, modifications,
+    armaments (an armament whose condition fails stays on the battlefield unequipped), damage, barrier counters,
+    this turn's effects and ダウン; in a battle, it takes the source's place [interpretation]."""
     me = state.players[player]
     source = state.find_unit(source_uid)
     zone = me.hand if new_uid in me.hand else me.secret if new_uid in me.secret else None
@@ -59,7 +78,10 @@ def refit(state: "Table", player: int, source_uid: int, new_uid: int) -> None:
     state.presence_counter += 1
     unit = Unit(uid=new_uid, owner=player, presence=state.presence_counter, fuel=source.fuel,
                 stored=source.stored + [source_uid], damage=source.damage, hard_damage=source.hard_damage,
-                mods=source.mods, barrier=source.barrier, attacked=source.attacked)
+                mods=source.mods, shields=source.shields, barrier=source.barrier, flags=source.flags,
+                down=source.down, attacked=source.attacked)
+    if state.combat is not None:
+        combat.replace_unit(state.combat, source_uid, new_uid)
     for armament in source.armaments:
         if equip_ok(state.cards[armament], new_card):
             unit.armaments.append(armament)
@@ -112,10 +134,11 @@ def hidden_ready(state: "Table", unit: Unit) -> bool:
             and bool(state.cards[unit.uid].skills_for("hidden_mechanism")))
 
 
-def use_hidden(state: "Table", player: int, uid: int, chosen: int | None) -> None:
+def use_hidden(state: "Table", player: int, uid: int, chosen: Any) -> None:
     unit = state.find_unit(uid)
     if unit is None or not hidden_ready(state, unit):
         return
     unit.used.add(HIDDEN_KEY)
     state.log("hidden_mechanism", player, {"card": state.cards[uid].code})
-    resolve_all(Ctx(state, player, source=uid, chosen=chosen), state.cards[uid].skills_for("hidden_mechanism"))
+    skills = state.cards[uid].skills_for("hidden_mechanism")
+    resolve_all(action_ctx(state, player, uid, chosen, skills), skills)

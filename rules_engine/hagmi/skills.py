@@ -9,6 +9,10 @@ The handlers call the rules by concern (damage.py, zones.py, combat.py, refit.py
 the skills their events trigger through `resolve_all`: those modules import this one's names, so this one
 imports them as modules, below `resolve_all` (an import cycle Python and mypyc both accept).
 
+Skills used by an action: `use_main_skill` (a main skill), `use_emergency_skill` (H10: a 緊急 skill of a card on the
+battlefield, in an emergency window, once per window: `window_key`), refit.py's `use_hidden`; `action_ctx` reads the
+action's target (a unit, a refit pair H22, a unit card to produce).
+
 Target choice: a target chosen by the player is part of the action (`Ctx.chosen`); a triggered skill with no
 chosen target picks one automatically and deterministically (`auto_target`): an enemy unit with the least
 armor left, or the friendly unit with the most firepower (ties: lowest card uid).
@@ -181,14 +185,32 @@ def use_once(state: Table, ctx: Ctx, skill: Skill) -> bool:
     the action that uses them (game.py), everything else here. Returns False when already used."""
     if not skill.once_per_turn or skill.trigger == "main":
         return True
-    unit = state.find_unit(ctx.source)
-    key = f"{skill.trigger}:{skill.kind}"
-    used = unit.used if unit is not None else state.players[ctx.player].used
-    key = key if unit is not None else f"{ctx.source}:{key}"
+    used, key = once_key(state, ctx.player, ctx.source, skill)
     if key in used:
         return False
     used.add(key)
     return True
+
+
+def once_key(state: Table, player: int, source: int | None, skill: Skill) -> tuple[set[str], str]:
+    """Where a once-per-turn use is noted: the unit's own keys (a new presence starts afresh), or its controller's
+    keyed by the card for a facility or an armament."""
+    unit = state.find_unit(source)
+    key = f"{skill.trigger}:{skill.kind}"
+    if unit is not None:
+        return unit.used, key
+    return state.players[player].used, f"{source}:{key}"
+
+
+def action_ctx(state: Table, player: int, source: int, target: Any, skills: tuple["Skill", ...]) -> Ctx:
+    """The context of a card or skill used by an action, from the action's target: a unit uid (`chosen`), a
+    (source unit, refit card) pair for a refit (H22), or the unit card a 緊急生産 puts onto the battlefield."""
+    ctx = Ctx(state, player, source=source, chosen=target if isinstance(target, int) else None)
+    if isinstance(target, tuple) and len(target) == 2 and all(isinstance(x, int) for x in target):
+        ctx.data["refit"] = target
+    if any(s.kind == "produce" for s in skills):
+        ctx.chosen, ctx.data["produce"] = None, target
+    return ctx
 
 
 def auto_target(state: Table, ctx: Ctx, skill: Skill) -> int | None:
@@ -260,7 +282,29 @@ def use_main_skill(state: Table, player: int, source: int, index: int, target: A
     else:
         state.players[player].used.add(f"{source}:main{index}")
     state.log("skill", player, {"card": state.cards[source].code, "skill": skill.kind})
-    resolve_all(Ctx(state, player, source=source, chosen=target), (skill,))
+    resolve_all(action_ctx(state, player, source, target, (skill,)), (skill,))
+
+
+def window_key(source: int, index: int) -> str:
+    """The note that a 緊急 skill was used in the emergency window now open (the attacked player's keys)."""
+    return f"window:{source}:{index}"
+
+
+def use_emergency_skill(state: Table, player: int, source: int, index: int, target: Any) -> None:
+    """H10: a UseSkill action in an emergency window (緊急): a 緊急 skill of a card of the attacked player on the
+    battlefield (a unit, its armament, a facility). Once per window [interpretation]; with the option
+    `emergency_skill_limit` = `turn`, once per turn too; `once_per_turn` as the card says."""
+    skill = state.cards[source].skills[index]
+    state.players[player].used.add(window_key(source, index))
+    if state.options["emergency_skill_limit"] == "turn" and not skill.once_per_turn:
+        used, key = once_key(state, player, source, skill)
+        used.add(key)
+    state.log("skill", player, {"card": state.cards[source].code, "skill": skill.kind})
+    ctx = action_ctx(state, player, source, target, (skill,))
+    combat = state.combat
+    if combat is not None:  # what the attack is about: for "attacker" / "target" skills
+        ctx.attacker, ctx.target = combat.attacker, combat.target
+    resolve_all(ctx, (skill,))
 
 
 # The rules by concern: they import Ctx and resolve_all from here, so they are imported as modules, after them.
@@ -355,13 +399,17 @@ def _destroy(ctx: Ctx, skill: "Skill") -> None:
             zones.remove_unit(ctx.state, obj, destroyed_by=ctx.player)
 
 
-@register("refit", {}, {"source": _one_of("self", "friendly_unit"), "from": _subset_of("hand", "secret")})
+@register("refit", {}, {"source": _one_of("self", "friendly_unit"), "from": _subset_of("hand", "secret"),
+                        "into": _one_of("self")})
 def _refit(ctx: Ctx, skill: "Skill") -> None:
-    source, new_card = ctx.data.get("refit", (None, None))
-    if source is None and skill.get("source") == "self":
-        source = ctx.source
-    if source is not None and new_card is not None:
-        refit.refit(ctx.state, ctx.player, source, new_card)  # H21, H22
+    """H21, H22: the (source unit, refit card) pair chosen by the action; a triggered refit takes the first of
+    its choices (an automatic choice, like a triggered skill's target)."""
+    pair = ctx.data.get("refit")
+    if pair is None and ctx.source is not None:
+        choices = refit.skill_choices(ctx.state, ctx.player, ctx.source, skill)
+        pair = choices[0] if choices else None
+    if pair is not None:
+        refit.refit(ctx.state, ctx.player, pair[0], pair[1])
 
 
 @register("refuel", {"amount": _pos_int, "target": _target},

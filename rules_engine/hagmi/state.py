@@ -78,7 +78,7 @@ class Player:
     discard: list[int] = field(default_factory=list)  # 廃棄
     removed: list[int] = field(default_factory=list)  # removed from the game (解体, H12)
     durability: dict[int, int] = field(default_factory=dict)  # armament uid → 耐久 left
-    used: set[str] = field(default_factory=set)  # once-per-turn keys of facilities
+    used: set[str] = field(default_factory=set)  # once-per-turn keys of facilities, armaments; this 緊急 window's uses (H10)
 
     def copy(self) -> Player:
         """An independent copy (HagmiState.clone): zones, units, durability and used keys."""

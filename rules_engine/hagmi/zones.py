@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from rules_engine.core.dice import roll
 from rules_engine.hagmi import beasts
-from rules_engine.hagmi.skills import Ctx, resolve_all
+from rules_engine.hagmi.skills import Ctx, action_ctx, resolve_all
 from rules_engine.hagmi.state import Unit
 
 if TYPE_CHECKING:
@@ -51,11 +51,19 @@ def play_card(state: Table, player: int, uid: int, payment: tuple[int, ...], tar
     """Play a card from hand or 秘策 (a Play action): a unit enters with the payment as its fuel; an armament is
     equipped on the target unit; a facility stays; an order resolves its `trigger` skills, then is discarded."""
     me = state.players[player]
+    card = state.cards[uid]
+    if card.category == "unit" and isinstance(target, tuple):  # H22: a 秘策 card refitting a battlefield card
+        for paid in payment:  # its cost (option direct_refit_cost): the refit card takes over the source's fuel
+            me.hand.remove(paid)
+        me.discard.extend(payment)
+        state.log("play", player, {"card": card.code, "paid": len(payment)})
+        skills = card.skills_for(trigger)
+        resolve_all(action_ctx(state, player, uid, target, skills), skills)  # refit.py moves it from 秘策
+        return
     zone = me.hand if uid in me.hand else me.secret
     zone.remove(uid)
     for paid in payment:
         me.hand.remove(paid)
-    card = state.cards[uid]
     state.log("play", player, {"card": card.code, "paid": len(payment)})
     if card.category == "unit":
         enter_unit(state, player, uid, list(payment))  # the paid cards become its fuel (燃料)
@@ -72,13 +80,10 @@ def play_card(state: Table, player: int, uid: int, payment: tuple[int, ...], tar
         me.facilities.append(uid)
         resolve_all(Ctx(state, player, source=uid), card.skills_for("on_enter"))
         return
-    ctx = Ctx(state, player, source=uid, chosen=target if isinstance(target, int) else None)
-    if isinstance(target, tuple) and len(target) == 2 and all(isinstance(x, int) for x in target):
-        ctx.data["refit"] = target
-    if any(s.kind == "produce" for s in card.skills_for(trigger)):
-        ctx.chosen, ctx.data["produce"] = None, target
+    skills = card.skills_for(trigger)
+    ctx = action_ctx(state, player, uid, target, skills)
     me.discard.append(uid)  # an order (指令) resolves, then goes to discard (廃棄)
-    resolve_all(ctx, card.skills_for(trigger))
+    resolve_all(ctx, skills)
 
 
 # ---- the battlefield -----------------------------------------------------------------------------------------

@@ -83,13 +83,14 @@ def kinds(state: HagmiState, kind: str) -> list[dict]:
 
 
 def check_invariants(state: HagmiState, total_cards: int) -> None:
-    """Every card in exactly one zone; fuel ≤ cost except designs (H23); armor never negative."""
+    """Every card in exactly one zone; fuel ≤ cost except designs (H23) and refitted units (H22: the refit card
+    takes over all the source's fuel, even above its own cost); armor never negative."""
     places = state.card_locations()
     assert len(places) == total_cards, (len(places), total_cards)
     doubled = {uid: where for uid, where in places.items() if len(where) != 1}
     assert not doubled, doubled
     for u in state.all_units():
         card = state.card(u.uid)
-        if card.category != "design":
+        if card.category != "design" and not u.stored:
             assert len(u.fuel) <= card.cost, (card.code, len(u.fuel))
         assert state.armor(u) >= 0 and state.armor_left(u) >= 0
