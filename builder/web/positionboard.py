@@ -199,6 +199,9 @@ def _h_play(n: gamereport.Namer, card: int, payment: Any, target: Any) -> str:
 
 
 def _h_skill(n: gamereport.Namer, card: int, index: int, target: Any) -> str:
+    if isinstance(target, list) and len(target) == 2 and all(isinstance(t, int) for t in target):  # H22 refit
+        return _t("analysis action", "Use skill %(i)s of %(card)s: refit %(source)s into %(into)s", i=index + 1,
+                  card=n.uid(card), source=n.uid(target[0]), into=n.uid(target[1]))
     if target is None:
         return _t("analysis action", "Use skill %(i)s of %(card)s", i=index + 1, card=n.uid(card))
     return _t("analysis action", "Use skill %(i)s of %(card)s on %(target)s", i=index + 1, card=n.uid(card),
