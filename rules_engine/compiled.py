@@ -43,7 +43,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 BUILD_DIR = Path(os.environ.get("HANGAR_ENGINE_BUILD_DIR", ROOT / "var" / "engine-build"))
 STAMP = "stamp.json"
-# Per engine package, the modules compiled together (construction, simulation, odds, board and position stay
+# Per engine package, the modules compiled together (construction, simulation, odds, board and the position modules stay
 # Python: they are not in the game loop; and mypyc refuses a module importing rules_engine.positions, whose imports
 # do not type-check).
 PACKAGES: dict[str, tuple[str, ...]] = {

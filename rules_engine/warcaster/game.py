@@ -118,10 +118,10 @@ def _spec_classes(specs: list[UnitSpec]) -> list[int]:
 class WarcasterState(Table):
     def __init__(self, game: WarcasterGame | None, rng: random.Random, copy_of: WarcasterState | None = None) -> None:
         """A new game of `game`, set up and played up to the first choice; or, with `copy_of`, a copy of that
-        state (`clone`: compiled classes cannot be deep-copied by `copy`)."""
+        state (`clone`: compiled classes cannot be deep-copied by `copy`); with neither, an empty table."""
         source = copy_of
-        super().__init__(source.options if source is not None else game.options if game is not None else {}, rng,
-                         copy_of=source)
+        super().__init__(source.options if source is not None else game.options if game is not None
+                         else dict(DEFAULT_OPTIONS), rng, copy_of=source)
         self.phase = "setup"
         self.acting: int | None = None
         self.solo_activation = False
@@ -137,7 +137,8 @@ class WarcasterState(Table):
             self.turns_taken, self.winner = list(source.turns_taken), source.winner
             self.end_reason, self.first = source.end_reason, source.first
             return
-        assert game is not None, "WarcasterState needs a game (or copy_of)"
+        if game is None:  # an empty table (default options), which a position fills in (warcaster/position.py)
+            return
         deployment.set_out(self, game.sides)
         self.first = rng.randrange(2)
         self.log_game("setup", {"table": [self.size, self.size], "objective": list(self.centre),

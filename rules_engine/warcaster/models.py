@@ -148,7 +148,7 @@ class UnitSpec(Immutable):
     kind: str
     cst: int  # deployment cost in arc, and the victory points for destroying it (W16)
     models: tuple[ModelSpec, ...]
-    options: Mapping[str, Any]
+    options: Mapping[str, Any]  # a warjack's loadout {"cortex": code, "weapons": (codes)} (`loadout`); else empty
     max_foc: int = field(init=False, compare=False, repr=False)  # a hero unit's arc limit (Table.arc_limit)
 
     def __post_init__(self) -> None:
@@ -325,6 +325,14 @@ def _warjack(catalog: Catalog, card: Mapping[str, Any], options: Any, where: str
     return model_spec(card, extra_weapons=weapons, extra_abilities=cortex.get("abilities") or (), where=where)
 
 
+def loadout(card: Mapping[str, Any], options: Any) -> Mapping[str, Any]:
+    """What a unit keeps of its list entry's options: a warjack's cortex and weapon codes (read by _warjack), so
+    that a position can name them (warcaster/position.py); nothing for other units."""
+    if card.get("kind") != "warjack" or not isinstance(options, Mapping):
+        return MappingProxyType({})
+    return MappingProxyType({"cortex": options.get("cortex"), "weapons": tuple(options.get("weapons") or ())})
+
+
 def compile_force(catalog: Catalog, entries: Any, where: str, *, goldfish: bool = False) -> list[UnitSpec]:
     """The units of a force (list `force` section or goldfish `units`), heroes' attachments joined to them."""
     units: list[UnitSpec] = []
@@ -341,7 +349,8 @@ def compile_force(catalog: Catalog, entries: Any, where: str, *, goldfish: bool 
             else:
                 spec = model_spec(card, where=at)
             num = int((card.get("stats") or {}).get("num", 1) or 1) if card["kind"] == "squad" else 1
-            units.append(UnitSpec(code, spec.name, spec.kind, spec.cst, (spec,) * num, MappingProxyType({})))
+            units.append(UnitSpec(code, spec.name, spec.kind, spec.cst, (spec,) * num,
+                                  loadout(card, entry.get("options"))))
     for card, at in attachments:
         units = _attach(units, card, at)
     return units
