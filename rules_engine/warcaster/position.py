@@ -27,8 +27,8 @@ from rules_engine.warcaster.position_fields import (
 from rules_engine.warcaster.state import Gate, Model, Side, Unit
 
 # W10: the phases a position may be in (the engine's names), with the phase number of the turn
-PHASES = {"charge": 2, "cypher1": 3, "activate": 4, "move": 4, "act": 4, "solo": 4, "cypher2": 5, "deploy": 6,
-          "gate": 7, "discard": 8, "over": 0}
+PHASES = {"charge": 2, "recall": 2, "cypher1": 3, "activate": 4, "move": 4, "act": 4, "solo": 4, "cypher2": 5,
+          "deploy": 6, "gate": 7, "discard": 8, "over": 0}  # recall: the charging phase after a first recall
 ACTIVATION_PHASES = ("move", "act")  # an activation in progress: its unit moves, then attacks or uses an ability
 END_REASONS = (outcome.ROUNDS, outcome.ANNIHILATION)  # W16
 STATUSES = ("reserve", "board", "destroyed")

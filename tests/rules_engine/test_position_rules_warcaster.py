@@ -121,7 +121,7 @@ def test_w15_option_continuous_damage_direct_false_lets_the_shield_absorb_it():
     assert export_position("warcaster", state)["sides"][1]["units"][0]["models"][0]["health"] == 18
 
 
-@pytest.mark.parametrize("name", ["W10-discard-optional", "W15-fire-past-shield", "example"])
+@pytest.mark.parametrize("name", ["W10-discard-optional", "W15-fire-past-shield"])
 def test_the_rule_positions_load_and_export_back_to_themselves(name):
     """A hand-written position exports (every field written out) to one that loads to the same position."""
     doc = _position(name)
