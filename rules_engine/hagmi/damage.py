@@ -2,9 +2,9 @@
 change a unit in play: reductions (軽減, ダメージを0に, ダメージを受けない), barrier counters, modifications, granted
 flags (先制攻撃, 貫通, 軽減できないダメージ) and ダウン.
 
-A player's damage is dealt card by card from the damage deck (each card's counter skill resolves; an empty deck
-loses the game); a unit's damage is measured against its armor left (state.py `armor_left`), and a unit with
-none left is destroyed (zones.py `remove_unit`).
+A player's damage is dealt card by card from the damage deck (H9: each card's counter skill resolves; damage
+taken with the deck already empty loses the game); a unit's damage is measured against its armor left (state.py
+`armor_left`), and a unit with none left is destroyed (zones.py `remove_unit`).
 """
 from __future__ import annotations
 
@@ -73,14 +73,20 @@ def deal_damage(state: Table, obj: Any, amount: int, *, unreducible: bool = Fals
 
 
 def damage_player(state: Table, index: int, amount: int, attacker: int | None = None) -> None:
-    """Each point turns up a damage card and resolves its counter skill; empty deck → that player loses."""
-    if not state.is_player_side(index):
+    """H9: each point turns up a damage card (陣地) and resolves its counter skill. A player who takes damage
+    while the damage deck is already empty loses (option `player_loss` = "empty_deck", the rule since HAGMI!02);
+    damage beyond the cards left is lost. `player_loss` = "cannot_turn_up" (HAGMI!01) loses as soon as a point
+    of damage finds no card to turn up."""
+    if not state.is_player_side(index) or amount <= 0:
         return
     player = state.players[index]
-    for _ in range(amount):
+    for point in range(amount):
         if state.over:
             return
         if not player.damage_deck:
+            if point and state.options["player_loss"] == "empty_deck":
+                state.log("damage_player", index, {"card": None, "lost": amount - point})
+                return  # H9: the deck ran out during this damage: the rest is lost, the game goes on
             state.log("damage_player", index, {"card": None})
             state.finish(state.opponent_of(index), outcome.DAMAGE_DECK_EMPTY)
             return

@@ -7,7 +7,8 @@ actions by decision (listed by legal.py and combat.py) and the dispatch of `appl
 (zones.py, skills.py, refit.py, combat.py, beasts.py; damage.py).
 
 Player 0 plays the list; player 1 is the opponent: `goldfish` (never acts, only a damage deck), `coop`
-(the 機獣 side, run by the rules: beasts.py) or `deck` (another list, played by a policy).
+(the 機獣 side, run by the rules: beasts.py) or `deck` (another list, played by a policy). The list takes the
+first turn unless the option `first_player` says otherwise (先攻, RULES.md §1.3 setup).
 
 The actions are the typed records of actions.py (which lists them all and what they mean).
 
@@ -39,13 +40,21 @@ DEFAULT_OPTIONS: Mapping[str, Any] = {
     "equal_cost": "appears",  # H30 step 2, or "charger"
     "charge_per_turn": 1,  # the 機獣 turn's charge phase
     "beast_deck_reshuffle": True,
+    "player_loss": "empty_deck",  # H9: damage taken with the damage deck already empty loses; or "cannot_turn_up"
+    "first_player": "list",  # who takes the first turn: "list", "opponent" or "random" (先攻: by the game's dice)
+    "attack_on_entry": True,  # a unit may declare an attack in the turn it enters the battlefield
+    "first_turn_battle": True,  # the first player has a battle phase in the game's first turn
     "max_turns": 60,  # a game still running after this many turns is a draw
     "emergency_skill_limit": "window",  # H10: a 緊急 skill on the battlefield once per window, or "turn"
     "direct_refit_cost": "card_cost",  # H22: a 秘策 card refitting directly pays its cost, or "free"
     "max_payment_options": 12,
     "max_target_options": 12,
 }
-CHOICES = {"emergency_skill_limit": ("window", "turn"), "direct_refit_cost": ("card_cost", "free")}
+CHOICES: Mapping[str, tuple[Any, ...]] = {
+    "player_loss": ("empty_deck", "cannot_turn_up"), "first_player": ("list", "opponent", "random"),
+    "attack_on_entry": (True, False), "first_turn_battle": (True, False),
+    "emergency_skill_limit": ("window", "turn"), "direct_refit_cost": ("card_cost", "free"),
+}
 SECTIONS = {"weapons": "weapons", "tactics": "tactics", "damage": "damage_deck", "secret": "secret"}
 DECK_OF_CATEGORY = {"unit": "兵器", "armament": "兵器", "design": "兵器", "tactic": "作戦", "damage": "ダメージ"}
 
@@ -64,12 +73,16 @@ class HagmiGame:
         if unknown:
             raise ValueError(f"unknown HAGMI engine options: {', '.join(sorted(unknown))}")
         self.options = {**DEFAULT_OPTIONS, **(options or {})}
-        for name, values in CHOICES.items():
-            if self.options[name] not in values:
-                raise ValueError(f'option "{name}": expected one of {", ".join(values)}, got {self.options[name]!r}')
+        for name, allowed in CHOICES.items():
+            value = self.options[name]
+            if not any(value is choice if isinstance(choice, bool) else value == choice for choice in allowed):
+                shown = ", ".join(str(c).lower() if isinstance(c, bool) else c for c in allowed)
+                raise ValueError(f'option "{name}": expected one of {shown}, got {value!r}')
         self.opening = self._opening_split(self.options["opening_split"])
         self.opponent = dict(opponent or {"kind": "goldfish", "damage_deck": []})
         self.sides = [self._list_side(player_list_doc, "list"), self._opponent_side(self.opponent)]
+        if self.sides[1]["kind"] == "coop" and self.options["first_player"] != "list":
+            raise ValueError('option "first_player": in 機獣討滅戦線 the players always take their turns first')
 
     def _load(self, code: Any) -> bool:
         """Parse a catalog card into `self.cards` (CardDataError names a bad field); False if unknown."""
@@ -158,7 +171,8 @@ class HagmiState(Table):
             return
         for index, side in enumerate(game.sides):
             self._setup_side(index, side)
-        self._start_turn(0)
+        first = self.options["first_player"]  # 先攻 (RULES.md §1.3 setup)
+        self._start_turn(0 if first == "list" else 1 if first == "opponent" else self.rng.randrange(2))
 
     def _copy_from(self, source: HagmiState) -> None:
         """Everything that changes during play is copied; the cards (immutable) and the options are shared."""
@@ -367,6 +381,9 @@ class HagmiState(Table):
 
     def _apply_main(self, player: int, action: Action) -> None:
         kind = action.kind
+        if kind == "battle" and self.turn == 1 and not self.options["first_turn_battle"]:
+            self._end_turn()  # option first_turn_battle = false: no battle phase in the game's first turn
+            return
         if kind == "battle":
             self.log("battle_phase", player, {})
             self.decision = ("battle", player)

@@ -16,7 +16,7 @@ from rules_engine.hagmi import actions as actions_of
 from rules_engine.hagmi.actions import BATTLE, Action
 from rules_engine.hagmi.refit import design_materials, equip_ok, hidden_ready, skill_choices
 from rules_engine.hagmi.skills import CHOSEN_TARGETS, Ctx, condition_holds, once_key, window_key
-from rules_engine.hagmi.state import Unit
+from rules_engine.hagmi.state import ENTERED, Unit
 
 if TYPE_CHECKING:
     from rules_engine.hagmi.state import Table
@@ -230,7 +230,8 @@ def main_skills(state: Table, player: int) -> Iterable[tuple[int, int, Any, bool
 
 
 def attack_actions(state: Table, player: int) -> list[Action]:
-    """RULES §1.3 battle phase: each unit attacks once, paying 燃費; targets by 攻撃範囲."""
+    """RULES §1.3 battle phase: each unit attacks once, paying 燃費; targets by 攻撃範囲; with the option
+    attack_on_entry = false, not in the turn it entered (zones.py `enter_unit` marks it)."""
     them = state.opponent_of(player)
     candidates: list[Any] = [u.uid for u in state.units_of(them)]
     if state.is_player_side(them):
@@ -239,7 +240,7 @@ def attack_actions(state: Table, player: int) -> list[Action]:
     cut = int(state.options["max_target_options"])
     for unit in state.players[player].units:
         card = state.cards[unit.uid]
-        if unit.attacked or unit.down or len(unit.fuel) < card.fuel_cost or not candidates:
+        if unit.attacked or unit.down or len(unit.fuel) < card.fuel_cost or not candidates or ENTERED in unit.used:
             continue
         limit = card.max_targets
         if limit is None:

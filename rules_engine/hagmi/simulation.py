@@ -111,7 +111,7 @@ def game_record(state: Any) -> dict[str, Any]:
                 if by_turn:
                     by_turn[-1] += amount
         elif kind == "damage_player":
-            if event.player == OPPONENT:
+            if event.player == OPPONENT and not event.data.get("lost"):  # H9: damage past the last card is lost
                 damage += 1
                 if by_turn:
                     by_turn[-1] += 1

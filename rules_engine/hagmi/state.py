@@ -30,6 +30,8 @@ if TYPE_CHECKING:
     from rules_engine.hagmi.beasts import BeastSide
     from rules_engine.hagmi.combat import Combat
 
+ENTERED = "entered"  # a `Unit.used` key: entered since its controller's last standby (option attack_on_entry)
+
 
 @dataclass(slots=True)
 class Unit:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from rules_engine.core.dice import roll
 from rules_engine.hagmi import beasts
 from rules_engine.hagmi.skills import Ctx, action_ctx, resolve_all
-from rules_engine.hagmi.state import Unit
+from rules_engine.hagmi.state import ENTERED, Unit
 
 if TYPE_CHECKING:
     from rules_engine.hagmi.state import Table
@@ -93,6 +93,8 @@ def enter_unit(state: Table, index: int, uid: int, fuel: list[int], stored: list
     """A unit enters the battlefield with its fuel; its on_enter skills resolve."""
     state.presence_counter += 1
     unit = Unit(uid=uid, owner=index, presence=state.presence_counter, fuel=list(fuel), stored=list(stored or []))
+    if not state.options["attack_on_entry"]:
+        unit.used.add(ENTERED)  # cleared at its controller's next standby (option attack_on_entry = false)
     state.players[index].units.append(unit)
     state.log("enter", index, {"card": state.cards[uid].code, "uid": uid, "fuel": len(fuel)})
     resolve_all(Ctx(state, index, source=uid, chosen=chosen), state.cards[uid].skills_for("on_enter"))

@@ -1,4 +1,4 @@
-"""Turn structure (RULES.md §1.3): setup, 兵站 draw, main phase payments and fuel, end phase, losing; H20 秘策."""
+"""Turn structure (RULES.md §1.3): setup, 兵站 draw, main phase payments and fuel, end phase, losing (H9); H20 秘策."""
 from __future__ import annotations
 
 import random
@@ -75,17 +75,18 @@ def test_facility_static_armor_mod_applies_only_to_its_types():
     assert state.armor(heavy) == 3 and state.armor(light) == 2
 
 
-def test_damage_to_a_player_turns_up_damage_cards_and_resolves_their_counter_skill():
+def test_H9_damage_to_a_player_turns_up_damage_cards_and_resolves_their_counter_skill():
     state = duel()
     attacker = unit(state, 0, "HS-001")
     damage_deck(state, 1, "HS-049", "HS-052")  # 誘爆 on top: 1 damage to the attacker
     to_battle(state)
     act(state, ("attack", attacker.uid, (("player", 1),)))
     turned = [d["card"] for d in kinds(state, "damage_player")]
-    assert turned == ["HS-052", "HS-049", None] and state.winner == 0  # 3 firepower, 2 cards: loses on the 3rd
+    assert turned == ["HS-052", "HS-049", None] and attacker.damage == 1  # 3 firepower, 2 cards: the 3rd is lost
+    assert not state.is_terminal()  # H9: the deck was not empty when the damage was taken
 
 
-def test_damage_with_an_empty_damage_deck_loses_the_game():
+def test_H9_damage_with_an_empty_damage_deck_loses_the_game():
     state = duel()
     attacker = unit(state, 0, "HS-009")
     to_battle(state)
