@@ -18,7 +18,8 @@ from rules_engine.core.game import play_out
 from rules_engine.core.rng import game_rng
 from rules_engine.simulation import SimulationInputError, simulator_for
 
-__all__ = ["replay_events", "table_of", "step_turns", "position_at", "board_events"]
+__all__ = ["replay_events", "table_of", "step_turns", "position_at", "board_events", "state_board", "state_codes",
+           "ability_names"]
 
 # The games whose board is read from the state rather than redrawn from the log (rules_engine/<game>/board.py).
 _BOARD_MODULES = {"hagmi": "rules_engine.hagmi.board"}
@@ -112,6 +113,28 @@ def position_at(snapshot: Mapping[str, Any], seed: int, game_index: int, step: i
     position["opponent"] = position.get("opponent") or snapshot.get("opponent") or {}
     position["note"] = f"game {game_index} of the run seeded {seed}, after step {step} (turn {turns[step]})"
     return position
+
+
+def state_board(system: str, state: Any) -> dict[str, Any] | None:
+    """A card game's board as `state` stands (HAGMI: rules_engine/hagmi/board.py `board_of`); None for a game
+    drawn on a table (`board_events`)."""
+    if system not in _BOARD_MODULES:
+        return None
+    return importlib.import_module(_BOARD_MODULES[system]).board_of(state)
+
+
+def state_codes(system: str, state: Any) -> dict[int, str]:
+    """A card game's card code by uid (the log names cards by uid); none for the other games."""
+    if system not in _BOARD_MODULES:
+        return {}
+    return importlib.import_module(_BOARD_MODULES[system]).codes_of(state)
+
+
+def ability_names(system: str, state: Any) -> dict[int, list[str]]:
+    """Warcaster: each model's abilities by the index an action uses (`ability:MODEL:INDEX:CHOICE`), by name."""
+    if system != "warcaster":
+        return {}
+    return {model.uid: [ability.name for ability in model.spec.abilities] for model in state.models}
 
 
 def board_events(system: str, state: Any) -> list[dict[str, Any]]:

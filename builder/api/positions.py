@@ -88,4 +88,5 @@ class PositionView(BodySizeLimitMixin, APIView):
         result.pop("codes", None)
         result.pop("board", None)
         result.pop("table_events", None)
+        result.pop("abilities", None)
         return Response(result)

@@ -15,7 +15,7 @@ from typing import Any
 from builder.errors import ListInputError
 from rules_engine.core.catalog import CardDataError
 from rules_engine.core.game import EngineError
-from rules_engine.replay import board_events
+from rules_engine.replay import ability_names, board_events, state_board, state_codes
 from rules_engine.positions import (
     FORMAT,
     MAX_POSITION_GAMES,
@@ -139,23 +139,8 @@ def position_analyse(doc: Any, *, actions: Sequence[Any] = (), games: int | None
             raise PositionInvalid(f"games: the engine could not play on from here ({error})", path="games",
                                   code="position.engine") from None
     return {"system": system, "position": after, "moves": legal_moves(state), "events": events,
-            "over": bool(state.is_terminal()), "codes": _codes(system, state), "board": _board(system, state),
-            "table_events": board_events(system, state), "summary": summary}
+            "over": bool(state.is_terminal()), "codes": state_codes(system, state), "board": state_board(system, state),
+            "table_events": board_events(system, state), "abilities": ability_names(system, state),
+            "summary": summary}
 
 
-def _board(system: str, state: Any) -> dict[str, Any] | None:
-    """A HAGMI state's board (rules_engine/hagmi/board.py, the replay's); the other games draw from the position."""
-    if system != "hagmi":
-        return None
-    from rules_engine.hagmi.board import board_of
-
-    return board_of(state)
-
-
-def _codes(system: str, state: Any) -> dict[int, str]:
-    """A HAGMI state's card code by uid (for naming cards in the events and the board); other systems: none."""
-    if system != "hagmi":
-        return {}
-    from rules_engine.hagmi.board import codes_of
-
-    return codes_of(state)

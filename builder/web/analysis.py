@@ -30,7 +30,7 @@ from builder.services.positions import (
     position_read,
 )
 from builder.throttles import scope_wait
-from rules_engine.replay import position_at
+from rules_engine.replay import position_at, replay_events
 from rules_engine.simulation import SimulationInputError
 
 from . import gamereport, positionboard, presenters, vocabulary
@@ -103,6 +103,7 @@ def analysis(request: HttpRequest) -> HttpResponse:
                "examples": [(system, presenters.system_name(system)) for system in EXAMPLE_SYSTEMS
                             if example_position(system)],
                "source": source}
+    context["played"] = request.method == "POST" and bool(request.POST.get("action")) and error is None
     if result is not None:
         context.update(present(result, cards if cards is not None else position_cards(result["position"])))
         context["policies"] = [(value, vocabulary.label(result["system"], "policy", value))
@@ -115,7 +116,7 @@ def present(result: dict[str, Any], cards: Any) -> dict[str, Any]:
     system = result["system"]
     position = result["position"]
     names = positionboard.namer(system, position, result, cards)
-    moves = [{**move, "words": positionboard.action_words(system, move["action"], names, position)}
+    moves = [{**move, "words": positionboard.action_words(system, move["action"], names, position, result)}
              for move in result["moves"]]
     return {"result": result, "system": system, "system_name": presenters.system_name(system), "moves": moves,
             "board": positionboard.board(system, position, result, cards, names),
@@ -200,11 +201,16 @@ def replay_from_here(request: HttpRequest, public_id: str, index: int) -> HttpRe
     context = {"run": run, "index": index, "step": step, "games": games,
                "summary": positionboard.summary_words(result["summary"]),
                "run_summary": positionboard.summary_words(run_result) if run_result.get("games") else None,
-               "heading": _step_heading(doc)}
+               "heading": _step_heading(run, index, step)}
     template = "analysis/_from_here.html" if is_htmx(request) else "analysis/from_here.html"
     return render(request, template, context)
 
 
-def _step_heading(doc: dict[str, Any]) -> str:
-    turn = doc.get("turn")
-    return gamereport.heading(doc.get("system", ""), turn, None, None, None) if isinstance(turn, int) else ""
+def _step_heading(run: Any, index: int, step: int) -> str:
+    """The step's heading as the replay's report and its turn menu say it ("Round 1 · Turn 2 (the opponent)")."""
+    snapshot = run.snapshot or {}
+    game = replay_events(snapshot, run.seed, index)
+    cards = snapshot.get("cards") or {}
+    coop = game["system"] == "hagmi" and (snapshot.get("opponent") or {}).get("kind") == "coop"
+    turns = gamereport.report(game["system"], game, cards, coop=coop)
+    return str(turns[step]["heading"]) if 0 <= step < len(turns) else ""

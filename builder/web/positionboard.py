@@ -14,6 +14,7 @@ from django.utils.text import capfirst
 from django.utils.translation import pgettext
 
 from . import gamereport, results
+from .presenters import ui_lang
 from .replays import final_pieces, hagmi_boards, legend, replay_drawing
 
 _t = gamereport._t  # noqa: SLF001  (the report's own formatter: pgettext with named parameters)
@@ -56,9 +57,47 @@ def board(system: str, position: Mapping[str, Any], result: Mapping[str, Any], c
     if drawing["table"].get("name"):
         drawing["table"]["name"] = gamereport.table_name(drawing["table"]["name"])
     frames = drawing["frames"]
-    return {"kind": "table", "drawing": drawing, "final": final_pieces(drawing),
-            "gates": frames[-1]["gates"] if frames else [], "attacks": [], "legend": legend(drawing),
-            "caption": pgettext("analysis", "The table of this position")}
+    final = final_pieces(drawing)
+    drawn = {piece["id"] for piece in final}
+    shown = {**drawing, "pieces": [piece for piece in drawing["pieces"] if piece["id"] in drawn]}
+    notes = _side_notes(system, position, names)
+    for note in notes:  # Warcaster units off the table: in reserve, or destroyed
+        units = (position.get("sides") or [])[note["side"]].get("units") or []
+        for status, words in (("reserve", lambda: pgettext("analysis", "In reserve: %(names)s")),
+                              ("destroyed", lambda: pgettext("analysis", "Destroyed: %(names)s"))):
+            found = [names.units[unit["uid"]][1] for unit in units if isinstance(unit, Mapping)
+                     and unit.get("status") == status and unit.get("uid") in names.units]
+            if found:
+                note["lines"].append(words() % {"names": pgettext("analysis action", ", ").join(found)})
+    return {"kind": "table", "drawing": drawing, "final": final,
+            "gates": frames[-1]["gates"] if frames else [], "attacks": [], "legend": legend(shown),
+            "caption": pgettext("analysis", "The table of this position"), "sides": notes}
+
+
+def _side_notes(system: str, position: Mapping[str, Any], names: gamereport.Namer) -> list[dict[str, Any]]:
+    """Beside the table, what each side holds off it: Warcaster victory points, arc pool, cyphers in hand (yours by
+    name), rack and discard; MWDA the points destroyed."""
+    notes = []
+    for index, side in enumerate(position.get("sides") or []):
+        if not isinstance(side, Mapping):
+            continue
+        lines: list[str] = []
+        if system == "warcaster":
+            hand = side.get("hand") or []
+            lines.append(pgettext("analysis", "%(vp)s victory points · arc pool %(pool)s")
+                         % {"vp": side.get("vp", 0), "pool": side.get("pool", "–")})
+            if index == 0 and hand:
+                lines.append(pgettext("analysis", "Cyphers in hand: %(cards)s")
+                             % {"cards": pgettext("analysis action", ", ").join(names.card(code) for code in hand)})
+            else:
+                lines.append(pgettext("analysis", "%(n)s cyphers in hand") % {"n": len(hand)})
+            lines.append(pgettext("analysis", "Rack %(deck)s · discard %(discard)s")
+                         % {"deck": len(side.get("deck") or []), "discard": len(side.get("discard") or [])})
+        elif system == "mwda" and side.get("points_destroyed") is not None:
+            lines.append(pgettext("analysis", "%(n)s points destroyed") % {"n": side["points_destroyed"]})
+        if lines:
+            notes.append({"side": index, "title": _side(names, index), "lines": lines})
+    return notes
 
 
 def _code(entry: Any) -> Any:
@@ -120,6 +159,9 @@ def decision_words(system: str, position: Mapping[str, Any], names: gamereport.N
                    ) -> dict[str, str]:
     """{"heading": "Round 3 · Turn 5", "words": "You to play: give an order (2 orders left)"}."""
     turn, round_ = position.get("turn"), position.get("round")
+    if isinstance(turn, Mapping):  # Warcaster: {"number", "round", "player", "phase", ...}
+        position = {**position, **{key: turn.get(key) for key in ("round", "player", "phase")}}
+        turn, round_ = turn.get("number"), turn.get("round")
     if isinstance(round_, int) and isinstance(turn, int):
         heading = pgettext("analysis", "Round %(round)s · Turn %(turn)s") % {"round": round_, "turn": turn}
     elif isinstance(round_, int):
@@ -148,11 +190,14 @@ def decision_words(system: str, position: Mapping[str, Any], names: gamereport.N
 # ---- actions in words -------------------------------------------------------------------------------------------
 
 
-def action_words(system: str, action: Any, names: gamereport.Namer, position: Mapping[str, Any]) -> str:
+def action_words(system: str, action: Any, names: gamereport.Namer, position: Mapping[str, Any],
+                 result: Mapping[str, Any] | None = None) -> str:
     """A legal action (its record as a list: kind first) in words: "Attack the opponent with Hound 2"."""
     if not isinstance(action, list) or not action or not isinstance(action[0], str):
         return pgettext("analysis action", "an action")
     kind, fields = action[0], action[1:]
+    if system == "warcaster" and kind == "ability" and len(fields) == 3:
+        return capfirst(_w_ability(names, (result or {}).get("abilities") or {}, *fields))
     if system == "warcaster" and kind == "end":  # END closes the deployment or the charging phase
         phase = position.get("phase")
         return str(pgettext("analysis action", "End the charging phase (recall no more arc)") if phase == "recall"
@@ -198,14 +243,30 @@ def _h_play(n: gamereport.Namer, card: int, payment: Any, target: Any) -> str:
     return _t("analysis action", "Play %(card)s, paying %(paid)s", card=n.uid(card), paid=paid)
 
 
+def _skill_words(n: gamereport.Namer, card: int, index: int) -> str:
+    """A HAGMI skill as its card text says it (builder/web/cardtext.py), or its number when unknown."""
+    from .cardtext import hagmi_effect
+
+    data = n.cards.get(n.codes.get(card)) if isinstance(card, int) else None
+    skills = data.get("skills") if isinstance(data, Mapping) else None
+    if isinstance(skills, list) and 0 <= index < len(skills) and isinstance(skills[index], Mapping):
+        try:
+            return str(hagmi_effect(skills[index])).rstrip("。.")
+        except (KeyError, TypeError, ValueError):
+            pass
+    return str(index + 1)
+
+
 def _h_skill(n: gamereport.Namer, card: int, index: int, target: Any) -> str:
     if isinstance(target, list) and len(target) == 2 and all(isinstance(t, int) for t in target):  # H22 refit
-        return _t("analysis action", "Use skill %(i)s of %(card)s: refit %(source)s into %(into)s", i=index + 1,
-                  card=n.uid(card), source=n.uid(target[0]), into=n.uid(target[1]))
+        return _t("analysis action", "Use the skill of %(card)s (%(skill)s): refit %(source)s into %(into)s",
+                  skill=_skill_words(n, card, index), card=n.uid(card), source=n.uid(target[0]),
+                  into=n.uid(target[1]))
     if target is None:
-        return _t("analysis action", "Use skill %(i)s of %(card)s", i=index + 1, card=n.uid(card))
-    return _t("analysis action", "Use skill %(i)s of %(card)s on %(target)s", i=index + 1, card=n.uid(card),
-              target=_targets(n, [target]))
+        return _t("analysis action", "Use the skill of %(card)s: %(skill)s", skill=_skill_words(n, card, index),
+                  card=n.uid(card))
+    return _t("analysis action", "Use the skill of %(card)s on %(target)s: %(skill)s",
+              skill=_skill_words(n, card, index), card=n.uid(card), target=_targets(n, [target]))
 
 
 _HAGMI = {
@@ -272,6 +333,26 @@ def _w_recall(n: gamereport.Namer, holder: str, uid: int, amount: Any = None) ->
     return _t("analysis action", "Recall the arc of %(holder)s", holder=_holder(n, holder, uid))
 
 
+def _ability_name(names: gamereport.Namer, name: str) -> str:
+    """An ability's name in the page's language, from the card data (the engine keeps one name of the two)."""
+    key = "name" if ui_lang() == "ja" else "name_en"
+    for card in names.cards.values():
+        for ability in (card.get("abilities") or []) if isinstance(card, Mapping) else []:
+            if isinstance(ability, Mapping) and name in (ability.get("name"), ability.get("name_en")):
+                return str(ability.get(key) or ability.get("name") or name)
+    return name
+
+
+def _w_ability(names: gamereport.Namer, abilities: Mapping[Any, list[str]], model: int, index: int,
+               choice: Any) -> str:
+    found = abilities.get(model) or abilities.get(str(model)) or []
+    ability = _ability_name(names, found[index]) if 0 <= index < len(found) else str(index + 1)
+    if choice is None:
+        return _t("analysis action", "%(model)s uses %(ability)s", model=names.piece(model), ability=ability)
+    return _t("analysis action", "%(model)s uses %(ability)s on %(target)s", model=names.piece(model),
+              ability=ability, target=names.piece(choice))
+
+
 _WARCASTER = {
     "pass": lambda n, *rest: _t("analysis action", "Pass"),
     "charge": lambda n, holder, uid, *rest: _t("analysis action", "Charge 1 arc onto %(holder)s",
@@ -284,8 +365,6 @@ _WARCASTER = {
     "attack": lambda n, target, arc: (
         _t("analysis action", "Attack %(unit)s", unit=n.unit(target)) if not arc else
         _t("analysis action", "Attack %(unit)s, boosted with %(n)s arc", unit=n.unit(target), n=arc)),
-    "ability": lambda n, model, ability, choice=None: _t("analysis action", "Use ability %(i)s of %(model)s",
-                                                         i=ability + 1, model=n.piece(model)),
     "wait": lambda n: _t("analysis action", "Wait (end this activation)"),
     "deploy": lambda n, unit, gate: _t("analysis action", "Deploy %(unit)s through void gate %(gate)s",
                                        unit=n.unit(unit), gate=gate),

@@ -9,9 +9,11 @@ RAT/MAT + strikes ≥ DEF. Damage roll = `damage_dice` action dice + the same po
 POW + strikes − ARM (minimum 0), taken from health. A warjack's melee POW also gains its STR modifiers
 (e.g. 限界駆動 Redline's STR +2) [interpretation].
 
-"After-attack rules" are what happens once per attack: the `after_attack` event, the attacker's `on_hit`
-abilities (e.g. 狩人コルテックス Hunter Cortex) and the weapon's effect qualities on a hit. Strafe's extra attacks
-each get them (W12); spray's other models and blast's victims never do (W13, W14).
+"After-attack rules" are what happens once per attack: the `after_attack` event and the attacker's `on_hit`
+abilities (e.g. 狩人コルテックス Hunter Cortex); a hit also puts the weapon's effect qualities (fire, corrosion...)
+on its target. Strafe's extra attacks are attacks and get both (W12). Blast's victims get neither (W13). Spray's
+other models on the line take the weapon's damage roll and its effect qualities, which are the weapon's own, but
+no after-attack rules: their hits are not attacks of their own (W14; the qualities: [interpretation]).
 """
 from __future__ import annotations
 
@@ -204,7 +206,8 @@ def blast(board: Table, attacker: Model, target: Model, weapon: Weapon, hit: boo
 
 def spray_line(board: Table, attacker: Model, target: Model, weapon: Weapon) -> None:
     """W14: every other model on the line from the attacker through the target and on to the weapon's range is
-    hit (friend or foe, cover ignored); these hits are not attacks, so no after-attack rules for them."""
+    hit (friend or foe, cover ignored): a damage roll and the weapon's effect qualities each; these hits are not
+    attacks of their own (個別の攻撃とは見なされない), so no after-attack rules (after_attack, on_hit) for them."""
     length = attacker.spec.radius + weapon.rng
     ax, ay = attacker.x, attacker.y
     ex, ey = extend(ax, ay, target.x, target.y, max(length, norm(target.x - ax, target.y - ay)))

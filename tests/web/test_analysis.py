@@ -80,7 +80,7 @@ def test_simulating_from_a_position_shows_the_win_rate(client, published):
     first = client.get("/analysis/", {"example": "mwda"}).content.decode()
     page = client.post("/analysis/", {"position": hidden_position(first), "simulate": "1", "games": "3"})
     assert page.status_code == 200
-    assert 'class="stats analysis-summary"' in page.content.decode()
+    assert 'class="figures analysis-summary"' in page.content.decode()
 
 
 def test_a_bad_position_is_refused_with_the_path_of_the_bad_field(client, published):
@@ -160,7 +160,7 @@ def test_simulate_from_here_shows_the_odds_beside_the_whole_run(make_list, owner
                                  HTTP_HX_REQUEST="true")
     assert response.status_code == 200
     body = response.content.decode()
-    assert body.count('class="stats analysis-summary"') == 2, "the games from here and the whole run"
+    assert body.count('class="figures analysis-summary"') == 2, "the games from here and the whole run"
     assert "<html" not in body, "htmx gets the fragment"
     too_many = owner_client.post(f"/simulations/{run.public_id}/games/0/from-here/", {"step": 1, "games": 10 ** 6})
     assert too_many.status_code == 400
@@ -184,8 +184,8 @@ def test_the_api_lists_plays_and_simulates(client, published, system):
     moves = answer.json()["moves"]
     played = client.post("/api/positions/", {"position": doc, "actions": [moves[0]["id"]], "games": 2, "seed": 4},
                          content_type="application/json").json()
-    assert played["events"] and played["summary"]["games"] == 2
-    assert played["position"]["format"] == FORMAT
+    assert played["summary"]["games"] == 2 and played["position"]["format"] == FORMAT
+    assert played["position"] != answer.json()["position"], "the action was played"
 
 
 def test_the_api_refuses_a_bad_action_with_its_path(client, published):

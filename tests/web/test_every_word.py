@@ -157,6 +157,10 @@ def site(owner) -> Site:
         "simulation_progress": [f"/simulations/{run.public_id}/progress/" for run in runs],
         "replay": [f"/simulations/{run.public_id}/games/{game}/" for run in runs for game in range(GAMES)],
         "simulation_compare": [f"/simulations/compare/?a={runs[0].public_id}&b={runs[-1].public_id}"],
+        "analysis": ["/analysis/"] + [f"/analysis/?example={system}" for system in systems]
+        + [f"/analysis/?run={run.public_id}&game=0&step=1" for run in runs],
+        "replay_position": [f"/simulations/{run.public_id}/games/0/position/?step=1" for run in runs],  # JSON
+        "replay_from_here": [],  # POST only (tests/web/test_analysis.py)
         "package_detail": [f"/catalog/{package.system.slug}/packages/{package.slug}/" for package in packages]
         + [f"/catalog/hagmi/packages/{hagmi.slug}/?from=2&to=1", f"/catalog/hagmi/packages/{hagmi.slug}/?from=9"],
     }

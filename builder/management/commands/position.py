@@ -139,5 +139,6 @@ def action_lines(result: dict[str, Any]) -> list[tuple[str, str]]:
 
     cards = position_cards(result["position"])
     names = positionboard.namer(result["system"], result["position"], result, cards)
-    return [(move["id"], positionboard.action_words(result["system"], move["action"], names, result["position"]))
+    return [(move["id"], positionboard.action_words(result["system"], move["action"], names, result["position"],
+                                                     result))
             for move in result["moves"]]
