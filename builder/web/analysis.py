@@ -127,16 +127,26 @@ def present(result: dict[str, Any], cards: Any) -> dict[str, Any]:
 
 
 def _replay_step(request: HttpRequest) -> tuple[Any, int, int]:
-    run = with_shown_list(selectors.simulation_get_shared(public_id=request.GET.get("run", ""), user=request.user),
-                          request.user)
+    """The run, game and step of `?run=&game=&step=`."""
     try:
-        index, step = int(request.GET.get("game", "0")), int(request.GET.get("step", "0"))
+        index = int(request.GET.get("game", "0"))
     except ValueError:
-        raise PositionInvalid(pgettext("analysis", "Give the game and the step as numbers."), path="step") from None
+        raise PositionInvalid(pgettext("analysis", "Give the game and the step as numbers."), path="game") from None
+    run, step = _run_step(request, request.GET.get("run", ""), index, request.GET.get("step", "0"))
+    return run, index, step
+
+
+def _run_step(request: HttpRequest, public_id: str, index: int, raw_step: str) -> tuple[Any, int]:
+    """The run `public_id` (if this user may see it: simulation_get_shared), checked to have game `index`, and the
+    step `raw_step` as a number (PositionInvalid names the field otherwise)."""
+    run = with_shown_list(selectors.simulation_get_shared(public_id=public_id, user=request.user), request.user)
     if not 0 <= index < run.games:
         raise PositionInvalid(pgettext("replay", "This run has games 0 to %(last)s; there is no game %(n)s.")
                               % {"last": run.games - 1, "n": index}, path="game")
-    return run, index, step
+    try:
+        return run, int(raw_step)
+    except ValueError:
+        raise PositionInvalid(pgettext("analysis", "Give the game and the step as numbers."), path="step") from None
 
 
 def _step_position(run: Any, index: int, step: int) -> dict[str, Any]:
@@ -151,15 +161,7 @@ def _step_position(run: Any, index: int, step: int) -> dict[str, Any]:
 def replay_position(request: HttpRequest, public_id: str, index: int) -> HttpResponse:
     """`/simulations/<id>/games/<n>/position/?step=k`: step k of the game as a position file (a download)."""
     try:
-        run = with_shown_list(selectors.simulation_get_shared(public_id=public_id, user=request.user), request.user)
-        if not 0 <= index < run.games:
-            raise PositionInvalid(pgettext("replay", "This run has games 0 to %(last)s; there is no game %(n)s.")
-                                  % {"last": run.games - 1, "n": index}, path="game")
-        try:
-            step = int(request.GET.get("step", "0"))
-        except ValueError:
-            raise PositionInvalid(pgettext("analysis", "Give the game and the step as numbers."),
-                                  path="step") from None
+        run, step = _run_step(request, public_id, index, request.GET.get("step", "0"))
         doc = _step_position(run, index, step)
     except ListServiceError as problem:
         return error_page(request, problem)
@@ -179,15 +181,7 @@ def replay_from_here(request: HttpRequest, public_id: str, index: int) -> HttpRe
     if (wait := scope_wait(request, "positions")) is not None:
         return throttled_page(request, wait)
     try:
-        run = with_shown_list(selectors.simulation_get_shared(public_id=public_id, user=request.user), request.user)
-        if not 0 <= index < run.games:
-            raise PositionInvalid(pgettext("replay", "This run has games 0 to %(last)s; there is no game %(n)s.")
-                                  % {"last": run.games - 1, "n": index}, path="game")
-        try:
-            step = int(request.POST.get("step", "0"))
-        except ValueError:
-            raise PositionInvalid(pgettext("analysis", "Give the game and the step as numbers."),
-                                  path="step") from None
+        run, step = _run_step(request, public_id, index, request.POST.get("step", "0"))
         games = _games(request.POST.get("games"))
         doc = _step_position(run, index, step)
         snapshot = run.snapshot or {}
