@@ -169,6 +169,13 @@ def hagmi_effect(skill: Mapping[str, Any]) -> str:
                  "target).") % {"target": target}
     if kind == "unreducible":
         return _("Damage dealt by %(target)s cannot be reduced.") % {"target": target}
+    if kind == "defend":  # H32: a 機獣 that counters / intercepts (engine option beasts_defend = card)
+        how = skill.get("how", "both")
+        if how == "counter":
+            return _("This beast counters when it is attacked.")
+        if how == "intercept":
+            return _("This beast intercepts attacks on other beasts.")
+        return _("This beast counters when it is attacked and intercepts attacks on other beasts.")
     if kind == "end_battle_phase":
         return _("End this battle phase (the remaining attacks of a multi-attack are void).")
     if kind == "dismantle":

@@ -187,6 +187,8 @@ def parse_card(card: Mapping[str, Any]) -> HagmiCard:
     for i, skill in enumerate(skills):
         if skill.kind == "refit" and skill.get("into") == "self":
             _check_direct_refit(code, card, skill, i)
+        if skill.kind == "defend" and (category != "beast" or skill.trigger != "static"):  # H32
+            raise CardDataError(code, f"skills[{i}]", 'a "defend" skill belongs on a 機獣 card, with "trigger": "static"')
     equip = card.get("equip")
     return HagmiCard(
         code=code,

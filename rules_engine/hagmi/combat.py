@@ -1,6 +1,8 @@
 """HAGMI! battle: declaring attacks, counter (反撃) and intercept (守護), damage order, multi-attack (RULES.md
 §1.3 battle phase, §1.4 H10–H13).
 
+The 機獣 side defends by the rules, never by choice (`beast_defence`, H32, option `beasts_defend`).
+
 A combat is data (`Combat`) so that a game can stop for a decision (the defender's choice, an emergency window
 緊急 between two hits of a multi-attack) and be cloned. Its `schedule` is a list of *exchanges*; each exchange
 is a list of *steps*; each step is the set of sides ("A" attacker, "D" defender) that hit simultaneously.
@@ -15,7 +17,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from rules_engine.hagmi import damage
 from rules_engine.hagmi.actions import COUNTER, NO_DEFEND, Action, Intercept, intercept
-from rules_engine.hagmi.skills import Ctx, resolve_all
+from rules_engine.hagmi.skills import Ctx, condition_holds, resolve_all
 from rules_engine.hagmi.state import Unit
 
 if TYPE_CHECKING:
@@ -121,10 +123,10 @@ def defense_options(state: "HagmiState") -> list[Action]:
     combat = state.combat
     assert combat is not None
     side = state.opponent_of(combat.side)
-    if not state.decides(side):
-        return [NO_DEFEND]
-    options: list[Action] = []
     target_unit = state.find_unit(combat.target) if isinstance(combat.target, int) else None
+    if not state.decides(side):
+        return [beast_defence(state, side, target_unit)]  # the goldfish and the 機獣 side never choose
+    options: list[Action] = []
     if target_unit is not None and can_defend(state, target_unit):
         options.append(COUNTER)
     for unit in state.units_of(side):
@@ -132,6 +134,30 @@ def defense_options(state: "HagmiState") -> list[Action]:
             options.append(intercept(unit.uid))
     options.append(NO_DEFEND)
     return options
+
+
+def beast_defence(state: "HagmiState", side: int, target: Unit | None) -> Action:
+    """H32: most 機獣 never defend. Option beasts_defend = "never" [interpretation]: none does; "card": a 機獣
+    whose card has a static `defend` skill does (反撃 with `how` counter or both, 守護 with intercept or both),
+    unless down (ダウン: no skills), paying nothing. The 機獣 side never chooses, so it is automatic: the attacked
+    機獣 counters if it can, otherwise the first that can intercept does (action order, then earliest entered)."""
+    beasts = state.beasts
+    if beasts is None or side != beasts.index or state.options["beasts_defend"] != "card":
+        return NO_DEFEND
+    if target is not None and _beast_defends(state, target, "counter"):
+        return COUNTER
+    for unit in sorted(beasts.beasts, key=lambda u: (state.cards[u.uid].action_order, u.presence)):
+        if unit is not target and _beast_defends(state, unit, "intercept"):
+            return intercept(unit.uid)
+    return NO_DEFEND
+
+
+def _beast_defends(state: "HagmiState", unit: Unit, how: str) -> bool:
+    if unit.down:
+        return False
+    ctx = Ctx(state, unit.owner, source=unit.uid)
+    return any(skill.kind == "defend" and skill.get("how", "both") in (how, "both") and condition_holds(state, ctx, skill)
+               for skill in state.cards[unit.uid].static_self)
 
 
 def next_target(state: "HagmiState") -> None:

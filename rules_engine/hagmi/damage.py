@@ -32,9 +32,19 @@ def reductions(state: Table, unit: Unit, amount: int) -> int:
     if any(kind == "nullify" and (not limit or amount <= limit) for kind, limit in unit.shields):
         return 0
     reduce = sum(v for kind, v in unit.shields if kind == "reduce")
-    if not unit.down:
-        reduce += sum(s.get("amount") for s in state.cards[unit.uid].static_self if s.kind == "reduce_damage")
-    return max(0, amount - reduce)
+    return max(0, amount - reduce - static_reduction(state, unit))
+
+
+def static_reduction(state: Table, unit: Unit) -> int:
+    """H13: the static (常時) reduce_damage skills that apply to `unit`: its own card's unless down (option
+    static_reduce_damage = "own_card" [interpretation]); with "equipped_and_facilities" also those of the armaments
+    it carries (`equipped_unit`) and of its controller's facilities (設備, `all_friendly_units` / `all_units`, with
+    their `target_types`), as static firepower and armor modifications are read (state.py `static_skills`)."""
+    if state.options["static_reduce_damage"] == "equipped_and_facilities":
+        statics = state.static_skills(unit)
+    else:
+        statics = () if unit.down else state.cards[unit.uid].static_self
+    return sum(skill.get("amount") for skill in statics if skill.kind == "reduce_damage")
 
 
 def damage_unit(state: Table, unit: Unit, amount: int, *, unreducible: bool, by_player: int | None) -> int:

@@ -47,13 +47,17 @@ DEFAULT_OPTIONS: Mapping[str, Any] = {
     "max_turns": 60,  # a game still running after this many turns is a draw
     "emergency_skill_limit": "window",  # H10: a 緊急 skill on the battlefield once per window, or "turn"
     "direct_refit_cost": "card_cost",  # H22: a 秘策 card refitting directly pays its cost, or "free"
+    "beasts_defend": "never",  # H32: no 機獣 defends; "card": one with a `defend` skill counters / intercepts
+    "static_reduce_damage": "own_card",  # H13: static reduce_damage on the unit's card only, or "equipped_and_facilities"
     "max_payment_options": 12,
     "max_target_options": 12,
 }
 CHOICES: Mapping[str, tuple[Any, ...]] = {
+    "damage_clears": ("end_of_turn", "never"), "equal_cost": ("appears", "charger"),
     "player_loss": ("empty_deck", "cannot_turn_up"), "first_player": ("list", "opponent", "random"),
     "attack_on_entry": (True, False), "first_turn_battle": (True, False),
     "emergency_skill_limit": ("window", "turn"), "direct_refit_cost": ("card_cost", "free"),
+    "beasts_defend": ("never", "card"), "static_reduce_damage": ("own_card", "equipped_and_facilities"),
 }
 SECTIONS = {"weapons": "weapons", "tactics": "tactics", "damage": "damage_deck", "secret": "secret"}
 DECK_OF_CATEGORY = {"unit": "兵器", "armament": "兵器", "design": "兵器", "tactic": "作戦", "damage": "ダメージ"}

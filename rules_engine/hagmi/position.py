@@ -23,7 +23,7 @@ from rules_engine.core.catalog import CardDataError
 from rules_engine.core.events import EventLog
 from rules_engine.hagmi.beasts import BeastSide
 from rules_engine.hagmi.combat import Combat, build_schedule, first_to_hit
-from rules_engine.hagmi.game import DEFAULT_OPTIONS, HagmiGame, HagmiState
+from rules_engine.hagmi.game import CHOICES, DEFAULT_OPTIONS, HagmiGame, HagmiState
 from rules_engine.hagmi.position_cards import (
     CardReader, boolean, fields, integer, items, max_explicit_uid, ref, refs, strings, unit_doc,
 )
@@ -59,7 +59,6 @@ BEAST_KEYS = ("cores", "deck", "chargers", "beasts", "discard", "removed", "attr
 BEAST_ZONES = ("deck", "chargers", "discard", "removed")
 COMBAT_KEYS = ("attacker", "side", "targets", "target", "defender", "intercepted", "schedule", "exchange")
 DECISIONS = ("main", "battle", "defend", "emergency")  # game.py's decisions (apply dispatches on them)
-OPTION_CHOICES = {"damage_clears": ("end_of_turn", "never"), "equal_cost": ("appears", "charger")}
 END_REASONS = (outcome.DAMAGE_DECK_EMPTY, outcome.CORES_DESTROYED, outcome.TURN_LIMIT, outcome.STEP_LIMIT)
 EMPTY_LIST: Mapping[str, Any] = {"sections": {}}
 
@@ -139,8 +138,9 @@ def load(doc: Mapping[str, Any], cards: Mapping[str, Any], rng: random.Random) -
         game = HagmiGame(EMPTY_LIST, cards, opponent, options)
     except CardDataError as error:
         raise PositionError("opponent.mothership", str(error)) from None
-    except ValueError as error:
-        raise PositionError("options.opening_split", str(error)) from None  # the one value the game reads
+    except ValueError as error:  # opening_split, or first_player in 機獣討滅戦線: the message names the option
+        name = str(error).split('"')[1] if str(error).startswith('option "') else "opening_split"
+        raise PositionError(f"options.{name}", str(error)) from None
     # A new game of empty decks (its set-up uses a generator of its own), then every field from the document.
     state = HagmiState(game, random.Random(0))
     state.rng, state.events, state._legal = rng, EventLog(), None
@@ -176,8 +176,9 @@ def _options(value: Any) -> dict[str, Any]:
         default = DEFAULT_OPTIONS[key]
         if type(given) is not type(default):
             raise PositionError(f"options.{key}", f"expected {type(default).__name__} like {default!r}, got {given!r}")
-        if key in OPTION_CHOICES and given not in OPTION_CHOICES[key]:
-            raise PositionError(f"options.{key}", f"expected one of {', '.join(OPTION_CHOICES[key])}, got {given!r}")
+        if key in CHOICES and given not in CHOICES[key]:  # the engine's choices (game.py CHOICES)
+            shown = ", ".join(str(choice).lower() if isinstance(choice, bool) else str(choice) for choice in CHOICES[key])
+            raise PositionError(f"options.{key}", f"expected one of {shown}, got {given!r}")
         if isinstance(given, int) and not isinstance(given, bool) and given < 0:
             raise PositionError(f"options.{key}", f"expected an integer ≥ 0, got {given}")
     return dict(value)

@@ -380,6 +380,12 @@ register("pierce", {}, {"target": _target})(_grant("pierce"))  # 貫通
 register("unreducible", {}, {"target": _target})(_grant("unreducible"))  # 軽減できないダメージ (H13)
 
 
+@register("defend", {}, {"how": _one_of("counter", "intercept", "both")})
+def _defend(ctx: Ctx, skill: "Skill") -> None:
+    """H32: a 機獣 that defends (反撃 / 守護, default both), static on a 機獣 card: read by combat.py
+    `beast_defence` with option beasts_defend = "card"; nothing to do when it resolves."""
+
+
 @register("end_battle_phase")
 def _end_battle_phase(ctx: Ctx, skill: "Skill") -> None:
     combat.end_battle_phase(ctx.state)  # 照明弾: remaining multi-attack hits are void (H10)

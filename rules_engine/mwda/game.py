@@ -47,6 +47,7 @@ DEFAULT_OPTIONS: Mapping[str, Any] = {
     "dfa_damage_bonus": 1,  # 急降下攻撃: primary damage +1
     "dfa_miss_damage": 1,  # a missed death from above costs the attacker 1 click
     "first_player": "roll",  # "roll" (the game's rng), 0 or 1
+    "mobile_hq_bonus": "kept",  # M2: a 移動司令部's order bonus after it is eliminated: "kept" (fixed count) or "lost"
     "layout": "random",  # "random" or a layout name from geometry.LAYOUTS
 }
 _OPTION_CHECKS = {
@@ -78,6 +79,8 @@ def check_options(options: Mapping[str, Any] | None) -> dict[str, Any]:
         raise MwdaOptionError(f"option 'run_all_kinds': expected true or false, got {merged['run_all_kinds']!r}")
     if merged["breakaway_from"] not in ("any", "enemy"):
         raise MwdaOptionError(f"option 'breakaway_from': expected \"any\" or \"enemy\", got {merged['breakaway_from']!r}")
+    if merged["mobile_hq_bonus"] not in ("kept", "lost"):
+        raise MwdaOptionError(f"option 'mobile_hq_bonus': expected \"kept\" or \"lost\", got {merged['mobile_hq_bonus']!r}")
     if merged["first_player"] not in ("roll", 0, 1):
         raise MwdaOptionError(f"option 'first_player': expected \"roll\", 0 or 1, got {merged['first_player']!r}")
     names = [layout.name for layout in geo.LAYOUTS]
@@ -88,7 +91,8 @@ def check_options(options: Mapping[str, Any] | None) -> dict[str, Any]:
 
 
 def orders_per_round(specs: list[UnitSpec]) -> int:
-    """M2: ⌈starting points / 100⌉ + order bonuses (移動司令部), fixed for the whole game."""
+    """M2: ⌈starting points / 100⌉ + order bonuses (移動司令部), fixed for the whole game (option mobile_hq_bonus
+    = "lost": a turn's count drops an eliminated unit's bonus, orders.turn_orders)."""
     points = sum(spec.points for spec in specs)
     if points <= 0:
         return 0
@@ -363,7 +367,7 @@ class MwdaState(Table):
             self.turn += 1
             self.turns_taken[self.active] += 1
             self.ordered = set()
-            self.orders_left = self.orders[self.active]
+            self.orders_left = orders.turn_orders(self, self.active)  # M2
             self.log("turn_start", self.active, {"round": self.round, "orders": self.orders_left})
             if not self.goldfish[self.active] and self.orderable():
                 return
@@ -379,7 +383,7 @@ class MwdaState(Table):
         the last round the game (§2.3)."""
         orders.clean_up(self)
         self.log("turn_end", self.active, {"round": self.round,
-                                           "orders_used": self.orders[self.active] - self.orders_left})
+                                           "orders_used": len(self.ordered)})
         self.active = 1 - self.active
         if self.active == self.first:
             self.round += 1

@@ -4,7 +4,8 @@ clean-up.
 Plain functions of the running state (`MwdaState`, game.py): M10 one order per unit per turn, counted against
 the player's orders, and an action token for every order but vent; M11 pushing, an order to a unit that still
 carries a token from an earlier turn (a mech takes a heat click, a vehicle or infantry its second token and a
-click of damage); M12 the units that got no order lose their tokens, and mechs vent 1 heat.
+click of damage); M12 the units that got no order lose their tokens, and mechs vent 1 heat. `turn_orders`: a
+turn's order count (M2, option `mobile_hq_bonus`).
 """
 from __future__ import annotations
 
@@ -15,6 +16,17 @@ from rules_engine.mwda import combat
 if TYPE_CHECKING:
     from rules_engine.mwda.game import MwdaState
     from rules_engine.mwda.state import Unit
+
+
+def turn_orders(state: MwdaState, side: int) -> int:
+    """M2: the orders `side` may give this turn: its order count, fixed for the game — a 移動司令部's bonus included
+    after it is eliminated (option mobile_hq_bonus = "kept" [interpretation]); with "lost", less the order bonus of
+    the side's units eliminated before this turn began (never below 1 order while the count is at least 1)."""
+    count = state.orders[side]
+    if state.options["mobile_hq_bonus"] != "lost":
+        return count
+    lost = sum(unit.spec.order_bonus for unit in state.units if unit.side == side and not unit.alive)
+    return max(min(count, 1), count - lost)
 
 
 def give_order(state: MwdaState, unit: Unit, kind: str) -> None:

@@ -24,6 +24,7 @@ from rules_engine.core import outcome
 from rules_engine.core.catalog import CardDataError
 from rules_engine.mwda import geometry as geo
 from rules_engine.mwda.game import DEFAULT_OPTIONS, MwdaOptionError, MwdaState, check_options, orders_per_round
+from rules_engine.mwda.orders import turn_orders
 from rules_engine.mwda.state import Unit
 from rules_engine.mwda.units import UnitSpec, unit_spec
 from rules_engine.positions import PositionError
@@ -441,10 +442,10 @@ def _check_orders_phase(doc: Mapping[str, Any], state: MwdaState, entries: list[
         if entry.ordered and entry.side != active:
             raise PositionError(f"{entry.path}.ordered", f"only units of the player to play ({active}) can have "
                                                          "been ordered this turn")
-    left = state.orders[active] - len(state.ordered)
+    left = turn_orders(state, active) - len(state.ordered)  # M2 (option mobile_hq_bonus)
     if left < 1:
         raise PositionError("orders_left", f"{len(state.ordered)} units were ordered this turn, so none of player "
-                                           f"{active}'s {state.orders[active]} orders is left (M2, M10)")
+                                           f"{active}'s {left + len(state.ordered)} orders is left (M2, M10)")
     state.orders_left = _int(doc.get("orders_left", left), "orders_left", 1, left)
     if not state.orderable():
         raise PositionError(f"sides[{active}].units", "no unit of the player to play can take an order (each has "
