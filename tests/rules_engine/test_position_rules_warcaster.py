@@ -121,7 +121,72 @@ def test_w15_option_continuous_damage_direct_false_lets_the_shield_absorb_it():
     assert export_position("warcaster", state)["sides"][1]["units"][0]["models"][0]["health"] == 18
 
 
-@pytest.mark.parametrize("name", ["W10-discard-optional", "W15-fire-past-shield"])
+# ---- W10 phase 2: charge one arc, or recall any amount from several holders -------------------------------------
+
+
+def _arc(after: dict) -> tuple[list[int], list[int], int]:
+    """Player 0's arc: on each unit, on each gate, in the pool."""
+    side = after["sides"][0]
+    return [unit["arc"] for unit in side["units"]], [gate["arc"] for gate in side["gates"]], side["pool"]
+
+
+def test_w10_charging_recalls_from_a_unit_and_void_gates_one_arc_at_a_time_then_end():
+    """W10 phase 2 (または任意の量のアークを盤上の味方ユニットとヴォイドゲートから回収): five recalls from the squad,
+    the mantlet and both gates in one charging phase, each 1 arc into the pool; the phase goes on ("recall": `end`
+    first, then recalls only) until `end`."""
+    state = load_position(_position("W10-charging-recall"), CARDS)
+    assert [move["id"] for move in legal_moves(state)] == [
+        "pass", "charge:unit:0", "charge:unit:1", "charge:gate:0", "charge:gate:1",
+        "recall:unit:0:1", "recall:unit:1:1", "recall:gate:0:1", "recall:gate:1:1"]
+    recalls = ["recall:gate:0:1", "recall:unit:0:1", "recall:gate:1:1", "recall:gate:0:1", "recall:unit:1:1"]
+    events = play_ids(state, recalls[:1])
+    assert [move["id"] for move in legal_moves(state)] == [
+        "end", "recall:unit:0:1", "recall:unit:1:1", "recall:gate:0:1", "recall:gate:1:1"]  # no charge once recalling
+    events += play_ids(state, recalls[1:])
+    assert [(e["kind"], e["data"]["holder"], e["data"]["uid"], e["data"]["amount"], e["data"]["arc"], e["data"]["pool"])
+            for e in events] == [("recall", "gate", 0, 1, 3, 7), ("recall", "unit", 0, 1, 1, 8),
+                                 ("recall", "gate", 1, 1, 1, 9), ("recall", "gate", 0, 1, 2, 10),
+                                 ("recall", "unit", 1, 1, 0, 11)]
+    after = export_position("warcaster", state)
+    assert after["turn"]["phase"] == "recall" and _arc(after) == ([1, 0], [2, 1], 11)
+    assert [move["id"] for move in legal_moves(state)] == [
+        "end", "recall:unit:0:1", "recall:gate:0:1", "recall:gate:1:1"]  # the empty mantlet is no longer offered
+    assert play_ids(state, ["end"]) == []  # ending the phase logs nothing; phase 3 has no cypher to play
+    after = export_position("warcaster", state)
+    assert after["turn"]["phase"] == "activate" and _arc(after) == ([1, 0], [2, 1], 11)
+
+
+def test_w10_a_charge_after_a_recall_is_refused():
+    """Charge *or* recall: once arc is recalled, `charge:gate:0` is not a legal action."""
+    state = load_position(_position("W10-charging-recall"), CARDS)
+    with pytest.raises(PositionError) as error:
+        play_ids(state, ["recall:unit:0:1", "charge:gate:0"])
+    assert error.value.path == "actions[1]" and "not a legal action" in error.value.message
+
+
+def test_w10_a_charge_puts_one_arc_on_one_holder_and_ends_the_charging_phase():
+    state = load_position(_position("W10-charging-recall"), CARDS)
+    events = play_ids(state, ["charge:gate:1"])
+    assert [(e["kind"], e["data"]) for e in events] == [
+        ("charge", {"holder": "gate", "uid": 1, "arc": 3, "pool": 5})]
+    after = export_position("warcaster", state)
+    assert after["turn"]["phase"] == "activate" and _arc(after) == ([2, 1], [4, 3], 5)
+
+
+def test_w10_option_charging_recall_one_holder_recalls_a_holders_whole_arc_and_ends_the_phase():
+    """Option charging_recall = "one_holder" (the engine's reading before issue 17): each holder is offered its
+    whole arc, and the one recall ends the phase."""
+    state = load_position(_position("W10-charging-recall", charging_recall="one_holder"), CARDS)
+    assert [move["id"] for move in legal_moves(state)][5:] == [
+        "recall:unit:0:2", "recall:unit:1:1", "recall:gate:0:4", "recall:gate:1:2"]
+    events = play_ids(state, ["recall:gate:0:4"])
+    assert [(e["kind"], e["data"]) for e in events] == [
+        ("recall", {"holder": "gate", "uid": 0, "amount": 4, "arc": 0, "pool": 10})]
+    after = export_position("warcaster", state)
+    assert after["turn"]["phase"] == "activate" and _arc(after) == ([2, 1], [0, 2], 10)
+
+
+@pytest.mark.parametrize("name", ["W10-charging-recall", "W10-discard-optional", "W15-fire-past-shield"])
 def test_the_rule_positions_load_and_export_back_to_themselves(name):
     """A hand-written position exports (every field written out) to one that loads to the same position."""
     doc = _position(name)
