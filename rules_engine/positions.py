@@ -125,13 +125,14 @@ def _token(value: Any, depth: int) -> str:
         return "yes" if value else "no"
     if isinstance(value, (tuple, list)):
         joiner = "+" if depth == 0 else "."
-        return joiner.join(_token(item, depth + 1) for item in value) if value else "()"
+        return joiner.join(_token(item, depth + 1) for item in value) if value else "_"
     return str(value)
 
 
 def action_id(action: Any) -> str:
     """A stable, shell-friendly id of an action record: its kind and its fields, `:`-separated (tuples `+`-joined,
-    a tuple inside them `.`-joined; None is `-`): `play:12:3+5:-`, `attack:4:player.1`, `move:3:7:yes`."""
+    a tuple inside them `.`-joined; None is `-`, an empty tuple `_`): `play:12:3+5:-`, `attack:4:player.1`,
+    `move:3:7:yes`; every character is safe in a shell."""
     if isinstance(action, tuple) and action and isinstance(action[0], str):
         return ":".join([action[0], *(_token(field, 0) for field in action[1:])])
     return _token(action, 0)

@@ -205,8 +205,8 @@ def test_H22_a_secret_card_with_into_self_refits_a_battlefield_unit_directly_pay
 def test_H22_option_direct_refit_cost_free_offers_the_direct_refit_without_payment():
     """Option direct_refit_cost = "free": the payment is empty (`()` in an id)."""
     state = _load("H22-refit", direct_refit_cost="free")
-    assert [i for i in _ids(state) if i.startswith("play:23:")] == ["play:23:():1+23", "play:23:():5+23"]
-    play_ids(state, ["play:23:():5+23"])
+    assert [i for i in _ids(state) if i.startswith("play:23:")] == ["play:23:_:1+23", "play:23:_:5+23"]
+    play_ids(state, ["play:23:_:5+23"])
     after = export_position("hagmi", state)
     assert after["sides"][0]["discard"] == [] and after["sides"][0]["hand"] == ["HS-002#20", "HS-043#21", "HS-043#22"]
 
