@@ -5,7 +5,8 @@ what follows (docs/positions.md). This module is the envelope every system share
 
 - `load_position(doc, cards)` checks the envelope (`format`, `system`, `random`) and hands the rest to the
   system's position module (`rules_engine/<system>/position.py`: `dump(state)` and `load(doc, cards, rng)`), which
-  refuses a bad field with a `PositionError` naming its path (`sides[0].hand[2]`).
+  refuses a bad field with a `PositionError` naming its path (`sides[0].hand[2]`), reading plain values with the
+  shared readers of rules_engine/position_fields.py (which defines PositionError; it is imported from here too).
 - `export_position(system, state)` writes a state back: `load_position(export_position(...))` gives a state with
   the same legal actions that plays on exactly as the original, because `random` carries the generator's whole
   state (`{"mt19937": [...]}`); a hand-written position gives `{"seed": S}` instead.
@@ -26,6 +27,7 @@ from typing import Any
 from rules_engine.core.game import DEFAULT_MAX_STEPS, play_out
 from rules_engine.core.rng import game_rng
 from rules_engine.core.stats import Summary
+from rules_engine.position_fields import PositionError  # defined with the field readers; imported from here too
 
 __all__ = ["FORMAT", "PositionError", "POSITION_SYSTEMS", "load_position", "export_position", "position_module",
            "action_id", "legal_moves", "find_action", "play_ids", "simulate_position", "rng_dump", "rng_load"]
@@ -35,14 +37,6 @@ POSITION_SYSTEMS = {"hagmi": "rules_engine.hagmi.position", "mwda": "rules_engin
                     "warcaster": "rules_engine.warcaster.position"}
 _MT_WORDS = 625  # random.Random's Mersenne Twister: 624 words and the index
 MAX_POSITION_GAMES = 10_000
-
-
-class PositionError(ValueError):
-    """A position that cannot be loaded: `path` is the bad field (`sides[1].units[0].at`), `message` what is wrong."""
-
-    def __init__(self, path: str, message: str) -> None:
-        self.path, self.message = path, message
-        super().__init__(f"{path}: {message}" if path else message)
 
 
 def position_module(system: Any) -> Any:

@@ -24,11 +24,11 @@ from rules_engine.core.events import EventLog
 from rules_engine.hagmi.beasts import BeastSide
 from rules_engine.hagmi.combat import Combat, build_schedule, first_to_hit
 from rules_engine.hagmi.game import CHOICES, DEFAULT_OPTIONS, HagmiGame, HagmiState
-from rules_engine.hagmi.position_cards import (
-    CardReader, boolean, fields, integer, items, max_explicit_uid, ref, refs, strings, unit_doc,
-)
+from rules_engine.hagmi.position_cards import CardReader, max_explicit_uid, ref, refs, unit_doc
 from rules_engine.hagmi.state import Player, Unit
-from rules_engine.positions import PositionError
+from rules_engine.position_fields import (
+    PositionError, key_path, need_bool, need_choice, need_int, need_list, need_object, need_strings, shown,
+)
 
 __all__ = ["dump", "load", "STATE_FIELDS", "UNIT_FIELDS", "PLAYER_FIELDS", "BEAST_FIELDS", "COMBAT_FIELDS"]
 
@@ -129,7 +129,7 @@ def _combat_doc(state: HagmiState, combat: Combat) -> dict[str, Any]:
 
 def load(doc: Mapping[str, Any], cards: Mapping[str, Any], rng: random.Random) -> HagmiState:
     """The HagmiState of position `doc` (cards: code -> catalog card), with `rng` as its generator."""
-    fields(doc, "", TOP_KEYS)
+    need_object(doc, "", TOP_KEYS)
     if "list" in doc and not isinstance(doc["list"], Mapping):
         raise PositionError("list", "expected a hangar.list/1 document (an object)")
     options = _options(doc.get("options", {}))
@@ -162,14 +162,14 @@ def load(doc: Mapping[str, Any], cards: Mapping[str, Any], rng: random.Random) -
     _turn(state, doc)
     state.combat = _combat(reader, state, doc.get("combat"))
     state.beast_queue = [_queued(reader, state, value, f"beast_queue[{i}]")
-                         for i, value in enumerate(items(doc, "beast_queue", ""))]
+                         for i, value in enumerate(need_list(doc.get("beast_queue", []), "beast_queue"))]
     _check_decision(state, doc)
     return state
 
 
 def _options(value: Any) -> dict[str, Any]:
     if not isinstance(value, Mapping):
-        raise PositionError("options", f"expected an object, got {type(value).__name__}")
+        raise PositionError("options", f"expected an object, got {shown(value)}")
     for key, given in value.items():
         if key not in DEFAULT_OPTIONS:
             raise PositionError(f"options.{key}", f"unknown option (known: {', '.join(DEFAULT_OPTIONS)})")
@@ -177,18 +177,17 @@ def _options(value: Any) -> dict[str, Any]:
         if type(given) is not type(default):
             raise PositionError(f"options.{key}", f"expected {type(default).__name__} like {default!r}, got {given!r}")
         if key in CHOICES and given not in CHOICES[key]:  # the engine's choices (game.py CHOICES)
-            shown = ", ".join(str(choice).lower() if isinstance(choice, bool) else str(choice) for choice in CHOICES[key])
-            raise PositionError(f"options.{key}", f"expected one of {shown}, got {given!r}")
+            allowed = ", ".join(str(choice).lower() if isinstance(choice, bool) else str(choice)
+                                for choice in CHOICES[key])
+            raise PositionError(f"options.{key}", f"expected one of {allowed}, got {given!r}")
         if isinstance(given, int) and not isinstance(given, bool) and given < 0:
             raise PositionError(f"options.{key}", f"expected an integer ≥ 0, got {given}")
     return dict(value)
 
 
 def _opponent(value: Any, cards: Mapping[str, Any]) -> dict[str, Any]:
-    value = fields(value, "opponent", OPPONENT_KEYS)
-    kind = value.get("kind")
-    if kind not in ("goldfish", "deck", "coop"):
-        raise PositionError("opponent.kind", f"expected goldfish, deck or coop, got {kind!r}")
+    value = need_object(value, "opponent", OPPONENT_KEYS)
+    kind = need_choice(value.get("kind"), "opponent.kind", ("goldfish", "deck", "coop"))
     if kind != "coop":
         return {"kind": kind}
     ship = value.get("mothership")
@@ -199,31 +198,31 @@ def _opponent(value: Any, cards: Mapping[str, Any]) -> dict[str, Any]:
 
 def _player(reader: CardReader, doc: Any, path: str, index: int, kind: str,
             presences: list[tuple[Unit, bool]]) -> Player:
-    doc = fields(doc, path, PLAYER_KEYS)
+    doc = need_object(doc, path, PLAYER_KEYS)
     player = Player(index=index, kind=kind)
     for zone in PLAYER_ZONES:
         setattr(player, zone, reader.read_list(doc, zone, path, ZONE_KIND[zone]))
-    for i, raw in enumerate(items(doc, "units", path)):
+    for i, raw in enumerate(need_list(doc.get("units", []), key_path(path, "units"))):
         unit, given = reader.unit(raw, f"{path}.units[{i}]", index, beast=False)
         player.units.append(unit)
         presences.append((unit, given))
     for zone in TABLE_ZONES:
         setattr(player, zone, reader.read_list(doc, zone, path, ZONE_KIND[zone]))
     player.durability = reader.durability[index]
-    player.used = strings(doc, "used", path)
+    player.used = need_strings(doc.get("used", []), key_path(path, "used"))
     return player
 
 
 def _beast_side(reader: CardReader, doc: Any, path: str, side: BeastSide,
                 presences: list[tuple[Unit, bool]]) -> Player:
     """The 機獣 side (H30–H33) into `side`; returns its (empty) player, which keeps once-per-turn keys."""
-    doc = fields(doc, path, BEAST_KEYS)
+    doc = need_object(doc, path, BEAST_KEYS)
     ship = side.mothership
-    side.cores = integer(doc, "cores", path, ship.cores, high=ship.cores)
+    side.cores = need_int(doc.get("cores", ship.cores), key_path(path, "cores"), high=ship.cores)
     for zone in BEAST_ZONES:
         setattr(side, zone, reader.read_list(doc, zone, path, "beast_card"))
     side.beasts = []
-    for i, raw in enumerate(items(doc, "beasts", path)):
+    for i, raw in enumerate(need_list(doc.get("beasts", []), key_path(path, "beasts"))):
         unit, given = reader.unit(raw, f"{path}.beasts[{i}]", side.index, beast=True)
         side.beasts.append(unit)
         presences.append((unit, given))
@@ -232,20 +231,19 @@ def _beast_side(reader: CardReader, doc: Any, path: str, side: BeastSide,
         raise PositionError(f"{path}.cores", f"{held} 機獣核 in all (mothership and 機獣) but the mothership "
                                              f"{ship.code} has {ship.cores} (H30)")
     side.appearing = reader.read_list(doc, "appearing", path, "beast_card")
-    no_cores = [reader.find(value, f"{path}.no_cores[{i}]", []) for i, value in enumerate(items(doc, "no_cores", path))]
+    listed = need_list(doc.get("no_cores", []), key_path(path, "no_cores"))
+    no_cores = [reader.find(value, f"{path}.no_cores[{i}]", []) for i, value in enumerate(listed)]
     for i, uid in enumerate(no_cores):
         if uid not in side.appearing:
             raise PositionError(f"{path}.no_cores[{i}]", "only a set-aside (appearing) 機獣 enters without cores (H31)")
     side.no_cores = set(no_cores)
-    side.resolving = integer(doc, "resolving", path, 0)
+    side.resolving = need_int(doc.get("resolving", 0), key_path(path, "resolving"))
     side.fired = set()
-    for i, fired in enumerate(items(doc, "attrition_fired", path)):  # indices into the mothership's attrition (H30)
-        if isinstance(fired, bool) or not isinstance(fired, int) or fired not in range(len(ship.attrition)):
-            raise PositionError(f"{path}.attrition_fired[{i}]", f"expected an index 0 … {len(ship.attrition) - 1} of "
-                                                                f"{ship.code}'s attrition abilities, got {fired!r}")
-        side.fired.add(int(fired))
+    what = f" (an index of {ship.code}'s attrition abilities)"  # H30
+    for i, fired in enumerate(need_list(doc.get("attrition_fired", []), key_path(path, "attrition_fired"))):
+        side.fired.add(need_int(fired, f"{path}.attrition_fired[{i}]", 0, len(ship.attrition) - 1, what))
     player = Player(index=side.index, kind="coop")
-    player.used = strings(doc, "used", path)
+    player.used = need_strings(doc.get("used", []), key_path(path, "used"))
     return player
 
 
@@ -256,7 +254,7 @@ def _presences(doc: Mapping[str, Any], presences: list[tuple[Unit, bool]]) -> in
         if not given:
             top += 1
             unit.presence = top
-    counter = integer(doc, "presence_counter", "", top)
+    counter = need_int(doc.get("presence_counter", top), "presence_counter")
     if counter < top:
         raise PositionError("presence_counter", f"{counter} is below a unit's presence ({top}): the counter numbers "
                                                 "every entry onto the battlefield")
@@ -264,22 +262,20 @@ def _presences(doc: Mapping[str, Any], presences: list[tuple[Unit, bool]]) -> in
 
 
 def _turn(state: HagmiState, doc: Mapping[str, Any]) -> None:
-    state.active = integer(doc, "active", "", 0, high=1)
-    state.battle_closed = boolean(doc, "battle_closed", "")
+    state.active = need_int(doc.get("active", 0), "active", high=1)
+    state.battle_closed = need_bool(doc.get("battle_closed", False), "battle_closed")
     result = doc.get("result")
     if result is None:
         state.over, state.winner, state.end_reason = False, None, None
     else:
-        result = fields(result, "result", ("winner", "reason"))
+        result = need_object(result, "result", ("winner", "reason"))
         winner = result.get("winner")
         if winner is not None and (isinstance(winner, bool) or not isinstance(winner, int) or winner not in (0, 1)):
             raise PositionError("result.winner", f"expected 0, 1 or null (a draw), got {winner!r}")
-        if result.get("reason") not in END_REASONS:
-            raise PositionError("result.reason", f"expected one of {', '.join(END_REASONS)}, "
-                                                 f"got {result.get('reason')!r}")
-        state.over, state.winner, state.end_reason = True, winner, str(result["reason"])
+        reason = need_choice(result.get("reason"), "result.reason", END_REASONS)
+        state.over, state.winner, state.end_reason = True, winner, str(reason)
     limit = int(state.options["max_turns"])
-    state.turn = integer(doc, "turn", "", 1, low=1, high=None if state.over else limit)
+    state.turn = need_int(doc.get("turn", 1), "turn", low=1, high=None if state.over else limit)
     beasts = state.beasts
     if (not state.over and beasts is not None and beasts.cores == 0
             and not any(unit.cores for unit in beasts.beasts)):
@@ -300,25 +296,25 @@ def _target(reader: CardReader, state: HagmiState, value: Any, path: str) -> Any
 def _combat(reader: CardReader, state: HagmiState, value: Any) -> Combat | None:
     if value is None:
         return None
-    doc = fields(value, "combat", COMBAT_KEYS)
+    doc = need_object(value, "combat", COMBAT_KEYS)
     units = list(state.all_units())
     if "attacker" not in doc:
         raise PositionError("combat.attacker", "missing: the attacking unit")
     attacker = reader.find(doc["attacker"], "combat.attacker", units)
     unit = state.find_unit(attacker)
-    side = integer(doc, "side", "combat", unit.owner if unit is not None else state.active, high=1)
+    side = need_int(doc.get("side", unit.owner if unit is not None else state.active), "combat.side", high=1)
     if not state.over and (unit is None or unit.owner != side):
         raise PositionError("combat.attacker", f"not a unit of side {side} on the battlefield: the attacker of a "
                                                "combat in progress")
-    targets = items(doc, "targets", "combat")
+    targets = need_list(doc.get("targets", []), "combat.targets")
     combat = Combat(attacker=attacker, side=side,
                     targets=[_target(reader, state, v, f"combat.targets[{i}]") for i, v in enumerate(targets)])
     combat.target = _target(reader, state, doc["target"], "combat.target") if doc.get("target") is not None else None
     if doc.get("defender") is not None:
         combat.defender = reader.find(doc["defender"], "combat.defender", units)
-    combat.intercepted = boolean(doc, "intercepted", "combat")
-    combat.schedule = _schedule(items(doc, "schedule", "combat"))
-    combat.exchange = integer(doc, "exchange", "combat", 0)
+    combat.intercepted = need_bool(doc.get("intercepted", False), "combat.intercepted")
+    combat.schedule = _schedule(need_list(doc.get("schedule", []), "combat.schedule"))
+    combat.exchange = need_int(doc.get("exchange", 0), "combat.exchange")
     return combat
 
 
@@ -358,13 +354,12 @@ def _check_decision(state: HagmiState, doc: Mapping[str, Any]) -> None:
         raise PositionError("decision", "the game is over (result is given): the decision must be null")
     if isinstance(value, str):
         value = {"kind": value}
-    value = fields(value, "decision", ("kind", "player"))
-    kind = value.get("kind")
-    if kind not in DECISIONS:
-        raise PositionError("decision.kind", f"expected one of {', '.join(DECISIONS)}, got {kind!r}")
+    value = need_object(value, "decision", ("kind", "player"))
+    kind = need_choice(value.get("kind"), "decision.kind", DECISIONS)
     in_combat = kind in ("defend", "emergency")
     combat = state.combat
-    player = integer(value, "player", "decision", 1 - state.active if in_combat else state.active, high=1)
+    deciding = 1 - state.active if in_combat else state.active
+    player = need_int(value.get("player", deciding), "decision.player", high=1)
     if not state.decides(player):
         raise PositionError("decision.player", f"player {player} ({state.players[player].kind}) never decides")
     if not in_combat:

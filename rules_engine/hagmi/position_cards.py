@@ -18,7 +18,9 @@ from rules_engine.hagmi.cards import HagmiCard
 from rules_engine.hagmi.construction import home_section
 from rules_engine.hagmi.skills import DURATIONS
 from rules_engine.hagmi.state import Unit
-from rules_engine.positions import PositionError
+from rules_engine.position_fields import (
+    PositionError, key_path, need_bool, need_int, need_list, need_object, need_strings,
+)
 
 NO_CARD = HagmiCard(code="", name="(no card)", category="damage")  # a uid that no card of the position uses
 PARSED: dict[int, tuple[Any, HagmiCard]] = {}  # id(catalog card document) -> (the document, its engine card)
@@ -63,55 +65,6 @@ def max_explicit_uid(value: Any) -> int:
     if isinstance(value, list):
         return max((max_explicit_uid(item) for item in value), default=-1)
     return -1
-
-
-def at(path: str, key: str) -> str:
-    """The path of field `key` of the object at `path` ("" is the document itself)."""
-    return f"{path}.{key}" if path else key
-
-
-def fields(doc: Any, path: str, known: tuple[str, ...]) -> Mapping[str, Any]:
-    """`doc` as an object whose keys are all among `known`."""
-    if not isinstance(doc, Mapping):
-        raise PositionError(path, f"expected an object, got {type(doc).__name__}")
-    for key in doc:
-        if key not in known:
-            raise PositionError(at(path, str(key)), f"unknown field (known: {', '.join(known)})")
-    return doc
-
-
-def integer(doc: Mapping[str, Any], key: str, path: str, default: int, low: int = 0, high: int | None = None) -> int:
-    value = doc.get(key, default)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise PositionError(at(path, key), f"expected an integer, got {value!r}")
-    if value < low or (high is not None and value > high):
-        bounds = f"{low} … {high}" if high is not None else f"≥ {low}"
-        raise PositionError(at(path, key), f"expected an integer {bounds}, got {value}")
-    return value
-
-
-def boolean(doc: Mapping[str, Any], key: str, path: str, default: bool = False) -> bool:
-    value = doc.get(key, default)
-    if not isinstance(value, bool):
-        raise PositionError(at(path, key), f"expected true or false, got {value!r}")
-    return value
-
-
-def items(doc: Mapping[str, Any], key: str, path: str) -> list[Any]:
-    value = doc.get(key, [])
-    if not isinstance(value, list):
-        raise PositionError(at(path, key), f"expected a list, got {type(value).__name__}")
-    return value
-
-
-def strings(doc: Mapping[str, Any], key: str, path: str, allowed: frozenset[str] | None = None) -> set[str]:
-    found: set[str] = set()
-    for index, value in enumerate(items(doc, key, path)):
-        if not isinstance(value, str) or (allowed is not None and value not in allowed):
-            wanted = f"one of {', '.join(sorted(allowed))}" if allowed is not None else "a string"
-            raise PositionError(f"{path}.{key}[{index}]", f"expected {wanted}, got {value!r}")
-        found.add(value)
-    return found
 
 
 class CardReader:
@@ -169,7 +122,8 @@ class CardReader:
         return uid
 
     def read_list(self, doc: Mapping[str, Any], key: str, path: str, zone: str) -> list[int]:
-        return [self.read(value, f"{path}.{key}[{i}]", zone) for i, value in enumerate(items(doc, key, path))]
+        listed = need_list(doc.get(key, []), key_path(path, key))
+        return [self.read(value, f"{path}.{key}[{i}]", zone) for i, value in enumerate(listed)]
 
     def find(self, value: Any, path: str, units: list[Unit]) -> int:
         """A reference to a card read already ("CODE#UID"), or a bare "CODE" naming exactly one of `units`."""
@@ -193,42 +147,43 @@ class CardReader:
 
     def unit(self, doc: Any, path: str, owner: int, beast: bool) -> tuple[Unit, bool]:
         """A unit (or 機獣) and whether its presence was given (a missing one is numbered by position.py)."""
-        doc = fields(doc, path, UNIT_KEYS) if isinstance(doc, Mapping) else {"card": doc}
+        doc = need_object(doc, path, UNIT_KEYS) if isinstance(doc, Mapping) else {"card": doc}
         if "card" not in doc:
             raise PositionError(f"{path}.card", "missing: the unit's card")
         uid = self.read(doc["card"], f"{path}.card", "beast" if beast else "unit")
         card = self.cards[uid]
-        unit = Unit(uid=uid, owner=owner, presence=integer(doc, "presence", path, 0, low=0))
+        unit = Unit(uid=uid, owner=owner, presence=need_int(doc.get("presence", 0), key_path(path, "presence")))
         unit.fuel = self.read_list(doc, "fuel", path, "card")
         unit.stored = self.read_list(doc, "stored", path, "card")
-        for index, armament in enumerate(items(doc, "armaments", path)):
+        for index, armament in enumerate(need_list(doc.get("armaments", []), key_path(path, "armaments"))):
             unit.armaments.append(self._armament(armament, f"{path}.armaments[{index}]", owner))
         if beast and (unit.fuel or unit.stored or unit.armaments):
             key = "fuel" if unit.fuel else "stored" if unit.stored else "armaments"
-            raise PositionError(at(path, key), "a 機獣 has no fuel, stored cards or armaments (H32)")
+            raise PositionError(key_path(path, key), "a 機獣 has no fuel, stored cards or armaments (H32)")
         if not beast and card.category != "design" and not unit.stored and len(unit.fuel) > card.cost:
             raise PositionError(f"{path}.fuel", f"{len(unit.fuel)} fuel cards on a unit of cost {card.cost}: fuel is "
                                                 "never above the cost (only a design's or a refitted unit's, H22, H23)")
-        unit.damage = integer(doc, "damage", path, 0)
-        unit.hard_damage = integer(doc, "hard_damage", path, 0)
-        unit.barrier = integer(doc, "barrier", path, 0)
-        unit.cores = integer(doc, "cores", path, 0, high=None if beast else 0)
-        unit.mods = [self._mod(mod, f"{path}.mods[{i}]") for i, mod in enumerate(items(doc, "mods", path))]
-        shields = items(doc, "shields", path)
+        unit.damage = need_int(doc.get("damage", 0), key_path(path, "damage"))
+        unit.hard_damage = need_int(doc.get("hard_damage", 0), key_path(path, "hard_damage"))
+        unit.barrier = need_int(doc.get("barrier", 0), key_path(path, "barrier"))
+        unit.cores = need_int(doc.get("cores", 0), key_path(path, "cores"), high=None if beast else 0)
+        mods = need_list(doc.get("mods", []), key_path(path, "mods"))
+        unit.mods = [self._mod(mod, f"{path}.mods[{i}]") for i, mod in enumerate(mods)]
+        shields = need_list(doc.get("shields", []), key_path(path, "shields"))
         unit.shields = [self._shield(shield, f"{path}.shields[{i}]") for i, shield in enumerate(shields)]
-        unit.flags = strings(doc, "flags", path, FLAGS)
-        unit.used = strings(doc, "used", path)
-        unit.down = boolean(doc, "down", path)
-        unit.attacked = boolean(doc, "attacked", path)
+        unit.flags = need_strings(doc.get("flags", []), key_path(path, "flags"), FLAGS)
+        unit.used = need_strings(doc.get("used", []), key_path(path, "used"))
+        unit.down = need_bool(doc.get("down", False), key_path(path, "down"))
+        unit.attacked = need_bool(doc.get("attacked", False), key_path(path, "attacked"))
         return unit, "presence" in doc
 
     def _armament(self, doc: Any, path: str, owner: int) -> int:
         """An equipped armament: "CODE#UID" (耐久 full) or {"card", "durability"} (null: none recorded)."""
-        doc = fields(doc, path, ("card", "durability")) if isinstance(doc, Mapping) else {"card": doc}
+        doc = need_object(doc, path, ("card", "durability")) if isinstance(doc, Mapping) else {"card": doc}
         uid = self.read(doc.get("card"), f"{path}.card", "armament")
         full = self.cards[uid].durability
         if doc.get("durability", full) is not None:
-            self.durability[owner][uid] = integer(doc, "durability", path, full, high=full)
+            self.durability[owner][uid] = need_int(doc.get("durability", full), f"{path}.durability", high=full)
         return uid
 
     @staticmethod

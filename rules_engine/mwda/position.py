@@ -15,7 +15,6 @@ Every bad field raises `PositionError(path, message)` with the field's path (`si
 """
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Mapping
 from typing import Any, Final
@@ -27,7 +26,9 @@ from rules_engine.mwda.game import DEFAULT_OPTIONS, MwdaOptionError, MwdaState, 
 from rules_engine.mwda.orders import turn_orders
 from rules_engine.mwda.state import Unit
 from rules_engine.mwda.units import UnitSpec, unit_spec
-from rules_engine.positions import PositionError
+from rules_engine.position_fields import (
+    PositionError, need_bool, need_choice, need_int, need_list, need_number, need_object, shown,
+)
 
 __all__ = ["dump", "load", "PHASES", "STATE_FIELDS", "UNIT_FIELDS"]
 
@@ -110,48 +111,12 @@ def _unit_doc(state: MwdaState, unit: Unit) -> dict[str, Any]:
             "damage_dealt": state.damage_dealt[unit.uid]}
 
 
-# ---- reading fields -----------------------------------------------------------------------------------------
-
-
-def _object(value: Any, path: str, keys: tuple[str, ...]) -> Mapping[str, Any]:
-    if not isinstance(value, Mapping):
-        raise PositionError(path, f"expected an object, got {_kind(value)}")
-    for key in value:
-        if key not in keys:
-            raise PositionError(_join(path, str(key)), f"unknown field (known: {', '.join(keys)})")
-    return value
-
-
-def _join(path: str, key: str) -> str:
-    return f"{path}.{key}" if path else key
-
-
-def _kind(value: Any) -> str:
-    return "null" if value is None else type(value).__name__
-
-
-def _int(value: Any, path: str, low: int, high: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < low or (high is not None and value > high):
-        span = f"{low} … {high}" if high is not None else f"≥ {low}"
-        raise PositionError(path, f"expected an integer {span}, got {value!r}")
-    return value
-
-
-def _bool(value: Any, path: str) -> bool:
-    if not isinstance(value, bool):
-        raise PositionError(path, f"expected true or false, got {value!r}")
-    return value
-
-
-def _number(value: Any, path: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise PositionError(path, f"expected a number, got {value!r}")
-    return float(value)
+# ---- reading fields (the plain values: rules_engine/position_fields.py) -------------------------------------------
 
 
 def _player(value: Any, path: str) -> int:
     if isinstance(value, bool) or value not in (0, 1):
-        raise PositionError(path, f"expected player 0 or 1, got {value!r}")
+        raise PositionError(path, f"expected player 0 or 1, got {shown(value)}")
     return int(value)
 
 
@@ -159,7 +124,7 @@ def _player(value: Any, path: str) -> int:
 
 
 def _options(value: Any) -> dict[str, Any]:
-    given = _object(value if value is not None else {}, "options", tuple(DEFAULT_OPTIONS))
+    given = need_object(value if value is not None else {}, "options", tuple(DEFAULT_OPTIONS))
     for name in given:
         if name == "first_player" and isinstance(given[name], bool):
             raise PositionError("options.first_player", f'expected "roll", 0 or 1, got {given[name]!r}')
@@ -175,18 +140,15 @@ def _goldfish(value: Any) -> bool:
     if value is None:
         return False
     if not isinstance(value, Mapping):
-        raise PositionError("opponent", f'expected an object like {{"kind": "army"}}, got {_kind(value)}')
-    kind = value.get("kind")
-    if kind not in ("army", "goldfish"):
-        raise PositionError("opponent.kind", f'expected "army" or "goldfish", got {kind!r}')
-    return kind == "goldfish"
+        raise PositionError("opponent", f'expected an object like {{"kind": "army"}}, got {shown(value)}')
+    return need_choice(value.get("kind"), "opponent.kind", ("army", "goldfish")) == "goldfish"
 
 
 def _layout(value: Any) -> geo.Layout:
-    table = _object(value, "table", _TABLE)
-    if "size" in table and _number(table["size"], "table.size") != geo.TABLE:
+    table = need_object(value, "table", _TABLE)
+    if "size" in table and need_number(table["size"], "table.size") != geo.TABLE:
         raise PositionError("table.size", f"the engine's table is {geo.TABLE:g}″ square, got {table['size']!r}")
-    if "deploy_depth" in table and _number(table["deploy_depth"], "table.deploy_depth") != geo.DEPLOY_DEPTH:
+    if "deploy_depth" in table and need_number(table["deploy_depth"], "table.deploy_depth") != geo.DEPLOY_DEPTH:
         raise PositionError("table.deploy_depth", f"the engine's deployment zones are {geo.DEPLOY_DEPTH:g}″ deep, "
                                                   f"got {table['deploy_depth']!r}")
     name = table.get("layout")
@@ -199,9 +161,7 @@ def _layout(value: Any) -> geo.Layout:
             raise PositionError("table.layout", f"unknown layout {name!r} (known: {', '.join(known)}); "
                                                 "a layout of your own needs its terrain")
         return known[name]
-    terrain = table["terrain"]
-    if not isinstance(terrain, list):
-        raise PositionError("table.terrain", f"expected a list of shapes, got {_kind(terrain)}")
+    terrain = need_list(table["terrain"], "table.terrain")
     layout = geo.Layout(name, tuple(_shape(shape, f"table.terrain[{index}]") for index, shape in enumerate(terrain)))
     if name in known:
         if layout != known[name]:
@@ -214,13 +174,10 @@ def _layout(value: Any) -> geo.Layout:
 def _shape(value: Any, path: str) -> geo.Shape:
     shape = value.get("shape") if isinstance(value, Mapping) else None
     keys = ("shape", "kind", "x0", "y0", "x1", "y1") if shape == "rect" else ("shape", "kind", "cx", "cy", "r")
-    fields = _object(value, path, keys)
-    if shape not in ("rect", "circle"):
-        raise PositionError(f"{path}.shape", f'expected "rect" or "circle", got {shape!r}')
-    kind = fields.get("kind")
-    if kind not in geo.TERRAIN_KINDS:
-        raise PositionError(f"{path}.kind", f"expected one of {', '.join(geo.TERRAIN_KINDS)}, got {kind!r}")
-    numbers = [_number(fields.get(key), f"{path}.{key}") for key in keys[2:]]
+    fields = need_object(value, path, keys)
+    need_choice(shape, f"{path}.shape", ("rect", "circle"))
+    kind = need_choice(fields.get("kind"), f"{path}.kind", geo.TERRAIN_KINDS)
+    numbers = [need_number(fields.get(key), f"{path}.{key}") for key in keys[2:]]
     if shape == "rect":
         x0, y0, x1, y1 = numbers
         if x1 < x0 or y1 < y0:
@@ -258,27 +215,28 @@ def _spec(code: Any, path: str, cards: Mapping[str, Any], specs: dict[str, UnitS
 
 def _entry(value: Any, path: str, side: int, alive: bool, cards: Mapping[str, Any],
            specs: dict[str, UnitSpec]) -> _Entry:
-    unit = _object(value, path, _UNIT)
+    unit = need_object(value, path, _UNIT)
     spec = _spec(unit.get("code"), f"{path}.code", cards, specs)
     if not isinstance(unit.get("name", ""), str):
         raise PositionError(f"{path}.name", f"expected the unit's name (ignored on load), got {unit['name']!r}")
-    uid = _int(unit["uid"], f"{path}.uid", 0) if "uid" in unit else -1
+    uid = need_int(unit["uid"], f"{path}.uid", 0) if "uid" in unit else -1
     at = unit.get("at", None if alive else [0.0, 0.0])
     if not isinstance(at, list) or len(at) != 2:
         raise PositionError(f"{path}.at", f"expected [x, y] in inches, got {at!r}")
-    entry = _Entry(path, side, alive, uid, spec, _number(at[0], f"{path}.at[0]"), _number(at[1], f"{path}.at[1]"))
+    x, y = need_number(at[0], f"{path}.at[0]"), need_number(at[1], f"{path}.at[1]")
+    entry = _Entry(path, side, alive, uid, spec, x, y)
     clicks = len(spec.dial)
     if alive:  # M16: a unit past its last click has left the table
-        entry.click = _int(unit.get("click", 0), f"{path}.click", 0, clicks - 1)
+        entry.click = need_int(unit.get("click", 0), f"{path}.click", 0, clicks - 1)
     else:
-        entry.click = _int(unit.get("click", clicks), f"{path}.click", 0, clicks)
+        entry.click = need_int(unit.get("click", clicks), f"{path}.click", 0, clicks)
     if spec.is_mech:  # M17: reaching the shutdown click clears the heat, so heat stays below it
-        entry.heat = _int(unit.get("heat", 0), f"{path}.heat", 0, spec.shutdown_heat - 1)
+        entry.heat = need_int(unit.get("heat", 0), f"{path}.heat", 0, spec.shutdown_heat - 1)
     elif unit.get("heat", 0) != 0:
         raise PositionError(f"{path}.heat", f"a {spec.kind} has no heat dial: heat must be 0, got {unit['heat']!r}")
-    entry.tokens = _int(unit.get("tokens", 0), f"{path}.tokens", 0, 2 if alive else 0)  # M11: at most 2
-    entry.ordered = _bool(unit.get("ordered", False), f"{path}.ordered")
-    entry.damage = _int(unit.get("damage_dealt", 0), f"{path}.damage_dealt", 0)
+    entry.tokens = need_int(unit.get("tokens", 0), f"{path}.tokens", 0, 2 if alive else 0)  # M11: at most 2
+    entry.ordered = need_bool(unit.get("ordered", False), f"{path}.ordered")
+    entry.damage = need_int(unit.get("damage_dealt", 0), f"{path}.damage_dealt", 0)
     return entry
 
 
@@ -287,10 +245,7 @@ def _entries(sides: list[Any], cards: Mapping[str, Any]) -> list[_Entry]:
     entries: list[_Entry] = []
     for side, value in enumerate(sides):
         for zone, alive in (("units", True), ("eliminated", False)):
-            listed = value.get(zone, [])
-            if not isinstance(listed, list):
-                raise PositionError(f"sides[{side}].{zone}", f"expected a list of units, got {_kind(listed)}")
-            for index, unit in enumerate(listed):
+            for index, unit in enumerate(need_list(value.get(zone, []), f"sides[{side}].{zone}")):
                 entries.append(_entry(unit, f"sides[{side}].{zone}[{index}]", side, alive, cards, specs))
     _number_units(entries)
     return entries
@@ -338,17 +293,17 @@ def _check_table(entries: list[_Entry], layout: geo.Layout) -> None:
 
 def load(doc: Mapping[str, Any], cards: Mapping[str, Mapping[str, Any]], rng: random.Random) -> MwdaState:
     """The `MwdaState` of position `doc`, with `rng` as its generator; PositionError names a bad field."""
-    _object(doc, "", _TOP)
+    need_object(doc, "", _TOP)
     options = _options(doc.get("options"))
     goldfish = _goldfish(doc.get("opponent"))
     if "list" in doc and not isinstance(doc["list"], Mapping):
-        raise PositionError("list", f"expected a hangar.list/1 document, got {_kind(doc['list'])}")
+        raise PositionError("list", f"expected a hangar.list/1 document, got {shown(doc['list'])}")
     layout = _layout(doc.get("table", {"layout": EMPTY.name}))
     sides = doc.get("sides")
     if not isinstance(sides, list) or len(sides) != 2:
         raise PositionError("sides", "expected a list of two sides, player 0 first")
     for side, value in enumerate(sides):
-        _object(value, f"sides[{side}]", _SIDE)
+        need_object(value, f"sides[{side}]", _SIDE)
     entries = _entries(sides, cards)
     for side in (0, 1):
         if not any(entry.side == side for entry in entries):
@@ -362,13 +317,11 @@ def load(doc: Mapping[str, Any], cards: Mapping[str, Mapping[str, Any]], rng: ra
     if chosen in (0, 1) and first != chosen:
         raise PositionError("first", f"option first_player makes player {chosen} first, got {first}")
     active = _player(doc.get("active", first), "active")
-    phase = doc.get("phase", ORDERS)
-    if phase not in PHASES:
-        raise PositionError("phase", f"expected one of {', '.join(PHASES)}, got {phase!r}")
+    phase = need_choice(doc.get("phase", ORDERS), "phase", PHASES)
     max_rounds = options["max_rounds"]
-    round_ = _int(doc.get("round", 1), "round", 1, max_rounds)
+    round_ = need_int(doc.get("round", 1), "round", 1, max_rounds)
     expected = 2 * (round_ - 1) + (1 if active == first else 2)
-    turn = _int(doc.get("turn", expected), "turn", 1)
+    turn = need_int(doc.get("turn", expected), "turn", 1)
     ordered = {entry.uid for entry in entries if entry.ordered}
     state = MwdaState(options=options, layout=layout, units=[_unit(entry) for entry in _by_uid(entries)],
                       orders=orders, goldfish=(False, goldfish), first=first, rng=rng)
@@ -378,9 +331,10 @@ def load(doc: Mapping[str, Any], cards: Mapping[str, Mapping[str, Any]], rng: ra
         state.damage_dealt[entry.uid] = entry.damage
     for side in (0, 1):
         state.points_destroyed[side] = _points_destroyed(sides[side], side, entries)
-        state.shutdowns[side] = _int(sides[side].get("shutdowns", 0), f"sides[{side}].shutdowns", 0)
+        state.shutdowns[side] = need_int(sides[side].get("shutdowns", 0), f"sides[{side}].shutdowns", 0)
         given = sum(1 for entry in entries if entry.side == side and entry.ordered)
-        state.orders_given[side] = _int(sides[side].get("orders_given", given), f"sides[{side}].orders_given", 0)
+        path = f"sides[{side}].orders_given"
+        state.orders_given[side] = need_int(sides[side].get("orders_given", given), path, 0)
     if phase == ORDERS:
         _check_orders_phase(doc, state, entries, expected)
     else:
@@ -406,7 +360,7 @@ def _orders(side: Mapping[str, Any], index: int, entries: list[_Entry]) -> int:
     allowed = orders_per_round([entry.spec for entry in entries if entry.side == index])
     if "orders" not in side:
         return allowed
-    orders = _int(side["orders"], f"sides[{index}].orders", 1)
+    orders = need_int(side["orders"], f"sides[{index}].orders", 1)
     if orders > allowed:
         points = sum(entry.spec.points for entry in entries if entry.side == index)
         raise PositionError(f"sides[{index}].orders", f"{orders} orders, but {points} points of units allow "
@@ -418,7 +372,7 @@ def _points_destroyed(side: Mapping[str, Any], index: int, entries: list[_Entry]
     """§2.3: the points of the other side's eliminated units, whatever eliminated them."""
     lost = sum(entry.spec.points for entry in entries if entry.side != index and not entry.alive)
     path = f"sides[{index}].points_destroyed"
-    if _int(side.get("points_destroyed", lost), path, 0) != lost:
+    if need_int(side.get("points_destroyed", lost), path, 0) != lost:
         raise PositionError(path, f"must be {lost}, the points of the other side's eliminated units, "
                                   f"got {side['points_destroyed']!r}")
     return lost
@@ -446,7 +400,7 @@ def _check_orders_phase(doc: Mapping[str, Any], state: MwdaState, entries: list[
     if left < 1:
         raise PositionError("orders_left", f"{len(state.ordered)} units were ordered this turn, so none of player "
                                            f"{active}'s {left + len(state.ordered)} orders is left (M2, M10)")
-    state.orders_left = _int(doc.get("orders_left", left), "orders_left", 1, left)
+    state.orders_left = need_int(doc.get("orders_left", left), "orders_left", 1, left)
     if not state.orderable():
         raise PositionError(f"sides[{active}].units", "no unit of the player to play can take an order (each has "
                                                       "been ordered this turn or carries 2 tokens, M10/M11)")
@@ -456,10 +410,8 @@ def _check_over(doc: Mapping[str, Any], state: MwdaState) -> None:
     """Phase `over`: the result, as §2.3 gives it (a side eliminated, or the points after the last round)."""
     if doc.get("result") is None:
         raise PositionError("result", 'phase "over" needs its result: {"winner": 0, 1 or null, "reason": ...}')
-    result = _object(doc["result"], "result", ("winner", "reason"))
-    reason = result.get("reason")
-    if reason not in REASONS:
-        raise PositionError("result.reason", f"expected one of {', '.join(REASONS)}, got {reason!r}")
+    result = need_object(doc["result"], "result", ("winner", "reason"))
+    reason = need_choice(result.get("reason"), "result.reason", REASONS)
     winner = result.get("winner")
     if winner is not None:
         winner = _player(winner, "result.winner")
@@ -474,5 +426,5 @@ def _check_over(doc: Mapping[str, Any], state: MwdaState) -> None:
     if winner != due:
         raise PositionError("result.winner", f"by {reason} the winner is {due!r}, got {winner!r}")
     left = max(state.orders)
-    state.orders_left = _int(doc.get("orders_left", 0), "orders_left", 0, left)
+    state.orders_left = need_int(doc.get("orders_left", 0), "orders_left", 0, left)
     state.over, state.winner, state.end_reason = True, winner, str(reason)

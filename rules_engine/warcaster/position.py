@@ -18,12 +18,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules_engine.core import outcome
-from rules_engine.positions import PositionError
+from rules_engine.position_fields import (
+    PositionError, key_path, need_bool, need_choice, need_int, need_list, need_object, shown,
+)
 from rules_engine.warcaster.game import DEFAULT_OPTIONS, WarcasterState, _spec_classes
 from rules_engine.warcaster.models import STAT_NAMES
-from rules_engine.warcaster.position_fields import (
-    CardSpecs, key_path, need_bool, need_choice, need_int, need_list, need_object, need_point, need_uid, shown,
-)
+from rules_engine.warcaster.position_fields import CardSpecs, need_point, need_uid
 from rules_engine.warcaster.state import Gate, Model, Side, Unit
 
 # W10: the phases a position may be in (the engine's names), with the phase number of the turn
@@ -408,9 +408,7 @@ def _load_model(state: WarcasterState, unit: Unit, mspec: Any, raw: Any, path: s
             at = key_path(where, index)
             mod = need_object(mod_raw, at, MOD_KEYS)
             stat = need_choice(mod.get("stat"), key_path(at, "stat"), STAT_NAMES)
-            amount = mod.get("amount")
-            if isinstance(amount, bool) or not isinstance(amount, int):
-                raise PositionError(key_path(at, "amount"), f"expected an integer, got {shown(amount)}")
+            amount = need_int(mod.get("amount"), key_path(at, "amount"), low=None)
             duration = need_choice(mod.get("duration", "round"), key_path(at, "duration"), DURATIONS)
             mods.append((stat, amount, duration))
     elif raw_mods is not None:

@@ -1,5 +1,6 @@
-"""Reading the fields of a Warcaster position (rules_engine/warcaster/position.py): plain values, each checked with a
-PositionError that names its path, and the engine data of the cards a position names, compiled as WarcasterGame
+"""Reading the fields of a Warcaster position (rules_engine/warcaster/position.py): places on the table and uids,
+each checked with a PositionError that names its path (the plain values are read with the shared readers of
+rules_engine/position_fields.py), and the engine data of the cards a position names, compiled as WarcasterGame
 compiles them (models.compile_force, compile_rack) and kept across positions.
 """
 from __future__ import annotations
@@ -9,65 +10,13 @@ from types import MappingProxyType
 from typing import Any
 
 from rules_engine.core.catalog import CardDataError
-from rules_engine.positions import PositionError
+from rules_engine.position_fields import PositionError, key_path, need_list, need_object, shown
 from rules_engine.warcaster.models import (
     MODEL_KINDS, Catalog, CypherSpec, UnitSpec, _warjack, cypher_spec, loadout, model_spec,
 )
 
 
-# ---- plain values ---------------------------------------------------------------------------------------
-
-
-def key_path(path: str, key: str | int) -> str:
-    if isinstance(key, int):
-        return f"{path}[{key}]"
-    return f"{path}.{key}" if path else key
-
-
-def shown(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return repr(value)
-    if isinstance(value, (int, float)):
-        return str(value)
-    return "a list" if isinstance(value, (list, tuple)) else "an object" if isinstance(value, Mapping) else "?"
-
-
-def need_object(value: Any, path: str, keys: Sequence[str]) -> Mapping[str, Any]:
-    if not isinstance(value, Mapping):
-        raise PositionError(path, f"expected an object, got {shown(value)}")
-    for key in value:
-        if key not in keys:
-            raise PositionError(key_path(path, str(key)), f"unknown field; known: {', '.join(keys)}")
-    return value
-
-
-def need_list(value: Any, path: str) -> list[Any]:
-    if not isinstance(value, (list, tuple)):
-        raise PositionError(path, f"expected a list, got {shown(value)}")
-    return list(value)
-
-
-def need_int(value: Any, path: str, low: int, high: int | None = None, what: str = "") -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < low or high is not None and value > high:
-        span = f"{low} … {high}" if high is not None else f"≥ {low}"
-        raise PositionError(path, f"expected an integer {span}{what}, got {shown(value)}")
-    return value
-
-
-def need_bool(value: Any, path: str) -> bool:
-    if not isinstance(value, bool):
-        raise PositionError(path, f"expected true or false, got {shown(value)}")
-    return value
-
-
-def need_choice(value: Any, path: str, choices: Sequence[Any]) -> Any:
-    if isinstance(value, bool) or value not in choices:
-        raise PositionError(path, f"expected one of {', '.join(shown(c) for c in choices)}, got {shown(value)}")
-    return value
+# ---- places and numbering (the plain values: rules_engine/position_fields.py) ----------------------------
 
 
 def need_point(value: Any, path: str, margin: float, size: float, what: str) -> tuple[float, float]:
