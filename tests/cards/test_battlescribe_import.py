@@ -298,3 +298,49 @@ def test_a_card_faction_must_be_declared_and_legacy_packages_keep_the_four_facti
     assert check_package(legacy) == []
     legacy["cards"][0]["faction"] = "star-league"
     assert any("not one of the known factions (the package declares none)" in e for e in check_package(legacy))
+
+
+@pytest.mark.django_db
+def test_w5_a_warjacks_weapons_must_fit_its_hardpoints(tmp_path):
+    """W5 with the hardpoints read from BattleScribe: one shoulder, so two shoulder weapons do not fit even within
+    the weapon points (2 + 2 of 5)."""
+    call_command("import_package", str(FOLDER), stdout=StringIO())
+    doc = list_doc("iron-star-alliance", f"{SLUG}-skirmish")
+    jack = doc["sections"]["force"][-1]
+    jack["options"]["weapons"] = ["BS-ISA-SHOULDER1", "BS-ISA-SHOULDER1"]
+    path = tmp_path / "force.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    out = StringIO()
+    with pytest.raises(SystemExit):
+        call_command("check_list", str(path), stdout=out)
+    assert "its weapons do not fit its hardpoints (2 arm, 1 shoulder)" in out.getvalue()
+    jack["options"]["weapons"] = ["BS-ISA-ARM2", "BS-ISA-ARM2", "BS-ISA-SHOULDER1"]  # 2 + 2 + 2 > 5 points only
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    out = StringIO()
+    with pytest.raises(SystemExit):
+        call_command("check_list", str(path), stdout=out)
+    assert "hardpoints" not in out.getvalue() and "6 weapon points" in out.getvalue()
+
+
+def test_the_engine_plays_an_empty_cypher_only_when_its_effect_is_named_not_modelled():
+    from rules_engine.core.catalog import CardDataError
+    from rules_engine.warcaster.models import check_card
+
+    cypher = {"code": "BS-X", "name": "X", "kind": "cypher", "suit": "fury", "cypher_type": "effect", "effects": []}
+    with pytest.raises(CardDataError, match="non-empty list of effects"):
+        check_card(cypher)
+    check_card(cypher | {"not_modelled": ["X"]})
+
+
+def test_a_damaged_file_is_refused_with_its_name_never_another_exception(tmp_path):
+    """Truncated or byte-flipped files (a property of the reader, on every cut of one catalogue)."""
+    raw = (FOLDER / "star-league.cat").read_bytes()
+    for cut in range(0, len(raw), max(1, len(raw) // 25)):
+        for damaged in (raw[:cut], raw[:cut] + b"\xff" + raw[cut + 1:]):
+            folder = tmp_path / f"cut{cut}"
+            shutil.copytree(FOLDER, folder, dirs_exist_ok=True)
+            (folder / "star-league.cat").write_bytes(damaged)
+            try:
+                battlescribe.convert([folder])
+            except battlescribe.BattleScribeError as error:
+                assert error.file == str(folder / "star-league.cat")
