@@ -203,6 +203,8 @@ def sheet_import(raw: bytes, *, filename: str, system: str, slug: str, dry_run: 
         "formats": (current or {}).get("formats", []),
         "opponents": (current or {}).get("opponents", []),
     }
+    if current and current.get("factions"):
+        data["factions"] = current["factions"]  # a Warcaster package's declared factions stay (issue 18)
     status = "dry run"
     try:
         if dry_run:

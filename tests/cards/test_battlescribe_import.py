@@ -344,3 +344,15 @@ def test_a_damaged_file_is_refused_with_its_name_never_another_exception(tmp_pat
                 battlescribe.convert([folder])
             except battlescribe.BattleScribeError as error:
                 assert error.file == str(folder / "star-league.cat")
+
+
+@pytest.mark.django_db
+def test_an_imported_package_exports_as_a_sheet_and_imports_back_unchanged_with_its_factions():
+    from cards.selectors import package_document
+    from cards.services import sheet_export, sheet_import
+
+    call_command("import_package", str(FOLDER), stdout=StringIO())
+    assert package_document("warcaster", SLUG)["factions"] == convert(FOLDER)["factions"]
+    raw = sheet_export("warcaster", SLUG)
+    report = sheet_import(raw, filename="bs.csv", system="warcaster", slug=SLUG)
+    assert report.status == "unchanged" or not (report.added or report.removed or report.changed), report.lines()
