@@ -333,6 +333,10 @@ class Mapper:
                                                                              "selectionEntry"):
             kinds = {prof.get("typeName") for prof in kids(entry, "profiles", "profile")}
             slot = linked.get(entry.get("id") or "")
+            unknown = kinds - {*MODEL_PROFILES, "Weapon", "Cypher"}
+            if unknown:
+                raise document.fail(entry, f"unknown profile type {sorted(unknown)[0]!r}; mapped: "
+                                           + ", ".join([*MODEL_PROFILES, "Weapon", "Cypher"]))
             if kinds & set(MODEL_PROFILES):
                 self.cards.append(self._model(document, entry, faction))
             elif "Cypher" in kinds:
@@ -341,11 +345,9 @@ class Mapper:
                 self.cards.append(self._cortex(document, entry, faction))
             elif slot is not None:
                 self.cards.append(self._part_weapon(document, entry, faction, slot))
-            else:
-                unknown = kinds - {"Weapon"}
-                if unknown:
-                    raise document.fail(entry, f"unknown profile type {sorted(unknown)[0]!r}; mapped: "
-                                               + ", ".join([*MODEL_PROFILES, "Weapon", "Cypher"]))
+            elif entry.get("type") in ("model", "unit"):
+                raise document.fail(entry, f"a {entry.get('type')} entry needs a model profile (Solo, Squad, Warjack, "
+                                           "Vehicle or Mantlet) of its own; models nested in a unit are not mapped")
 
     def _linked_parts(self, document: Document) -> dict[str, str]:
         """Entry id → hardpoint slot, for every entry a warjack's hardpoint group links to (in any file)."""
