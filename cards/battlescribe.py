@@ -566,7 +566,7 @@ class Mapper:
                                          + ", ".join(sorted(t.title() for t in CYPHER_TYPES)))
         card = self._card(entry, "cypher", faction) | {"suit": suit, "cypher_type": ctype}
         qualities, others = self._qualities(document, entry)
-        _abilities, rules, text = self._rules(document, entry)
+        _abilities, _names, text = self._rules(document, entry)
         if ctype == "attack" and chars.get("RNG") is not None and chars.get("POW") is not None:
             card["effects"] = [{"kind": "attack", "rng": chars["RNG"], "pow": chars["POW"], "qualities": qualities}]
             not_modelled = others  # the attack is played; only the qualities the engine lacks are not
