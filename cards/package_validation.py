@@ -186,7 +186,7 @@ def check_package(data: Any, *, schema_directory: Path | str | None = None) -> l
     errors = check_against_schema(data, validator)
     if errors:
         return errors
-    return cap_errors(check_shape(data) or check_unique_within(data) or check_engine_cards(data))
+    return cap_errors(check_shape(data) or check_unique_within(data) or check_factions(data) or check_engine_cards(data))
 
 
 def check_envelope(data: Any) -> list[str]:
@@ -312,6 +312,34 @@ def check_engine_cards(data: dict) -> list[str]:
         except (ValueError, TypeError, KeyError, AttributeError) as error:  # data the reader did not foresee
             errors.append(f'card {card.get("code")}: the {data["system"]} engine cannot read this card '
                           f"({type(error).__name__}: {error})")
+    return errors
+
+
+# The Warcaster factions a package may name without declaring them (the packages written before factions became
+# package data, issue 18); "mercenary" and "universal" (cyphers) need no declaration either.
+LEGACY_FACTIONS = {"warcaster": frozenset({"iron-star-alliance", "marcher-worlds", "aeternus-continuum", "empyreans"})}
+ANY_PACKAGE_FACTIONS = frozenset({"mercenary", "universal"})
+
+
+def check_factions(data: dict) -> list[str]:
+    """A Warcaster card's faction is one the package declares in "factions" (slug, ja/en names; a BattleScribe
+    import declares its catalogues), or, in a package that declares none, one of the four legacy factions."""
+    if data["system"] not in LEGACY_FACTIONS:
+        return []
+    declared = data.get("factions")
+    errors: list[str] = []
+    if declared:
+        slugs = Counter(entry["slug"] for entry in declared)
+        errors += [f"faction {slug}: slug declared {count} times" for slug, count in slugs.items() if count > 1]
+        known = frozenset(slugs) | ANY_PACKAGE_FACTIONS
+    else:
+        known = LEGACY_FACTIONS[data["system"]] | ANY_PACKAGE_FACTIONS
+    for index, card in enumerate(data["cards"]):
+        faction = card.get("faction")
+        if isinstance(faction, str) and faction not in known:
+            where = "the package's \"factions\"" if declared else "the known factions (the package declares none)"
+            errors.append(f'{card_label(data, index)}, field "faction": {_show(faction)} is not one of {where}: '
+                          + ", ".join(sorted(known)))
     return errors
 
 

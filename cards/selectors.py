@@ -161,7 +161,7 @@ def package_document(system_slug: str, slug: str) -> dict | None:
     package = DataPackage.objects.filter(system__slug=system_slug, slug=slug).first()
     if package is None:
         return None
-    return {
+    document = {
         "schema": "hangar.package/1",
         "system": system_slug,
         "slug": package.slug,
@@ -171,6 +171,12 @@ def package_document(system_slug: str, slug: str) -> dict | None:
         "formats": list(package.formats.order_by("id").values_list("data", flat=True)),
         "opponents": list(package.opponents.order_by("id").values_list("data", flat=True)),
     }
+    # The factions a Warcaster package declares (issue 18) have no rows: they come from the version kept for it.
+    kept = (PackageVersion.objects.filter(system__slug=system_slug, slug=slug, sha256=package.sha256)
+            .order_by("-number").values_list("data", flat=True).first())
+    if isinstance(kept, dict) and kept.get("factions"):
+        document["factions"] = kept["factions"]
+    return document
 
 
 def cards_diff(before: list[dict], after: list[dict]) -> dict:

@@ -16,7 +16,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from . import package_validation as checks
-from . import spreadsheet
+from . import battlescribe, spreadsheet
 from .models import Card, DataPackage, Format, GameSystem, Opponent, PackageVersion
 from .selectors import catalog_forget, cards_diff, package_document, search_normalise
 from .storable_text import escaped
@@ -113,6 +113,44 @@ def package_import_file(path: Path | str, *, schema_dir: Path | str | None = Non
 
 
 @dataclass(frozen=True)
+class BattleScribeReport:
+    """The package import's line, then what the BattleScribe data became (cards.battlescribe)."""
+
+    imported: ImportReport
+    lines: list[str]
+
+    def text(self) -> str:
+        return "\n".join([self.imported.line(), *self.lines])
+
+
+def battlescribe_convert(paths: list[Path | str]) -> battlescribe.Conversion:
+    """BattleScribe data (a folder, a .zip or .gst/.gstz/.cat/.catz files) → a Warcaster package (not imported).
+    Raises PackageError naming the file, the element path and the id of what was refused."""
+    try:
+        return battlescribe.convert(paths)
+    except battlescribe.BattleScribeError as exc:
+        raise PackageError([str(exc)], source=", ".join(str(p) for p in paths)) from exc
+
+
+def battlescribe_import(paths: list[Path | str], *, schema_dir: Path | str | None = None) -> BattleScribeReport:
+    """Convert then import BattleScribe data as one Warcaster package: all checked first, nothing written on a
+    refusal (the package import is one transaction)."""
+    conversion = battlescribe_convert(paths)
+    source = ", ".join(str(p) for p in paths)
+    return BattleScribeReport(package_import(conversion.package, source=source, schema_dir=schema_dir),
+                              conversion.report)
+
+
+def import_paths(paths: list[Path | str], *, schema_dir: Path | str | None = None) -> str:
+    """`import_package`'s work: one package JSON file, or BattleScribe data; returns the report to print."""
+    if battlescribe.is_battlescribe(paths):
+        return battlescribe_import(paths, schema_dir=schema_dir).text()
+    if len(paths) != 1:
+        raise PackageError([f"give one package JSON file, or BattleScribe data; got {len(paths)} paths"])
+    return package_import_file(paths[0], schema_dir=schema_dir).line()
+
+
+@dataclass(frozen=True)
 class SheetReport:
     """What a sheet import did (or, in a dry run, would do) to a package, card by card."""
 
@@ -165,6 +203,8 @@ def sheet_import(raw: bytes, *, filename: str, system: str, slug: str, dry_run: 
         "formats": (current or {}).get("formats", []),
         "opponents": (current or {}).get("opponents", []),
     }
+    if current and current.get("factions"):
+        data["factions"] = current["factions"]  # a Warcaster package's declared factions stay (issue 18)
     status = "dry run"
     try:
         if dry_run:

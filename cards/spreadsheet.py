@@ -59,7 +59,8 @@ HEADERS_JA: dict[str, dict[str, str]] = {
         "kind": "種類", "faction": "勢力", "cst": "CST", "stats": "能力値", "weapons": "武器",
         "weapon_points": "武器ポイント", "cost": "コスト", "type": "武器タイプ", "rng": "射程", "pow": "威力",
         "qualities": "特性", "suit": "スート", "cypher_type": "サイファータイプ", "effects": "効果",
-        "attaches_to": "装着先", "abilities": "能力",
+        "attaches_to": "装着先", "abilities": "能力", "bs_id": "BattleScribe ID", "not_modelled": "未再現のルール",
+        "damage_type": "ダメージタイプ", "other_qualities": "その他の特性", "hardpoints": "ハードポイント",
     },
 }
 

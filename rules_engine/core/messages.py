@@ -225,6 +225,10 @@ TEMPLATES: Mapping[str, Label] = {
         "{names}: its {field} {part} is a {actual} card, not a {kind}.",
         "{names}：{field}の{part}は{actual}のカードで、{kind}ではありません。",
     ),
+    "W5.hardpoints": Label(
+        "{names}: its weapons do not fit its hardpoints ({value}): each weapon takes one hardpoint it fits.",
+        "{names}：武器がハードポイント（{value}）に収まりません。武器は1つずつ、合うハードポイントに付けます。",
+    ),
     "W6": Label(
         "The force mixes factions: {names} are not {faction} (only mercenaries may join any force).",
         "フォースの勢力が混在しています：{names}は{faction}ではありません（傭兵のみ勢力を問いません）。",

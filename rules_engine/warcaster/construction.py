@@ -260,14 +260,21 @@ class WarjackPoints(Rule):
             )
             return
         cost = 0
+        known = []
         for weapon in weapons:
             problems = list(self._part(ctx, entry, weapon, WEAPON))
             yield from problems
             if not problems:
                 cost += int_field(ctx.card(weapon), "cost")
+                known.append(weapon)
         maximum = int_field(entry.card, "weapon_points")
         if cost > maximum:
             yield self.violation(section=FORCE, cards=[entry.code], names=names, cost=cost, max=maximum)
+        slots = hardpoint_slots(entry.card)
+        if slots and not fits_hardpoints([ctx.card(code).get("hardpoints") for code in known], slots):
+            # W5 with hardpoints (BattleScribe data, issue 18): each weapon takes one free hardpoint it fits
+            yield self.violation("W5.hardpoints", section=FORCE, cards=[entry.code, *known], names=names,
+                                 value=plain(", ".join(f"{count} {slot}" for slot, count in slots.items())))
 
     def _part(self, ctx: ListContext, entry: Entry, code: Any, kind: str) -> Iterator[Violation]:
         """A cortex or weapon named in a warjack's options must be a known card of that kind."""
@@ -286,6 +293,29 @@ class WarjackPoints(Rule):
                 "W5.wrong_kind", section=FORCE, cards=[entry.code, code], names=names, field=field,
                 part=ctx.label(code), actual=kind_label(card.get("kind")), kind=kind_label(kind),
             )
+
+
+def hardpoint_slots(card: Any) -> dict[str, int]:
+    """A chassis' weapon hardpoints (`hardpoints`: [{"slot": "arm", "count": 2}, ...]), cortex slots left out."""
+    slots: dict[str, int] = {}
+    for point in card.get("hardpoints") or ():
+        if is_mapping(point) and point.get("slot") != CORTEX and isinstance(point.get("count"), int):
+            slots[str(point.get("slot"))] = slots.get(str(point.get("slot")), 0) + int(point["count"])
+    return slots
+
+
+def fits_hardpoints(fits: list[Any], slots: dict[str, int]) -> bool:
+    """Whether each weapon (the slots it fits; none given: any) can take its own free hardpoint."""
+    if not fits:
+        return True
+    allowed = fits[0] if isinstance(fits[0], (list, tuple)) and fits[0] else list(slots)
+    for slot in dict.fromkeys(allowed):
+        if slots.get(slot, 0) > 0:
+            rest = dict(slots)
+            rest[slot] -= 1
+            if fits_hardpoints(fits[1:], rest):
+                return True
+    return False
 
 
 class SingleFaction(Rule):

@@ -379,7 +379,8 @@ def compile_rack(catalog: Catalog, entries: Any, where: str) -> list[CypherSpec]
 def cypher_spec(card: Mapping[str, Any]) -> CypherSpec:
     code = _code(card)
     raw_effects = card.get("effects")
-    if not isinstance(raw_effects, list) or not raw_effects:
+    if not isinstance(raw_effects, list) or not (raw_effects or card.get("not_modelled")):
+        # an imported cypher whose effect is not modelled (its text is kept, "not_modelled" names it) plays as none
         raise CardDataError(code, "effects", "a cypher needs a non-empty list of effects")
     effects = tuple(parse_effect(card, e, f"effects[{j}]") for j, e in enumerate(raw_effects))
     return CypherSpec(code, str(card.get("name", code)), str(card.get("suit", "")),

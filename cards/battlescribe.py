@@ -1,0 +1,652 @@
+"""BattleScribe data (a game system `.gst`/`.gstz` and its catalogues `.cat`/`.catz`) → a Warcaster
+`hangar.package/1` (issue 18 item 1; docs/data-packages.md "BattleScribe data").
+
+Reading: every file is parsed with defusedxml (no DTD, no entities: an upload cannot expand or fetch anything), then
+validated against Hangar's own XSD of the subset read here (cards/schemas/battlescribe/, with xmlschema). The
+mapping then refuses whatever it does not know (an unknown profile type, characteristic, hardpoint group, cypher suit
+or type, a value that is not a number...) with a `BattleScribeError` naming the file, the element path and the id:
+a refused import writes nothing. What it reads:
+
+- catalogues → factions (slug from the name; ja/en names, the ja name from FACTION_JA when known);
+- `selectionEntry` with a Solo/Squad/Warjack/Vehicle/Mantlet profile → a model card (a category "Hero" → hero),
+  its stats from SPD MAT RAT DEF ARM FOC/NUM STR DMG (health) CST, its fixed weapons from the Weapon profiles of the
+  entry and of its child entries (TYP, RNG, POW, Damage Type; qualities from the infoLinks to shared rules);
+- a warjack's `selectionEntryGroups` Cortex / Arm(s) / Shoulder(s) → its hardpoints; the entries they link to →
+  cortex and weapon cards (a weapon's cost in "Weapon Points"); the warjack's weapon points from its max constraint
+  on that cost type;
+- an entry with a Cypher profile (Suit, Type, RNG, POW) → a cypher card (in the game system: faction "universal");
+- the game system's `forceEntries` → formats (categories Hero/Unit/Mantlet/Cypher and their min/max constraints;
+  copies per unit from the entries' roster-scoped max constraints).
+
+Rules the engine plays are mapped to its abilities and qualities (RULE_ABILITIES, QUALITIES); every other rule,
+quality or cypher effect keeps its text and is named in the card's `not_modelled`. Every card and weapon keeps its
+BattleScribe id as `bs_id`.
+"""
+from __future__ import annotations
+
+import io
+import re
+import zipfile
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterable
+from xml.etree.ElementTree import Element, ParseError
+
+import defusedxml.ElementTree as SafeET
+import xmlschema
+from defusedxml import DefusedXmlException
+
+GST_NS = "http://www.battlescribe.net/schema/gameSystemSchema"
+CAT_NS = "http://www.battlescribe.net/schema/catalogueSchema"
+XSD_DIR = Path(__file__).resolve().parent / "schemas" / "battlescribe"
+SYSTEM_SUFFIXES = (".gst", ".gstz")
+CATALOGUE_SUFFIXES = (".cat", ".catz")
+SUFFIXES = SYSTEM_SUFFIXES + CATALOGUE_SUFFIXES
+MAX_FILE_BYTES = 20 * 1024 * 1024  # one unzipped file (a zip bomb stops here)
+MAX_TOTAL_BYTES = 60 * 1024 * 1024
+
+MODEL_PROFILES = {"Solo": "solo", "Squad": "squad", "Warjack": "warjack", "Vehicle": "vehicle", "Mantlet": "mantlet"}
+# BattleScribe characteristic → Hangar stat (DMG is the health boxes, CST the deployment cost)
+STAT_KEYS = {"SPD": "spd", "MAT": "mat", "RAT": "rat", "DEF": "def", "ARM": "arm", "FOC": "foc", "NUM": "num",
+             "STR": "str", "DMG": "health", "CST": "cst"}
+REQUIRED_STATS = {
+    "solo": ("SPD", "MAT", "RAT", "DEF", "ARM", "DMG", "CST"), "squad": ("SPD", "MAT", "RAT", "DEF", "ARM", "NUM",
+                                                                       "DMG", "CST"),
+    "warjack": ("SPD", "STR", "MAT", "RAT", "DEF", "ARM", "DMG", "CST"), "vehicle": ("SPD", "MAT", "RAT", "DEF", "ARM",
+                                                                                     "DMG", "CST"),
+    "mantlet": ("DEF", "ARM", "DMG", "CST"), "hero": ("SPD", "MAT", "RAT", "DEF", "ARM", "FOC", "DMG", "CST"),
+}
+WEAPON_CHARS = {"TYP", "RNG", "POW", "Damage Type"}
+CYPHER_CHARS = {"Suit", "Type", "RNG", "POW"}
+WEAPON_TYPES = {"ranged": "ranged", "melee": "melee"}
+SUITS = {"fury", "geometric", "harmonic", "overdrive"}
+CYPHER_TYPES = {"attack", "effect", "geometric", "pulse"}
+# Weapon qualities the engine plays (rules_engine/warcaster/models.py QUALITIES), by the shared rule's name.
+QUALITIES = {"blast": "blast", "spray": "spray", "strafe": "strafe", "fire": "fire", "corrosion": "corrosion",
+             "lock down": "lockdown", "lockdown": "lockdown", "system failure": "system_failure"}
+# Model rules the engine plays, as abilities.
+RULE_ABILITIES = {"arc node": {"kind": "arc_node", "trigger": "static"}, "flight": {"kind": "flight", "trigger": "static"}}
+HARDPOINT_GROUPS = {"cortex": "cortex", "arm": "arm", "arms": "arm", "shoulder": "shoulder", "shoulders": "shoulder"}
+FORMAT_CATEGORIES = {"hero": "heroes", "heroes": "heroes", "unit": "units", "units": "units", "mantlet": "mantlets",
+                     "mantlets": "mantlets", "cypher": "cyphers", "cyphers": "cyphers"}
+FACTION_JA = {"iron-star-alliance": "鉄星同盟", "marcher-worlds": "辺境世界",
+              "aeternus-continuum": "アエテルヌス・コンティニュアム", "empyreans": "エンピリアン", "mercenary": "傭兵"}
+
+
+class BattleScribeError(Exception):
+    """A refused BattleScribe file: which file, which element (path) and its id."""
+
+    def __init__(self, file: str, path: str, element_id: str, message: str):
+        self.file, self.path, self.element_id, self.message = file, path, element_id, message
+        super().__init__(f"{file}: {path or '/'}" + (f" (id {element_id})" if element_id else "") + f": {message}")
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    name: str  # as shown in messages: the path, or "archive.zip!member"
+    raw: bytes
+
+
+@dataclass
+class Document:
+    """One parsed, valid file with each element's path and its nearest id (for messages)."""
+
+    source: SourceFile
+    root: Element
+    paths: dict[int, str] = field(default_factory=dict)
+    ids: dict[int, str] = field(default_factory=dict)
+
+    def fail(self, element: Element, message: str) -> BattleScribeError:
+        return BattleScribeError(self.source.name, self.paths.get(id(element), ""), self.ids.get(id(element), ""),
+                                 message)
+
+
+@dataclass
+class Conversion:
+    package: dict
+    report: list[str]
+
+
+def is_battlescribe(paths: Iterable[Path | str]) -> bool:
+    """The paths name BattleScribe data (a folder, a .zip or .gst/.gstz/.cat/.catz files), not a package JSON."""
+    return any(Path(p).is_dir() or Path(p).suffix.lower() in SUFFIXES + (".zip",) for p in paths)
+
+
+# --- reading files ------------------------------------------------------------------------------------------------
+
+
+def read_sources(paths: Iterable[Path | str]) -> list[SourceFile]:
+    """The game system and catalogue files of the given folders, zips and files (zipped ones unzipped)."""
+    sources: list[SourceFile] = []
+    for raw_path in paths:
+        path = Path(raw_path)
+        if path.is_dir():
+            found = sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in SUFFIXES)
+            if not found:
+                raise BattleScribeError(str(path), "", "", "no .gst/.gstz/.cat/.catz file in this folder")
+            sources += [_file_source(p) for p in found]
+        elif path.suffix.lower() == ".zip":
+            sources += _zip_sources(path, _read(path), str(path))
+        elif path.suffix.lower() in SUFFIXES:
+            sources.append(_file_source(path))
+        else:
+            raise BattleScribeError(str(path), "", "", "not a BattleScribe file (.gst, .gstz, .cat, .catz or .zip)")
+    if sum(len(s.raw) for s in sources) > MAX_TOTAL_BYTES:
+        raise BattleScribeError(", ".join(str(p) for p in paths), "", "", f"more than {MAX_TOTAL_BYTES} bytes of data")
+    return sources
+
+
+def _read(path: Path) -> bytes:
+    try:
+        if path.stat().st_size > MAX_FILE_BYTES:
+            raise BattleScribeError(str(path), "", "", f"file is larger than {MAX_FILE_BYTES} bytes")
+        return path.read_bytes()
+    except OSError as exc:
+        raise BattleScribeError(str(path), "", "", f"cannot read the file: {exc.strerror or exc}") from exc
+
+
+def _file_source(path: Path) -> SourceFile:
+    raw = _read(path)
+    if path.suffix.lower() in (".gstz", ".catz"):
+        members = _zip_sources(path, raw, str(path))
+        if len(members) != 1:
+            raise BattleScribeError(str(path), "", "", "a zipped .gstz/.catz must hold exactly one .gst/.cat file")
+        return SourceFile(str(path), members[0].raw)
+    return SourceFile(str(path), raw)
+
+
+def _zip_sources(path: Path, raw: bytes, name: str) -> list[SourceFile]:
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(raw))
+        found = []
+        for info in sorted(archive.infolist(), key=lambda i: i.filename):
+            suffix = Path(info.filename).suffix.lower()
+            if info.is_dir() or suffix not in SUFFIXES:
+                continue
+            if info.file_size > MAX_FILE_BYTES:
+                raise BattleScribeError(f"{name}!{info.filename}", "", "", f"larger than {MAX_FILE_BYTES} bytes")
+            member = SourceFile(f"{name}!{info.filename}", archive.read(info))
+            found += _zip_sources(path, member.raw, member.name) if suffix in (".gstz", ".catz") else [member]
+    except (zipfile.BadZipFile, EOFError, NotImplementedError, RuntimeError) as exc:
+        raise BattleScribeError(name, "", "", f"not a readable zip file ({exc})") from exc
+    if not found:
+        raise BattleScribeError(name, "", "", "no .gst/.cat file in this zip")
+    return found
+
+
+@lru_cache(maxsize=2)
+def _xsd(name: str) -> xmlschema.XMLSchema10:
+    return xmlschema.XMLSchema10(str(XSD_DIR / f"{name}.xsd"))
+
+
+def parse(source: SourceFile) -> Document:
+    """Well-formed (defusedxml: no DTD or entities), then valid against Hangar's XSD of the subset read."""
+    try:
+        root = SafeET.fromstring(source.raw, forbid_dtd=True)
+    except ParseError as exc:
+        line, column = getattr(exc, "position", (0, 0))
+        raise BattleScribeError(source.name, "", "", f"not well-formed XML (line {line}, column {column + 1})") from exc
+    except DefusedXmlException as exc:
+        raise BattleScribeError(source.name, "", "", f"refused: the file uses a DTD or entities ({exc})") from exc
+    document = Document(source, root)
+    _index(document, root, "/" + _local(root.tag), "")
+    namespace = root.tag[1:].split("}")[0] if root.tag.startswith("{") else ""
+    schema = {GST_NS: "gamesystem", CAT_NS: "catalogue"}.get(namespace)
+    if schema is None:
+        raise document.fail(root, f"not a BattleScribe game system or catalogue (root element {root.tag!r})")
+    for error in _xsd(schema).iter_errors(root):
+        element = error.elem if isinstance(error.elem, Element) else root
+        raise document.fail(element, f"not valid against {schema}.xsd: {error.reason or error.message}")
+    return document
+
+
+def _local(tag: str) -> str:
+    return tag.split("}")[-1]
+
+
+def _index(document: Document, element: Element, path: str, near_id: str) -> None:
+    near_id = element.get("id") or near_id
+    document.paths[id(element)] = path
+    document.ids[id(element)] = near_id
+    counts: Counter[str] = Counter()
+    for child in element:
+        name = _local(child.tag)
+        counts[name] += 1
+        _index(document, child, f"{path}/{name}[{counts[name]}]", near_id)
+
+
+def kids(element: Element, *names: str) -> list[Element]:
+    """The children at the path of local names, e.g. kids(entry, "profiles", "profile")."""
+    found = [element]
+    for name in names:
+        found = [child for parent in found for child in parent if _local(child.tag) == name]
+    return found
+
+
+# --- the mapping --------------------------------------------------------------------------------------------------
+
+
+def slugify(text: str) -> str:
+    slug = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+    return slug or "x"
+
+
+def card_code(bs_id: str) -> str:
+    return "BS-" + (re.sub(r"[^A-Z0-9]+", "-", bs_id.upper()).strip("-") or "X")
+
+
+def convert(paths: Iterable[Path | str]) -> Conversion:
+    """Read, validate and map the files; raises BattleScribeError at the first thing refused."""
+    paths = list(paths)
+    documents = [parse(source) for source in read_sources(paths)]
+    systems = [d for d in documents if _local(d.root.tag) == "gameSystem"]
+    catalogues = [d for d in documents if _local(d.root.tag) == "catalogue"]
+    if len(systems) != 1:
+        where = ", ".join(d.source.name for d in systems) or ", ".join(str(p) for p in paths)
+        raise BattleScribeError(where, "", "", f"expected exactly one game system (.gst/.gstz), found {len(systems)}")
+    if not catalogues:
+        raise BattleScribeError(systems[0].source.name, "", "", "no catalogue (.cat/.catz) given with the game system")
+    return Mapper(systems[0], catalogues).run()
+
+
+class Mapper:
+    def __init__(self, system: Document, catalogues: list[Document]):
+        self.system = system
+        self.catalogues = catalogues
+        self.elements: dict[str, tuple[Document, Element]] = {}
+        self.cards: list[dict] = []
+        self.counts: Counter[str] = Counter()
+        self.not_read: Counter[str] = Counter()
+        self.copies: list[int] = []
+        for document in [system, *catalogues]:
+            self._collect(document)
+        self.categories = {i: (el.get("name") or "") for i, (_d, el) in self.elements.items()
+                           if _local(el.tag) == "categoryEntry"}
+        self.rules = {i: el for i, (_d, el) in self.elements.items() if _local(el.tag) == "rule"}
+        root = system.root
+        self.wp_types = {el.get("id") for el in kids(root, "costTypes", "costType")}
+        for cost_type in kids(root, "costTypes", "costType"):
+            if (cost_type.get("name") or "").strip().lower() != "weapon points":
+                raise system.fail(cost_type, f"unknown cost type {cost_type.get('name')!r}; the only one mapped is "
+                                             "'Weapon Points'")
+
+    def _collect(self, document: Document) -> None:
+        stack = [document.root]
+        while stack:
+            element = stack.pop()
+            stack.extend(reversed(list(element)))
+            if _local(element.tag) == "modifiers":
+                self.not_read["modifiers"] += 1
+            if _local(element.tag) in ("selectionEntry", "selectionEntryGroup", "rule", "categoryEntry") \
+                    and element.get("id"):
+                known = self.elements.get(element.get("id") or "")
+                if known is not None:
+                    raise document.fail(element, f"id {element.get('id')!r} is used twice (also in "
+                                                 f"{known[0].source.name} {known[0].paths[id(known[1])]})")
+                self.elements[element.get("id") or ""] = (document, element)
+
+    # --- package -------------------------------------------------------------------------------------------------
+
+    def run(self) -> Conversion:
+        system_root = self.system.root
+        factions = []
+        for document in self.catalogues:
+            root = document.root
+            if root.get("gameSystemId") != system_root.get("id"):
+                raise document.fail(root, f"catalogue is for game system {root.get('gameSystemId')!r}, not "
+                                          f"{system_root.get('id')!r} ({self.system.source.name})")
+            slug = slugify(root.get("name") or "")
+            name_en = root.get("name") or slug
+            factions.append({"slug": slug, "name": FACTION_JA.get(slug, name_en), "name_en": name_en,
+                             "bs_id": root.get("id") or ""})
+            self._entries(document, slug)
+        self._entries(self.system, "universal")
+        slugs = Counter(f["slug"] for f in factions)
+        for document, faction in zip(self.catalogues, factions):
+            if slugs[faction["slug"]] > 1:
+                raise document.fail(document.root, f"two catalogues make the same faction {faction['slug']!r}")
+        slug = "bs-" + slugify(system_root.get("name") or "battlescribe")[:40]
+        formats = self._formats(slug)
+        revisions = "-".join(d.root.get("revision") or "0" for d in self.catalogues)
+        package: dict[str, Any] = {
+            "schema": "hangar.package/1", "system": "warcaster", "slug": slug,
+            "version": f"r{system_root.get('revision')}-{revisions}",
+            "title": f"{system_root.get('name')} (BattleScribe)",
+            "description": "Imported from BattleScribe data: " + ", ".join(
+                [f"{d.root.get('name')} r{d.root.get('revision')}" for d in [self.system, *self.catalogues]]),
+            "factions": factions, "cards": self.cards, "formats": formats,
+        }
+        goldfish = [{"card": c["code"], "qty": 1} for c in self.cards
+                    if c.get("faction") == factions[0]["slug"] and c["kind"] in ("squad", "solo", "vehicle", "mantlet")]
+        if goldfish:
+            package["opponents"] = [{"slug": f"{slug}-goldfish", "name": f"標的 ({factions[0]['name_en']})",
+                                     "name_en": f"Goldfish ({factions[0]['name_en']})", "kind": "goldfish",
+                                     "units": goldfish}]
+        return Conversion(package, self._report(package))
+
+    def _entries(self, document: Document, faction: str) -> None:
+        root = document.root
+        linked = self._linked_parts(document)
+        for entry in kids(root, "selectionEntries", "selectionEntry") + kids(root, "sharedSelectionEntries",
+                                                                             "selectionEntry"):
+            kinds = {prof.get("typeName") for prof in kids(entry, "profiles", "profile")}
+            slot = linked.get(entry.get("id") or "")
+            unknown = kinds - {*MODEL_PROFILES, "Weapon", "Cypher"}
+            if unknown:
+                raise document.fail(entry, f"unknown profile type {sorted(unknown)[0]!r}; mapped: "
+                                           + ", ".join([*MODEL_PROFILES, "Weapon", "Cypher"]))
+            if kinds & set(MODEL_PROFILES):
+                self.cards.append(self._model(document, entry, faction))
+            elif "Cypher" in kinds:
+                self.cards.append(self._cypher(document, entry, faction))
+            elif slot == "cortex":
+                self.cards.append(self._cortex(document, entry, faction))
+            elif slot is not None:
+                self.cards.append(self._part_weapon(document, entry, faction, slot))
+            elif entry.get("type") in ("model", "unit"):
+                raise document.fail(entry, f"a {entry.get('type')} entry needs a model profile (Solo, Squad, Warjack, "
+                                           "Vehicle or Mantlet) of its own; models nested in a unit are not mapped")
+
+    def _linked_parts(self, document: Document) -> dict[str, str]:
+        """Entry id → hardpoint slot, for every entry a warjack's hardpoint group links to (in any file)."""
+        slots: dict[str, str] = {}
+        for doc in [self.system, *self.catalogues]:
+            for group in doc.root.iter():
+                if _local(group.tag) != "selectionEntryGroup":
+                    continue
+                slot = HARDPOINT_GROUPS.get((group.get("name") or "").strip().lower())
+                for link in kids(group, "entryLinks", "entryLink"):
+                    if slot is not None:
+                        slots[link.get("targetId") or ""] = slot
+        return slots
+
+    # --- models --------------------------------------------------------------------------------------------------
+
+    def _model(self, document: Document, entry: Element, faction: str) -> dict:
+        profiles = [p for p in kids(entry, "profiles", "profile") if p.get("typeName") in MODEL_PROFILES]
+        if len(profiles) != 1:
+            raise document.fail(entry, "a model entry needs exactly one model profile (Solo, Squad, Warjack, Vehicle "
+                                       f"or Mantlet), found {len(profiles)}")
+        profile = profiles[0]
+        kind = MODEL_PROFILES[profile.get("typeName") or ""]
+        categories = {self.categories.get(link.get("targetId") or "", "").strip().lower()
+                      for link in kids(entry, "categoryLinks", "categoryLink")}
+        if "hero" in categories:
+            kind = "hero"  # ヒーロー: recognised by the category, whatever the profile
+        chars = self._characteristics(document, profile, set(STAT_KEYS))
+        for name in REQUIRED_STATS[kind]:
+            if chars.get(name) is None:
+                raise document.fail(profile, f"a {kind} needs the characteristic {name}")
+        stats = {STAT_KEYS[k]: v for k, v in chars.items() if v is not None and k != "CST"}
+        if kind != "squad":
+            stats.pop("num", None)
+        if kind != "warjack":
+            stats.pop("str", None)
+        card = self._card(entry, kind, faction)
+        card |= {"cst": chars["CST"], "stats": stats}
+        weapons = [self._weapon(document, e) for e in self._weapon_entries(entry)]
+        if weapons:
+            card["weapons"] = weapons
+        abilities, not_modelled, text = self._rules(document, entry)
+        for weapon in weapons:
+            not_modelled += [q for q in weapon.get("other_qualities", []) if q not in not_modelled]
+        if abilities:
+            card["abilities"] = abilities
+        if kind == "warjack":
+            card |= self._chassis(document, entry)
+        if text:
+            card["text_en"] = card["text"] = text
+        if not_modelled:
+            card["not_modelled"] = not_modelled
+        for constraint in kids(entry, "constraints", "constraint"):
+            if constraint.get("type") == "max" and constraint.get("field") == "selections" \
+                    and constraint.get("scope") in ("roster", "force"):
+                self.copies.append(int(float(constraint.get("value") or 0)))
+        self.counts[kind] += 1
+        return card
+
+    def _weapon_entries(self, entry: Element) -> list[Element]:
+        """The entry's own Weapon profiles come as the entry; child upgrade entries with a Weapon profile too."""
+        found = [entry] if any(p.get("typeName") == "Weapon" for p in kids(entry, "profiles", "profile")) else []
+        for child in kids(entry, "selectionEntries", "selectionEntry"):
+            types = {p.get("typeName") for p in kids(child, "profiles", "profile")}
+            if types - {"Weapon"}:
+                raise self._document_of(child).fail(child, f"unknown profile type {sorted(types - {'Weapon'})[0]!r} "
+                                                           "in an entry inside a model; mapped there: Weapon")
+            if types:
+                found.append(child)
+        for link in kids(entry, "entryLinks", "entryLink"):
+            target = self.elements.get(link.get("targetId") or "")
+            if target is not None and any(p.get("typeName") == "Weapon" for p in kids(target[1], "profiles", "profile")):
+                found.append(target[1])
+        return found
+
+    def _document_of(self, element: Element) -> Document:
+        for document in [self.system, *self.catalogues]:
+            if id(element) in document.paths:
+                return document
+        return self.system
+
+    def _weapon(self, document: Document, entry: Element) -> dict:
+        document = self._document_of(entry)
+        profiles = [p for p in kids(entry, "profiles", "profile") if p.get("typeName") == "Weapon"]
+        profile = profiles[0]
+        chars = self._characteristics(document, profile, WEAPON_CHARS, numeric={"RNG", "POW"})
+        wtype = WEAPON_TYPES.get(str(chars.get("TYP") or "").strip().lower())
+        if wtype is None:
+            raise document.fail(profile, f"unknown weapon TYP {chars.get('TYP')!r}; mapped: Ranged, Melee")
+        for key in ("RNG", "POW"):
+            if chars.get(key) is None:
+                raise document.fail(profile, f"a weapon needs {key}")
+        weapon: dict[str, Any] = {"name": profile.get("name") or entry.get("name"), "name_en": profile.get("name")
+                                  or entry.get("name"), "type": wtype, "rng": chars["RNG"], "pow": chars["POW"]}
+        qualities, others = self._qualities(document, entry)
+        weapon["qualities"] = qualities
+        if others:
+            weapon["other_qualities"] = others
+        if chars.get("Damage Type"):
+            weapon["damage_type"] = str(chars["Damage Type"]).strip().lower()
+        weapon["bs_id"] = entry.get("id") or ""
+        self.counts["weapons"] += 1
+        return weapon
+
+    def _qualities(self, document: Document, entry: Element) -> tuple[list[str], list[str]]:
+        qualities: list[str] = []
+        others: list[str] = []
+        for link in kids(entry, "infoLinks", "infoLink"):
+            rule = self.rules.get(link.get("targetId") or "")
+            if rule is None:
+                raise document.fail(link, f"links to rule {link.get('targetId')!r}, which no file defines")
+            name = rule.get("name") or ""
+            known = QUALITIES.get(re.sub(r"\s*\(.*\)\s*$", "", name).strip().lower())
+            if known is not None and known not in qualities:
+                qualities.append(known)
+            elif known is None and name not in others:
+                others.append(name)
+        return qualities, others
+
+    def _rules(self, document: Document, entry: Element) -> tuple[list[dict], list[str], str]:
+        """The entry's rules (its own and the shared ones it links to): abilities the engine plays, the names of
+        those it does not, and the whole text."""
+        abilities: list[dict] = []
+        not_modelled: list[str] = []
+        texts: list[str] = []
+        rules = list(kids(entry, "rules", "rule"))
+        for link in kids(entry, "infoLinks", "infoLink"):
+            rule = self.rules.get(link.get("targetId") or "")
+            if rule is None:
+                raise document.fail(link, f"links to rule {link.get('targetId')!r}, which no file defines")
+            rules.append(rule)
+        for rule in rules:
+            name = rule.get("name") or ""
+            description = " ".join(" ".join("".join(d.itertext()).split()) for d in kids(rule, "description"))
+            texts.append(f"{name}: {description}" if description else name)
+            ability = RULE_ABILITIES.get(name.strip().lower())
+            if ability is not None:
+                abilities.append({**ability, "name": name, "name_en": name})
+            elif name not in not_modelled:
+                not_modelled.append(name)
+        return abilities, not_modelled, "\n".join(texts)
+
+    def _chassis(self, document: Document, entry: Element) -> dict:
+        points = [c for c in kids(entry, "constraints", "constraint")
+                  if c.get("field") in self.wp_types and c.get("type") == "max"]
+        if not points:
+            raise document.fail(entry, "a warjack needs a max constraint on its Weapon Points (its weapon points)")
+        hardpoints = []
+        for group in kids(entry, "selectionEntryGroups", "selectionEntryGroup"):
+            slot = HARDPOINT_GROUPS.get((group.get("name") or "").strip().lower())
+            if slot is None:
+                raise document.fail(group, f"unknown hardpoint group {group.get('name')!r}; mapped: Cortex, Arm(s), "
+                                           "Shoulder(s)")
+            count = [c for c in kids(group, "constraints", "constraint")
+                     if c.get("type") == "max" and c.get("field") == "selections"]
+            for link in kids(group, "entryLinks", "entryLink"):
+                if link.get("targetId") not in self.elements:
+                    raise document.fail(link, f"links to entry {link.get('targetId')!r}, which no file defines")
+            hardpoints.append({"slot": slot, "count": int(float(count[0].get("value") or 0)) if count else 1,
+                               "name": group.get("name") or slot, "bs_id": group.get("id") or ""})
+        self.counts["chassis"] += 1
+        return {"weapon_points": int(float(points[0].get("value") or 0)), "hardpoints": hardpoints}
+
+    # --- warjack parts and cyphers -------------------------------------------------------------------------------
+
+    def _card(self, entry: Element, kind: str, faction: str) -> dict:
+        name = entry.get("name") or entry.get("id") or ""
+        return {"code": card_code(entry.get("id") or ""), "name": name, "name_en": name, "kind": kind,
+                "faction": faction, "bs_id": entry.get("id") or ""}
+
+    def _cortex(self, document: Document, entry: Element, faction: str) -> dict:
+        card = self._card(entry, "cortex", faction)
+        abilities, not_modelled, text = self._rules(document, entry)
+        card["abilities"] = abilities
+        if text:
+            card["text_en"] = card["text"] = text
+        if not_modelled:
+            card["not_modelled"] = not_modelled
+        self.counts["cortex"] += 1
+        return card
+
+    def _part_weapon(self, document: Document, entry: Element, faction: str, slot: str) -> dict:
+        if not any(p.get("typeName") == "Weapon" for p in kids(entry, "profiles", "profile")):
+            raise document.fail(entry, f"linked from a warjack's {slot} hardpoint but has no Weapon profile")
+        weapon = self._weapon(document, entry)
+        self.counts["weapons"] -= 1  # counted as a warjack weapon card, not a fixed weapon
+        costs = [c for c in kids(entry, "costs", "cost") if c.get("typeId") in self.wp_types]
+        if not costs:
+            raise document.fail(entry, "a warjack weapon needs a Weapon Points cost")
+        card = self._card(entry, "weapon", faction)
+        card |= {"cost": int(float(costs[0].get("value") or 0)), "type": weapon["type"], "rng": weapon["rng"],
+                 "pow": weapon["pow"], "qualities": weapon["qualities"], "hardpoints": [slot]}
+        for key in ("other_qualities", "damage_type"):
+            if key in weapon:
+                card[key] = weapon[key]
+        _abilities, not_modelled, text = self._rules(document, entry)
+        not_modelled = [n for n in not_modelled if QUALITIES.get(re.sub(r"\s*\(.*\)\s*$", "", n).strip().lower())
+                        is None]
+        if text:
+            card["text_en"] = card["text"] = text
+        if not_modelled:
+            card["not_modelled"] = not_modelled
+        self.counts["warjack_weapons"] += 1
+        return card
+
+    def _cypher(self, document: Document, entry: Element, faction: str) -> dict:
+        profile = next(p for p in kids(entry, "profiles", "profile") if p.get("typeName") == "Cypher")
+        chars = self._characteristics(document, profile, CYPHER_CHARS, numeric={"RNG", "POW"})
+        suit = str(chars.get("Suit") or "").strip().lower()
+        ctype = str(chars.get("Type") or "").strip().lower()
+        if suit not in SUITS:
+            raise document.fail(profile, f"unknown cypher suit {chars.get('Suit')!r}; mapped: "
+                                         + ", ".join(sorted(s.title() for s in SUITS)))
+        if ctype not in CYPHER_TYPES:
+            raise document.fail(profile, f"unknown cypher type {chars.get('Type')!r}; mapped: "
+                                         + ", ".join(sorted(t.title() for t in CYPHER_TYPES)))
+        card = self._card(entry, "cypher", faction) | {"suit": suit, "cypher_type": ctype}
+        qualities, others = self._qualities(document, entry)
+        _abilities, _names, text = self._rules(document, entry)
+        if ctype == "attack" and chars.get("RNG") is not None and chars.get("POW") is not None:
+            card["effects"] = [{"kind": "attack", "rng": chars["RNG"], "pow": chars["POW"], "qualities": qualities}]
+            not_modelled = others  # the attack is played; only the qualities the engine lacks are not
+        else:
+            card["effects"] = []
+            not_modelled = [entry.get("name") or card["code"]]  # the text is kept; the effect is not played
+        if text:
+            card["text_en"] = card["text"] = text
+        if not_modelled:
+            card["not_modelled"] = not_modelled
+        self.counts["cyphers"] += 1
+        self.counts[f"suit:{suit}"] += 1
+        return card
+
+    def _characteristics(self, document: Document, profile: Element, known: set[str],
+                         numeric: set[str] | None = None) -> dict[str, Any]:
+        """name → int (or None for "-"), or the text for the names not in `numeric` (all are numeric if None)."""
+        values: dict[str, Any] = {}
+        for char in kids(profile, "characteristics", "characteristic"):
+            name = (char.get("name") or "").strip()
+            if name not in known:
+                raise document.fail(char, f"unknown characteristic {name!r} in a {profile.get('typeName')} profile; "
+                                          "mapped: " + ", ".join(sorted(known)))
+            text = (char.text or "").strip()
+            if numeric is not None and name not in numeric:
+                values[name] = text
+            elif text in ("-", "", "*"):
+                values[name] = None
+            elif re.fullmatch(r"\d{1,2}", text):
+                values[name] = int(text)
+            else:
+                raise document.fail(char, f"{name} {text!r} is not a whole number (the mapping reads numbers or '-')")
+        return values
+
+    # --- formats and report --------------------------------------------------------------------------------------
+
+    def _formats(self, package_slug: str) -> list[dict]:
+        """One format per force entry, its slug prefixed with the package's (format slugs are unique in a system);
+        none is the default, which stays the system's own (a package may not take it)."""
+        formats = []
+        copies = max(self.copies) if self.copies else None
+        for force in kids(self.system.root, "forceEntries", "forceEntry"):
+            options: dict[str, Any] = {"single_faction": True}
+            for link in kids(force, "categoryLinks", "categoryLink"):
+                name = self.categories.get(link.get("targetId") or "")
+                if name is None:
+                    raise self.system.fail(link, f"links to category {link.get('targetId')!r}, which no file defines")
+                what = FORMAT_CATEGORIES.get(name.strip().lower())
+                for constraint in kids(link, "constraints", "constraint"):
+                    if what is None or constraint.get("field") != "selections":
+                        self.not_read[f"force constraint on {name}"] += 1
+                        continue
+                    value = int(float(constraint.get("value") or 0))
+                    low = constraint.get("type") == "min"
+                    if what == "cyphers":
+                        options["rack_min" if low else "rack_max"] = value
+                    elif not low:
+                        options[f"max_{what}"] = value
+            if copies is not None:
+                options["max_unit_copies"] = copies
+            name = force.get("name") or force.get("id") or "force"
+            formats.append({"slug": f"{package_slug}-{slugify(name)}"[:64], "name": name, "name_en": name,
+                            "options": options, "bs_id": force.get("id") or "",
+                            "description_en": f"From the BattleScribe force {name!r} (id {force.get('id')})."})
+        return formats
+
+    def _report(self, package: dict) -> list[str]:
+        kinds = ("hero", "solo", "squad", "warjack", "vehicle", "mantlet")
+        suits = ", ".join(f"{s} {self.counts[f'suit:{s}']}" for s in sorted(SUITS))
+        lines = [
+            "factions: " + ", ".join(f"{f['name_en']} ({f['slug']})" for f in package["factions"]),
+            "models: " + ", ".join(f"{k} {self.counts[k]}" for k in kinds),
+            f"weapons: {self.counts['weapons']} fixed, {self.counts['warjack_weapons']} warjack weapons, "
+            f"{self.counts['cortex']} cortexes",
+            f"cyphers: {self.counts['cyphers']} ({suits})",
+            "formats: " + (", ".join(f"{f['name_en']} ({f['slug']})" for f in package["formats"]) or "none"),
+        ]
+        partial = [c for c in package["cards"] if c.get("not_modelled")]
+        lines.append(f"played in part (text kept, effect not modelled): {len(partial)} cards")
+        lines += [f"  {c['code']} {c['name_en']} [{c['bs_id']}]: " + ", ".join(c["not_modelled"]) for c in partial]
+        if self.not_read:
+            lines.append("not read: " + ", ".join(f"{k} ×{v}" for k, v in sorted(self.not_read.items())))
+        return lines
