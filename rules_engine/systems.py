@@ -41,6 +41,11 @@ class GameSystem:
     odds: Callable[..., Any] | None = None  # exact draw odds of a list (HAGMI), see rules_engine/hagmi/odds.py
     odds_error: type[Exception] | None = None
     sample_hand: Callable[..., Any] | None = None  # an opening hand dealt from a seed (HAGMI), hagmi/odds.py
+    # exact odds of a card's weapon against a target card (Warcaster W11), warcaster/odds.py: weapon_odds(attacker,
+    # weapon, target), typical_target(cards) -> a code, can_be_targeted(card)
+    weapon_odds: Callable[..., Any] | None = None
+    typical_target: Callable[..., Any] | None = None
+    can_be_targeted: Callable[..., Any] | None = None
     simulator_module: str = ""
     # The engine's own reader of one card: raises CardDataError (rules_engine.core.catalog) when the engine could
     # not play it. The package importer runs it on every card, so a skill, effect or weapon is defined once.

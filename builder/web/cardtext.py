@@ -348,6 +348,7 @@ QUALITY_TEXT = {
                                                      "a miss the target does"),
     "spray": pgettext_lazy("warcaster quality text", "hits every model on the line through the target; ignores "
                                                      "cover"),
+    "armor_piercing": pgettext_lazy("warcaster quality text", "its damage rolls count the target's ARM as 1 less"),
     "fire": pgettext_lazy("warcaster quality text", "a hit sets the model on fire"),
     "corrosion": pgettext_lazy("warcaster quality text", "a hit applies corrosion"),
     "lockdown": pgettext_lazy("warcaster quality text", "a hit locks down the target's unit"),

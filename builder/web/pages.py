@@ -1,8 +1,10 @@
 """Home, accounts, catalog and rules pages."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlencode
 
 from django.contrib.auth import login
@@ -21,6 +23,8 @@ from cards.selectors import (
     systems_list,
 )
 from rules_engine.construction import RULES
+from rules_engine.systems import GameSystem
+from rules_engine.systems import system as game_system
 
 from . import cardtext
 from . import presenters as p
@@ -148,7 +152,38 @@ def card_detail(request: HttpRequest, system: str, code: str) -> HttpResponse:
         "game": game, "system_name": p.system_name(system), "card": card, "data": card.data,
         "names": p.names(card.data, card.code), "text": text,  # every field in words (builder/web/cardtext.py)
         "weapons": cardtext.weapon_rows(card.data), "stats": cardtext.stat_rows(card.data),
+        **_weapon_odds(game_system(system), card.data, cat.cards, request.GET.get("target")),
     })
+
+
+def _percent(value: Any) -> str:
+    return f"{float(value) * 100:.1f}%"
+
+
+def _weapon_odds(game: GameSystem, data: Mapping[str, Any], cards: Mapping[str, Mapping[str, Any]],
+                 asked: str | None) -> dict[str, Any]:
+    """Warcaster (W11): each fixed weapon's exact odds against a target model of the catalog (?target=CODE, by
+    default a typical one), through the registry's weapon_odds: to hit, the damage distribution once it hits."""
+    if game.weapon_odds is None or not data.get("weapons") or not isinstance(data.get("stats"), Mapping):
+        return {}
+    targets = sorted((code for code, item in cards.items() if game.can_be_targeted(item)),
+                     key=lambda code: (p.names(cards[code], code)["main"], code))
+    chosen = asked if asked in targets else game.typical_target(cards)
+    if chosen is None:
+        return {}
+    rows = []
+    for weapon, row in zip((w for w in data["weapons"] if isinstance(w, Mapping)), cardtext.weapon_rows(data)):
+        odds = game.weapon_odds(data, weapon, cards[chosen])
+        rows.append({"names": row["names"], "stat": odds["stat"], "hit": _percent(odds["hit"]),
+                     "hit_exact": f"{odds['hit'].numerator}/{odds['hit'].denominator}",
+                     "mean": f"{float(odds['mean']):.2f}",
+                     "damage": [(amount, _percent(chance)) for amount, chance in enumerate(odds["damage"])
+                                if chance]})
+    return {"odds": rows, "odds_target": chosen, "odds_target_names": p.names(cards[chosen], chosen),
+            "odds_targets": [(code, p.names(cards[code], code)["main"]) for code in targets],
+            "odds_target_stats": {"def": (cards[chosen].get("stats") or {}).get("def"),
+                                  "arm": (cards[chosen].get("stats") or {}).get("arm")},
+            "odds_unknown": bool(asked) and asked not in targets}
 
 
 @require_http_methods(["GET", "HEAD"])

@@ -192,6 +192,7 @@ LABELS: Mapping[tuple[str, str], Mapping[str, Any]] = {
         "strafe": pgettext_lazy("warcaster quality", "Strafe"),
         "blast": pgettext_lazy("warcaster quality", "Blast"),
         "spray": pgettext_lazy("warcaster quality", "Spray"),
+        "armor_piercing": pgettext_lazy("warcaster quality", "Armor-Piercing"),
         "fire": pgettext_lazy("warcaster quality", "Fire"),
         "corrosion": pgettext_lazy("warcaster quality", "Corrosion"),
         "lockdown": pgettext_lazy("warcaster quality", "Lockdown"),

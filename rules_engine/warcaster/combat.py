@@ -4,10 +4,15 @@ destruction (the points for a destroyed unit, W16), the attack of an activated u
 units it can reach, plus the action/power dice and the odds the greedy policy uses.
 
 Dice [public]: an action die (white) shows 0,0,0,1,1,2 strikes, a power die (red) 0,1,1,1,1,2.
-W11 [interpretation]: attack roll = `attack_dice` action dice + 1 power die per arc spent; a hit when
-RAT/MAT + strikes ≥ DEF. Damage roll = `damage_dice` action dice + the same power dice; damage =
-POW + strikes − ARM (minimum 0), taken from health. A warjack's melee POW also gains its STR modifiers
-(e.g. 限界駆動 Redline's STR +2) [interpretation].
+W11 [interpretation], option `dice_scale` (odds.py has the exact odds of both readings):
+- "pools" (default): the attack roll rolls MAT/RAT action dice + 1 power die per arc spent, the defence roll DEF
+  action dice; a hit when the attack's strikes exceed the defence's (option `attack_ties`: "defender", a tie
+  misses; "attacker", a tie hits). Damage roll = POW action dice + the same power dice; damage = strikes − ARM
+  (minimum 0; Armor-Piercing: ARM − 1), taken from health.
+- "stat_plus_dice" (the earlier reading): attack roll = `attack_dice` action dice + the power dice; a hit when
+  RAT/MAT + strikes ≥ DEF. Damage roll = `damage_dice` action dice + the same power dice; damage =
+  POW + strikes − ARM (minimum 0).
+A warjack's melee POW also gains its STR modifiers (e.g. 限界駆動 Redline's STR +2) [interpretation].
 
 "After-attack rules" are what happens once per attack: the `after_attack` event and the attacker's `on_hit`
 abilities (e.g. 狩人コルテックス Hunter Cortex); a hit also puts the weapon's effect qualities (fire, corrosion...)
@@ -22,7 +27,7 @@ import random
 from functools import lru_cache
 from typing import Any, Final
 
-from rules_engine.warcaster import deployment
+from rules_engine.warcaster import deployment, odds
 from rules_engine.warcaster.geometry import extend, gap, norm, segment_distance
 from rules_engine.warcaster.models import EFFECT_NAMES, Weapon
 from rules_engine.warcaster.state import Model, Table, Unit
@@ -95,6 +100,28 @@ def expected_damage(pow_: int, arm: int, action: int, power: int) -> float:
     return found
 
 
+def chance_to_hit(options: dict[str, Any], stat: int, defence: int, arc: int) -> float:
+    """The greedy policy's P(hit) under the game's `dice_scale` (W11); the earlier reading keeps its own floats,
+    so that its games stay the same to the last bit."""
+    if options["dice_scale"] == "stat_plus_dice":
+        return hit_chance(stat, defence, options["attack_dice"], arc)
+    return odds.hit_chance("pools", options["attack_ties"], 0, stat, defence, arc)
+
+
+def mean_damage(options: dict[str, Any], pow_: int, armour: int, arc: int) -> float:
+    """The greedy policy's expected damage of one damage roll under `dice_scale` (W11); `armour` is the ARM the
+    roll meets (Armor-Piercing already taken off)."""
+    if options["dice_scale"] == "stat_plus_dice":
+        return expected_damage(pow_, armour, options["damage_dice"], arc)
+    return odds.expected_damage("pools", 0, pow_, armour, arc, False)
+
+
+def armour_against(board: Table, target: Model, weapon: Weapon, *, ignore_cover: bool = False) -> int:
+    """The ARM a weapon's damage roll meets: Armor-Piercing reduces it by 1 (「ARMを1減らして」)."""
+    armour = board.stat(target, "arm", ignore_cover=ignore_cover)
+    return max(0, armour - 1) if "armor_piercing" in weapon.qualities else armour
+
+
 def attack_stat(board: Table, model: Model, weapon: Weapon) -> int:
     return board.stat(model, "mat" if weapon.type == "melee" else "rat")
 
@@ -146,15 +173,24 @@ def single_attack(board: Table, attacker: Model, target: Model, weapon: Weapon, 
     spray = "spray" in weapon.qualities
     value = attack_stat(board, attacker, weapon) if stat is None else stat
     defence = board.stat(target, "def", ignore_cover=spray)  # W14: spray ignores cover
-    rolled = strikes(board.rng, options["attack_dice"], arc)
-    hit = value + rolled >= defence
-    board.log("attack", attacker.player, {"attacker": attacker.uid, "unit": attacker.unit, "target": target.uid,
-                                          "target_unit": target.unit, "weapon": weapon.name, "origin": kind,
-                                          "arc": arc, "stat": value, "defence": defence, "strikes": rolled,
-                                          "hit": hit, "from": [attacker.x, attacker.y], "to": [target.x, target.y]})
+    data: dict[str, Any] = {"attacker": attacker.uid, "unit": attacker.unit, "target": target.uid,
+                            "target_unit": target.unit, "weapon": weapon.name, "origin": kind, "arc": arc,
+                            "stat": value, "defence": defence}
+    if options["dice_scale"] == "pools":  # W11: MAT/RAT action dice + power dice against DEF action dice
+        rolled = strikes(board.rng, value, arc)
+        defended = strikes(board.rng, defence, 0)
+        hit = rolled > defended or (rolled == defended and options["attack_ties"] == "attacker")
+        data.update(strikes=rolled, defence_strikes=defended)
+    else:  # W11 "stat_plus_dice": stat + strikes on `attack_dice` action dice + power dice ≥ DEF
+        rolled = strikes(board.rng, options["attack_dice"], arc)
+        hit = value + rolled >= defence
+        data["strikes"] = rolled
+    data.update(hit=hit, to=[target.x, target.y])
+    data["from"] = [attacker.x, attacker.y]
+    board.log("attack", attacker.player, data)
     pow_ = weapon_pow(board, attacker, weapon)
     if hit:
-        damage_roll(board, attacker, target, pow_, arc, ignore_cover=spray, source=kind)
+        damage_roll(board, attacker, target, pow_, arc, ignore_cover=spray, source=kind, weapon=weapon)
         apply_qualities(board, attacker, target, weapon, kind)
     if "blast" in weapon.qualities:
         blast(board, attacker, target, weapon, hit)
@@ -165,10 +201,15 @@ def single_attack(board: Table, attacker: Model, target: Model, weapon: Weapon, 
 
 
 def damage_roll(board: Table, attacker: Model, target: Model, pow_: int, arc: int, *, ignore_cover: bool,
-                source: str) -> int:
-    rolled = strikes(board.rng, board.options["damage_dice"], arc)
-    armour = board.stat(target, "arm", ignore_cover=ignore_cover)
-    amount = max(0, pow_ + rolled - armour)
+                source: str, weapon: Weapon) -> int:
+    """W11's damage roll: "pools", POW action dice + power dice − ARM; "stat_plus_dice", POW + strikes − ARM."""
+    armour = armour_against(board, target, weapon, ignore_cover=ignore_cover)
+    if board.options["dice_scale"] == "pools":
+        rolled = strikes(board.rng, pow_, arc)
+        amount = max(0, rolled - armour)
+    else:
+        rolled = strikes(board.rng, board.options["damage_dice"], arc)
+        amount = max(0, pow_ + rolled - armour)
     board.log("damage_roll", attacker.player, {"target": target.uid, "pow": pow_, "strikes": rolled, "arm": armour,
                                                "amount": amount})
     return deal_damage(board, target, amount, source, attacker.player)
@@ -219,7 +260,8 @@ def spray_line(board: Table, attacker: Model, target: Model, weapon: Weapon) -> 
                                          "line": [[ax, ay], [round(ex, 2), round(ey, 2)]]})
     for model in hit:
         if model.alive:
-            damage_roll(board, attacker, model, weapon.pow, 0, ignore_cover=True, source="spray")
+            damage_roll(board, attacker, model, weapon.pow, 0, ignore_cover=True, source="spray",
+                        weapon=weapon)
             apply_qualities(board, attacker, model, weapon, "spray")
 
 

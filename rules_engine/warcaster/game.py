@@ -23,15 +23,17 @@ from rules_engine.core import outcome
 from rules_engine.core.game import TERMINAL, IllegalActionError
 from rules_engine.core.outcome import Outcome
 from rules_engine.warcaster import actions as A
-from rules_engine.warcaster import charging, combat, cyphers, deployment, movement
+from rules_engine.warcaster import charging, combat, cyphers, deployment, movement, odds
 from rules_engine.warcaster import policies  # noqa: F401  (registers warcaster-greedy)
 from rules_engine.warcaster.actions import MOVE_MODES, PASS
 from rules_engine.warcaster.models import Catalog, CypherSpec, UnitSpec, compile_force, compile_rack
 from rules_engine.warcaster.state import Side, Table, Unit
 
 DEFAULT_OPTIONS: Mapping[str, Any] = {  # the game's options (a simulation's `options` may set any of them)
-    "attack_dice": 3,  # W11: action dice in an attack roll
-    "damage_dice": 3,  # W11: action dice in a damage roll
+    "dice_scale": "pools",  # W11: dice pools of MAT/RAT, DEF and POW (odds.py); or "stat_plus_dice" (stat + dice)
+    "attack_ties": "defender",  # W11 "pools": equal strikes miss; or "attacker" (equal strikes hit)
+    "attack_dice": 3,  # W11 "stat_plus_dice": action dice in an attack roll
+    "damage_dice": 3,  # W11 "stat_plus_dice": action dice in a damage roll
     "blast_damage": "half_pow",  # W13: ⌈POW/2⌉ straight to health; or "half_pow_minus_arm"
     "table_size": 30,  # inches, square
     "objective_radius": 3,  # W16: centre objective, within 3″ of the table centre
@@ -79,6 +81,10 @@ class WarcasterGame:
         if self.options["charging_recall"] not in charging.RECALL_READINGS:
             raise ValueError(f"options.charging_recall: expected 'any' or 'one_holder', "
                              f"got {self.options['charging_recall']!r}")
+        for key, readings in (("dice_scale", odds.DICE_SCALES), ("attack_ties", odds.ATTACK_TIES)):
+            if self.options[key] not in readings:
+                raise ValueError(f"options.{key}: expected {' or '.join(map(repr, readings))}, "
+                                 f"got {self.options[key]!r}")
         if self.options["cypher_attack_stat"] not in ("foc", "rat"):
             raise ValueError(f"options.cypher_attack_stat: expected 'foc' or 'rat', got {self.options['cypher_attack_stat']!r}")
         catalog = Catalog(cards)

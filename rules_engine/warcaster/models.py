@@ -18,7 +18,7 @@ from typing import Any
 from rules_engine.core.catalog import CardDataError, entries_of
 
 EFFECT_NAMES = frozenset({"fire", "corrosion", "lockdown", "system_failure", "tune_up"})  # W15
-QUALITIES = frozenset({"strafe", "blast", "spray"}) | EFFECT_NAMES
+QUALITIES = frozenset({"strafe", "blast", "spray", "armor_piercing"}) | EFFECT_NAMES  # armor_piercing: W11
 STATS = ("spd", "mat", "rat", "def", "arm", "foc", "str", "health", "num")
 STAT_NAMES = ("spd", "mat", "rat", "def", "arm", "foc", "str", "health", "cst")  # what Table.stat reads
 _SPEC_FIELD = {"def": "def_", "str": "str_"}  # stat name → ModelSpec field

@@ -240,9 +240,8 @@ def arc_wanted(state: WarcasterState) -> int:
 
 
 def _expected(state: WarcasterState, stat: int, pow_: int, target: Model, arc: int) -> float:
-    dice = state.options["attack_dice"], state.options["damage_dice"]
-    chance = combat.hit_chance(stat, state.stat(target, "def"), dice[0], arc)
-    return chance * combat.expected_damage(pow_, state.stat(target, "arm"), dice[1], arc)
+    chance = combat.chance_to_hit(state.options, stat, state.stat(target, "def"), arc)
+    return chance * combat.mean_damage(state.options, pow_, state.stat(target, "arm"), arc)
 
 
 def _attack_value(state: WarcasterState, unit: Unit, target_unit: Unit, arc: int) -> float:
@@ -258,8 +257,8 @@ def _attack_value(state: WarcasterState, unit: Unit, target_unit: Unit, arc: int
     total = 0.0
     if first is not None:  # power dice on the first attack only; the others' terms do not depend on `arc`
         stat, defence, pow_, armour = first
-        total += combat.hit_chance(stat, defence, state.options["attack_dice"], arc) * combat.expected_damage(
-            pow_, armour, state.options["damage_dice"], arc)
+        total += combat.chance_to_hit(state.options, stat, defence, arc) * combat.mean_damage(
+            state.options, pow_, armour, arc)
         for term in terms:  # in the order the attacks are made, so the sum is the same float every time
             total += term
     bonus = 2 * target_unit.spec.cst if total >= remaining else 0
@@ -280,13 +279,13 @@ def _attack_plan(state: WarcasterState, unit: Unit,
         weapons = [w for w in model.spec.weapons
                    if distance <= w.rng and not (model.effects and state.blocked(model, w.type))]
         if weapons:
-            defence, armour = state.stat(target, "def"), state.stat(target, "arm")
-            attacks += [(combat.attack_stat(state, model, w), defence, combat.weapon_pow(state, model, w), armour)
-                        for w in weapons]
+            defence = state.stat(target, "def")
+            attacks += [(combat.attack_stat(state, model, w), defence, combat.weapon_pow(state, model, w),
+                         combat.armour_against(state, target, w)) for w in weapons]
     remaining = sum(m.health for m in targets)
     if not attacks:
         return None, [], remaining
-    action_dice, damage_dice = state.options["attack_dice"], state.options["damage_dice"]
-    terms = [combat.hit_chance(stat, defence, action_dice, 0) * combat.expected_damage(pow_, armour, damage_dice, 0)
+    options = state.options
+    terms = [combat.chance_to_hit(options, stat, defence, 0) * combat.mean_damage(options, pow_, armour, 0)
              for stat, defence, pow_, armour in attacks[1:]]
     return attacks[0], terms, remaining

@@ -8,6 +8,7 @@ from rules_engine.core.messages import Label
 from rules_engine.systems import GameSystem
 from rules_engine.warcaster.construction import FORCE, RACK, RULESET
 from rules_engine.warcaster.models import check_card
+from rules_engine.warcaster.odds import can_be_targeted, typical_target, weapon_odds
 
 
 def default_section(card: Mapping[str, Any]) -> str:
@@ -24,5 +25,8 @@ SYSTEM = GameSystem(
     cost_fields=("cst", "cost"),
     _default_section=default_section,
     simulator_module="rules_engine.warcaster.simulation",
+    weapon_odds=weapon_odds,  # W11's exact odds on the card pages
+    typical_target=typical_target,
+    can_be_targeted=can_be_targeted,
     check_card=check_card,  # stats, weapons and their qualities, abilities, cypher effects as the engine reads them
 )

@@ -95,7 +95,7 @@ def test_w10_option_discard_to_hand_limit_refuses_pass_above_the_limit():
 
 def test_w15_fire_damage_at_the_round_end_goes_past_the_shield_to_health():
     """W15 (「ヘルスへの直接ダメージ」, seed 003): the round ends with the Iwao burning behind a shield of 3; the action
-    die keeps the fire with 2 strikes, and both go to health: no shield_absorbed event, health 18 → 16."""
+    die keeps the fire with 2 strikes, and both go to health: no shield_absorbed event, health 5 → 3."""
     doc = _position("W15-fire-past-shield")
     state = load_position(doc, CARDS)
     assert [move["id"] for move in legal_moves(state)][0] == "pass"
@@ -104,10 +104,10 @@ def test_w15_fire_damage_at_the_round_end_goes_past_the_shield_to_health():
     fire = [e for e in end if e["kind"] in ("effect", "shield_absorbed", "damage")]
     assert [(e["kind"], e["data"].get("change"), e["data"].get("amount")) for e in fire[:2]] == [
         ("effect", "kept", None), ("damage", None, 2)]
-    assert fire[0]["data"]["roll"] == 2 and fire[1]["data"]["source"] == "fire" and fire[1]["data"]["health"] == 16
+    assert fire[0]["data"]["roll"] == 2 and fire[1]["data"]["source"] == "fire" and fire[1]["data"]["health"] == 3
     assert "shield_absorbed" not in _kinds(events)
     iwao = export_position("warcaster", state)["sides"][1]["units"][0]["models"][0]
-    assert iwao["health"] == 16 and iwao["effects"] == ["fire"]
+    assert iwao["health"] == 3 and iwao["effects"] == ["fire"]
     assert iwao["shield"] == 0  # shields last the pulse round: gone at its end, after the effects' roll
 
 
@@ -118,7 +118,7 @@ def test_w15_option_continuous_damage_direct_false_lets_the_shield_absorb_it():
     absorbed = [e for e in events if e["kind"] == "shield_absorbed"]
     assert [e["data"] for e in absorbed] == [{"model": 1, "amount": 2}]
     assert not [e for e in events if e["kind"] == "damage" and e["data"]["source"] == "fire"]
-    assert export_position("warcaster", state)["sides"][1]["units"][0]["models"][0]["health"] == 18
+    assert export_position("warcaster", state)["sides"][1]["units"][0]["models"][0]["health"] == 5
 
 
 # ---- W10 phase 2: charge one arc, or recall any amount from several holders -------------------------------------

@@ -185,8 +185,8 @@ BAD = [
     ("a model of another code", _set("sides.0.units.1.models.0.code", "WC-005"), "sides[0].units[1].models[0].code",
      "expected 'WC-004'"),
     # counts that break a rule
-    ("health above the maximum", _set(f"{DRONE}.health", 4), "sides[0].units[0].models[1].health", "at most 3"),
-    ("negative health", _set(f"{DRONE}.health", -1), "sides[0].units[0].models[1].health", "0 … 3"),
+    ("health above the maximum", _set(f"{DRONE}.health", 3), "sides[0].units[0].models[1].health", "at most 2"),
+    ("negative health", _set(f"{DRONE}.health", -1), "sides[0].units[0].models[1].health", "0 … 2"),
     ("negative arc", _set(f"{AYA}.arc", -1), "sides[0].units[0].arc", "0 … 4"),
     ("hero arc above its FOC", _set(f"{AYA}.arc", 5), "sides[0].units[0].arc", "FOC"),
     ("unit arc above the limit", _set("sides.0.units.1.arc", 4), "sides[0].units[1].arc", "unit_arc_limit"),

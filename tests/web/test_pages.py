@@ -86,3 +86,39 @@ def test_rules_page_lists_rule_ids_and_interpretations(catalog):
 def test_mwda_rules_page_names_m2_orders_per_round(catalog):
     page = Client().get("/rules/mwda/").content.decode()
     assert '<tr id="M2">' in page and "Orders per round" in page
+
+
+def test_w11_warcaster_card_page_shows_each_weapons_exact_odds_against_a_chosen_target(catalog):
+    """W11 (issue 18 item 4): a model's page shows, for each weapon, the exact odds against a target chosen from
+    the catalog's models (GET ?target=, default a typical one): to hit and the damage distribution, computed by
+    the engine's odds (through the registry) — the same fractions as odds.py."""
+    from fractions import Fraction
+
+    from rules_engine.systems import system
+
+    cards = {code: card for code, card in _catalog_cards().items()}
+    odds = system("warcaster").weapon_odds
+    page = Client().get("/catalog/warcaster/WC-006/?target=WC-011").content.decode()
+    assert 'name="target"' in page and '<option value="WC-011" selected>' in page
+    exact = odds(cards["WC-006"], cards["WC-006"]["weapons"][0], cards["WC-011"])
+    assert f"{float(exact['hit']) * 100:.1f}%" in page and f"{exact['hit'].numerator}/{exact['hit'].denominator}" in page
+    assert 0 < exact["hit"] < 1 and sum(exact["damage"]) == Fraction(1)
+    assert "To hit" in page and "Damage on a hit" in page
+    default = Client().get("/catalog/warcaster/WC-006/").content.decode()
+    typical = system("warcaster").typical_target(cards)
+    assert f'<option value="{typical}" selected>' in default
+    unknown = Client().get("/catalog/warcaster/WC-006/?target=NOPE").content.decode()
+    assert "not a model of the catalog" in unknown and f'<option value="{typical}" selected>' in unknown
+    cypher = Client().get("/catalog/warcaster/WC-C01/").content.decode()
+    assert 'name="target"' not in cypher  # no fixed weapons: no odds
+
+
+def test_w11_warcaster_card_odds_in_japanese(catalog):
+    page = Client(HTTP_ACCEPT_LANGUAGE="ja").get("/catalog/warcaster/WC-006/").content.decode()
+    assert "命中率" in page and "命中時のダメージ" in page
+
+
+def _catalog_cards():
+    from builder.web import presenters
+
+    return presenters.catalog("warcaster").cards

@@ -13,6 +13,11 @@ ROOT = Path(__file__).resolve().parents[3]
 PACKAGE = json.loads((ROOT / "cards/packages/warcaster/core-sample.json").read_text(encoding="utf-8"))
 CARDS = {card["code"]: card for card in PACKAGE["cards"]}
 OPPONENTS = {opp["slug"]: opp for opp in PACKAGE["opponents"]}
+# The package as it was on the scale of the earlier W11 reading (option dice_scale = "stat_plus_dice"): the tests of
+# that reading, and the same games it played before the dice pools (test_dice_scale.py).
+OLD_SCALE_PACKAGE = json.loads((ROOT / "tests/rules_engine/fixtures/warcaster_old_scale/core-sample.json")
+                               .read_text(encoding="utf-8"))
+OLD_CARDS = {card["code"]: card for card in OLD_SCALE_PACKAGE["cards"]}
 LISTS = {path.stem: json.loads(path.read_text(encoding="utf-8"))
          for path in sorted((ROOT / "cards/packages/warcaster/lists").glob("*.json"))}
 
@@ -52,9 +57,9 @@ def force_list(entries: list[dict[str, Any]], rack: list[str] = ()) -> dict[str,
 
 def table(mine: list[tuple[dict[str, Any], list[tuple[float, float]]]],
           theirs: list[tuple[str, list[tuple[float, float]]]], *, rack: list[str] = (),
-          options: dict[str, Any] | None = None) -> WarcasterState:
+          options: dict[str, Any] | None = None, cards: dict[str, Any] | None = None) -> WarcasterState:
     """A state with player 0's units (list entries) and goldfish units (codes) standing where given."""
-    game = WarcasterGame(force_list([entry for entry, _ in mine], rack), CARDS,
+    game = WarcasterGame(force_list([entry for entry, _ in mine], rack), cards or CARDS,
                          {"kind": "goldfish", "units": [{"card": code, "qty": 1} for code, _ in theirs]}, options)
     state = game.new_initial_state(random.Random(0))
     positions = [spots for _, spots in mine] + [spots for _, spots in theirs]
@@ -67,6 +72,14 @@ def table(mine: list[tuple[dict[str, Any], list[tuple[float, float]]]],
             model.alive, model.health = False, 0
     state.invalidate()
     return state
+
+
+def old_scale_table(mine: list[tuple[dict[str, Any], list[tuple[float, float]]]],
+                    theirs: list[tuple[str, list[tuple[float, float]]]], *, rack: list[str] = (),
+                    options: dict[str, Any] | None = None) -> WarcasterState:
+    """`table` on the old-scale package with W11's earlier reading (option dice_scale = "stat_plus_dice")."""
+    return table(mine, theirs, rack=rack, options={"dice_scale": "stat_plus_dice", **(options or {})},
+                 cards=OLD_CARDS)
 
 
 def unit_of(state: WarcasterState, player: int, index: int = 0) -> Unit:

@@ -25,7 +25,7 @@ def _board():
                   [("WC-011", [(15, 16)]), ("WC-004", [(17, 16), (15, 12.5)])])
     combat.apply_effect(state, model_of(state, 0), "fire", 1, "test")
     jack = model_of(state, 0, 1)
-    jack.health -= 5
+    jack.health -= 2
     combat.apply_effect(state, jack, "fire", 1, "test")
     combat.apply_effect(state, model_of(state, 0, 2), "corrosion", 1, "test")
     return state

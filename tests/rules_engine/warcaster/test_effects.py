@@ -5,7 +5,9 @@ from rules_engine.warcaster import combat
 
 import pytest
 
-from tests.rules_engine.warcaster import Scripted, action_dice, events, model_of, table, unit_of
+from tests.rules_engine.warcaster import CARDS, Scripted, action_dice, events, model_of, table, unit_of
+
+FULL = CARDS["WC-011"]["stats"]["health"]  # the goldfish warjack's health
 
 JACK = {"card": "WC-010", "qty": 1, "options": {"cortex": "WC-K01", "weapons": ["WC-W01", "WC-W04"]}}
 
@@ -60,7 +62,7 @@ def test_w15_a_strike_keeps_the_effect(effect):
     combat.roll_continuous_effects(state)
     kept = unit_of(state, 1).lockdown if effect == "lockdown" else effect in model.effects
     assert kept
-    assert model.health == 18 - (2 if effect in ("fire", "corrosion") else 0)
+    assert model.health == FULL - (2 if effect in ("fire", "corrosion") else 0)
     roll, = [e for e in events(state, "effect") if e.data["change"] == "kept"]
     assert roll.data["roll"] == 2
 
@@ -74,7 +76,7 @@ def test_w15_no_strike_ends_the_effect(effect):
     state.rng = Scripted(action_dice(0))
     combat.roll_continuous_effects(state)
     assert not unit_of(state, 1).lockdown and model.effects == {}
-    assert model.health == 18
+    assert model.health == FULL
     assert [e.data["change"] for e in events(state, "effect")][-1] == "ended"
 
 
@@ -82,13 +84,14 @@ def test_w15_effects_from_weapon_qualities_on_a_hit():
     """A hit with a fire / lockdown / system failure weapon applies the effect (W15) to the target."""
     lancer = {"card": "WC-010", "qty": 1, "options": {"cortex": "WC-K01", "weapons": ["WC-W04"]}}
     state = table([(lancer, [(15, 10)])], [("WC-011", [(15, 12.2)])])
-    state.rng = Scripted(action_dice(0, 0, 0) + action_dice(0, 0, 0) + [6])  # MAT 4 ≥ DEF 3; then the d6
+    # W11 pools: MAT 4 action dice (1 strike) beat DEF 2 (none); the damage roll's POW 5 dice; then the d6
+    state.rng = Scripted(action_dice(1, 0, 0, 0) + action_dice(0, 0) + action_dice(0, 0, 0, 0, 0) + [6])
     combat.attack_with_unit(state, unit_of(state, 0), unit_of(state, 1), 0)
     assert model_of(state, 1).effects == {"system_failure": 2}  # 6: no ranged attacks
 
 
 @pytest.mark.parametrize("effect", ["fire", "corrosion"])
-@pytest.mark.parametrize("direct, health", [(True, 16), (False, 18)])
+@pytest.mark.parametrize("direct, health", [(True, FULL - 2), (False, FULL)])
 def test_w15_fire_and_corrosion_damage_is_direct_to_health_past_a_shield(effect, direct, health):
     """W15: the damage of a kept fire or corrosion is 「ヘルスへの直接ダメージ」 (seed 003): a cypher's shield does
     not absorb it. Option `continuous_damage_direct` = false lets the shield take it first (the old reading)."""

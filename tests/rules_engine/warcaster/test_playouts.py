@@ -76,8 +76,12 @@ def test_same_seed_same_game_whatever_the_global_random_state(policy):
 def test_greedy_beats_random():
     game = WarcasterGame(LISTS["isa-starsteel-vanguard"], CARDS, OPPONENTS["isa-starsteel-vanguard"])
     greedy, rand = get_policy("warcaster-greedy"), RandomPolicy()
-    wins = 0
+    """At the real stat scale (W11 dice pools) a single attack is far less certain than it was (hit rates near one
+    half instead of near 1), so results vary more: greedy wins a clear majority and at least twice as often as it
+    loses (seeds 3: 25 wins, 10 losses, 5 draws of 40)."""
+    wins = losses = 0
     for index in range(40):
         state = play_out(game.new_initial_state(game_rng(3, index)), [greedy, rand], random.Random(index))
         wins += state.winner == 0
-    assert wins >= 30
+        losses += state.winner == 1
+    assert wins >= 24 and wins >= 2 * losses
