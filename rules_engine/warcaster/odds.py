@@ -134,7 +134,8 @@ def weapon_odds(attacker: Mapping[str, Any], weapon: Mapping[str, Any], target: 
     cover or effect."""
     stat = _stat(attacker, "mat" if weapon.get("type") == "melee" else "rat")
     defence, arm = _stat(target, "def"), _stat(target, "arm")
-    pow_ = weapon.get("pow") if isinstance(weapon.get("pow"), int) else 0
+    raw_pow = weapon.get("pow")
+    pow_ = raw_pow if isinstance(raw_pow, int) and not isinstance(raw_pow, bool) else 0
     hit = hit_probability(stat, defence, arc, scale=scale, ties=ties)
     damage = damage_distribution(pow_, arm, arc, scale=scale,
                                  armor_piercing="armor_piercing" in (weapon.get("qualities") or ()))
