@@ -89,7 +89,7 @@ def test_filter_warcaster_cyphers_by_suit_and_read_one(site, new_page, make_user
     assert all(code.startswith("WC-C2") for code in codes(page))
     row = page.locator('#picker-results li[data-code="WC-C23"]')
     row.locator("summary").click()
-    expect(row.locator("details.card-text")).to_contain_text("味方ウォージャック1体（8″以内）：筋力 +2（このターン）。")
+    expect(row.locator("details.card-text")).to_contain_text("味方ウォージャック1体（8″以内）：筋力 +1（このターン）。")
     expect(row.locator("details.card-text")).to_contain_text("オーバードライブ")
     # the counters name what the rack still needs: remove a Fury cypher
     page.locator('section[data-section="rack"] button[value="remove:rack:WC-C01"]').click()
