@@ -522,10 +522,7 @@ class Mapper:
         card = self._card(entry, "cortex", faction)
         abilities, not_modelled, text = self._rules(document, entry)
         card["abilities"] = abilities
-        if text:
-            card["text_en"] = card["text"] = text
-        if not_modelled:
-            card["not_modelled"] = not_modelled
+        _keep_rules(card, text, not_modelled)
         self.counts["cortex"] += 1
         return card
 
@@ -546,10 +543,7 @@ class Mapper:
         _abilities, not_modelled, text = self._rules(document, entry)
         not_modelled = [n for n in not_modelled if QUALITIES.get(re.sub(r"\s*\(.*\)\s*$", "", n).strip().lower())
                         is None]
-        if text:
-            card["text_en"] = card["text"] = text
-        if not_modelled:
-            card["not_modelled"] = not_modelled
+        _keep_rules(card, text, not_modelled)
         self.counts["warjack_weapons"] += 1
         return card
 
@@ -650,3 +644,11 @@ class Mapper:
         if self.not_read:
             lines.append("not read: " + ", ".join(f"{k} ×{v}" for k, v in sorted(self.not_read.items())))
         return lines
+
+
+def _keep_rules(card: dict, text: str, not_modelled: list) -> None:
+    """A card's rules text (English: BattleScribe data has no Japanese) and what the simulator plays only in part."""
+    if text:
+        card["text_en"] = card["text"] = text
+    if not_modelled:
+        card["not_modelled"] = not_modelled
