@@ -396,10 +396,7 @@ class Mapper:
             card["abilities"] = abilities
         if kind == "warjack":
             card |= self._chassis(document, entry)
-        if text:
-            card["text_en"] = card["text"] = text
-        if not_modelled:
-            card["not_modelled"] = not_modelled
+        _keep_rules(card, text, not_modelled)
         for constraint in kids(entry, "constraints", "constraint"):
             if constraint.get("type") == "max" and constraint.get("field") == "selections" \
                     and constraint.get("scope") in ("roster", "force"):
@@ -567,10 +564,7 @@ class Mapper:
         else:
             card["effects"] = []
             not_modelled = [entry.get("name") or card["code"]]  # the text is kept; the effect is not played
-        if text:
-            card["text_en"] = card["text"] = text
-        if not_modelled:
-            card["not_modelled"] = not_modelled
+        _keep_rules(card, text, not_modelled)
         self.counts["cyphers"] += 1
         self.counts[f"suit:{suit}"] += 1
         return card
