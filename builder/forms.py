@@ -71,7 +71,7 @@ class EditorForm(forms.Form):
 class ImportForm(forms.Form):
     text = forms.CharField(label=_("Paste a list (text format)"), required=False,
                            widget=forms.Textarea(attrs={"rows": 12, "spellcheck": "false"}))
-    file = forms.FileField(label=_("…or upload a .txt or .json file"), required=False)
+    file = forms.FileField(label=_("…or upload a .txt, .json, .ros or .rosz file"), required=False)
     system = forms.ChoiceField(label=_("Game (for a text list without a 'System:' line)"), required=False, choices=[])
     name = forms.CharField(label=_("List name (optional)"), max_length=200, required=False)
     visibility = forms.ChoiceField(label=_("Who can see it"), choices=VISIBILITY_CHOICES, initial=Visibility.PRIVATE)

@@ -18,7 +18,9 @@ from rules_engine.construction import RULES_VERSION, RULESETS, validate_list
 from rules_engine.core.catalog import Catalog
 
 from .errors import ListInputError, ListNotFound
-from .listio import MAX_ENTRIES, ListFormatError, check_envelope
+from .listio import (
+    MAX_ENTRIES, ListFormatError, RosterExportError, check_envelope, export_list_json, export_list_text, export_roster,
+)
 from .models import ACTIVE_STATUSES, GameList, ListRevision, RunStatus, SimulationRun, Visibility
 
 LIST_SCHEMA = "hangar.list/1"
@@ -111,6 +113,34 @@ def list_search(
 
 def system_sections(system_slug: str) -> list[str]:
     return list(SYSTEMS.get(system_slug, {}).get("sections", []))
+
+
+# What a list downloads as: ?as= → (content type, file suffix). Rosters for BattleScribe / New Recruit (issue 18).
+EXPORT_KINDS = {"json": ("application/json", "json"), "text": ("text/plain; charset=utf-8", "txt"),
+                "ros": ("application/xml", "ros"), "rosz": ("application/zip", "rosz")}
+
+
+def list_export(document: dict[str, Any], kind: str, *, lang: str = "ja") -> bytes | str:
+    """A list document in one of EXPORT_KINDS. A roster of a list whose cards have no BattleScribe ids raises
+    RosterExportError (builder.listio), naming each card."""
+    system = document["system"]
+    if kind == "json":
+        return export_list_json(document)
+    catalog = catalog_for(system) or Catalog.build(system, [], [])
+    if kind == "text":
+        return export_list_text(document, catalog, lang=lang)
+    return export_roster(document, catalog, zipped=kind == "rosz", filename="list.ros")
+
+
+def roster_exportable(document: dict[str, Any]) -> bool:
+    """The list can be downloaded for BattleScribe / New Recruit (a Warcaster list of imported BattleScribe cards)."""
+    if document["system"] != "warcaster":
+        return False
+    try:
+        list_export(document, "ros")
+    except RosterExportError:
+        return False
+    return True
 
 
 def list_document(game_list: GameList) -> dict[str, Any]:

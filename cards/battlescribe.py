@@ -265,6 +265,13 @@ class Mapper:
         self.categories = {i: (el.get("name") or "") for i, (_d, el) in self.elements.items()
                            if _local(el.tag) == "categoryEntry"}
         self.rules = {i: el for i, (_d, el) in self.elements.items() if _local(el.tag) == "rule"}
+        # entry id → {catalogue id: id of the catalogue's root entryLink to it}: a roster names such an entry by the
+        # path "linkId::entryId" (builder/listio/roster.py)
+        self.root_links: dict[str, dict[str, str]] = {}
+        for document in catalogues:
+            for link in kids(document.root, "entryLinks", "entryLink"):
+                self.root_links.setdefault(link.get("targetId") or "", {})[document.root.get("id") or ""] = \
+                    link.get("id") or ""
         root = system.root
         self.wp_types = {el.get("id") for el in kids(root, "costTypes", "costType")}
         for cost_type in kids(root, "costTypes", "costType"):
@@ -504,7 +511,9 @@ class Mapper:
                 if link.get("targetId") not in self.elements:
                     raise document.fail(link, f"links to entry {link.get('targetId')!r}, which no file defines")
             hardpoints.append({"slot": slot, "count": int(float(count[0].get("value") or 0)) if count else 1,
-                               "name": group.get("name") or slot, "bs_id": group.get("id") or ""})
+                               "name": group.get("name") or slot, "bs_id": group.get("id") or "",
+                               "bs_links": {link.get("targetId") or "": link.get("id") or ""
+                                            for link in kids(group, "entryLinks", "entryLink")}})
         self.counts["chassis"] += 1
         return {"weapon_points": int(float(points[0].get("value") or 0)), "hardpoints": hardpoints}
 
@@ -513,7 +522,22 @@ class Mapper:
     def _card(self, entry: Element, kind: str, faction: str) -> dict:
         name = entry.get("name") or entry.get("id") or ""
         return {"code": card_code(entry.get("id") or ""), "name": name, "name_en": name, "kind": kind,
-                "faction": faction, "bs_id": entry.get("id") or ""}
+                "faction": faction, "bs_id": entry.get("id") or "", "battlescribe": self._roster_facts(entry)}
+
+    def _roster_facts(self, entry: Element) -> dict:
+        """What a roster's selection of this entry carries (builder/listio/roster.py): the game system, the entry's
+        type, its categories and the catalogues' root links to it."""
+        facts: dict[str, Any] = {"game_system": self.system.root.get("id") or "", "type": entry.get("type") or "upgrade"}
+        categories = [{"id": link.get("targetId") or "", "name": self.categories.get(link.get("targetId") or "", ""),
+                       "primary": link.get("primary") == "true"}
+                      for link in kids(entry, "categoryLinks", "categoryLink")
+                      if (link.get("targetId") or "") in self.categories]
+        if categories:
+            facts["categories"] = categories
+        links = self.root_links.get(entry.get("id") or "")
+        if links:
+            facts["links"] = dict(sorted(links.items()))
+        return facts
 
     def _cortex(self, document: Document, entry: Element, faction: str) -> dict:
         card = self._card(entry, "cortex", faction)
@@ -617,9 +641,23 @@ class Mapper:
                 options["max_unit_copies"] = copies
             name = force.get("name") or force.get("id") or "force"
             formats.append({"slug": f"{package_slug}-{slugify(name)}"[:64], "name": name, "name_en": name,
-                            "options": options, "bs_id": force.get("id") or "",
+                            "options": options, "bs_id": force.get("id") or "", "battlescribe": self._force_facts(),
                             "description_en": f"From the BattleScribe force {name!r} (id {force.get('id')})."})
         return formats
+
+    def _force_facts(self) -> dict:
+        """What a roster of this force names: the game system and each faction's catalogue (id, name, revision),
+        and the cost types."""
+        root = self.system.root
+        return {
+            "game_system": {"id": root.get("id") or "", "name": root.get("name") or "",
+                            "revision": int(root.get("revision") or 0)},
+            "catalogues": [{"faction": slugify(d.root.get("name") or ""), "id": d.root.get("id") or "",
+                            "name": d.root.get("name") or "", "revision": int(d.root.get("revision") or 0)}
+                           for d in self.catalogues],
+            "cost_types": [{"id": c.get("id") or "", "name": c.get("name") or ""}
+                           for c in kids(root, "costTypes", "costType")],
+        }
 
     def _report(self, package: dict) -> list[str]:
         kinds = ("hero", "solo", "squad", "warjack", "vehicle", "mantlet")

@@ -183,7 +183,7 @@ class ListImportSerializer(serializers.Serializer):
 
     text = serializers.CharField(required=False, trim_whitespace=False, help_text="the text format")
     json = JSONValueField(required=False, help_text="a hangar.list/1 document or a JSON string")
-    file = serializers.FileField(required=False, help_text="a .txt or .json file (multipart)")
+    file = serializers.FileField(required=False, help_text="a .txt, .json (hangar.list/1) or BattleScribe .ros/.rosz roster file (multipart)")
     system = ChoiceField(
         choices=list(SYSTEMS), required=False, help_text="for text without a System: line"
     )

@@ -25,13 +25,10 @@ from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
 from builder import selectors, services
-from builder.listio import export_list_json, export_list_text
 from builder.models import GameList
 from builder.errors import ListInputError, ListNotFound
 from builder.throttles import AnonThrottle, LoginFailureThrottle, ScopedThrottle, UserThrottle
-from cards.selectors import catalog_for
 from cards.systems import SYSTEMS
-from rules_engine.core.catalog import Catalog
 
 from . import serializers as s
 from .errors import RequestTooLarge, too_large_message
@@ -39,7 +36,7 @@ from .parsers import JSONBodyParser
 from .permissions import ListsPermission
 
 LANGS = ["ja", "en"]
-EXPORT_KINDS = ["json", "text"]
+EXPORT_KINDS = list(selectors.EXPORT_KINDS)
 
 ERRORS = {
     400: OpenApiResponse(s.ErrorSerializer, description="bad input; the message names the field, path or line"),
@@ -273,27 +270,28 @@ class ListViewSet(BodySizeLimitMixin, viewsets.GenericViewSet):
         return Response(selectors.list_validation(self._get(), lang=request_lang(request)))
 
     @extend_schema(
-        summary="Download the list as text or hangar.list/1 JSON",
+        summary="Download the list as text, hangar.list/1 JSON or a BattleScribe / New Recruit roster",
         parameters=[
-            OpenApiParameter("as", str, enum=EXPORT_KINDS, description="json (default) or text"),
+            OpenApiParameter("as", str, enum=EXPORT_KINDS,
+                             description="json (default), text, ros or rosz (a BattleScribe roster, plain or zipped: "
+                                         "Warcaster lists of imported BattleScribe cards only)"),
             OpenApiParameter("lang", str, enum=LANGS, description="text section headers; default ja"),
         ],
         responses={(200, "text/plain"): OpenApiTypes.STR, (200, "application/json"): s.LIST_DOCUMENT_SCHEMA,
+                   (200, "application/xml"): OpenApiTypes.STR, (200, "application/zip"): OpenApiTypes.BINARY,
                    **_errors(400, 404)},
     )
     @action(detail=True, methods=["get"])
     def export(self, request, slug=None):
         kind = request.query_params.get("as", "json")
         if kind not in EXPORT_KINDS:
-            raise ListInputError(f"Query parameter 'as' must be 'text' or 'json', not {kind!r}.", code="invalid")
+            raise ListInputError(f"Query parameter 'as' must be one of {', '.join(EXPORT_KINDS)}, not {kind!r}.",
+                                 code="invalid")
         game_list = self._get()
         document = selectors.list_document(game_list)
-        if kind == "json":
-            body, content_type, suffix = export_list_json(document), "application/json", "json"
-        else:
-            catalog = catalog_for(game_list.system.slug) or Catalog.build(game_list.system.slug, [], [])
-            body = export_list_text(document, catalog, lang=request_lang(request, default="ja"))
-            content_type, suffix = "text/plain; charset=utf-8", "txt"
+        content_type, suffix = selectors.EXPORT_KINDS[kind]
+        # a list that cannot be a roster raises RosterExportError: a 400 naming each card (builder.api.errors)
+        body = selectors.list_export(document, kind, lang=request_lang(request, default="ja"))
         response = HttpResponse(body, content_type=content_type)
         filename = f"{slugify(game_list.name) or 'list'}-{game_list.slug}.{suffix}"
         response["Content-Disposition"] = f'attachment; filename="{filename}"'

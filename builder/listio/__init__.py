@@ -1,4 +1,5 @@
-"""List import/export: the `hangar.list/1` JSON format and a readable text format (docs/list-formats.md).
+"""List import/export: the `hangar.list/1` JSON format, a readable text format and BattleScribe rosters
+(docs/list-formats.md).
 
 Pure Python (no Django): the readers take a `rules_engine.core.catalog.Catalog` where they need card names.
 """
@@ -6,9 +7,11 @@ from .errors import MAX_ISSUES, ListFormatError, ListIssue
 from .jsonio import (
     MAX_ENTRIES, MAX_QTY, SCHEMA_ID, check_envelope, check_storable_text, export_list_json, parse_list_json,
 )
+from .roster import ROSTER_SUFFIXES, RosterExportError, export_roster, is_roster, parse_roster
 from .text import export_list_text, parse_list_text
 
 __all__ = [
     "MAX_ENTRIES", "MAX_ISSUES", "MAX_QTY", "SCHEMA_ID", "ListFormatError", "ListIssue", "check_envelope",
     "check_storable_text", "export_list_json", "export_list_text", "parse_list_json", "parse_list_text",
+    "ROSTER_SUFFIXES", "RosterExportError", "export_roster", "is_roster", "parse_roster",
 ]

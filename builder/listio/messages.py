@@ -117,7 +117,52 @@ TEMPLATES: Mapping[str, Label] = {
                                   "{system}に{key}というセクションはありません。使えるセクション：{valid}"),
     "json.whole_number": Label("must be a whole number written without a decimal point, got {value}",
                                "小数点なしの整数で書いてください（{value}が渡されました）"),
-    "json.problem": Label("{detail}", "{detail}"),  # a sentence only the English side has (options, surrogates)
+    "json.problem": Label("{detail}", "{detail}"),
+    # --- BattleScribe rosters (builder/listio/roster.py) --------------------------------------------------------
+    "roster.not_zip": Label("{file} is not a readable zip file (a .rosz is a zipped .ros)",
+                            "{file}は読めるzipファイルではありません（.roszは.rosをzipにしたものです）"),
+    "roster.zip_members": Label("{file} holds {count} files; a zipped roster holds exactly one .ros",
+                                "{file}には{count}個のファイルがあります。zipのロスターには.rosが1つだけ入ります"),
+    "roster.too_large": Label("{file}: the roster is larger than {max} bytes", "{file}：ロスターが{max}バイトを超えています"),
+    "roster.not_xml": Label("{file} is not well-formed XML (line {line}, column {column})",
+                            "{file}は正しいXMLではありません（{line}行目{column}文字目）"),
+    "roster.dtd": Label("{file} uses a DTD or entities, which a roster never needs",
+                        "{file}はDTDか実体参照を使っています（ロスターには不要なので読みません）"),
+    "roster.not_roster": Label("{file} is not a BattleScribe roster (its root element is {root})",
+                               "{file}はBattleScribeのロスターではありません（ルート要素が{root}です）"),
+    "roster.invalid": Label("not valid against the roster XSD: {reason}", "ロスターのXSDに合いません：{reason}"),
+    "roster.unknown_game_system": Label(
+        "no BattleScribe data of the game system \"{name}\" (id {id}) is loaded: import it first",
+        "ゲームシステム「{name}」（id {id}）のBattleScribeデータが読み込まれていません。先にデータを取り込んでください"),
+    "roster.forces": Label("the roster has {count} forces; a Hangar list holds exactly one",
+                           "ロスターにフォースが{count}個あります。Hangarのリストに入るのは1つだけです"),
+    "roster.nested_force": Label("a force inside a force is not read into a Hangar list",
+                                 "フォースの中のフォースはHangarのリストに読み込めません"),
+    "roster.unknown_force": Label("the force \"{name}\" (id {id}) is not a force of the loaded data (forces: {known})",
+                                  "フォース「{name}」（id {id}）は読み込まれたデータにありません（フォース：{known}）"),
+    "roster.unknown_entry": Label(
+        "the entry \"{name}\" (id {id}) is not in the loaded BattleScribe data; import the data this roster was made with",
+        "「{name}」（id {id}）は読み込まれたBattleScribeデータにありません。このロスターを作ったときのデータを取り込んでください"),
+    "roster.part_outside": Label("\"{name}\" ({code}) belongs inside a warjack's selection, not in the force",
+                                 "「{name}」（{code}）はウォージャックの中に選ぶもので、フォースに直接は入りません"),
+    "roster.part_misplaced": Label("\"{name}\" ({code}) is inside \"{model}\", which cannot carry it",
+                                   "「{name}」（{code}）が「{model}」の中にありますが、そのモデルには付けられません"),
+    "roster.part_number": Label("\"{name}\" is selected {count} times inside {models} warjacks: each must carry the same parts",
+                                "「{name}」が{models}体のウォージャックの中に{count}個あります。どのウォージャックも同じ装備にしてください"),
+    "roster.two_cortexes": Label("a warjack carries one cortex", "ウォージャックに付けられるコーテックスは1つです"),
+    "roster.not_warcaster": Label("only Warcaster lists can be written as BattleScribe rosters",
+                                  "BattleScribeのロスターにできるのはWarcasterのリストだけです"),
+    "roster.unknown_card": Label("card {code} is not in the catalog", "カード{code}はカタログにありません"),
+    "roster.no_bs_id": Label(
+        "card {code} ({name}) has no BattleScribe id: only lists built from cards imported from BattleScribe data can "
+        "be written as rosters",
+        "カード{code}（{name}）にはBattleScribeのidがありません。ロスターにできるのはBattleScribeデータから取り込んだカードのリストだけです"),
+    "roster.two_systems": Label("the list mixes cards of two BattleScribe game systems ({systems})",
+                                "リストに2つのBattleScribeゲームシステムのカードが混ざっています（{systems}）"),
+    "roster.empty": Label("an empty list has no BattleScribe data to name: add a model first",
+                          "空のリストはロスターにできません。先にモデルを加えてください"),
+    "roster.no_force": Label("the loaded BattleScribe data has no force for this list",
+                             "読み込まれたBattleScribeデータに、このリストのフォースがありません"),  # a sentence only the English side has (options, surrogates)
 }
 
 # The words of a JSON type in a message ("must be a whole number, got a string").

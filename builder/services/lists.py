@@ -16,7 +16,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext
 
 from builder import selectors
-from builder.listio import parse_list_json, parse_list_text
+from builder.listio import parse_list_json, parse_list_text, parse_roster
 from builder.listio.jsonio import NAME_MAX
 from builder.models import GameList, ListEntry, ListRevision, Visibility
 from cards.models import GameSystem
@@ -36,7 +36,7 @@ MAX_NOTES = 20_000
 MAX_NAME = 200
 MAX_FORMAT = 64
 MAX_VERSION = 2**31 - 1  # GameList.version: the largest version every database stores
-IMPORT_SUFFIXES = {".txt": "text", ".json": "json"}
+IMPORT_SUFFIXES = {".txt": "text", ".json": "json", ".ros": "roster", ".rosz": "roster"}
 
 
 # --- checks (raise, never write) ----------------------------------------------------------------------------
@@ -361,15 +361,20 @@ def list_import_file(
     notes: Any = "",
     visibility: Any = Visibility.PRIVATE,
 ) -> GameList:
-    """Import an uploaded .txt (text format) or .json (hangar.list/1) file."""
+    """Import an uploaded .txt (text format), .json (hangar.list/1) or BattleScribe / New Recruit roster (.ros,
+    .rosz: read against the imported BattleScribe data, builder/listio/roster.py)."""
     limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
     if len(content) > limit:
         raise ListTooLarge(f"file: {filename} is {len(content)} bytes; the limit is {limit} bytes.")
     kind = IMPORT_SUFFIXES.get(PurePath(filename or "").suffix.lower())
     if kind is None:
         raise ListInputError(
-            f"file: {filename!r} must be a .txt list or a .json (hangar.list/1) file.", details={"path": "file"}
+            f"file: {filename!r} must be a .txt list, a .json (hangar.list/1) file or a BattleScribe roster "
+            "(.ros, .rosz).", details={"path": "file"}
         )
+    if kind == "roster":
+        doc = parse_roster(content, catalog_for, filename=PurePath(filename).name)
+        return list_create(owner=owner, document=_with_name(doc, name), notes=notes, visibility=visibility)
     try:
         text = content.decode("utf-8-sig")
     except UnicodeDecodeError as error:

@@ -133,8 +133,12 @@ def list_detail(request: HttpRequest, slug: str) -> HttpResponse:
     result = selectors.list_validation(game_list, lang=p.ui_lang())
     cat = p.catalog(game_list.system.slug)
     context = _list_view(game_list, document, result)
+    roster = selectors.roster_exportable(document)
     context.update({
         "text_export": export_list_text(document, cat, lang=p.ui_lang()),
+        # a BattleScribe / New Recruit roster of a Warcaster list of imported BattleScribe cards (issue 18)
+        "roster_download": roster,
+        "roster_unavailable": document["system"] == "warcaster" and not roster,
         "is_owner": request.user.is_authenticated and game_list.owner_id == request.user.pk,
         "share_url": request.build_absolute_uri(reverse("list_detail", kwargs={"slug": game_list.slug})),
         # where it was forked from, unless that list is now private or trashed (its name is not ours to show)

@@ -154,12 +154,12 @@ REFUSALS = [
     ("entity", "star-league.cat", '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>',
      '<?xml version="1.0"?><!DOCTYPE catalogue [<!ENTITY x "boom">]>', "", "", "DTD or entities"),
     ("xsd-entry-type", "star-league.cat", 'name="Star League Scout" type="model"',
-     'name="Star League Scout" type="troop"', "/catalogue/selectionEntries[1]/selectionEntry[3]", "sl-solo",
+     'name="Star League Scout" type="troop"', "/catalogue/sharedSelectionEntries[1]/selectionEntry[1]", "sl-solo",
      "not valid against catalogue.xsd"),
     ("xsd-unknown-element", "hangar-test.gst", "<sharedRules>", "<sharedRules><mystery/>",
      "/gameSystem/sharedRules[1]", "hts-0001", "not valid against gamesystem.xsd"),
     ("profile-type", "star-league.cat", 'typeName="Vehicle"', 'typeName="Titan"',
-     "/catalogue/selectionEntries[1]/selectionEntry[4]", "sl-vehicle", "unknown profile type 'Titan'"),
+     "/catalogue/selectionEntries[1]/selectionEntry[3]", "sl-vehicle", "unknown profile type 'Titan'"),
     ("no-model-profile", "star-league.cat", 'name="Star League Troopers" typeName="Squad"',
      'name="Star League Troopers" typeName="Weapon"', "/catalogue/selectionEntries[1]/selectionEntry[2]", "sl-squad",
      "a unit entry needs a model profile"),
@@ -175,7 +175,7 @@ REFUSALS = [
      "/catalogue/selectionEntries[1]/selectionEntry[1]/selectionEntries[1]/selectionEntry[2]/profiles[1]/profile[1]",
      "sl-hero-w2-p", "unknown weapon TYP 'Psychic'"),
     ("hardpoint-group", "star-league.cat", 'name="Shoulder"', 'name="Tail"',
-     "/catalogue/selectionEntries[1]/selectionEntry[6]/selectionEntryGroups[1]/selectionEntryGroup[3]",
+     "/catalogue/selectionEntries[1]/selectionEntry[5]/selectionEntryGroups[1]/selectionEntryGroup[3]",
      "sl-jack-g-shoulder", "unknown hardpoint group 'Tail'"),
     ("cypher-suit", "hangar-test.gst", '<characteristic name="Suit" typeId="ct-suit">Harmonic</characteristic>',
      '<characteristic name="Suit" typeId="ct-suit">Hearts</characteristic>',
@@ -184,7 +184,7 @@ REFUSALS = [
     ("cost-type", "hangar-test.gst", 'name="Weapon Points"', 'name="Points"', "/gameSystem/costTypes[1]/costType[1]",
      "wp", "unknown cost type 'Points'"),
     ("missing-rule", "star-league.cat", 'targetId="r-flight"', 'targetId="r-nowhere"',
-     "/catalogue/selectionEntries[1]/selectionEntry[3]/infoLinks[1]/infoLink[1]", "sl-solo-fl",
+     "/catalogue/sharedSelectionEntries[1]/selectionEntry[1]/infoLinks[1]/infoLink[1]", "sl-solo-fl",
      "links to rule 'r-nowhere'"),
     ("wrong-system", "star-league.cat", 'gameSystemId="hts-0001"', 'gameSystemId="other"', "/catalogue",
      "cat-sl-01", "catalogue is for game system 'other'"),
@@ -229,7 +229,7 @@ def test_refusals_of_the_file_set(tmp_path):
     duplicate = edited(tmp_path, "star-league.cat", 'id="sl-solo"', 'id="isa-solo"')
     with pytest.raises(battlescribe.BattleScribeError, match="id 'isa-solo' is used twice") as refused:
         battlescribe.convert([duplicate])
-    assert refused.value.path == "/catalogue/selectionEntries[1]/selectionEntry[3]"
+    assert refused.value.path == "/catalogue/sharedSelectionEntries[1]/selectionEntry[1]"
 
 
 # --- the package in the catalog, forces checked and simulated -------------------------------------------------------

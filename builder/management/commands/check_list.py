@@ -1,6 +1,7 @@
 """`python manage.py check_list FILE [--json] [--lang ja|en]` (DESIGN.md §2.4).
 
-FILE is a hangar.list/1 JSON file, or a text list (.txt, or anything that is not JSON). Exit status:
+FILE is a hangar.list/1 JSON file, a BattleScribe / New Recruit roster (.ros or .rosz, read against the imported
+BattleScribe data), or a text list (.txt, or anything that is not JSON). Exit status:
 0 legal, 1 illegal (the violations are printed), 2 unreadable or malformed file (the message names the file,
 and the line for text lists).
 """
@@ -15,7 +16,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 from django.db.utils import DatabaseError
 
-from builder.listio import ListFormatError, parse_list_json, parse_list_text
+from builder.listio import ListFormatError, is_roster, parse_list_json, parse_list_text, parse_roster
 from cards.selectors import catalog_for
 from rules_engine.construction import validate_list
 
@@ -57,7 +58,10 @@ def read_list_file(path: Path) -> dict[str, Any]:
     try:
         if path.stat().st_size > MAX_FILE_BYTES:
             raise bad_file(f"{path}: the file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB.")
-        text = path.read_bytes().decode("utf-8-sig")
+        raw = path.read_bytes()
+        if is_roster(path.name):
+            return _read_roster(path, raw)
+        text = raw.decode("utf-8-sig")
     except FileNotFoundError:
         raise bad_file(f"{path}: no such file.") from None
     except IsADirectoryError:
@@ -72,10 +76,24 @@ def read_list_file(path: Path) -> dict[str, Any]:
         require_catalog_tables()  # the text format names cards: reading it needs the catalog
         return parse_list_text(text, catalog_for)
     except ListFormatError as error:
-        lines = [f"{path}: {issue.message}" for issue in error.issues]
-        if error.total > len(error.issues):
-            lines.append(f"{path}: ... and {error.total - len(error.issues)} more problems")
-        raise bad_file("\n".join(lines)) from None
+        raise format_error(path, error) from None
+
+
+def format_error(path: Path, error: ListFormatError) -> CommandError:
+    """Every problem of an unreadable list file, one line each, prefixed by the file."""
+    lines = [f"{path}: {issue.message}" for issue in error.issues]
+    if error.total > len(error.issues):
+        lines.append(f"{path}: ... and {error.total - len(error.issues)} more problems")
+    return bad_file("\n".join(lines))
+
+
+def _read_roster(path: Path, raw: bytes) -> dict[str, Any]:
+    """A BattleScribe roster, read against the loaded BattleScribe data (the catalog)."""
+    require_catalog_tables()
+    try:
+        return parse_roster(raw, catalog_for, filename=path.name)
+    except ListFormatError as error:
+        raise format_error(path, error) from None
 
 
 def describe(path: Path, result: dict[str, Any]) -> list[str]:
@@ -95,10 +113,10 @@ def describe(path: Path, result: dict[str, Any]) -> list[str]:
 
 
 class Command(BaseCommand):
-    help = "Check a list file (hangar.list/1 JSON or the text format) against the loaded catalog."
+    help = "Check a list file (hangar.list/1 JSON, a BattleScribe roster or the text format) against the loaded catalog."
 
     def add_arguments(self, parser):
-        parser.add_argument("file", help="a hangar.list/1 .json file or a .txt list")
+        parser.add_argument("file", help="a hangar.list/1 .json file, a BattleScribe .ros/.rosz roster or a .txt list")
         parser.add_argument("--json", action="store_true", help="print the validation result as JSON")
         parser.add_argument("--lang", choices=["ja", "en"], default="en", help="language of the messages")
 

@@ -35,7 +35,7 @@ class Command(BaseCommand):
     help = "Play a list many times against a sample opponent and print how it did."
 
     def add_arguments(self, parser):
-        parser.add_argument("file", nargs="?", help="list file: hangar.list/1 JSON or the text format")
+        parser.add_argument("file", nargs="?", help="list file: hangar.list/1 JSON, a BattleScribe .ros/.rosz roster or the text format")
         parser.add_argument("--opponent", help="opponent slug (see --list-opponents)")
         parser.add_argument("--games", type=int, default=1000, help=f"games to play (1..{MAX_GAMES}; default 1000)")
         parser.add_argument("--seed", type=int, default=1, help="run seed (default 1)")
