@@ -7,8 +7,9 @@
 - cyphers: scores each playable cypher on its chosen target (expected damage of attack cyphers from the
   exact strike distribution, kills, effects put on enemies, healing, arc, cards); buffs that last a turn only
   in the first cypher phase, before the activation they help; keeps the card when nothing scores;
-- activation: the unit with the best attack now; moves hold when a target is in reach, otherwise advance (or
-  take the centre objective near the end of a pulse round); attacks the target with the best expected damage
+- activation: the unit with the best attack now; moves hold when a target is in reach, otherwise advance; in the
+  last two turns of a pulse round it goes for the centre objective when it can reach it, even from a target in
+  reach, unless a friendly unit already holds the centre alone (W16); attacks the target with the best expected damage
   (kills first) and spends arc when the power dice add enough damage;
 - deploys the most expensive affordable reserve; places gates forward, nearest the centre; keeps its cyphers
   (the discard phase is optional, W10 phase 8), discarding the least useful only when a rule makes it.
@@ -162,6 +163,9 @@ class WarcasterGreedyPolicy:
         return best + 0.1 * unit.spec.cst + 1
 
     def _score_move(self, state: WarcasterState, action: Any) -> float:
+        """Hold when a target is in reach, else advance; in the last two turns of a pulse round, go for the centre
+        objective when the lead model can reach it: above holding (the W16 points at the round's end outweigh an
+        attack) unless another friendly unit already holds the centre alone."""
         unit = state.acting_unit
         mode = action.mode
         in_reach = bool(state.attack_targets(unit))
@@ -171,8 +175,18 @@ class WarcasterGreedyPolicy:
             return 2
         late = state.turns_taken[state.player] >= state.options["turns_per_round"] - 2
         lead = unit.alive_models[0]
-        distance = gap(lead.disc, (*state.centre, 0.0)) - state.options["objective_radius"]
-        return 2.5 if late and distance <= state.stat(lead, "spd") else 1
+        radius = state.options["objective_radius"]
+        centre = (*state.centre, 0.0)
+        if not late or gap(lead.disc, centre) - radius > state.stat(lead, "spd"):
+            return 1
+        mine = theirs = False  # who else has a model within the objective's radius (W16 control)
+        for model in state.on_board():
+            if model.unit != unit.uid and gap(model.disc, centre) <= radius:
+                if model.player == state.player:
+                    mine = True
+                else:
+                    theirs = True
+        return 3.5 if theirs or not mine else 2.5
 
     def _score_act(self, state: WarcasterState, action: Any) -> float:
         kind = action.kind

@@ -223,8 +223,9 @@ OLD_CASES = sorted(label.removeprefix("warcaster: ") for label in OLD_FINGERPRIN
 
 @pytest.mark.parametrize("label", OLD_CASES)
 def test_w11_stat_plus_dice_on_the_old_scale_plays_the_same_games_as_before(label):
-    """dice_scale = "stat_plus_dice" with the package as it was: the 60 games of the benchmark case have the event
-    logs recorded before the dice pools came in (ENGINE_VERSION 2026.12.3)."""
+    """W11: dice_scale = "stat_plus_dice" with the package as it was: the 60 games of the benchmark case have the
+    event logs recorded before the dice pools came in (ENGINE_VERSION 2026.12.3); the greedy cases as re-recorded
+    when the greedy policy began to contest the W16 centre objective (2026.12.4: a policy change, no rule)."""
     opponents = {o["slug"]: o for o in OLD_SCALE_PACKAGE["opponents"]}
     slug, policy = label.split(" vs ")[1].split(" (")
     snapshot = build_snapshot(LISTS["isa-starsteel-vanguard"], OLD_CARDS, opponents[slug], policy=policy.rstrip(")"),
