@@ -207,3 +207,10 @@ def packages_list(system_slug: str | None = None) -> QuerySet[DataPackage]:
     newest = PackageVersion.objects.filter(system=OuterRef("system"), slug=OuterRef("slug")).order_by("-number")
     packages = packages.annotate(latest=Subquery(newest.values("number")[:1]))
     return packages.filter(system__slug=system_slug) if system_slug else packages
+
+
+def package_sha256(system_slug: str, slug: str) -> str:
+    """The sha256 of a loaded package's content ("" when the system has no such package): the data import page
+    refuses a confirm when it changed since the preview."""
+    found = DataPackage.objects.filter(system__slug=system_slug, slug=slug).values_list("sha256", flat=True).first()
+    return found or ""
