@@ -205,8 +205,9 @@ def sheet_import(raw: bytes, *, filename: str, system: str, slug: str, dry_run: 
         "formats": (current or {}).get("formats", []),
         "opponents": (current or {}).get("opponents", []),
     }
-    if current and current.get("factions"):
-        data["factions"] = current["factions"]  # a Warcaster package's declared factions stay (issue 18)
+    for key in ("description", "factions"):  # a package's description and declared factions (issue 18) stay
+        if current and current.get(key):
+            data[key] = current[key]
     status = "dry run"
     try:
         if dry_run:

@@ -20,7 +20,7 @@ from django.test import Client
 from builder import selectors, services as list_services
 from builder.web.dataimport import PENDING_KEY
 from cards.models import Card, DataPackage, PackageVersion
-from cards.services import battlescribe_import
+from cards.services import battlescribe_import, sheet_export
 from tests.cards.test_import_package import catalog_snapshot
 from tests.web.conftest import logged_in
 
@@ -337,3 +337,14 @@ def test_reimporting_newer_battlescribe_data_names_the_changed_and_removed_cards
     assert re.search(r"Star League Captain</span>.*?<small>BS-SL-HERO</small>: Stats", list_page, re.S)
     assert re.search(r"Star League Barricade</span>.*?<small>BS-SL-MANTLET</small>: no longer in the catalog",
                      list_page, re.S)
+
+
+def test_an_xlsx_export_of_a_package_uploads_back_as_no_change(staff_client, catalog):
+    raw = sheet_export("hagmi", "core", fmt="xlsx", lang="ja")
+    response = sheet_post(staff_client, file=SimpleUploadedFile("core.xlsx", raw), slug="core")
+    page = response.content.decode()
+    assert response.status_code == 200, page
+    assert "No card would change (77 cards unchanged)." in page
+    versions = PackageVersion.objects.filter(slug="core").count()
+    staff_client.post("/data/import/confirm/", confirm_fields(page))
+    assert PackageVersion.objects.filter(slug="core").count() == versions  # the same content: no new version
