@@ -175,3 +175,56 @@ class CatalogFilterForm(forms.Form):
             cost_max=data.get("cost_max"),
             ordering=data.get("ordering") or "code",
         )
+
+
+# --- the staff data import page (builder/web/dataimport.py) ------------------------------------------------------
+
+
+class MultipleFileInput(forms.ClearableFileInput):
+    allow_multiple_selected = True
+
+
+class MultipleFileField(forms.FileField):
+    """Several files in one field (Django's documented recipe): the cleaned value is a list of uploaded files."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("widget", MultipleFileInput(attrs={"accept": ".gst,.gstz,.cat,.catz,.zip"}))
+        super().__init__(*args, **kwargs)
+
+    def clean(self, data, initial=None):
+        single = super().clean
+        if isinstance(data, (list, tuple)) and data:
+            return [single(item, initial) for item in data]
+        return [single(data, initial)] if data else single(None, initial)
+
+
+MAX_UPLOAD_FILES = 50
+
+
+class BattleScribeUploadForm(forms.Form):
+    files = MultipleFileField(label=_("BattleScribe files (.gst, .gstz, .cat, .catz or one .zip)"))
+
+    def clean_files(self):
+        files = self.cleaned_data["files"]
+        if len(files) > MAX_UPLOAD_FILES:
+            raise forms.ValidationError(_("Upload at most %(count)d files at a time.") % {"count": MAX_UPLOAD_FILES})
+        return files
+
+
+class SheetUploadForm(forms.Form):
+    system = forms.ChoiceField(label=_("Game"), choices=[])
+    package = forms.SlugField(label=_("Package slug (a new slug makes a new package)"), max_length=100)
+    file = forms.FileField(label=_("A spreadsheet file (.csv, .tsv or .xlsx)"), required=False,
+                           widget=forms.ClearableFileInput(attrs={"accept": ".csv,.tsv,.txt,.xlsx"}))
+    text = forms.CharField(label=_("…or paste the rows from a spreadsheet (the header row first)"), required=False,
+                           strip=False, widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false"}))
+
+    def __init__(self, *args, systems=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["system"].choices = list(systems)
+
+    def clean(self):
+        data = super().clean()
+        if bool((data.get("text") or "").strip()) == bool(data.get("file")):
+            raise forms.ValidationError(_("Choose a file or paste the rows (one of the two)."))
+        return data

@@ -178,13 +178,16 @@ def package_versions_now(system_slug: str) -> dict[str, int]:
 def list_card_changes(game_list: GameList) -> dict[str, Any]:
     """The cards of a list that changed in the catalog since the list was saved (issue 19): for each package whose
     version moved on, the diff of its two versions, kept to the list's cards. {"changed": [{"card", "fields"}],
-    "removed": [code], "count": n}; nothing for a list saved before versions were recorded."""
+    "removed": [code], "removed_names": {code: {"name", "name_en"}} (as the version the list was saved against
+    named them: the catalog has them no more), "count": n}; nothing for a list saved before versions were
+    recorded."""
     saved = game_list.package_versions or {}
     if not saved:
-        return {"changed": [], "removed": [], "count": 0}
+        return {"changed": [], "removed": [], "removed_names": {}, "count": 0}
     used = {entry.card for entry in game_list.entries.all()}
     changed: dict[str, list[str]] = {}
     removed: list[str] = []
+    removed_names: dict[str, dict[str, str]] = {}
     now = package_versions_now(game_list.system.slug)
     for slug, number in saved.items():
         latest = now.get(slug)
@@ -204,11 +207,12 @@ def list_card_changes(game_list: GameList) -> dict[str, Any]:
             card = card_get(game_list.system.slug, code)
             if card is None:
                 removed.append(code)
+                removed_names[code] = {key: str(olds[code].get(key) or "") for key in ("name", "name_en")}
             elif card.data != olds[code]:
                 fields = {key for key in {*card.data, *olds[code]} if card.data.get(key) != olds[code].get(key)}
                 changed[code] = sorted({*changed.get(code, []), *fields})
     return {"changed": [{"card": code, "fields": fields} for code, fields in changed.items()],
-            "removed": removed, "count": len(changed) + len(removed)}
+            "removed": removed, "removed_names": removed_names, "count": len(changed) + len(removed)}
 
 
 def validation_compute(document: Any, system_slug: str, lang: str = "en") -> tuple[dict[str, Any], str]:

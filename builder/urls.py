@@ -2,7 +2,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from builder.web import analysis, lists, pages, replays, simulations
+from builder.web import analysis, dataimport, lists, pages, replays, simulations
 
 urlpatterns = [
     path("", pages.home, name="home"),
@@ -15,6 +15,8 @@ urlpatterns = [
     path("catalog/<slug:system>/packages/<slug:slug>/", pages.package_detail, name="package_detail"),
     path("catalog/<slug:system>/<str:code>/", pages.card_detail, name="card_detail"),
     path("rules/<slug:system>/", pages.rules, name="rules"),
+    path("data/import/", dataimport.data_import, name="data_import"),  # staff: BattleScribe data, spreadsheets
+    path("data/import/confirm/", dataimport.data_import_confirm, name="data_import_confirm"),
     path("verify/", lists.verify, name="verify"),
     path("analysis/", analysis.analysis, name="analysis"),
     path("lists/", lists.my_lists, name="my_lists"),

@@ -171,11 +171,15 @@ def package_document(system_slug: str, slug: str) -> dict | None:
         "formats": list(package.formats.order_by("id").values_list("data", flat=True)),
         "opponents": list(package.opponents.order_by("id").values_list("data", flat=True)),
     }
-    # The factions a Warcaster package declares (issue 18) have no rows: they come from the version kept for it.
+    # What has no rows — the factions a Warcaster package declares (issue 18), its description — comes from the
+    # version kept for this content, so that the document is the one imported (a sheet of the same cards imports as
+    # "unchanged", and keeps the description).
     kept = (PackageVersion.objects.filter(system__slug=system_slug, slug=slug, sha256=package.sha256)
             .order_by("-number").values_list("data", flat=True).first())
-    if isinstance(kept, dict) and kept.get("factions"):
-        document["factions"] = kept["factions"]
+    if isinstance(kept, dict):
+        for key in ("description", "factions"):
+            if kept.get(key):
+                document[key] = kept[key]
     return document
 
 
@@ -207,3 +211,10 @@ def packages_list(system_slug: str | None = None) -> QuerySet[DataPackage]:
     newest = PackageVersion.objects.filter(system=OuterRef("system"), slug=OuterRef("slug")).order_by("-number")
     packages = packages.annotate(latest=Subquery(newest.values("number")[:1]))
     return packages.filter(system__slug=system_slug) if system_slug else packages
+
+
+def package_sha256(system_slug: str, slug: str) -> str:
+    """The sha256 of a loaded package's content ("" when the system has no such package): the data import page
+    refuses a confirm when it changed since the preview."""
+    found = DataPackage.objects.filter(system__slug=system_slug, slug=slug).values_list("sha256", flat=True).first()
+    return found or ""

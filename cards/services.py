@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -203,8 +205,9 @@ def sheet_import(raw: bytes, *, filename: str, system: str, slug: str, dry_run: 
         "formats": (current or {}).get("formats", []),
         "opponents": (current or {}).get("opponents", []),
     }
-    if current and current.get("factions"):
-        data["factions"] = current["factions"]  # a Warcaster package's declared factions stay (issue 18)
+    for key in ("description", "factions"):  # a package's description and declared factions (issue 18) stay
+        if current and current.get(key):
+            data[key] = current[key]
     status = "dry run"
     try:
         if dry_run:
@@ -386,3 +389,107 @@ def _report(data: dict, status: str, source: str) -> ImportReport:
         opponents=len(data.get("opponents", [])),
         source=source,
     )
+
+
+# --- uploads from the browser (the staff data import page, builder/web/dataimport.py) --------------------------
+
+
+@dataclass(frozen=True)
+class Upload:
+    """One uploaded file: the name the browser sent (only its last part is used) and its bytes."""
+
+    name: str
+    raw: bytes
+
+
+class UploadRefused(Exception):
+    """Uploaded data that cannot be imported. `problems` are dicts with `file`, `path` (the element path), `id` and
+    `message` (empty when not known), the file named as uploaded ("data.zip!star-league.cat"), never a server path."""
+
+    def __init__(self, problems: list[dict[str, str]]):
+        self.problems = problems
+        super().__init__("; ".join(problem["message"] for problem in problems))
+
+
+def uploads_sha256(uploads: list[Upload]) -> str:
+    """One digest of the files and their names, in order: a confirmed import must be of exactly these bytes."""
+    digest = hashlib.sha256()
+    for upload in uploads:
+        name = upload.name.encode("utf-8", "surrogatepass")
+        digest.update(len(name).to_bytes(8, "big") + name + len(upload.raw).to_bytes(8, "big") + upload.raw)
+    return digest.hexdigest()
+
+
+@dataclass(frozen=True)
+class BattleScribePreview:
+    """What uploaded BattleScribe data would become: the package, the converter's report lines and, against the
+    package loaded now under its slug (None when new), the cards added, removed and changed (cards_diff)."""
+
+    package: dict
+    report: list[str]
+    current: dict | None
+    diff: dict
+    unchanged: bool  # the same content as the package loaded now: importing it changes nothing
+
+
+def battlescribe_preview(uploads: list[Upload]) -> BattleScribePreview:
+    """Convert uploaded BattleScribe files (.gst/.gstz/.cat/.catz or one .zip) in a temporary directory and check
+    the package as the import would (schema, engine, the other packages of Warcaster), writing nothing. Raises
+    UploadRefused naming the file, the element path and the id."""
+    conversion = _uploaded_conversion(uploads)
+    package = conversion.package
+    system = GameSystem.objects.filter(slug="warcaster").first()
+    existing = DataPackage.objects.filter(system=system, slug=package["slug"]).first() if system else None
+    errors = checks.check_package(package)
+    if not errors and system is not None:
+        errors = checks.check_against_catalog(package, catalog_context(system, exclude=existing))
+    if errors:
+        raise UploadRefused([{"file": "", "path": "", "id": "", "message": error} for error in errors])
+    current = package_document("warcaster", package["slug"])
+    diff = cards_diff((current or {}).get("cards", []), package["cards"])
+    sha256 = hashlib.sha256(checks.canonical_json(package)).hexdigest()
+    return BattleScribePreview(package, conversion.report, current, diff,
+                               unchanged=existing is not None and existing.sha256 == sha256)
+
+
+def battlescribe_upload_import(uploads: list[Upload]) -> BattleScribeReport:
+    """Convert and import uploaded BattleScribe files as `import_package` does (one transaction, nothing written on
+    a refusal). Raises UploadRefused."""
+    conversion = _uploaded_conversion(uploads)
+    source = "upload: " + ", ".join(_upload_name(upload) for upload in uploads)
+    try:
+        imported = package_import(conversion.package, source=source)
+    except PackageError as error:
+        raise UploadRefused([{"file": "", "path": "", "id": "", "message": message} for message in error.errors])
+    return BattleScribeReport(imported, conversion.report)
+
+
+def _upload_name(upload: Upload) -> str:
+    """The file's own name (no folder the browser may send), safe as a file name in a temporary directory."""
+    name = re.sub(r"[^\w.\- ()]+", "_", upload.name.replace("\\", "/").rsplit("/", 1)[-1]).strip(" .")
+    return name or "upload"
+
+
+def _uploaded_conversion(uploads: list[Upload]) -> battlescribe.Conversion:
+    if not uploads:
+        raise UploadRefused([{"file": "", "path": "", "id": "", "message": "no file was uploaded"}])
+    names = [_upload_name(upload) for upload in uploads]
+    for name, upload in zip(names, uploads):
+        if Path(name).suffix.lower() not in battlescribe.SUFFIXES + (".zip",):
+            raise UploadRefused([{"file": name, "path": "", "id": "",
+                                  "message": "not a BattleScribe file (.gst, .gstz, .cat, .catz or .zip)"}])
+    if len(set(names)) != len(names):
+        twice = next(name for name in names if names.count(name) > 1)
+        raise UploadRefused([{"file": twice, "path": "", "id": "", "message": "two files have this name"}])
+    with tempfile.TemporaryDirectory(prefix="hangar-upload-") as folder:
+        paths = []
+        for name, upload in zip(names, uploads):
+            path = Path(folder) / name
+            path.write_bytes(upload.raw)
+            paths.append(path)
+        try:
+            return battlescribe.convert(paths)
+        except battlescribe.BattleScribeError as error:
+            prefix = str(Path(folder)) + "/"
+            raise UploadRefused([{"file": error.file.replace(prefix, ""), "path": error.path,
+                                  "id": error.element_id, "message": error.message}]) from None

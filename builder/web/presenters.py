@@ -302,5 +302,5 @@ def card_changes(game_list: Any, cat: Catalog) -> dict[str, Any]:
         "changed": [{"code": item["card"], "names": names(cat.cards.get(item["card"]), item["card"]),
                      "fields": ", ".join(vocabulary.card_field(field) for field in item["fields"])}
                     for item in found["changed"]],
-        "removed": [{"code": code, "names": names(None, code)} for code in found["removed"]],
+        "removed": [{"code": code, "names": names(found["removed_names"].get(code), code)} for code in found["removed"]],
     }

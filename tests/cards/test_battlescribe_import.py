@@ -359,3 +359,29 @@ def test_an_imported_package_exports_as_a_sheet_and_imports_back_unchanged_with_
     raw = sheet_export("warcaster", SLUG)
     report = sheet_import(raw, filename="bs.csv", system="warcaster", slug=SLUG)
     assert report.status == "unchanged" or not (report.added or report.removed or report.changed), report.lines()
+
+
+# --- uploads (the staff data import page, builder/web/dataimport.py) -------------------------------------------
+
+
+@pytest.mark.django_db
+def test_uploaded_files_are_previewed_without_writing_and_refusals_name_the_file_as_uploaded(tmp_path):
+    from cards.services import Upload, UploadRefused, battlescribe_preview, battlescribe_upload_import
+
+    uploads = [Upload(f"C:\\Users\\me\\{path.name}", path.read_bytes()) for path in sorted(FOLDER.iterdir())]
+    before = (DataPackage.objects.count(), Card.objects.count(), PackageVersion.objects.count())
+    preview = battlescribe_preview(uploads)
+    assert preview.package == convert(FOLDER) and preview.current is None and not preview.unchanged
+    assert len(preview.diff["added"]) == len(preview.package["cards"])
+    assert (DataPackage.objects.count(), Card.objects.count(), PackageVersion.objects.count()) == before
+    assert battlescribe_upload_import(uploads).imported.status == "loaded"
+    assert battlescribe_preview(uploads).unchanged
+    folder = edited(tmp_path, "star-league.cat", 'typeName="Vehicle"', 'typeName="Titan"')
+    bad = [Upload(path.name, path.read_bytes()) for path in sorted(folder.iterdir())]
+    with pytest.raises(UploadRefused) as refused:
+        battlescribe_preview(bad)
+    assert refused.value.problems == [{"file": "star-league.cat", "path": "/catalogue/selectionEntries[1]/selectionEntry[4]",
+                                       "id": "sl-vehicle", "message": refused.value.problems[0]["message"]}]
+    assert "unknown profile type 'Titan'" in refused.value.problems[0]["message"]
+    with pytest.raises(UploadRefused, match="two files have this name"):
+        battlescribe_preview([uploads[0], uploads[0]])

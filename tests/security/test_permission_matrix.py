@@ -206,6 +206,16 @@ def signed_in_page(status: int) -> Callable[[str, str], Expect]:
     return lambda actor, state: Expect(LOGIN) if actor == "anon" else Expect(status)
 
 
+def staff_page(status: int) -> Callable[[str, str], Expect]:
+    """The staff pages (the data import): sign in first; a user who is not staff gets the 403 page."""
+    def policy(actor: str, state: str) -> Expect:
+        if actor == "anon":
+            return Expect(LOGIN)
+        return Expect(status) if actor == "staff" else Expect(403)
+
+    return policy
+
+
 # --- request bodies ------------------------------------------------------------------------------------------
 
 
@@ -412,6 +422,13 @@ MATRIX: dict[str, list[Call]] = {
     "list_import": [Call("GET", "/lists/import/", signed_in_page(200), actors=SIGNED),
                     Call("POST", "/lists/import/", signed_in_page(302), actors=SIGNED,
                          data=lambda w, a: {"text": "System: hagmi\n[兵器]\n2 HT-001\n", "visibility": "private"})],
+    # --- staff pages: the data import (a bad form is a 400; a confirm of no pending preview is a 409) ---
+    "data_import": [Call("GET", "/data/import/", staff_page(200)),
+                    Call("POST", "/data/import/", staff_page(400), data=lambda w, a: {"kind": "sheet"}),
+                    Call("POST", "/data/import/", staff_page(400), data=lambda w, a: {"kind": "battlescribe"})],
+    "data_import_confirm": [Call("POST", "/data/import/confirm/", staff_page(409),
+                                 data=lambda w, a: {"token": "not-pending", "sha256": "0" * 64}),
+                            Call("GET", "/data/import/confirm/", staff_page(405))],
     "simulation_list": [Call("GET", "/simulations/", signed_in_page(200), actors=ACTORS, setup=World.all_runs, check=runs_index)],
     # --- pages of a list ---
     "list_detail": [Call("GET", "/lists/{slug}/", read)],

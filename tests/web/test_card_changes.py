@@ -45,7 +45,7 @@ def test_the_list_page_editor_and_my_lists_say_so_in_both_languages(make_list, o
     _new_version()
     page = owner_client.get(f"/lists/{game_list.slug}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "2 cards changed in the catalog since this list was saved" in page
-    assert "Guren-maru" in page and ": Fuel cost" in page and "HS-002: no longer in the catalog" in page
+    assert "Guren-maru" in page and ": Fuel cost" in page and "<small>HS-002</small>: no longer in the catalog" in page
     codes = {v["code"] for v in selectors.list_validation(game_list)["violations"]}
     assert "list.unknown_card" in codes  # the legality is checked against the catalog as it is now
     editor = owner_client.get(f"/lists/{game_list.slug}/edit/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
@@ -74,4 +74,4 @@ def test_a_list_saved_before_versions_were_kept_shows_nothing(make_list):
     game_list = make_list(hagmi_legal_doc())
     game_list.package_versions = {}
     _new_version()
-    assert selectors.list_card_changes(game_list) == {"changed": [], "removed": [], "count": 0}
+    assert selectors.list_card_changes(game_list) == {"changed": [], "removed": [], "removed_names": {}, "count": 0}

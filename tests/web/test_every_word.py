@@ -117,6 +117,8 @@ def _page_names() -> set[str]:
 @pytest.fixture
 def site(owner) -> Site:
     load_bundled()
+    owner.is_staff = True  # the crawler opens the staff pages too (the data import); no other page differs for staff
+    owner.save(update_fields=["is_staff"])
     show = build_showcase(owner)
     client = Client()
     client.force_login(owner)
@@ -146,6 +148,7 @@ def site(owner) -> Site:
         "gallery": ["/lists/gallery/"],
         "list_new": [f"/lists/new/?system={system}" for system in systems],
         "list_import": ["/lists/import/"],
+        "data_import": ["/data/import/"],
         "simulation_list": ["/simulations/"],
         "list_detail": [f"/lists/{gl.slug}/" for gl in lists],
         "list_edit": [f"/lists/{gl.slug}/edit/" for gl in lists],

@@ -1,0 +1,81 @@
+"""The staff data import page in a browser (issue 18 item 1, issue 19 part 1): a staff member uploads a file that is
+not BattleScribe data and sees the refusal, then the BattleScribe fixture zip, sees the preview, confirms with the
+real pointer and lands on the package's page with what the import did. At 1280 and 390 px, in English and
+Japanese: nothing covers a control and no page scrolls sideways (HANGAR_SCREENSHOTS=/folder keeps a picture of
+each step)."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from cards.models import Card, DataPackage
+from tests.browser.conftest import log_in
+from tests.browser.test_editor import assert_nothing_covers_a_control
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+SIZES = [(1280, 900), (390, 844)]
+SCREENSHOTS = os.environ.get("HANGAR_SCREENSHOTS", "")
+ZIP = Path(__file__).resolve().parents[1] / "cards" / "fixtures" / "battlescribe" / "hangar-test.zip"
+SLUG = "bs-warcaster-hangar-test"
+WORDS = {
+    "en": {"preview": "Preview", "import": "Import", "refused": "Nothing was imported.",
+           "title": "Preview the import", "done": f"Imported: the new package {SLUG}, version r3-5-2",
+           "header": "Import data"},
+    "ja": {"preview": "プレビュー", "import": "取り込む", "refused": "何も取り込んでいません。",
+           "title": "取り込みのプレビュー", "done": f"取り込みました。新しいパッケージ {SLUG}、バージョン r3-5-2",
+           "header": "データ取り込み"},
+}
+
+
+def shoot(page, name: str) -> None:
+    if SCREENSHOTS:
+        Path(SCREENSHOTS).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(SCREENSHOTS) / f"{name}.png"), full_page=True)
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}px")
+def test_staff_upload_battlescribe_data_preview_and_confirm(site, new_page, make_user, size, language, tmp_path):
+    staff = make_user("curator")
+    staff.is_staff = True
+    staff.save(update_fields=["is_staff"])
+    words = WORDS[language]
+    page = new_page()
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    page.context.add_cookies([{"name": "django_language", "value": language, "url": site}])
+    log_in(page, site, "curator")
+    if size[0] >= 1000:  # the header links the page for staff (on a phone the header wraps; the link is there too)
+        page.get_by_role("link", name=words["header"], exact=True).click()
+    else:
+        page.goto(f"{site}/data/import/")
+    expect(page).to_have_url(f"{site}/data/import/")
+    assert_nothing_covers_a_control(page, f"data import form {size[0]} {language}")
+    shoot(page, f"data-import-form-{size[0]}-{language}")
+    battlescribe = page.locator("form").filter(has=page.locator("input[name=bs-files]"))
+    not_data = tmp_path / "notes.txt"
+    not_data.write_text("not BattleScribe data", encoding="utf-8")
+    battlescribe.locator("input[name=bs-files]").set_input_files(str(not_data))
+    battlescribe.get_by_role("button", name=words["preview"], exact=True).click()
+    expect(page.locator("#import-problems")).to_contain_text(words["refused"])
+    expect(page.locator("#import-problems")).to_contain_text("notes.txt")
+    assert_nothing_covers_a_control(page, f"data import refusal {size[0]} {language}")
+    shoot(page, f"data-import-error-{size[0]}-{language}")
+    assert DataPackage.objects.filter(slug=SLUG).count() == 0
+    battlescribe = page.locator("form").filter(has=page.locator("input[name=bs-files]"))
+    battlescribe.locator("input[name=bs-files]").set_input_files(str(ZIP))
+    battlescribe.get_by_role("button", name=words["preview"], exact=True).click()
+    expect(page.get_by_role("heading", level=1)).to_have_text(words["title"])
+    expect(page.locator("ul.report")).to_contain_text("2")
+    assert_nothing_covers_a_control(page, f"data import preview {size[0]} {language}")
+    shoot(page, f"data-import-preview-{size[0]}-{language}")
+    assert DataPackage.objects.filter(slug=SLUG).count() == 0  # the preview wrote nothing
+    page.get_by_role("button", name=words["import"], exact=True).click()
+    expect(page).to_have_url(f"{site}/catalog/warcaster/packages/{SLUG}/")
+    expect(page.locator("ul.messages")).to_contain_text(words["done"])
+    assert_nothing_covers_a_control(page, f"data import result {size[0]} {language}")
+    shoot(page, f"data-import-result-{size[0]}-{language}")
+    assert Card.objects.filter(package__slug=SLUG).count() == DataPackage.objects.get(slug=SLUG).cards.count() > 30
