@@ -380,7 +380,7 @@ def test_uploaded_files_are_previewed_without_writing_and_refusals_name_the_file
     bad = [Upload(path.name, path.read_bytes()) for path in sorted(folder.iterdir())]
     with pytest.raises(UploadRefused) as refused:
         battlescribe_preview(bad)
-    assert refused.value.problems == [{"file": "star-league.cat", "path": "/catalogue/selectionEntries[1]/selectionEntry[4]",
+    assert refused.value.problems == [{"file": "star-league.cat", "path": "/catalogue/selectionEntries[1]/selectionEntry[3]",
                                        "id": "sl-vehicle", "message": refused.value.problems[0]["message"]}]
     assert "unknown profile type 'Titan'" in refused.value.problems[0]["message"]
     with pytest.raises(UploadRefused, match="two files have this name"):

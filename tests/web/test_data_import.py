@@ -173,7 +173,7 @@ def test_a_refused_file_is_shown_with_its_file_element_path_and_id_and_nothing_i
     assert response.status_code == 400
     assert "Nothing was imported." in page
     assert "broken.zip!data/star-league.cat" in page
-    assert "/catalogue/selectionEntries[1]/selectionEntry[4]" in page and "<code>sl-vehicle</code>" in page
+    assert "/catalogue/selectionEntries[1]/selectionEntry[3]" in page and "<code>sl-vehicle</code>" in page
     assert "unknown profile type &#x27;Titan&#x27;" in page
     assert str(tmp_path) not in page and "hangar-upload-" not in page  # the server's folders are never shown
     assert catalog_snapshot() == before and PENDING_KEY not in staff_client.session
