@@ -329,8 +329,12 @@ def test_w11_a_warjacks_weapon_odds_open_in_its_entry_and_follow_the_chosen_targ
     panel keeps its own column (1280) or comes below the draft (390); no sideways scroll."""
     from rules_engine.systems import system as game_system
 
+    from tests.browser.test_layout import AXE, AXE_RUN, SERIOUS
+
     force = bundled("warcaster", "isa-starsteel-vanguard")
     page, _game_list = open_editor(new_page, site, make_user, force, size=size, language=language)
+    page.context.add_init_script(path=str(AXE))  # axe-core on the editor with the panel open
+    page.reload()
     index, entry = next((i, e) for i, e in enumerate(force["sections"]["force"]) if (e.get("options") or {}).get("weapons"))
     cards = cards_of("warcaster")
     jack = cards[entry["card"]]
@@ -355,6 +359,8 @@ def test_w11_a_warjacks_weapon_odds_open_in_its_entry_and_follow_the_chosen_targ
         assert side["y"] >= main["y"] + main["height"] - 1, (side, main)
     shoot(page, f"editor-odds-{language}-{size[0]}")
     assert_nothing_covers_a_control(page, f"the odds panel, {language} {size[0]}×{size[1]}")
+    found = [v for contrast in (False, True) for v in page.evaluate(AXE_RUN, contrast) if v["impact"] in SERIOUS]
+    assert found == [], found
     odds.locator("summary").click()  # closes again
     expect(panel).to_be_hidden()
 

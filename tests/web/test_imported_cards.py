@@ -231,3 +231,15 @@ def test_w11_the_list_page_links_each_entrys_weapon_odds(imported, owner):
     assert f'<a class="odds-link" href="/catalog/warcaster/{jack["code"]}/odds/?weapon={weapons[0]["code"]}"' in page
     sheet = client.get(f"/lists/{game_list.slug}/sheet/").content.decode()
     assert "odds-link" not in sheet  # the printed sheet has no links to follow
+
+
+def test_the_editors_picker_marks_cards_played_only_in_part(imported, owner):
+    partial = _card(imported, lambda c: c.get("not_modelled"))
+    game_list = services.list_create(owner=owner, document=_warcaster_doc([]))
+    client = Client()
+    client.force_login(owner)
+    client.cookies["django_language"] = "ja"
+    picker = html.unescape(client.get(f"/lists/{game_list.slug}/edit/cards/", {"q": partial["code"]},
+                                      HTTP_HX_REQUEST="true").content.decode())
+    row = picker.split(f'data-code="{partial["code"]}"', 1)[1].split("</li>", 1)[0]
+    assert 'aria-label="このカードはシミュレーターで一部のみ再現されます：' + "、".join(partial["not_modelled"]) in row
