@@ -1,11 +1,9 @@
 """Home, accounts, catalog and rules pages."""
 from __future__ import annotations
 
-from collections.abc import Mapping
 from functools import cache
 import re
 from pathlib import Path
-from typing import Any
 from urllib.parse import urlencode
 
 from django.contrib.auth import login
@@ -25,7 +23,6 @@ from cards.selectors import (
     systems_list,
 )
 from rules_engine.construction import RULES
-from rules_engine.systems import GameSystem
 from rules_engine.systems import system as game_system
 
 from . import cardtext, weaponodds

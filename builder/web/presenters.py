@@ -109,7 +109,8 @@ def weapon_odds_url(system: str, card: Mapping[str, Any] | None, options: Any) -
     for a warjack, the weapons chosen for it (options.weapons); None when the game has no odds or the card no
     weapon (a cypher, a cortex, a warjack with none chosen yet)."""
     game = game_system(system) if system in SYSTEMS else None
-    if game is None or game.weapon_odds is None or not card or not game.can_be_targeted(card):
+    if game is None or game.weapon_odds is None or game.can_be_targeted is None or not card \
+            or not game.can_be_targeted(card):
         return None
     chosen = options.get("weapons") if isinstance(options, Mapping) and card.get("kind") == "warjack" else None
     chosen = [code for code in chosen if isinstance(code, str)] if isinstance(chosen, list) else []

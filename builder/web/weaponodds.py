@@ -21,10 +21,10 @@ def percent(value: Any) -> str:
 
 
 def weapons_of(data: Mapping[str, Any], chosen: Iterable[str], cards: Mapping[str, Mapping[str, Any]]
-               ) -> list[tuple[dict[str, str], Mapping[str, Any], list[dict[str, Any]]]]:
+               ) -> list[tuple[dict[str, str], Mapping[str, Any], list[str]]]:
     """(names, weapon, qualities not modelled) for each fixed weapon of `data`, then each chosen warjack weapon
     card (codes that are not weapon cards of the catalog are skipped: the caller reports them)."""
-    rows: list[tuple[dict[str, str], Mapping[str, Any], list[dict[str, Any]]]] = []
+    rows: list[tuple[dict[str, str], Mapping[str, Any], list[str]]] = []
     for weapon, row in zip((w for w in data.get("weapons") or [] if isinstance(w, Mapping)),
                            cardtext.weapon_rows(data)):
         rows.append((row["names"], weapon, row["other_qualities"]))
@@ -40,19 +40,21 @@ def panel(game: GameSystem, data: Mapping[str, Any], cards: Mapping[str, Mapping
     """The odds of `data`'s weapons (and the chosen warjack weapons) against the target `asked` (a model code of
     the catalog; by default a typical one, the registry's typical_target), or {} when the game has no odds or the
     card has no weapon or no stats."""
-    if game.weapon_odds is None or not isinstance(data.get("stats"), Mapping):
+    weapon_odds, can_be_targeted, typical_target = game.weapon_odds, game.can_be_targeted, game.typical_target
+    if weapon_odds is None or can_be_targeted is None or typical_target is None \
+            or not isinstance(data.get("stats"), Mapping):
         return {}
     weapons = weapons_of(data, chosen, cards)
     if not weapons:
         return {}
-    targets = sorted((code for code, item in cards.items() if game.can_be_targeted(item)),
+    targets = sorted((code for code, item in cards.items() if can_be_targeted(item)),
                      key=lambda code: (p.names(cards[code], code)["main"], code))
-    target = asked if asked in targets else game.typical_target(cards)
+    target = asked if asked in targets else typical_target(cards)
     if target is None:
         return {}
     rows = []
     for names, weapon, unmodelled in weapons:
-        odds = game.weapon_odds(data, weapon, cards[target])
+        odds = weapon_odds(data, weapon, cards[target])
         rows.append({"names": names, "stat": odds["stat"], "hit": percent(odds["hit"]),
                      "hit_exact": f"{odds['hit'].numerator}/{odds['hit'].denominator}",
                      "mean": f"{float(odds['mean']):.2f}", "not_modelled": unmodelled,
