@@ -14,6 +14,7 @@ urlpatterns = [
     path("catalog/<slug:system>/", pages.catalog, name="catalog"),
     path("catalog/<slug:system>/packages/<slug:slug>/", pages.package_detail, name="package_detail"),
     path("catalog/<slug:system>/<str:code>/", pages.card_detail, name="card_detail"),
+    path("catalog/<slug:system>/<str:code>/odds/", pages.card_odds, name="card_odds"),
     path("rules/<slug:system>/", pages.rules, name="rules"),
     path("data/import/", dataimport.data_import, name="data_import"),  # staff: BattleScribe data, spreadsheets
     path("data/import/confirm/", dataimport.data_import_confirm, name="data_import_confirm"),

@@ -42,6 +42,7 @@ def catalog_forget() -> None:
     with _CATALOGS_LOCK:
         _stamp = None
         _CATALOGS.clear()
+        _FACTIONS.clear()
 
 
 def system_get(slug: str) -> GameSystem | None:
@@ -181,6 +182,30 @@ def package_document(system_slug: str, slug: str) -> dict | None:
             if kept.get(key):
                 document[key] = kept[key]
     return document
+
+
+_FACTIONS: dict[str, tuple[str, dict[str, dict[str, str]]]] = {}
+
+
+def declared_factions(system_slug: str) -> dict[str, dict[str, str]]:
+    """The factions the loaded packages of a system declare (issue 18: a Warcaster package names its factions with
+    ja/en names, a BattleScribe import one per catalogue): {slug: {"name": ja, "name_en": en}}. They have no rows of
+    their own, so they come from each loaded package's current version; cached per process like the catalog."""
+    stamp = catalog_stamp()
+    cached = _FACTIONS.get(system_slug)
+    if cached is not None and cached[0] == stamp:
+        return cached[1]
+    found: dict[str, dict[str, str]] = {}
+    for slug, sha in DataPackage.objects.filter(system__slug=system_slug).order_by("slug").values_list("slug", "sha256"):
+        kept = (PackageVersion.objects.filter(system__slug=system_slug, slug=slug, sha256=sha)
+                .order_by("-number").values_list("data", flat=True).first())
+        for faction in (kept or {}).get("factions") or [] if isinstance(kept, dict) else []:
+            if isinstance(faction, dict) and isinstance(faction.get("slug"), str) and faction.get("name"):
+                found.setdefault(faction["slug"], {"name": str(faction["name"]),
+                                                   "name_en": str(faction.get("name_en") or faction["name"])})
+    with _CATALOGS_LOCK:
+        _FACTIONS[system_slug] = (stamp, found)
+    return found
 
 
 def cards_diff(before: list[dict], after: list[dict]) -> dict:

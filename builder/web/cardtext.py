@@ -441,11 +441,45 @@ def warcaster_ability(ability: Mapping[str, Any]) -> dict[str, str]:
 
 
 def weapon_rows(data: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """A Warcaster model's fixed weapons for a table: name, type and qualities in words, RNG, POW."""
+    """A Warcaster model's fixed weapons for a table: name, type and qualities in words, RNG, POW, and the
+    qualities the simulator does not play (`other_qualities`, kept by their names from the data)."""
     return [{"names": names({"name": w.get("name"), "name_en": w.get("name_en")}),
              "type": vocabulary.label("warcaster", "weapon_type", w.get("type")), "rng": w.get("rng"),
-             "pow": w.get("pow"), "qualities": qualities(w.get("qualities") or [])}
+             "pow": w.get("pow"), "qualities": qualities(w.get("qualities") or []),
+             "other_qualities": other_qualities(w)}
             for w in data.get("weapons") or [] if isinstance(w, Mapping)]
+
+
+def other_qualities(item: Mapping[str, Any]) -> list[str]:
+    """A weapon's qualities the engine does not know (a BattleScribe import keeps them by name: issue 18)."""
+    found = item.get("other_qualities")
+    return [str(q) for q in found if isinstance(q, str) and q] if isinstance(found, list) else []
+
+
+def not_modelled(data: Mapping[str, Any]) -> list[str]:
+    """The names of the rules, qualities and cypher effects of a card the simulator plays only in part (issue 18:
+    `not_modelled`, the text is kept), then its weapons' unmodelled qualities not named already."""
+    found = data.get("not_modelled")
+    out = [str(name) for name in found if isinstance(name, str) and name] if isinstance(found, list) else []
+    for weapon in [data, *[w for w in data.get("weapons") or [] if isinstance(w, Mapping)]]:
+        out += [q for q in other_qualities(weapon) if q not in out]
+    return out
+
+
+def rules_text(data: Mapping[str, Any]) -> dict[str, Any] | None:
+    """A card's own rules text as the data gives it (`text`, `text_en`), line by line, in the UI language when the
+    data has it, else in the other one: {"lines", "lang": "ja"|"en", "other_language": the page's language is
+    missing}. A BattleScribe import keeps the English text in both fields (the data is English only)."""
+    ja, en = str(data.get("text") or ""), str(data.get("text_en") or "")
+    if not (ja or en):
+        return None
+    english_only = bool(en) and (not ja or ja == en)
+    if ui_lang() == "en":
+        shown, lang = (en, "en") if en else (ja, "ja")
+    else:
+        shown, lang = (en, "en") if english_only else (ja, "ja")
+    lines = [line.strip() for line in shown.splitlines() if line.strip()]
+    return {"lines": lines, "lang": lang, "other_language": lang != ui_lang()}
 
 
 def stat_rows(data: Mapping[str, Any]) -> list[tuple[str, Any]]:
@@ -475,6 +509,8 @@ def _warcaster(data: Mapping[str, Any], card_name: Names, page: bool = False) ->
         facts.append((vocabulary.label("warcaster", "stat", "pow"), str(data.get("pow"))))
         if data.get("qualities"):
             facts.append((_("Qualities"), qualities(data["qualities"])))
+        if other_qualities(data):
+            facts.append((_("Qualities not modelled"), _(", ").join(other_qualities(data))))
     stats = data.get("stats")
     if isinstance(stats, Mapping) and not page:  # the card page shows them as a table
         facts.append((_("Stats"), " · ".join(f"{vocabulary.label('warcaster', 'stat', key)} {value}"

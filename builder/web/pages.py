@@ -1,10 +1,9 @@
 """Home, accounts, catalog and rules pages."""
 from __future__ import annotations
 
-from collections.abc import Mapping
 from functools import cache
+import re
 from pathlib import Path
-from typing import Any
 from urllib.parse import urlencode
 
 from django.contrib.auth import login
@@ -12,6 +11,7 @@ from django.contrib.auth import views as auth_views
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_http_methods
 
@@ -23,10 +23,9 @@ from cards.selectors import (
     systems_list,
 )
 from rules_engine.construction import RULES
-from rules_engine.systems import GameSystem
 from rules_engine.systems import system as game_system
 
-from . import cardtext
+from . import cardtext, weaponodds
 from . import presenters as p
 from . import vocabulary
 from .common import is_htmx, system_or_404, throttled_page
@@ -116,7 +115,8 @@ def card_rows(cards, system_slug: str) -> list[dict]:
              "cost": c.cost, "frame": c.data.get("frame", ""), "section": p.default_section(system_slug, c.data),
              "category_label": vocabulary.label(system_slug, "category", c.category),
              "side_label": vocabulary.label(system_slug, "frame", c.data.get("frame")) if c.data.get("frame")
-             else vocabulary.label(system_slug, "faction", c.faction) if c.faction else ""}
+             else vocabulary.label(system_slug, "faction", c.faction) if c.faction else "",
+             "partial": cardtext.not_modelled(c.data)}  # played only in part (issue 18): the catalog's marker
             for c in cards]
 
 
@@ -130,8 +130,9 @@ def catalog(request: HttpRequest, system: str) -> HttpResponse:
     shown = form.canonical_query() if form.is_bound else {}
     if page.number > 1:
         shown["page"] = str(page.number)
+    rows = card_rows(page.object_list, system)
     context = {"game": game, "system_name": p.system_name(system), "form": form, "page": page,
-               "cards": card_rows(page.object_list, system), "query": urlencode(shown),
+               "cards": rows, "any_partial": any(row["partial"] for row in rows), "query": urlencode(shown),
                "packages": packages_list(system).order_by("slug")}
     partial = is_htmx(request) and request.headers.get("HX-History-Restore-Request") != "true"
     response = render(request, "catalog/_results.html" if partial else "catalog/browse.html", context)
@@ -152,38 +153,54 @@ def card_detail(request: HttpRequest, system: str, code: str) -> HttpResponse:
         "game": game, "system_name": p.system_name(system), "card": card, "data": card.data,
         "names": p.names(card.data, card.code), "text": text,  # every field in words (builder/web/cardtext.py)
         "weapons": cardtext.weapon_rows(card.data), "stats": cardtext.stat_rows(card.data),
-        **_weapon_odds(game_system(system), card.data, cat.cards, request.GET.get("target")),
+        "odds": weaponodds.panel(game_system(system), card.data, cat.cards, request.GET.get("target")),
+        "rules_text": cardtext.rules_text(card.data), "not_modelled": cardtext.not_modelled(card.data),
     })
 
 
-def _percent(value: Any) -> str:
-    return f"{float(value) * 100:.1f}%"
+ODDS_MAX_WEAPONS = 12  # weapons one odds request may name (a warjack's loadout holds a few)
+_PANEL_ID = re.compile(r"^odds-[a-z0-9-]{1,60}$")
 
 
-def _weapon_odds(game: GameSystem, data: Mapping[str, Any], cards: Mapping[str, Mapping[str, Any]],
-                 asked: str | None) -> dict[str, Any]:
-    """Warcaster (W11): each fixed weapon's exact odds against a target model of the catalog (?target=CODE, by
-    default a typical one), through the registry's weapon_odds: to hit, the damage distribution once it hits."""
-    if game.weapon_odds is None or not data.get("weapons") or not isinstance(data.get("stats"), Mapping):
-        return {}
-    targets = sorted((code for code, item in cards.items() if game.can_be_targeted(item)),
-                     key=lambda code: (p.names(cards[code], code)["main"], code))
-    chosen = asked if asked in targets else game.typical_target(cards)
-    if chosen is None:
-        return {}
-    rows = []
-    for weapon, row in zip((w for w in data["weapons"] if isinstance(w, Mapping)), cardtext.weapon_rows(data)):
-        odds = game.weapon_odds(data, weapon, cards[chosen])
-        rows.append({"names": row["names"], "stat": odds["stat"], "hit": _percent(odds["hit"]),
-                     "hit_exact": f"{odds['hit'].numerator}/{odds['hit'].denominator}",
-                     "mean": f"{float(odds['mean']):.2f}",
-                     "damage": [(amount, _percent(chance)) for amount, chance in enumerate(odds["damage"])
-                                if chance]})
-    return {"odds": rows, "odds_target": chosen, "odds_target_names": p.names(cards[chosen], chosen),
-            "odds_targets": [(code, p.names(cards[code], code)["main"]) for code in targets],
-            "odds_target_stats": {"def": (cards[chosen].get("stats") or {}).get("def"),
-                                  "arm": (cards[chosen].get("stats") or {}).get("arm")},
-            "odds_unknown": bool(asked) and asked not in targets}
+@require_http_methods(["GET", "HEAD"])
+def card_odds(request: HttpRequest, system: str, code: str) -> HttpResponse:
+    """The exact odds of a model's weapons against a chosen target (W11): its fixed weapons and the warjack weapons
+    named by ?weapon=CODE (a force entry's chosen loadout), ?target=CODE. The list editor loads it into an entry's
+    odds panel (htmx: the panel alone, ?panel=ID names it); without JavaScript it is a page of its own."""
+    game = system_or_404(system)
+    card = card_get(system, code)
+    if card is None:
+        raise Http404(f"No card {code!r} in {system}.")
+    cat = p.catalog(system)
+    asked = [value for value in request.GET.getlist("weapon") if value]
+    problems = []
+    if len(asked) > ODDS_MAX_WEAPONS:
+        problems.append(_("At most %(max)s weapons at a time: the first %(max)s are shown.") % {"max": ODDS_MAX_WEAPONS})
+        asked = asked[:ODDS_MAX_WEAPONS]
+    weapons = []
+    for value in asked:
+        item = cat.cards.get(value)
+        if item is None or item.get("kind") != "weapon":
+            problems.append(_("“%(code)s” is not a warjack weapon of this catalog: left out.") % {"code": value[:60]})
+        elif value not in weapons:
+            weapons.append(value)
+    if weapons and card.data.get("kind") != "warjack":
+        problems.append(_("Only a warjack takes warjack weapons: %(name)s's own weapons are shown.")
+                        % {"name": p.names(card.data, card.code)["main"]})
+        weapons = []
+    odds = weaponodds.panel(game_system(system), card.data, cat.cards, request.GET.get("target"), weapons)
+    panel_id = request.GET.get("panel", "")
+    partial = is_htmx(request) and bool(_PANEL_ID.match(panel_id))
+    query = [("weapon", value) for value in weapons] + ([("panel", panel_id)] if partial else [])
+    context = {"game": game, "system_name": p.system_name(system), "card": card, "names": p.names(card.data, card.code),
+               "odds": odds, "odds_id": panel_id if partial else "odds", "odds_attacker": p.names(card.data, card.code),
+               "odds_in_editor": partial, "odds_weapons": weapons, "odds_heading": "h4" if partial else "h2",
+               "odds_url": f"{request.path}?{urlencode(query)}" if partial else request.path, "problems": problems}
+    status = 200 if odds else 404
+    response = render(request, "catalog/_weapon_odds_panel.html" if partial else "catalog/card_odds.html", context,
+                      status=200 if partial else status)
+    patch_vary_headers(response, ("HX-Request",))
+    return response
 
 
 @require_http_methods(["GET", "HEAD"])

@@ -9,7 +9,9 @@ from collections import Counter
 from collections.abc import Mapping
 from types import SimpleNamespace
 from typing import Any
+from urllib.parse import urlencode
 
+from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -102,6 +104,22 @@ def loadout(options: Any, card: Mapping[str, Any] | None, cat: Catalog) -> dict[
             "points": sum(p["cost"] or 0 for p in parts), "limit": limit if isinstance(limit, int) else None}
 
 
+def weapon_odds_url(system: str, card: Mapping[str, Any] | None, options: Any) -> str | None:
+    """Where a force entry's weapons' exact odds are (Warcaster W11, pages.card_odds): its card's fixed weapons and,
+    for a warjack, the weapons chosen for it (options.weapons); None when the game has no odds or the card no
+    weapon (a cypher, a cortex, a warjack with none chosen yet)."""
+    game = game_system(system) if system in SYSTEMS else None
+    if game is None or game.weapon_odds is None or game.can_be_targeted is None or not card \
+            or not game.can_be_targeted(card):
+        return None
+    chosen = options.get("weapons") if isinstance(options, Mapping) and card.get("kind") == "warjack" else None
+    chosen = [code for code in chosen if isinstance(code, str)] if isinstance(chosen, list) else []
+    if not card.get("weapons") and not chosen:
+        return None
+    url = reverse("card_odds", kwargs={"system": system, "code": card["code"]})
+    return f"{url}?{urlencode([('weapon', code) for code in chosen])}" if chosen else url
+
+
 def section_rows(document: Mapping[str, Any], cat: Catalog) -> list[dict[str, Any]]:
     """[{"section", "label", "count", "entries": [{"card", "qty", "names", "known", "cost", "options"}]}] in order."""
     system = document.get("system", "")
@@ -121,6 +139,7 @@ def section_rows(document: Mapping[str, Any], cat: Catalog) -> list[dict[str, An
                 "cost": card_cost(system, card) if card else None,
                 "options": entry.get("options"),
                 "loadout": loadout(entry.get("options"), card, cat),
+                "odds_url": weapon_odds_url(system, card, entry.get("options")),
             })
         rows.append({"section": section, "label": section_label(section), "entries": entries,
                      "count": sum(e["qty"] for e in entries if isinstance(e["qty"], int))})

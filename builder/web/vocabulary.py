@@ -4,15 +4,16 @@ Alliance for `iron-star-alliance`, ... in the UI language (Django i18n, locale/j
     label("hagmi", "category", "unit")      -> "Unit" / "兵装"
     choices("warcaster", "suit", ["fury"])  -> [("fury", "Fury")]
 
-A value a package uses but this table does not know (a new faction) is shown with its hyphens and underscores
-turned into spaces, never as a raw slug.
+A faction this table does not know is shown by the name the package that declares it gives (its "factions", ja/en
+names: a BattleScribe import declares one per catalogue). Any other value a package uses but this table does not know
+is shown with its hyphens and underscores turned into spaces, never as a raw slug.
 """
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from django.utils.translation import pgettext_lazy
+from django.utils.translation import get_language, pgettext_lazy
 
 from rules_engine.core import outcome
 
@@ -347,10 +348,25 @@ def label(system: str, field: str, value: Any) -> str:
     known = table.get(value) if isinstance(value, str) else None
     if known is not None:
         return str(known)
+    if field == "faction" and isinstance(value, str) and value:
+        declared = package_faction(system, value)
+        if declared:
+            return declared
     if system == "hagmi" and field == "targets" and isinstance(value, str) and value.startswith("multi-"):
         count = value.removeprefix("multi-")
         return str(pgettext_lazy("hagmi targets", "Up to %(count)s targets")) % {"count": count}
     return humanise(value)
+
+
+def package_faction(system: str, slug: str) -> str:
+    """A faction a loaded package declares (issue 18: Warcaster packages name their factions, a BattleScribe import
+    one per catalogue), by its name in the UI language; "" when no package declares it."""
+    from cards.selectors import declared_factions  # the catalog's reads; imported here, vocabulary is imported early
+
+    faction = declared_factions(system).get(slug)
+    if not faction:
+        return ""
+    return faction["name"] if (get_language() or "en").startswith("ja") else faction["name_en"]
 
 
 def choices(system: str, field: str, values: Iterable[Any]) -> list[tuple[str, str]]:

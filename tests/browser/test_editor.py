@@ -9,7 +9,8 @@ dispatch_event for a click) at 1280×900, 1024×768 and 390×844.
 - an MWDA army and a Warcaster force with a warjack loadout built with the mouse alone at 1280×900;
 - unsaved work: the warning before leaving (links such as 履歴, the language switch, Back, reload), the draft kept
   in the browser and restored on the next visit, the save confirmation beside the Save button;
-- the keyboard: focus stays on −/+ after the swap, the skip link reaches the search box in 2 Tabs.
+- the keyboard: focus stays on −/+ after the swap, the skip link reaches the search box in 2 Tabs;
+- W11: a warjack's weapon odds open in its entry and follow the chosen target (1280×900 and 390×844).
 
 With HANGAR_SCREENSHOTS=/some/folder set, the layout test saves screenshots of each editor there (the window at the
 top, at the picker and at the paste box, and the whole page).
@@ -316,6 +317,52 @@ def test_build_a_warcaster_force_with_a_warjack_loadout_with_the_mouse_only(site
     page.locator("#save").click()
     expect(page.locator("#save-note")).to_contain_text("Saved")
     same_entries(selectors.list_document(GameList.objects.get(pk=game_list.pk)), force)
+
+
+@pytest.mark.parametrize("size", [(1280, 900), (390, 844)], ids=["1280x900", "390x844"])
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_w11_a_warjacks_weapon_odds_open_in_its_entry_and_follow_the_chosen_target(site, new_page, make_user, size,
+                                                                                     language):
+    """W11 (issue 18 item 4): the editor shows the exact odds of a force entry's weapons, a warjack's chosen weapons
+    (options.weapons) included, in a panel the entry opens (the card page's own presenter and template, loaded by
+    htmx); choosing another target reloads it and leaves the draft clean; nothing covers a control and the legality
+    panel keeps its own column (1280) or comes below the draft (390); no sideways scroll."""
+    from rules_engine.systems import system as game_system
+
+    from tests.browser.test_layout import AXE, AXE_RUN, SERIOUS
+
+    force = bundled("warcaster", "isa-starsteel-vanguard")
+    page, _game_list = open_editor(new_page, site, make_user, force, size=size, language=language)
+    page.context.add_init_script(path=str(AXE))  # axe-core on the editor with the panel open
+    page.reload()
+    index, entry = next((i, e) for i, e in enumerate(force["sections"]["force"]) if (e.get("options") or {}).get("weapons"))
+    cards = cards_of("warcaster")
+    jack = cards[entry["card"]]
+    odds = page.locator(f'details.entry-odds[data-odds="{entry["card"]}"]')
+    odds.locator("summary").click()
+    panel = page.locator(f"#odds-force-{index}")
+    weapons = [*(jack.get("weapons") or []), *(cards[code] for code in entry["options"]["weapons"])]
+    expect(panel.locator("table.odds")).to_have_count(len(weapons))
+    target = next(code for code, card in cards.items() if card.get("kind") == "mantlet")
+    panel.locator("select").select_option(target)
+    expect(panel.locator("select")).to_have_value(target)
+    expect(panel).to_contain_text(cards[target]["name_en"] if language == "en" else cards[target]["name"])
+    exact = game_system("warcaster").weapon_odds(jack, cards[entry["options"]["weapons"][0]], cards[target])
+    expect(panel.locator("table.odds").nth(len(jack.get("weapons") or []))).to_contain_text(
+        f"{exact['hit'].numerator}/{exact['hit'].denominator}")
+    expect(page.locator("#save-note")).not_to_contain_text(re.compile("Unsaved|未保存"))  # the target is no edit
+    side = page.locator("#editor-side").bounding_box()
+    main = page.locator("#editor-live").bounding_box()
+    if size[0] > 800:
+        assert side["x"] >= main["x"] + main["width"], (side, main)
+    else:
+        assert side["y"] >= main["y"] + main["height"] - 1, (side, main)
+    shoot(page, f"editor-odds-{language}-{size[0]}")
+    assert_nothing_covers_a_control(page, f"the odds panel, {language} {size[0]}×{size[1]}")
+    found = [v for contrast in (False, True) for v in page.evaluate(AXE_RUN, contrast) if v["impact"] in SERIOUS]
+    assert found == [], found
+    odds.locator("summary").click()  # closes again
+    expect(panel).to_be_hidden()
 
 
 # --- never lose work -------------------------------------------------------------------------------------------

@@ -210,6 +210,10 @@ def other_games_pages(world: World) -> dict[str, list[tuple[str, str, int]]]:
         for name, path in (("list_detail", f"/lists/{game_list.slug}/"), ("list_edit", f"/lists/{game_list.slug}/edit/"),
                            ("list_sheet", f"/lists/{game_list.slug}/sheet/")):
             pages["owner"].append((name, path, 200))
+        jacks = [entry for entry in document["sections"].get("force", []) if (entry.get("options") or {}).get("weapons")]
+        for entry in jacks[:1]:  # the odds of a warjack's chosen weapons (W11), as the editor links them
+            weapons = "&".join(f"weapon={code}" for code in entry["options"]["weapons"])
+            pages["anon"].append(("card_odds", f"/catalog/{system}/{entry['card']}/odds/?{weapons}", 200))
     return pages
 
 

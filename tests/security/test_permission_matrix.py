@@ -398,6 +398,9 @@ MATRIX: dict[str, list[Call]] = {
                Call("GET", "/accounts/logout/", everyone(405), actors=SIGNED)],
     "catalog": [Call("GET", "/catalog/hagmi/", everyone(200), actors=SIGNED)],
     "card_detail": [Call("GET", "/catalog/hagmi/HT-001/", everyone(200), actors=SIGNED)],
+    # the odds of a card's weapons (W11): public like the card page; a HAGMI card has no weapon odds (404)
+    "card_odds": [Call("GET", "/catalog/hagmi/HT-001/odds/", everyone(404), actors=SIGNED),
+                  Call("POST", "/catalog/hagmi/HT-001/odds/", everyone(405), actors=SIGNED)],
     "package_detail": [Call("GET", "/catalog/hagmi/packages/builder-test/", everyone(200), actors=SIGNED),
                        Call("POST", "/catalog/hagmi/packages/builder-test/", everyone(405), actors=SIGNED)],
     "rules": [Call("GET", "/rules/hagmi/", everyone(200), actors=SIGNED)],

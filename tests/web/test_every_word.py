@@ -142,6 +142,11 @@ def site(owner) -> Site:
         "catalog": [f"/catalog/{system}/" for system in systems]
         + [f"/catalog/{system}/?sort=-cost" for system in systems],
         "card_detail": [f"/catalog/{card.system.slug}/{card.code}/" for card in cards],
+        "card_odds": [f"/catalog/warcaster/{card.code}/odds/" for card in cards
+                      if card.system.slug == "warcaster" and card.data.get("weapons")][:4]
+        + [f"/catalog/warcaster/{jack.code}/odds/?weapon={weapon.code}" for jack, weapon in zip(
+            [c for c in cards if c.system.slug == "warcaster" and c.data.get("kind") == "warjack"][:1],
+            [c for c in cards if c.system.slug == "warcaster" and c.data.get("kind") == "weapon"][:1])],
         "rules": [f"/rules/{system}/" for system in systems],
         "verify": ["/verify/", f"/verify/?list={edited.slug}&code={code}"],
         "my_lists": ["/lists/"],
