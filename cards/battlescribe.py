@@ -285,7 +285,8 @@ class Mapper:
         self.counts: Counter[str] = Counter()
         self.not_read: Counter[str] = Counter()
         self.copies: list[int] = []
-        self.profiles: dict[str, Element] = {}  # profile id → profile (an infoLink of type "profile" names one)
+        self.profiles: dict[str, Element] = {}
+        self.dangling: dict[str, str] = {}  # rule id no file defines → the name the links give it  # profile id → profile (an infoLink of type "profile" names one)
         for document in [system, *catalogues]:
             self._collect(document)
         self.categories = {i: (el.get("name") or "") for i, (_d, el) in self.elements.items()
@@ -467,6 +468,10 @@ class Mapper:
         if weapons:
             card["weapons"] = weapons
         abilities, not_modelled, text = self._rules(document, entry)
+        played = {q for weapon in weapons for q in weapon["qualities"]}
+        # a model's link to a rule its weapon plays as a quality (a squad's "Blast Weapon") is that weapon's
+        not_modelled = [n for n in not_modelled
+                        if QUALITIES.get(re.sub(r"\s*\(.*\)\s*$", "", n).strip().lower()) not in played]
         for weapon in weapons:
             not_modelled += [q for q in weapon.get("other_qualities", []) if q not in not_modelled]
         if abilities:
@@ -521,6 +526,26 @@ class Mapper:
                 return target
         return None
 
+    def _linked_rule(self, link: Element) -> Element:
+        """The shared rule an infoLink names. A link to a rule no given file defines is refused, except in a
+        catalogue written for a newer revision of the game system than the one given (its gameSystemRevision is
+        higher: the community's catalogues name rules of a game-system revision that is not published beside them):
+        there the link keeps its own name, without text, and is listed in the report (a nameless one is refused)."""
+        target = link.get("targetId") or ""
+        rule = self.rules.get(target)
+        if rule is not None:
+            return rule
+        document = self._document_of(link)
+        name = (link.get("name") or "").strip()
+        newer = document is not self.system and _revision(document.root.get("gameSystemRevision")) > \
+            _revision(self.system.root.get("revision"))
+        if not newer:
+            raise document.fail(link, f"links to rule {target!r}, which no file defines")
+        if not name:
+            raise document.fail(link, f"links to rule {target!r}, which no file defines, and has no name")
+        self.dangling.setdefault(target, name)
+        return Element("rule", {"id": target, "name": name})
+
     def _rule_links(self, entry: Element) -> list[Element]:
         return [link for link in kids(entry, "infoLinks", "infoLink") if link.get("type", "rule") == "rule"]
 
@@ -542,9 +567,8 @@ class Mapper:
         if chars.get("POW") is None:  # "-": the attack does no damage (its rule says what it does instead)
             chars["POW"] = 0
             self.counts["weapons_pow_dash"] += 1
-        rule_names = [self.rules[link.get("targetId") or ""].get("name") or ""
-                      for link in (self._rule_links(entry) if entry is not None else [])
-                      if (link.get("targetId") or "") in self.rules]
+        rule_names = [self._linked_rule(link).get("name") or ""
+                      for link in (self._rule_links(entry) if entry is not None else [])]
         listed = [n.strip() for n in str(chars.get("Rules") or "").split(",") if n.strip()]
         lowered = {re.sub(r"\s*\(.*\)\s*$", "", n).strip().lower() for n in rule_names + listed}
         typ = str(chars.get("TYP") or "").strip().lower()
@@ -584,11 +608,7 @@ class Mapper:
         others: list[str] = []
         names = []
         for link in self._rule_links(entry) if entry is not None else []:
-            rule = self.rules.get(link.get("targetId") or "")
-            if rule is None:
-                raise self._document_of(link).fail(link, f"links to rule {link.get('targetId')!r}, which no file "
-                                                         "defines")
-            names.append(rule.get("name") or "")
+            names.append(self._linked_rule(link).get("name") or "")
         for name in [*names, *listed]:
             bare = re.sub(r"\s*\(.*\)\s*$", "", name).strip().lower()
             if bare in WEAPON_TYPES or (bare in DAMAGE_TYPES and bare not in QUALITIES):
@@ -609,10 +629,7 @@ class Mapper:
         rules = list(kids(entry, "rules", "rule")) + kids(entry, "infoGroups", "infoGroup", "rules", "rule")
         for link in self._rule_links(entry) + [link for link in kids(entry, "infoGroups", "infoGroup", "infoLinks",
                                                                        "infoLink") if link.get("type") == "rule"]:
-            rule = self.rules.get(link.get("targetId") or "")
-            if rule is None:
-                raise document.fail(link, f"links to rule {link.get('targetId')!r}, which no file defines")
-            rules.append(rule)
+            rules.append(self._linked_rule(link))
         for rule in rules:
             name = rule.get("name") or ""
             description = " ".join(" ".join("".join(d.itertext()).split()) for d in kids(rule, "description"))
@@ -880,9 +897,17 @@ class Mapper:
         partial = [c for c in package["cards"] if c.get("not_modelled")]
         lines.append(f"played in part (text kept, effect not modelled): {len(partial)} cards")
         lines += [f"  {c['code']} {c['name_en']} [{c['bs_id']}]: " + ", ".join(c["not_modelled"]) for c in partial]
+        if self.dangling:
+            lines.append(f"rules no file defines, kept by the links' names without text: {len(self.dangling)} ("
+                         + ", ".join(f"{name} [{rid}]" for rid, name in sorted(self.dangling.items(),
+                                                                               key=lambda i: i[1])) + ")")
         if self.not_read:
             lines.append("not read: " + ", ".join(f"{k} ×{v}" for k, v in sorted(self.not_read.items())))
         return lines
+
+
+def _revision(value: str | None) -> int:
+    return int(value) if value and value.isdigit() else 0
 
 
 def _keep_rules(card: dict, text: str, not_modelled: list) -> None:

@@ -127,6 +127,26 @@ def test_formats_read_the_known_categories_and_list_the_rest_as_not_read(convers
                for line in conversion.report)
 
 
+def test_a_rule_only_a_newer_game_system_defines_keeps_the_links_name_else_it_is_refused(cards, conversion,
+                                                                                               tmp_path):
+    tinker = cards["cs-tinker"]
+    assert tinker["not_modelled"] == ["Arc Relay (9)", "Gear Ward", "Cleave"]
+    assert "rules no file defines, kept by the links' names without text: 1 (Gear Ward [cs-r-newer])" \
+        in conversion.report
+    (tmp_path / "a.gst").write_bytes((FOLDER / "community-shape.gst").read_bytes())
+    raw = (FOLDER / "drift-clans.cat").read_text(encoding="utf-8")
+    (tmp_path / "b.cat").write_text(raw.replace('name="Gear Ward" ', ""), encoding="utf-8")
+    with pytest.raises(battlescribe.BattleScribeError) as caught:
+        battlescribe.convert([tmp_path])
+    assert caught.value.element_id == "cs-tinker-r2" and "which no file defines, and has no name" in caught.value.message
+    # a catalogue for the same revision as the game system given: the missing rule is an error
+    (tmp_path / "b.cat").write_text(raw.replace('gameSystemRevision="3"', 'gameSystemRevision="2"'), encoding="utf-8")
+    with pytest.raises(battlescribe.BattleScribeError) as caught:
+        battlescribe.convert([tmp_path])
+    assert caught.value.element_id == "cs-tinker-r2" and caught.value.message == "links to rule 'cs-r-newer', which " \
+        "no file defines"
+
+
 def test_an_element_the_subset_lacks_is_still_refused_with_file_path_and_id(tmp_path):
     raw = (FOLDER / "drift-clans.cat").read_text(encoding="utf-8")
     (tmp_path / "a.gst").write_bytes((FOLDER / "community-shape.gst").read_bytes())
