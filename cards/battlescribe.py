@@ -374,6 +374,10 @@ class Mapper:
             if unknown:
                 raise document.fail(entry, f"unknown profile type {sorted(unknown)[0]!r}; mapped: "
                                            + ", ".join([*MODEL_PROFILES, "Weapon", "Cypher"]))
+            if kinds & set(MODEL_PROFILES) and self._primary_category(entry) == "attachments":
+                # an attachment joins a squad (its CST "+1", SPD "*"): no Hangar card kind for it, left out
+                self.not_read[f"attachments ({entry.get('name')})"] += 1
+                continue
             if kinds & set(MODEL_PROFILES):
                 owner = self._linked_faction(entry) if document is self.system else faction
                 self.cards.append(self._model(document, entry, owner))
@@ -403,6 +407,10 @@ class Mapper:
                                            "nested groups in it are not mapped")
             for entry in kids(group, "selectionEntries", "selectionEntry"):
                 self.cards.append(self._rack_cypher(document, entry, faction, suit))
+
+    def _primary_category(self, entry: Element) -> str:
+        return next((self.categories.get(link.get("targetId") or "", "").strip().lower()
+                     for link in kids(entry, "categoryLinks", "categoryLink") if link.get("primary") == "true"), "")
 
     def _is_rack(self, entry: Element) -> bool:
         """The community files' "Cyphers" upgrade: it links only to the cypher suit groups."""

@@ -52,6 +52,7 @@ def test_models_of_each_kind_and_heroes_linked_from_a_catalogue_take_its_faction
     assert vela["stats"] == {"spd": 6, "mat": 4, "rat": 5, "def": 4, "arm": 3, "foc": 0, "health": 3}  # FOC "-"
     assert [a["kind"] for a in vela["abilities"]] == ["flight"]
     assert cards["cs-sled"]["stats"] == {"def": 2, "arm": 5, "health": 5}
+    assert "cs-spotter" not in cards  # an attachment (primary category Attachments, CST "+1"): not read
 
 
 def test_squads_without_dmg_have_one_damage_point_per_model(cards):
@@ -121,7 +122,7 @@ def test_formats_read_the_known_categories_and_list_the_rest_as_not_read(convers
     not_read = next(line for line in conversion.report if line.startswith("not read: "))
     for words in ("category Attachments in a force ×2", "category The Rack in a force ×2",
                   "constraints of the category The Rack ×1", "upgrade entries with no profile, not linked from a "
-                  "hardpoint ×1"):
+                  "hardpoint ×1", "attachments (Raider Spotter) ×1"):
         assert words in not_read
     assert any(line.startswith("interpretations: ") and "squads without DMG (1 damage point per model): 1" in line
                for line in conversion.report)
