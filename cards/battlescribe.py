@@ -81,7 +81,10 @@ QUALITIES = {"blast": "blast", "blast weapon": "blast", "spray": "spray", "spray
 RULE_ABILITIES = {"arc node": {"kind": "arc_node", "trigger": "static"}, "flight": {"kind": "flight", "trigger": "static"}}
 HARDPOINT_GROUPS = {"cortex": "cortex", "arm": "arm", "arms": "arm", "left arm": "arm", "right arm": "arm",
                     "shoulder": "shoulder", "shoulders": "shoulder", "left shoulder": "shoulder",
-                    "right shoulder": "shoulder"}
+                    "right shoulder": "shoulder",
+                    # [interpretation] the Empyrean warjacks' Back and Chest hardpoints take what the other factions'
+                    # shoulders take (the heavy weapons of 2-4 weapon points): Hangar's slot "shoulder"
+                    "back": "shoulder", "chest": "shoulder"}
 # A group holding a warjack's hardpoint groups (the community files): its max constraint on the Weapon Points cost is
 # the warjack's weapon points.
 HARDPOINT_CONTAINERS = {"hardpoints"}
@@ -487,6 +490,11 @@ class Mapper:
             card["abilities"] = abilities
         if kind == "warjack":
             card |= self._chassis(document, entry, faction)
+        else:
+            for group in kids(entry, "selectionEntryGroups", "selectionEntryGroup"):
+                # a vehicle's or solo's own weapon choice (e.g. its "Hardpoint" group): Hangar's non-warjack models
+                # have fixed weapons only
+                self.not_read[f"weapon choices of a {kind} ({entry.get('name')}: {group.get('name')})"] += 1
         _keep_rules(card, text, not_modelled)
         for constraint in kids(entry, "constraints", "constraint"):
             if constraint.get("type") == "max" and constraint.get("field") == "selections" \
@@ -499,8 +507,10 @@ class Mapper:
         """(entry, profile) per weapon: the entry's own Weapon profile and those its infoLinks name (profile None: the
         entry's own), child upgrade entries and linked entries with a Weapon profile (own or linked) too."""
         found: list[tuple[Element | None, Element | None]] = []
-        if any(p.get("typeName") == "Weapon" for p in kids(entry, "profiles", "profile")):
+        own = [p for p in kids(entry, "profiles", "profile") if p.get("typeName") == "Weapon"]
+        if own:
             found.append((entry, None))
+            found += [(None, p) for p in own[1:]]  # further own Weapon profiles: each a weapon of its own
         for link in kids(entry, "infoLinks", "infoLink"):
             target = self.profiles.get(link.get("targetId") or "") if link.get("type") == "profile" else None
             if link.get("type") == "profile" and target is None:
@@ -537,18 +547,19 @@ class Mapper:
 
     def _linked_rule(self, link: Element) -> Element:
         """The shared rule an infoLink names. A link to a rule no given file defines is refused, except in a
-        catalogue written for a newer revision of the game system than the one given (its gameSystemRevision is
-        higher: the community's catalogues name rules of a game-system revision that is not published beside them):
-        there the link keeps its own name, without text, and is listed in the report (a nameless one is refused)."""
+        catalogue written for another revision of the game system than the one given (its gameSystemRevision
+        differs: the community's catalogues are written for game-system revisions 2 and 4, and name rules that the
+        revision 3 published beside them lacks): there the link keeps its own name, without text, and is listed in
+        the report (a nameless one is refused)."""
         target = link.get("targetId") or ""
         rule = self.rules.get(target)
         if rule is not None:
             return rule
         document = self._document_of(link)
         name = (link.get("name") or "").strip()
-        newer = document is not self.system and _revision(document.root.get("gameSystemRevision")) > \
+        other = document is not self.system and _revision(document.root.get("gameSystemRevision")) != \
             _revision(self.system.root.get("revision"))
-        if not newer:
+        if not other:
             raise document.fail(link, f"links to rule {target!r}, which no file defines")
         if not name:
             raise document.fail(link, f"links to rule {target!r}, which no file defines, and has no name")
@@ -685,8 +696,8 @@ class Mapper:
                 target = self.elements.get(link.get("targetId") or "")
                 if target is None:
                     raise document.fail(link, f"links to entry {link.get('targetId')!r}, which no file defines")
-                if slot != "cortex" and self._weapon_profile(target[1]) is None:
-                    continue  # not read: no Weapon profile (counted once, at the entry)
+                if slot != "cortex" and self._attackless(target[1]):
+                    continue  # not read: no Weapon profile or no attack (counted once, at the entry)
                 links[link.get("targetId") or ""] = link.get("id") or ""
             for inline in kids(group, "selectionEntries", "selectionEntry"):
                 # a part written in the group itself: a roster names it by its own id (no link)
@@ -730,7 +741,16 @@ class Mapper:
         self.counts["cortex"] += 1
         return card
 
+    def _attackless(self, entry: Element) -> bool:
+        """No Weapon profile, or one with RNG "-" (a hardpoint item that makes no attack, e.g. a sensor)."""
+        profile = self._weapon_profile(entry)
+        return profile is None or any((c.get("name") or "").strip() == "RNG" and (c.text or "").strip() == "-"
+                                      for c in kids(profile, "characteristics", "characteristic"))
+
     def _part_weapon(self, document: Document, entry: Element, faction: str, slot: str) -> dict | None:
+        if self._weapon_profile(entry) is not None and self._attackless(entry):
+            self.not_read[f"warjack weapons that make no attack, RNG '-' ({entry.get('name')})"] += 1
+            return None
         if self._weapon_profile(entry) is None:
             if kids(entry, "profiles", "profile"):
                 raise document.fail(entry, f"linked from a warjack's {slot} hardpoint but has no Weapon profile")

@@ -83,18 +83,24 @@ def test_warjack_hardpoints_in_a_hardpoints_group_with_its_weapon_points(cards, 
     assert jack["weapon_points"] == 5
     assert [(h["slot"], h["count"], h["name"], h["bs_id"]) for h in jack["hardpoints"]] == [
         ("cortex", 1, "Cortex", "cs-jack-cortex"), ("arm", 1, "Left Arm", "cs-jack-larm"),
-        ("arm", 1, "Right Arm", "cs-jack-rarm"), ("shoulder", 1, "Shoulder", "cs-jack-shoulder")]
-    cortex_group, left, _right, shoulder = jack["hardpoints"]
+        ("arm", 1, "Right Arm", "cs-jack-rarm"), ("shoulder", 1, "Shoulder", "cs-jack-shoulder"),
+        ("shoulder", 1, "Back", "cs-jack-back")]  # [interpretation] Back (and Chest) hold what shoulders hold
+    cortex_group, left, _right, shoulder, back = jack["hardpoints"]
+    assert back["bs_links"] == {"cs-p-ember": "cs-jack-back-l0"}
     assert cortex_group["bs_links"] == {}  # the cortexes are written in the group: a roster names them by their id
     assert left["bs_links"] == {"cs-p-rivet": "cs-jack-larm-l0", "cs-p-maul": "cs-jack-larm-l1"}
-    assert shoulder["bs_links"] == {"cs-p-ember": "cs-jack-shoulder-l0"}  # Beacon has no Weapon profile
+    assert shoulder["bs_links"] == {"cs-p-ember": "cs-jack-shoulder-l0"}  # Beacon: no Weapon profile; Mast: RNG -
     rivet, maul, ember = cards["cs-p-rivet"], cards["cs-p-maul"], cards["cs-p-ember"]
     assert (rivet["kind"], rivet["cost"], rivet["type"], rivet["hardpoints"]) == ("weapon", 1, "ranged", ["arm"])
     assert (maul["type"], maul["cost"], maul["other_qualities"]) == ("melee", 2, ["Cleave"])
     assert (ember["qualities"], ember["hardpoints"]) == (["blast"], ["shoulder"])
     assert cards["cs-cortex-hunt"]["kind"] == "cortex" and cards["cs-cortex-hunt"]["faction"] == "drift-clans"
-    assert "cs-p-beacon" not in cards
-    assert any("warjack weapons with no Weapon profile (Beacon) ×1" in line for line in conversion.report)
+    assert "cs-p-beacon" not in cards and "cs-p-mast" not in cards
+    not_read = next(line for line in conversion.report if line.startswith("not read: "))
+    assert "warjack weapons with no Weapon profile (Beacon) ×1" in not_read
+    assert "warjack weapons that make no attack, RNG '-' (Scanner Mast) ×1" in not_read
+    assert "weapon choices of a solo (Scrap Tinker: Hardpoint) ×1" in not_read
+    assert [w["name"] for w in cards["cs-tinker"]["weapons"]] == ["Hook Blade"]  # its choice is not a fixed weapon
 
 
 def test_cyphers_from_the_suit_groups_furies_with_a_pow_are_attacks(cards):
@@ -128,7 +134,7 @@ def test_formats_read_the_known_categories_and_list_the_rest_as_not_read(convers
                for line in conversion.report)
 
 
-def test_a_rule_only_a_newer_game_system_defines_keeps_the_links_name_else_it_is_refused(cards, conversion,
+def test_a_rule_only_another_game_system_revision_defines_keeps_the_links_name_else_it_is_refused(cards, conversion,
                                                                                                tmp_path):
     tinker = cards["cs-tinker"]
     assert tinker["not_modelled"] == ["Arc Relay (9)", "Gear Ward", "Cleave"]
