@@ -64,7 +64,7 @@ REQUIRED_STATS = {
 WEAPON_CHARS = {"TYP", "RNG", "POW", "Damage Type", "DMG", "Rules"}
 # [interpretation] a weapon whose type no TYP nor "Melee"/"Ranged" rule gives is melee at RNG ≤ 2: every melee weapon
 # of the community data has RNG 1 or 2, and all but one ranged weapon RNG 6 or more (that one, RNG 1, has TYP Ranged).
-# The community files give every weapon a TYP or a Melee/Ranged rule: this is only the fallback.
+# In the community files 3 weapons (Empyrean, RNG 1-2) have neither and are typed by this rule.
 MELEE_MAX_RNG = 2
 DAMAGE_TYPES = {"kinetic", "energy", "ballistic", "force", "fire", "beam", "explosion", "blast", "cold", "corrosion"}
 # [interpretation] a Squad profile without DMG: each model of the squad has 1 damage point (squad models are destroyed
