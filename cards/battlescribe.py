@@ -53,24 +53,53 @@ STAT_KEYS = {"SPD": "spd", "MAT": "mat", "RAT": "rat", "DEF": "def", "ARM": "arm
              "STR": "str", "DMG": "health", "CST": "cst"}
 REQUIRED_STATS = {
     "solo": ("SPD", "MAT", "RAT", "DEF", "ARM", "DMG", "CST"), "squad": ("SPD", "MAT", "RAT", "DEF", "ARM", "NUM",
-                                                                       "DMG", "CST"),
+                                                                       "CST"),
     "warjack": ("SPD", "STR", "MAT", "RAT", "DEF", "ARM", "DMG", "CST"), "vehicle": ("SPD", "MAT", "RAT", "DEF", "ARM",
                                                                                      "DMG", "CST"),
-    "mantlet": ("DEF", "ARM", "DMG", "CST"), "hero": ("SPD", "MAT", "RAT", "DEF", "ARM", "FOC", "DMG", "CST"),
+    "mantlet": ("DEF", "ARM", "DMG", "CST"), "hero": ("SPD", "MAT", "RAT", "DEF", "ARM", "DMG", "CST"),  # FOC "-": no focus
 }
-WEAPON_CHARS = {"TYP", "RNG", "POW", "Damage Type"}
+# The community files write a weapon either with RNG and POW only (its type and damage type then come from links to
+# the shared rules "Melee"/"Ranged" and "Kinetic", "Energy"...), or with TYP, RNG, POW, DMG (the damage type) and
+# Rules (the names of its rules, comma-separated).
+WEAPON_CHARS = {"TYP", "RNG", "POW", "Damage Type", "DMG", "Rules"}
+# [interpretation] a weapon whose type no TYP nor "Melee"/"Ranged" rule gives is melee at RNG ≤ 2: every melee weapon
+# of the community data has RNG 1 or 2, and all but one ranged weapon RNG 6 or more (that one, RNG 1, has TYP Ranged).
+# In the community files 3 weapons (Empyrean, RNG 1-2) have neither and are typed by this rule.
+MELEE_MAX_RNG = 2
+DAMAGE_TYPES = {"kinetic", "energy", "ballistic", "force", "fire", "beam", "explosion", "blast", "cold", "corrosion"}
+# [interpretation] a Squad profile without DMG: each model of the squad has 1 damage point (squad models are destroyed
+# one by one: the data's rules texts return "one destroyed model" to a squad).
+SQUAD_MODEL_HEALTH = 1
 CYPHER_CHARS = {"Suit", "Type", "RNG", "POW"}
 WEAPON_TYPES = {"ranged": "ranged", "melee": "melee"}
 SUITS = {"fury", "geometric", "harmonic", "overdrive"}
 CYPHER_TYPES = {"attack", "effect", "geometric", "pulse"}
 # Weapon qualities the engine plays (rules_engine/warcaster/models.py QUALITIES), by the shared rule's name.
-QUALITIES = {"blast": "blast", "spray": "spray", "strafe": "strafe", "fire": "fire", "corrosion": "corrosion",
+QUALITIES = {"blast": "blast", "blast weapon": "blast", "spray": "spray", "spray weapon": "spray", "strafe": "strafe", "fire": "fire", "corrosion": "corrosion",
              "lock down": "lockdown", "lockdown": "lockdown", "system failure": "system_failure"}
 # Model rules the engine plays, as abilities.
 RULE_ABILITIES = {"arc node": {"kind": "arc_node", "trigger": "static"}, "flight": {"kind": "flight", "trigger": "static"}}
-HARDPOINT_GROUPS = {"cortex": "cortex", "arm": "arm", "arms": "arm", "shoulder": "shoulder", "shoulders": "shoulder"}
+HARDPOINT_GROUPS = {"cortex": "cortex", "arm": "arm", "arms": "arm", "left arm": "arm", "right arm": "arm",
+                    "shoulder": "shoulder", "shoulders": "shoulder", "left shoulder": "shoulder",
+                    "right shoulder": "shoulder",
+                    # [interpretation] the Empyrean warjacks' Back and Chest hardpoints take what the other factions'
+                    # shoulders take (the heavy weapons of 2-4 weapon points): Hangar's slot "shoulder"
+                    "back": "shoulder", "chest": "shoulder"}
+# A group holding a warjack's hardpoint groups (the community files): its max constraint on the Weapon Points cost is
+# the warjack's weapon points.
+HARDPOINT_CONTAINERS = {"hardpoints"}
+# The community files' cypher rack: a shared selectionEntryGroup per suit holding the cyphers (each an upgrade whose
+# rule "-Cypher- Name" has the text "Suit:\n\nPOW(n)\n\n...").
+CYPHER_GROUPS = {"furies": "fury", "fury": "fury", "geometrics": "geometric", "geometric": "geometric",
+                 "harmonics": "harmonic", "harmonic": "harmonic", "overdrives": "overdrive", "overdrive": "overdrive"}
+# [interpretation] a Fury's range is the channelling model's Arc Relay (N); the attack is played at the smallest
+# Arc Relay of the community data.
+FURY_RNG = 10
 FORMAT_CATEGORIES = {"hero": "heroes", "heroes": "heroes", "unit": "units", "units": "units", "mantlet": "mantlets",
                      "mantlets": "mantlets", "cypher": "cyphers", "cyphers": "cyphers"}
+# Categories of the community files whose force limits Hangar does not read: "The Rack" holds the one cypher-rack
+# selection (the Cyphers category counts the cyphers), "Attachments" the hero attachments (no limit, -1).
+UNREAD_CATEGORIES = {"the rack", "attachments"}
 FACTION_JA = {"iron-star-alliance": "鉄星同盟", "marcher-worlds": "辺境世界",
               "aeternus-continuum": "アエテルヌス・コンティニュアム", "empyreans": "エンピリアン", "mercenary": "傭兵"}
 
@@ -260,6 +289,8 @@ class Mapper:
         self.counts: Counter[str] = Counter()
         self.not_read: Counter[str] = Counter()
         self.copies: list[int] = []
+        self.profiles: dict[str, Element] = {}
+        self.dangling: dict[str, str] = {}  # rule id no file defines → the name the links give it  # profile id → profile (an infoLink of type "profile" names one)
         for document in [system, *catalogues]:
             self._collect(document)
         self.categories = {i: (el.get("name") or "") for i, (_d, el) in self.elements.items()
@@ -272,6 +303,7 @@ class Mapper:
             for link in kids(document.root, "entryLinks", "entryLink"):
                 self.root_links.setdefault(link.get("targetId") or "", {})[document.root.get("id") or ""] = \
                     link.get("id") or ""
+        self.catalogue_factions = {d.root.get("id") or "": slugify(d.root.get("name") or "") for d in catalogues}
         root = system.root
         self.wp_types = {el.get("id") for el in kids(root, "costTypes", "costType")}
         for cost_type in kids(root, "costTypes", "costType"):
@@ -286,6 +318,8 @@ class Mapper:
             stack.extend(reversed(list(element)))
             if _local(element.tag) == "modifiers":
                 self.not_read["modifiers"] += 1
+            if _local(element.tag) == "profile" and element.get("id"):
+                self.profiles.setdefault(element.get("id") or "", element)
             if _local(element.tag) in ("selectionEntry", "selectionEntryGroup", "rule", "categoryEntry") \
                     and element.get("id"):
                 known = self.elements.get(element.get("id") or "")
@@ -344,17 +378,61 @@ class Mapper:
             if unknown:
                 raise document.fail(entry, f"unknown profile type {sorted(unknown)[0]!r}; mapped: "
                                            + ", ".join([*MODEL_PROFILES, "Weapon", "Cypher"]))
+            if kinds & set(MODEL_PROFILES) and self._primary_category(entry) == "attachments":
+                # an attachment joins a squad (its CST "+1", SPD "*"): no Hangar card kind for it, left out
+                self.not_read[f"attachments ({entry.get('name')})"] += 1
+                continue
             if kinds & set(MODEL_PROFILES):
-                self.cards.append(self._model(document, entry, faction))
+                owner = self._linked_faction(entry) if document is self.system else faction
+                self.cards.append(self._model(document, entry, owner))
             elif "Cypher" in kinds:
                 self.cards.append(self._cypher(document, entry, faction))
             elif slot == "cortex":
                 self.cards.append(self._cortex(document, entry, faction))
             elif slot is not None:
-                self.cards.append(self._part_weapon(document, entry, faction, slot))
+                card = self._part_weapon(document, entry, faction, slot)
+                if card is not None:
+                    self.cards.append(card)
             elif entry.get("type") in ("model", "unit"):
                 raise document.fail(entry, f"a {entry.get('type')} entry needs a model profile (Solo, Squad, Warjack, "
                                            "Vehicle or Mantlet) of its own; models nested in a unit are not mapped")
+            elif self._is_rack(entry):
+                self.counts["racks"] += 1  # the cypher rack: its suit groups are read below
+            elif not kinds and self._weapon_profile(entry) is None:
+                self.not_read["upgrade entries with no profile, not linked from a hardpoint"] += 1
+            # an entry with only a Weapon profile is a model's weapon, read through the model's link to it
+        for group in kids(root, "sharedSelectionEntryGroups", "selectionEntryGroup"):
+            suit = CYPHER_GROUPS.get((group.get("name") or "").strip().lower())
+            if suit is None:
+                raise document.fail(group, f"unknown shared selection entry group {group.get('name')!r}; mapped: "
+                                           "the cypher suits Furies, Geometrics, Harmonics, Overdrives")
+            if kids(group, "entryLinks", "entryLink") or kids(group, "selectionEntryGroups", "selectionEntryGroup"):
+                raise document.fail(group, "a cypher suit group holds its cyphers as selection entries; links and "
+                                           "nested groups in it are not mapped")
+            for entry in kids(group, "selectionEntries", "selectionEntry"):
+                self.cards.append(self._rack_cypher(document, entry, faction, suit))
+
+    def _primary_category(self, entry: Element) -> str:
+        return next((self.categories.get(link.get("targetId") or "", "").strip().lower()
+                     for link in kids(entry, "categoryLinks", "categoryLink") if link.get("primary") == "true"), "")
+
+    def _is_rack(self, entry: Element) -> bool:
+        """The community files' "Cyphers" upgrade: it links only to the cypher suit groups."""
+        links = kids(entry, "entryLinks", "entryLink")
+        return bool(links) and all(
+            link.get("type") == "selectionEntryGroup"
+            and CYPHER_GROUPS.get((self.elements.get(link.get("targetId") or "", (None, entry))[1].get("name")
+                                   or "").strip().lower()) is not None for link in links)
+
+    def _linked_faction(self, entry: Element) -> str:
+        """A model in the game system belongs to the one catalogue whose root entryLinks link to it; one that no
+        catalogue or several link to is a mercenary (playable beside any faction, W6)."""
+        catalogues = sorted(self.root_links.get(entry.get("id") or "", {}))
+        if len(catalogues) == 1:
+            self.counts["linked_from_a_catalogue"] += 1
+            return self.catalogue_factions[catalogues[0]]
+        self.counts["linked_from_several" if catalogues else "linked_from_none"] += 1
+        return "mercenary"
 
     def _linked_parts(self, document: Document) -> dict[str, str]:
         """Entry id → hardpoint slot, for every entry a warjack's hardpoint group links to (in any file)."""
@@ -380,29 +458,43 @@ class Mapper:
         kind = MODEL_PROFILES[profile.get("typeName") or ""]
         categories = {self.categories.get(link.get("targetId") or "", "").strip().lower()
                       for link in kids(entry, "categoryLinks", "categoryLink")}
-        if "hero" in categories:
+        if categories & {"hero", "heroes"}:
             kind = "hero"  # ヒーロー: recognised by the category, whatever the profile
         chars = self._characteristics(document, profile, set(STAT_KEYS))
         for name in REQUIRED_STATS[kind]:
             if chars.get(name) is None:
                 raise document.fail(profile, f"a {kind} needs the characteristic {name}")
         stats = {STAT_KEYS[k]: v for k, v in chars.items() if v is not None and k != "CST"}
+        if kind == "hero":
+            stats.setdefault("foc", 0)  # FOC "-": no focus
+        if kind == "squad" and "health" not in stats:
+            stats["health"] = SQUAD_MODEL_HEALTH  # [interpretation] no DMG in a Squad profile: 1 per model
+            self.counts["squads_health_1"] += 1
         if kind != "squad":
             stats.pop("num", None)
         if kind != "warjack":
             stats.pop("str", None)
         card = self._card(entry, kind, faction)
         card |= {"cst": chars["CST"], "stats": stats}
-        weapons = [self._weapon(document, e) for e in self._weapon_entries(entry)]
+        weapons = [self._weapon(document, e, p) for e, p in self._weapon_entries(entry)]
         if weapons:
             card["weapons"] = weapons
         abilities, not_modelled, text = self._rules(document, entry)
+        played = {q for weapon in weapons for q in weapon["qualities"]}
+        # a model's link to a rule its weapon plays as a quality (a squad's "Blast Weapon") is that weapon's
+        not_modelled = [n for n in not_modelled
+                        if QUALITIES.get(re.sub(r"\s*\(.*\)\s*$", "", n).strip().lower()) not in played]
         for weapon in weapons:
             not_modelled += [q for q in weapon.get("other_qualities", []) if q not in not_modelled]
         if abilities:
             card["abilities"] = abilities
         if kind == "warjack":
-            card |= self._chassis(document, entry)
+            card |= self._chassis(document, entry, faction)
+        else:
+            for group in kids(entry, "selectionEntryGroups", "selectionEntryGroup"):
+                # a vehicle's or solo's own weapon choice (e.g. its "Hardpoint" group): Hangar's non-warjack models
+                # have fixed weapons only
+                self.not_read[f"weapon choices of a {kind} ({entry.get('name')}: {group.get('name')})"] += 1
         _keep_rules(card, text, not_modelled)
         for constraint in kids(entry, "constraints", "constraint"):
             if constraint.get("type") == "max" and constraint.get("field") == "selections" \
@@ -411,21 +503,71 @@ class Mapper:
         self.counts[kind] += 1
         return card
 
-    def _weapon_entries(self, entry: Element) -> list[Element]:
-        """The entry's own Weapon profiles come as the entry; child upgrade entries with a Weapon profile too."""
-        found = [entry] if any(p.get("typeName") == "Weapon" for p in kids(entry, "profiles", "profile")) else []
+    def _weapon_entries(self, entry: Element) -> list[tuple[Element | None, Element | None]]:
+        """(entry, profile) per weapon: the entry's own Weapon profile and those its infoLinks name (profile None: the
+        entry's own), child upgrade entries and linked entries with a Weapon profile (own or linked) too."""
+        found: list[tuple[Element | None, Element | None]] = []
+        own = [p for p in kids(entry, "profiles", "profile") if p.get("typeName") == "Weapon"]
+        if own:
+            found.append((entry, None))
+            found += [(None, p) for p in own[1:]]  # further own Weapon profiles: each a weapon of its own
+        for link in kids(entry, "infoLinks", "infoLink"):
+            target = self.profiles.get(link.get("targetId") or "") if link.get("type") == "profile" else None
+            if link.get("type") == "profile" and target is None:
+                raise self._document_of(link).fail(link, f"links to profile {link.get('targetId')!r}, which no file "
+                                                         "defines")
+            if target is not None:
+                if target.get("typeName") != "Weapon":
+                    raise self._document_of(link).fail(link, f"links to a {target.get('typeName')} profile; mapped "
+                                                             "there: Weapon")
+                found.append((None, target))
         for child in kids(entry, "selectionEntries", "selectionEntry"):
             types = {p.get("typeName") for p in kids(child, "profiles", "profile")}
             if types - {"Weapon"}:
                 raise self._document_of(child).fail(child, f"unknown profile type {sorted(types - {'Weapon'})[0]!r} "
                                                            "in an entry inside a model; mapped there: Weapon")
-            if types:
-                found.append(child)
+            if types or self._weapon_profile(child) is not None:
+                found.append((child, None))
         for link in kids(entry, "entryLinks", "entryLink"):
             target = self.elements.get(link.get("targetId") or "")
-            if target is not None and any(p.get("typeName") == "Weapon" for p in kids(target[1], "profiles", "profile")):
-                found.append(target[1])
+            if target is not None and self._weapon_profile(target[1]) is not None:
+                found.append((target[1], None))
         return found
+
+    def _weapon_profile(self, entry: Element) -> Element | None:
+        """The entry's own Weapon profile, else the Weapon profile one of its infoLinks names."""
+        own = [p for p in kids(entry, "profiles", "profile") if p.get("typeName") == "Weapon"]
+        if own:
+            return own[0]
+        for link in kids(entry, "infoLinks", "infoLink"):
+            target = self.profiles.get(link.get("targetId") or "") if link.get("type") == "profile" else None
+            if target is not None and target.get("typeName") == "Weapon":
+                return target
+        return None
+
+    def _linked_rule(self, link: Element) -> Element:
+        """The shared rule an infoLink names. A link to a rule no given file defines is refused, except in a
+        catalogue written for another revision of the game system than the one given (its gameSystemRevision
+        differs: the community's catalogues are written for game-system revisions 2 and 4, and name rules that the
+        revision 3 published beside them lacks): there the link keeps its own name, without text, and is listed in
+        the report (a nameless one is refused)."""
+        target = link.get("targetId") or ""
+        rule = self.rules.get(target)
+        if rule is not None:
+            return rule
+        document = self._document_of(link)
+        name = (link.get("name") or "").strip()
+        other = document is not self.system and _revision(document.root.get("gameSystemRevision")) != \
+            _revision(self.system.root.get("revision"))
+        if not other:
+            raise document.fail(link, f"links to rule {target!r}, which no file defines")
+        if not name:
+            raise document.fail(link, f"links to rule {target!r}, which no file defines, and has no name")
+        self.dangling.setdefault(target, name)
+        return Element("rule", {"id": target, "name": name})
+
+    def _rule_links(self, entry: Element) -> list[Element]:
+        return [link for link in kids(entry, "infoLinks", "infoLink") if link.get("type", "rule") == "rule"]
 
     def _document_of(self, element: Element) -> Document:
         for document in [self.system, *self.catalogues]:
@@ -433,38 +575,65 @@ class Mapper:
                 return document
         return self.system
 
-    def _weapon(self, document: Document, entry: Element) -> dict:
-        document = self._document_of(entry)
-        profiles = [p for p in kids(entry, "profiles", "profile") if p.get("typeName") == "Weapon"]
-        profile = profiles[0]
+    def _weapon(self, document: Document, entry: Element | None, profile: Element | None = None) -> dict:
+        """A weapon from an entry (its own or linked Weapon profile, its rule links) or from a profile alone."""
+        if profile is None and entry is not None:
+            profile = self._weapon_profile(entry)
+        assert profile is not None
+        document = self._document_of(profile)
         chars = self._characteristics(document, profile, WEAPON_CHARS, numeric={"RNG", "POW"})
-        wtype = WEAPON_TYPES.get(str(chars.get("TYP") or "").strip().lower())
-        if wtype is None:
-            raise document.fail(profile, f"unknown weapon TYP {chars.get('TYP')!r}; mapped: Ranged, Melee")
-        for key in ("RNG", "POW"):
-            if chars.get(key) is None:
-                raise document.fail(profile, f"a weapon needs {key}")
-        weapon: dict[str, Any] = {"name": profile.get("name") or entry.get("name"), "name_en": profile.get("name")
-                                  or entry.get("name"), "type": wtype, "rng": chars["RNG"], "pow": chars["POW"]}
-        qualities, others = self._qualities(document, entry)
+        if chars.get("RNG") is None:
+            raise document.fail(profile, "a weapon needs RNG")
+        if chars.get("POW") is None:  # "-": the attack does no damage (its rule says what it does instead)
+            chars["POW"] = 0
+            self.counts["weapons_pow_dash"] += 1
+        rule_names = [self._linked_rule(link).get("name") or ""
+                      for link in (self._rule_links(entry) if entry is not None else [])]
+        listed = [n.strip() for n in str(chars.get("Rules") or "").split(",") if n.strip()]
+        lowered = {re.sub(r"\s*\(.*\)\s*$", "", n).strip().lower() for n in rule_names + listed}
+        typ = str(chars.get("TYP") or "").strip().lower()
+        if typ:
+            wtype = WEAPON_TYPES.get(typ)
+            if wtype is None:
+                raise document.fail(profile, f"unknown weapon TYP {chars.get('TYP')!r}; mapped: Ranged, Melee")
+        elif lowered & set(WEAPON_TYPES):
+            if len(lowered & set(WEAPON_TYPES)) > 1:
+                raise document.fail(profile, "the weapon links to both the Melee and the Ranged rule")
+            wtype = WEAPON_TYPES[next(iter(lowered & set(WEAPON_TYPES)))]
+        else:  # [interpretation] MELEE_MAX_RNG
+            wtype = "melee" if chars["RNG"] <= MELEE_MAX_RNG else "ranged"
+            self.counts["weapons_typed_by_rng"] += 1
+        name = profile.get("name") or (entry.get("name") if entry is not None else "") or ""
+        weapon: dict[str, Any] = {"name": name, "name_en": name, "type": wtype, "rng": chars["RNG"],
+                                  "pow": chars["POW"]}
+        qualities, others = self._qualities(document, entry, listed)
         weapon["qualities"] = qualities
         if others:
             weapon["other_qualities"] = others
-        if chars.get("Damage Type"):
-            weapon["damage_type"] = str(chars["Damage Type"]).strip().lower()
-        weapon["bs_id"] = entry.get("id") or ""
+        damage = str(chars.get("Damage Type") or chars.get("DMG") or "").strip().lower()
+        if not damage:
+            damage = next((n for n in (x.strip().lower() for x in rule_names) if n in DAMAGE_TYPES), "")
+        if damage:
+            weapon["damage_type"] = damage
+        weapon["bs_id"] = (entry.get("id") if entry is not None else profile.get("id")) or ""
         self.counts["weapons"] += 1
         return weapon
 
-    def _qualities(self, document: Document, entry: Element) -> tuple[list[str], list[str]]:
+    def _qualities(self, document: Document, entry: Element | None,
+                   listed: Iterable[str] = ()) -> tuple[list[str], list[str]]:
+        """The weapon qualities the engine plays, and the names of the other rules (not the type and damage-type
+        rules "Melee", "Ranged", "Kinetic"...), from the entry's rule links and the names a Rules characteristic
+        lists."""
         qualities: list[str] = []
         others: list[str] = []
-        for link in kids(entry, "infoLinks", "infoLink"):
-            rule = self.rules.get(link.get("targetId") or "")
-            if rule is None:
-                raise document.fail(link, f"links to rule {link.get('targetId')!r}, which no file defines")
-            name = rule.get("name") or ""
-            known = QUALITIES.get(re.sub(r"\s*\(.*\)\s*$", "", name).strip().lower())
+        names = []
+        for link in self._rule_links(entry) if entry is not None else []:
+            names.append(self._linked_rule(link).get("name") or "")
+        for name in [*names, *listed]:
+            bare = re.sub(r"\s*\(.*\)\s*$", "", name).strip().lower()
+            if bare in WEAPON_TYPES or (bare in DAMAGE_TYPES and bare not in QUALITIES):
+                continue
+            known = QUALITIES.get(bare)
             if known is not None and known not in qualities:
                 qualities.append(known)
             elif known is None and name not in others:
@@ -477,12 +646,10 @@ class Mapper:
         abilities: list[dict] = []
         not_modelled: list[str] = []
         texts: list[str] = []
-        rules = list(kids(entry, "rules", "rule"))
-        for link in kids(entry, "infoLinks", "infoLink"):
-            rule = self.rules.get(link.get("targetId") or "")
-            if rule is None:
-                raise document.fail(link, f"links to rule {link.get('targetId')!r}, which no file defines")
-            rules.append(rule)
+        rules = list(kids(entry, "rules", "rule")) + kids(entry, "infoGroups", "infoGroup", "rules", "rule")
+        for link in self._rule_links(entry) + [link for link in kids(entry, "infoGroups", "infoGroup", "infoLinks",
+                                                                       "infoLink") if link.get("type") == "rule"]:
+            rules.append(self._linked_rule(link))
         for rule in rules:
             name = rule.get("name") or ""
             description = " ".join(" ".join("".join(d.itertext()).split()) for d in kids(rule, "description"))
@@ -494,26 +661,53 @@ class Mapper:
                 not_modelled.append(name)
         return abilities, not_modelled, "\n".join(texts)
 
-    def _chassis(self, document: Document, entry: Element) -> dict:
+    def _chassis(self, document: Document, entry: Element, faction: str) -> dict:
+        """Weapon points and hardpoints. The hardpoint groups are the entry's Cortex/Arm(s)/Shoulder(s) groups, or
+        (the community files) Cortex beside a "Hardpoints" group holding Left/Right Arm and (Left/Right) Shoulder
+        groups, whose max constraint on the Weapon Points cost gives the weapon points. A group's entries are links to
+        shared entries, or (a Cortex group) the cortexes themselves."""
         points = [c for c in kids(entry, "constraints", "constraint")
                   if c.get("field") in self.wp_types and c.get("type") == "max"]
+        groups: list[Element] = []
+        for group in kids(entry, "selectionEntryGroups", "selectionEntryGroup"):
+            if (group.get("name") or "").strip().lower() in HARDPOINT_CONTAINERS:
+                points += [c for c in kids(group, "constraints", "constraint")
+                           if c.get("field") in self.wp_types and c.get("type") == "max"]
+                if kids(group, "entryLinks", "entryLink") or kids(group, "selectionEntries", "selectionEntry"):
+                    raise document.fail(group, "a Hardpoints group holds hardpoint groups only")
+                groups += kids(group, "selectionEntryGroups", "selectionEntryGroup")
+            else:
+                groups.append(group)
         if not points:
             raise document.fail(entry, "a warjack needs a max constraint on its Weapon Points (its weapon points)")
         hardpoints = []
-        for group in kids(entry, "selectionEntryGroups", "selectionEntryGroup"):
+        for group in groups:
             slot = HARDPOINT_GROUPS.get((group.get("name") or "").strip().lower())
             if slot is None:
                 raise document.fail(group, f"unknown hardpoint group {group.get('name')!r}; mapped: Cortex, Arm(s), "
-                                           "Shoulder(s)")
+                                           "Left/Right Arm, Shoulder(s), Left/Right Shoulder (in a Hardpoints group "
+                                           "or not)")
+            if kids(group, "selectionEntryGroups", "selectionEntryGroup"):
+                raise document.fail(group, "groups nested in a hardpoint group are not mapped")
             count = [c for c in kids(group, "constraints", "constraint")
                      if c.get("type") == "max" and c.get("field") == "selections"]
+            links: dict[str, str] = {}
             for link in kids(group, "entryLinks", "entryLink"):
-                if link.get("targetId") not in self.elements:
+                target = self.elements.get(link.get("targetId") or "")
+                if target is None:
                     raise document.fail(link, f"links to entry {link.get('targetId')!r}, which no file defines")
+                if slot != "cortex" and self._attackless(target[1]):
+                    continue  # not read: no Weapon profile or no attack (counted once, at the entry)
+                links[link.get("targetId") or ""] = link.get("id") or ""
+            for inline in kids(group, "selectionEntries", "selectionEntry"):
+                # a part written in the group itself: a roster names it by its own id (no link)
+                part = self._cortex(document, inline, faction) if slot == "cortex" else \
+                    self._part_weapon(document, inline, faction, slot)
+                if part is not None:
+                    self.cards.append(part)
             hardpoints.append({"slot": slot, "count": int(float(count[0].get("value") or 0)) if count else 1,
                                "name": group.get("name") or slot, "bs_id": group.get("id") or "",
-                               "bs_links": {link.get("targetId") or "": link.get("id") or ""
-                                            for link in kids(group, "entryLinks", "entryLink")}})
+                               "bs_links": links})
         self.counts["chassis"] += 1
         return {"weapon_points": int(float(points[0].get("value") or 0)), "hardpoints": hardpoints}
 
@@ -547,9 +741,22 @@ class Mapper:
         self.counts["cortex"] += 1
         return card
 
-    def _part_weapon(self, document: Document, entry: Element, faction: str, slot: str) -> dict:
-        if not any(p.get("typeName") == "Weapon" for p in kids(entry, "profiles", "profile")):
-            raise document.fail(entry, f"linked from a warjack's {slot} hardpoint but has no Weapon profile")
+    def _attackless(self, entry: Element) -> bool:
+        """No Weapon profile, or one with RNG "-" (a hardpoint item that makes no attack, e.g. a sensor)."""
+        profile = self._weapon_profile(entry)
+        return profile is None or any((c.get("name") or "").strip() == "RNG" and (c.text or "").strip() == "-"
+                                      for c in kids(profile, "characteristics", "characteristic"))
+
+    def _part_weapon(self, document: Document, entry: Element, faction: str, slot: str) -> dict | None:
+        if self._weapon_profile(entry) is not None and self._attackless(entry):
+            self.not_read[f"warjack weapons that make no attack, RNG '-' ({entry.get('name')})"] += 1
+            return None
+        if self._weapon_profile(entry) is None:
+            if kids(entry, "profiles", "profile"):
+                raise document.fail(entry, f"linked from a warjack's {slot} hardpoint but has no Weapon profile")
+            # the community files have such an entry with only a rule: no RNG or POW to play, left out
+            self.not_read[f"warjack weapons with no Weapon profile ({entry.get('name')})"] += 1
+            return None
         weapon = self._weapon(document, entry)
         self.counts["weapons"] -= 1  # counted as a warjack weapon card, not a fixed weapon
         costs = [c for c in kids(entry, "costs", "cost") if c.get("typeId") in self.wp_types]
@@ -593,6 +800,35 @@ class Mapper:
         self.counts[f"suit:{suit}"] += 1
         return card
 
+    def _rack_cypher(self, document: Document, entry: Element, faction: str, suit: str) -> dict:
+        """A cypher of the community files: an upgrade in a suit group, its one rule "-Cypher- Name" starting with
+        "Suit:" and, for a Fury, "POW(n)" (or "POW(-)": no damage). A Fury with a POW is an attack (at FURY_RNG, an
+        [interpretation]); every other cypher's text targets one friendly unit or model: an effect, kept as text."""
+        if kids(entry, "profiles", "profile"):
+            raise document.fail(entry, "a cypher in a suit group has no profile in the mapped shape")
+        rules = kids(entry, "rules", "rule")
+        if len(rules) != 1:
+            raise document.fail(entry, f"a cypher in a suit group needs exactly one rule (its text), found {len(rules)}")
+        text = "\n".join("".join(d.itertext()) for d in kids(rules[0], "description")).strip()
+        head = re.match(r"\s*(\w+)\s*:", text)
+        if head is None or CYPHER_GROUPS.get(head.group(1).lower()) != suit:
+            raise document.fail(rules[0], f"a cypher in the {suit} group must start its text with its suit "
+                                          f"({suit.title()}:), found {text[:20]!r}")
+        power = re.search(r"\bPOW\s*\(\s*(\d+|-)\s*\)", text)
+        card = self._card(entry, "cypher", faction)
+        if suit == "fury" and power is not None and power.group(1) != "-":
+            card |= {"suit": suit, "cypher_type": "attack",
+                     "effects": [{"kind": "attack", "rng": FURY_RNG, "pow": int(power.group(1)), "qualities": []}]}
+            self.counts["fury_rng_interpreted"] += 1
+        else:
+            card |= {"suit": suit, "cypher_type": "attack" if suit == "fury" else "effect", "effects": []}
+        name = re.sub(r"^\s*-Cypher-\s*", "", rules[0].get("name") or "") or entry.get("name") or card["code"]
+        body = " ".join(text.split())
+        _keep_rules(card, f"{name}: {body}", [name])
+        self.counts["cyphers"] += 1
+        self.counts[f"suit:{suit}"] += 1
+        return card
+
     def _characteristics(self, document: Document, profile: Element, known: set[str],
                          numeric: set[str] | None = None) -> dict[str, Any]:
         """name → int (or None for "-"), or the text for the names not in `numeric` (all are numeric if None)."""
@@ -620,6 +856,9 @@ class Mapper:
         none is the default, which stays the system's own (a package may not take it)."""
         formats = []
         copies = max(self.copies) if self.copies else None
+        for category in kids(self.system.root, "categoryEntries", "categoryEntry"):
+            if kids(category, "constraints", "constraint"):
+                self.not_read[f"constraints of the category {category.get('name')}"] += 1
         for force in kids(self.system.root, "forceEntries", "forceEntry"):
             options: dict[str, Any] = {"single_faction": True}
             for link in kids(force, "categoryLinks", "categoryLink"):
@@ -627,11 +866,15 @@ class Mapper:
                 if name is None:
                     raise self.system.fail(link, f"links to category {link.get('targetId')!r}, which no file defines")
                 what = FORMAT_CATEGORIES.get(name.strip().lower())
+                if what is None and name.strip().lower() in UNREAD_CATEGORIES:
+                    self.not_read[f"category {name} in a force"] += 1
                 for constraint in kids(link, "constraints", "constraint"):
                     if what is None or constraint.get("field") != "selections":
                         self.not_read[f"force constraint on {name}"] += 1
                         continue
                     value = int(float(constraint.get("value") or 0))
+                    if value < 0:  # -1: no limit
+                        continue
                     low = constraint.get("type") == "min"
                     if what == "cyphers":
                         options["rack_min" if low else "rack_max"] = value
@@ -670,12 +913,30 @@ class Mapper:
             f"cyphers: {self.counts['cyphers']} ({suits})",
             "formats: " + (", ".join(f"{f['name_en']} ({f['slug']})" for f in package["formats"]) or "none"),
         ]
+        read_as = [f"{label} {self.counts[key]}" for key, label in (
+            ("linked_from_a_catalogue", "game-system models given the faction of the catalogue linking them:"),
+            ("linked_from_several", "game-system models linked from several catalogues (mercenary):"),
+            ("linked_from_none", "game-system models linked from no catalogue (mercenary):"),
+            ("squads_health_1", "squads without DMG (1 damage point per model):"),
+            ("weapons_typed_by_rng", "weapons typed by their RNG (no TYP, no Melee/Ranged rule):"),
+            ("weapons_pow_dash", "weapons with POW '-' (POW 0):"),
+            ("fury_rng_interpreted", f"Fury attacks played at RNG {FURY_RNG}:")) if self.counts[key]]
+        if read_as:
+            lines.append("interpretations: " + "; ".join(read_as))
         partial = [c for c in package["cards"] if c.get("not_modelled")]
         lines.append(f"played in part (text kept, effect not modelled): {len(partial)} cards")
         lines += [f"  {c['code']} {c['name_en']} [{c['bs_id']}]: " + ", ".join(c["not_modelled"]) for c in partial]
+        if self.dangling:
+            lines.append(f"rules no file defines, kept by the links' names without text: {len(self.dangling)} ("
+                         + ", ".join(f"{name} [{rid}]" for rid, name in sorted(self.dangling.items(),
+                                                                               key=lambda i: i[1])) + ")")
         if self.not_read:
             lines.append("not read: " + ", ".join(f"{k} ×{v}" for k, v in sorted(self.not_read.items())))
         return lines
+
+
+def _revision(value: str | None) -> int:
+    return int(value) if value and value.isdigit() else 0
 
 
 def _keep_rules(card: dict, text: str, not_modelled: list) -> None:
