@@ -75,8 +75,10 @@ WEAPON_TYPES = {"ranged": "ranged", "melee": "melee"}
 SUITS = {"fury", "geometric", "harmonic", "overdrive"}
 CYPHER_TYPES = {"attack", "effect", "geometric", "pulse"}
 # Weapon qualities the engine plays (rules_engine/warcaster/models.py QUALITIES), by the shared rule's name.
-QUALITIES = {"blast": "blast", "blast weapon": "blast", "spray": "spray", "spray weapon": "spray", "strafe": "strafe", "fire": "fire", "corrosion": "corrosion",
-             "lock down": "lockdown", "lockdown": "lockdown", "system failure": "system_failure"}
+QUALITIES = {"blast": "blast", "blast weapon": "blast", "spray": "spray", "spray weapon": "spray", "strafe": "strafe",
+             "fire": "fire", "corrosion": "corrosion", "lock down": "lockdown", "lockdown": "lockdown",
+             "system failure": "system_failure", "armor-piercing": "armor_piercing", "armor piercing": "armor_piercing",
+             "armour-piercing": "armor_piercing"}  # Armor-Piercing: W11, the damage roll against ARM − 1
 # Model rules the engine plays, as abilities.
 RULE_ABILITIES = {"arc node": {"kind": "arc_node", "trigger": "static"}, "flight": {"kind": "flight", "trigger": "static"}}
 HARDPOINT_GROUPS = {"cortex": "cortex", "arm": "arm", "arms": "arm", "left arm": "arm", "right arm": "arm",

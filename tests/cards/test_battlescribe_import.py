@@ -66,7 +66,7 @@ def test_fixed_weapons_keep_type_range_pow_damage_type_qualities_and_their_ids()
     cards = by_bs_id(convert(FOLDER))
     pistol, sabre = cards["sl-hero"]["weapons"]
     assert pistol == {"name": "Arc Pistol", "name_en": "Arc Pistol", "type": "ranged", "rng": 10, "pow": 4,
-                      "qualities": [], "other_qualities": ["Armor-Piercing"], "damage_type": "arc",
+                      "qualities": ["armor_piercing"], "other_qualities": ["Ricochet"], "damage_type": "arc",
                       "bs_id": "sl-hero-w1"}
     assert sabre["type"] == "melee" and sabre["rng"] == 1 and sabre["bs_id"] == "sl-hero-w2"
     assert cards["sl-squad"]["weapons"][0]["qualities"] == ["strafe", "blast"]  # "Strafe (d3)" is Strafe
@@ -101,14 +101,14 @@ def test_cyphers_with_suit_and_type_attack_cyphers_played_the_others_kept_as_tex
     assert cards["cy-03"]["cypher_type"] == "geometric" and cards["cy-03"]["effects"] == []
     assert cards["cy-03"]["not_modelled"] == ["Test Geometric Cypher 3"] and "cypher number 3" in cards["cy-03"]["text"]
     assert cards["cy-06"]["cypher_type"] == "pulse"
-    assert cards["cy-09"]["effects"][0]["qualities"] == [] and cards["cy-09"]["not_modelled"] == ["Armor-Piercing"]
+    assert cards["cy-09"]["effects"][0]["qualities"] == ["armor_piercing"] and "not_modelled" not in cards["cy-09"]
 
 
 def test_rules_the_engine_knows_become_abilities_the_others_are_text_named_not_modelled():
     cards = by_bs_id(convert(FOLDER))
     hero, scout = cards["sl-hero"], cards["sl-solo"]
     assert [a["kind"] for a in hero["abilities"]] == ["arc_node"]
-    assert hero["not_modelled"] == ["Inspiring", "Armor-Piercing"]
+    assert hero["not_modelled"] == ["Inspiring", "Ricochet"]
     assert "Inspiring: Friendly models within 6\" gain +1 RAT." in hero["text"]
     assert [a["kind"] for a in scout["abilities"]] == ["flight"] and scout["not_modelled"] == ["Stealthy"]
     assert cards["sl-mantlet"]["not_modelled"] == ["Shield Guard"]
@@ -130,7 +130,7 @@ def test_the_report_counts_models_weapons_cyphers_formats_and_names_what_is_play
     assert "weapons: 10 fixed, 6 warjack weapons, 4 cortexes" in report
     assert "cyphers: 12 (fury 3, geometric 3, harmonic 3, overdrive 3)" in report
     assert "formats: Skirmish (bs-warcaster-hangar-test-skirmish), Full Force" in report
-    assert "BS-SL-HERO Star League Captain [sl-hero]: Inspiring, Armor-Piercing" in report
+    assert "BS-SL-HERO Star League Captain [sl-hero]: Inspiring, Ricochet" in report
     assert "BS-CY-03 Test Geometric Cypher 3 [cy-03]: Test Geometric Cypher 3" in report
     assert "not read: modifiers ×2" in report
 

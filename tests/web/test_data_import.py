@@ -132,7 +132,7 @@ def test_a_battlescribe_zip_is_previewed_without_writing_then_imported_on_confir
     assert "Weapons: 10 fixed, 6 warjack weapons, 4 cortexes" in page
     assert "Cyphers: 12 (Fury 3, Geometric 3, Harmonic 3, Overdrive 3)" in page
     assert "Skirmish" in page and "Full Force" in page
-    assert "Star League Captain" in page and "Inspiring, Armor-Piercing" in page  # played only in part
+    assert "Star League Captain" in page and "Inspiring, Ricochet" in page  # played only in part
     assert "A new package: 34 cards are added." in page
     fields = confirm_fields(page)
     assert staff_client.session[PENDING_KEY]["token"] == fields["token"]
