@@ -10,6 +10,7 @@ JavaScript still logs) FAILS the test at teardown, naming the page and the direc
 """
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -127,6 +128,16 @@ def make_user(transactional_db):
         return get_user_model().objects.create_user(username=username, password=PASSWORD)
 
     return make
+
+
+SCREENSHOTS = os.environ.get("HANGAR_SCREENSHOTS", "")
+
+
+def shoot(page, name: str) -> None:
+    """With HANGAR_SCREENSHOTS=/folder, a full-page picture of what the test sees (to look at, in both languages)."""
+    if SCREENSHOTS:
+        Path(SCREENSHOTS).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(SCREENSHOTS) / f"{name}.png"), full_page=True)
 
 
 def log_in(page, site: str, username: str) -> None:

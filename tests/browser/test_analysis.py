@@ -4,13 +4,11 @@ real pointer, games are simulated from the position; on a replay, "from this tur
 control and no page scrolls sideways."""
 from __future__ import annotations
 
-import os
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import log_in
+from tests.browser.conftest import log_in, shoot
 from tests.browser.test_editor import assert_nothing_covers_a_control
 from tests.browser.test_replays import finished_run
 from tests.support.simulations import play_all, published  # noqa: F401
@@ -18,15 +16,8 @@ from tests.support.simulations import play_all, published  # noqa: F401
 pytestmark = pytest.mark.django_db(transaction=True)
 
 SIZES = [(1280, 900), (390, 844)]
-SCREENSHOTS = os.environ.get("HANGAR_SCREENSHOTS", "")
 SIMULATE = {"en": "Simulate from here", "ja": "ここからシミュレーション"}
 NEXT = {"en": "Next turn", "ja": "次のターン"}
-
-
-def shoot(page, name: str) -> None:
-    if SCREENSHOTS:
-        Path(SCREENSHOTS).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(Path(SCREENSHOTS) / f"{name}.png"), full_page=True)
 
 
 @pytest.mark.parametrize("language", ["en", "ja"])

@@ -5,20 +5,18 @@ Japanese: nothing covers a control and no page scrolls sideways (HANGAR_SCREENSH
 each step)."""
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
 from cards.models import Card, DataPackage
-from tests.browser.conftest import log_in
+from tests.browser.conftest import log_in, shoot
 from tests.browser.test_editor import assert_nothing_covers_a_control
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 SIZES = [(1280, 900), (390, 844)]
-SCREENSHOTS = os.environ.get("HANGAR_SCREENSHOTS", "")
 ZIP = Path(__file__).resolve().parents[1] / "cards" / "fixtures" / "battlescribe" / "hangar-test.zip"
 SLUG = "bs-warcaster-hangar-test"
 WORDS = {
@@ -29,12 +27,6 @@ WORDS = {
            "title": "取り込みのプレビュー", "done": f"取り込みました。新しいパッケージ {SLUG}、バージョン r3-5-2",
            "header": "データ取り込み"},
 }
-
-
-def shoot(page, name: str) -> None:
-    if SCREENSHOTS:
-        Path(SCREENSHOTS).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(Path(SCREENSHOTS) / f"{name}.png"), full_page=True)
 
 
 @pytest.mark.parametrize("language", ["en", "ja"])

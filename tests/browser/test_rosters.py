@@ -3,7 +3,6 @@ out with the list page's "Download for BattleScribe / New Recruit" (issue 18 ite
 desktop and phone widths, in English and Japanese: the downloaded roster reads back to the same list."""
 from __future__ import annotations
 
-import os
 from io import StringIO
 from pathlib import Path
 
@@ -14,14 +13,13 @@ from playwright.sync_api import expect
 from builder.listio import export_roster, parse_list_json, parse_roster
 from builder.models import GameList
 from cards.selectors import catalog_forget, catalog_for
-from tests.browser.conftest import log_in
+from tests.browser.conftest import log_in, shoot
 from tests.browser.test_editor import assert_nothing_covers_a_control
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 FIXTURES = Path(__file__).resolve().parents[1] / "cards" / "fixtures" / "battlescribe"
 SIZES = [(1280, 900), (390, 844)]
-SCREENSHOTS = os.environ.get("HANGAR_SCREENSHOTS", "")
 IMPORT = {"en": "Import", "ja": "インポート"}
 DOWNLOAD = {"en": "Download for BattleScribe / New Recruit", "ja": "BattleScribe / New Recruit 用にダウンロード"}
 IRON = {"schema": "hangar.list/1", "system": "warcaster", "format": "bs-warcaster-hangar-test-skirmish",
@@ -30,12 +28,6 @@ IRON = {"schema": "hangar.list/1", "system": "warcaster", "format": "bs-warcaste
                       {"card": "BS-ISA-JACK", "qty": 1,
                        "options": {"cortex": "BS-ISA-CORTEX2", "weapons": ["BS-ISA-ARM1", "BS-ISA-SHOULDER1"]}}],
             "rack": [{"card": f"BS-CY-{n:02d}", "qty": 1} for n in range(1, 13)]}}
-
-
-def shoot(page, name: str) -> None:
-    if SCREENSHOTS:
-        Path(SCREENSHOTS).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(Path(SCREENSHOTS) / f"{name}.png"), full_page=True)
 
 
 def no_sideways_scroll(page, where: str) -> None:
