@@ -301,6 +301,7 @@ class Mapper:
         # entry id → {catalogue id: id of the catalogue's root entryLink to it}: a roster names such an entry by the
         # path "linkId::entryId" (builder/listio/roster.py)
         self.root_links: dict[str, dict[str, str]] = {}
+        self.rack: dict[str, Any] | None = None
         for document in catalogues:
             for link in kids(document.root, "entryLinks", "entryLink"):
                 self.root_links.setdefault(link.get("targetId") or "", {})[document.root.get("id") or ""] = \
@@ -400,6 +401,11 @@ class Mapper:
                                            "Vehicle or Mantlet) of its own; models nested in a unit are not mapped")
             elif self._is_rack(entry):
                 self.counts["racks"] += 1  # the cypher rack: its suit groups are read below
+                facts = self._roster_facts(entry)
+                self.rack = {"entry_id": entry.get("id") or "", "name": entry.get("name") or "",
+                             "categories": facts.get("categories", []), "links": facts.get("links", {}),
+                             "groups": {link.get("targetId") or "": link.get("id") or ""
+                                        for link in kids(entry, "entryLinks", "entryLink")}}
             elif not kinds and self._weapon_profile(entry) is None:
                 self.not_read["upgrade entries with no profile, not linked from a hardpoint"] += 1
             # an entry with only a Weapon profile is a model's weapon, read through the model's link to it
@@ -412,7 +418,9 @@ class Mapper:
                 raise document.fail(group, "a cypher suit group holds its cyphers as selection entries; links and "
                                            "nested groups in it are not mapped")
             for entry in kids(group, "selectionEntries", "selectionEntry"):
-                self.cards.append(self._rack_cypher(document, entry, faction, suit))
+                card = self._rack_cypher(document, entry, faction, suit)
+                card["battlescribe"]["group"] = group.get("id") or ""  # a roster nests it in the rack, by this group
+                self.cards.append(card)
 
     def _primary_category(self, entry: Element) -> str:
         return next((self.categories.get(link.get("targetId") or "", "").strip().lower()
@@ -902,7 +910,7 @@ class Mapper:
                            for d in self.catalogues],
             "cost_types": [{"id": c.get("id") or "", "name": c.get("name") or ""}
                            for c in kids(root, "costTypes", "costType")],
-        }
+        } | ({"rack": self.rack} if self.rack else {})  # the community files' one "Cyphers" rack selection
 
     def _report(self, package: dict) -> list[str]:
         kinds = ("hero", "solo", "squad", "warjack", "vehicle", "mantlet")

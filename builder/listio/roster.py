@@ -178,6 +178,8 @@ class _RosterReader:
         self.cards = {(_bs(card).get("game_system"), card.get("bs_id")): code
                       for code, card in self.catalog.cards.items() if card.get("bs_id")}
         self.system_id = system_id
+        # the community files' one "Cyphers" rack selection holds the cyphers: read through it
+        self.racks = {str(_bs(f)["rack"]["entry_id"]) for f in formats if _bs(f).get("rack")}
         forces = _kids(self.root, "forces", "force")
         if len(forces) != 1:
             raise _fail("roster.forces", f"the roster has {len(forces)} forces; a Hangar list holds exactly one",
@@ -218,7 +220,11 @@ class _RosterReader:
     def _top(self, selection: Element, sections: dict[str, list[dict[str, Any]]]) -> None:
         code, card = self._card_of(selection)
         if card is None or code is None:
-            self._unknown(selection)
+            if (selection.get("entryId") or "").split("::")[-1] in self.racks:  # the rack: its cyphers are entries
+                for child in _kids(selection, "selections", "selection"):
+                    self._top(child, sections)
+            else:
+                self._unknown(selection)
             return
         number = int(selection.get("number") or 1)
         kind = card.get("kind")
@@ -397,11 +403,21 @@ class _RosterWriter:
             "catalogueName": str(catalogue["name"])})
         selections = ET.SubElement(force, q("selections"))
         used: dict[str, Mapping[str, Any]] = {}
+        rack = facts.get("rack")
+        rack_parent: Element | None = None
         for section in ("force", "rack"):
             for entry in self.doc["sections"][section]:
                 card = self.catalog.cards[entry["card"]]
                 number = entry["qty"]
-                selection = self._selection(selections, card, number, str(catalogue["id"]), cost_types, totals, q)
+                parent = selections
+                if section == "rack" and rack and _bs(card).get("group") in (rack.get("groups") or {}):
+                    if rack_parent is None:  # the data's one rack selection, which holds the cyphers
+                        rack_parent = self._rack_selection(selections, rack, str(catalogue["id"]), cost_types, q)
+                        for category in rack.get("categories") or ():
+                            used.setdefault(category["id"], category)
+                    parent = rack_parent
+                selection = self._selection(parent, card, number, str(catalogue["id"]), cost_types, totals, q,
+                                            rack=rack if parent is rack_parent else None)
                 options = entry.get("options") or {}
                 parts = ([options["cortex"]] if isinstance(options.get("cortex"), str) else []) \
                     + list(options.get("weapons") or [])
@@ -429,14 +445,39 @@ class _RosterWriter:
         return b'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' + ET.tostring(roster, encoding="utf-8") \
             + b"\n"
 
+    def _rack_selection(self, parent: Element, rack: Mapping[str, Any], catalogue_id: str, cost_types: list,
+                        q: Callable[[str], str]) -> Element:
+        """The community files' "Cyphers" rack selection (inside it go the cyphers)."""
+        entry_id = str(rack["entry_id"])
+        link = (rack.get("links") or {}).get(catalogue_id)
+        selection = ET.SubElement(parent, q("selection"), {
+            "id": self._id(), "name": str(rack.get("name") or "Cyphers"),
+            "entryId": f"{link}::{entry_id}" if link else entry_id, "number": "1", "type": "upgrade"})
+        ET.SubElement(selection, q("selections"))
+        costs = ET.SubElement(selection, q("costs"))
+        for cost_type in cost_types:
+            ET.SubElement(costs, q("cost"), {"name": cost_type["name"], "typeId": cost_type["id"], "value": "0.0"})
+        if rack.get("categories"):
+            categories = ET.SubElement(selection, q("categories"))
+            for category in rack["categories"]:
+                ET.SubElement(categories, q("category"), {"id": self._id(), "name": category["name"],
+                                                          "entryId": category["id"],
+                                                          "primary": "true" if category["primary"] else "false"})
+        return selection.find(q("selections"))  # type: ignore[return-value]
+
     def _selection(self, parent: Element, card: Mapping[str, Any], number: int, catalogue_id: str,
                    cost_types: list, totals: dict[str, int], q: Callable[[str], str],
-                   jack: Mapping[str, Any] | None = None) -> Element:
+                   jack: Mapping[str, Any] | None = None, rack: Mapping[str, Any] | None = None) -> Element:
         facts = _bs(card)
         bs_id = str(card["bs_id"])
         attrs = {"id": self._id(), "name": str(card.get("name_en") or card.get("name")), "entryId": bs_id,
                  "number": str(number), "type": str(facts.get("type") or "upgrade")}
-        if jack is not None:  # a warjack's part: through its hardpoint group's link
+        if rack is not None:  # a cypher in the rack, through the rack's link to its suit group
+            group = str(facts.get("group") or "")
+            link = (rack.get("groups") or {}).get(group)
+            attrs["entryId"] = f"{link}::{bs_id}" if link else bs_id
+            attrs["entryGroupId"] = group
+        elif jack is not None:  # a warjack's part: through its hardpoint group's link
             group = _hardpoint_group(jack, card)
             if group is not None:
                 link = (group.get("bs_links") or {}).get(bs_id)

@@ -189,6 +189,16 @@ def test_a_roster_of_the_community_shape_round_trips(conversion):
            if s.tag.endswith("}selection")}
     assert "cs-root-vela::cs-hero-vela" in ids  # the catalogue's root link to the game system's hero
     assert "cs-cortex-ward" in ids and "cs-jack-larm-l0::cs-p-rivet" in ids  # written in the group / linked
+    rack = package["formats"][0]["battlescribe"]["rack"]
+    top = ET.fromstring(export_roster(doc, catalog)).findall(
+        "{*}forces/{*}force/{*}selections/{*}selection")
+    racked = [s for s in top if s.get("entryId").split("::")[-1] == rack["entry_id"]]
+    assert len(racked) == 1, "the cyphers go inside the data's one rack selection, as BattleScribe lays them out"
+    inside = racked[0].findall("{*}selections/{*}selection")
+    assert [(s.get("name"), s.get("entryGroupId")) for s in inside] == [
+        (catalog.cards[c]["name_en"], catalog.cards[c]["battlescribe"]["group"]) for c in ("BS-CS-CY-SPARK",
+                                                                                          "BS-CS-CY-FOLD")]
+    assert all(s.get("entryId").startswith(rack["groups"][s.get("entryGroupId")] + "::") for s in inside)
 
 
 @pytest.mark.django_db
