@@ -44,3 +44,12 @@ def owner(make_user):
 @pytest.fixture
 def other(make_user):
     return make_user("other")
+
+
+@pytest.fixture
+def staff(make_user):
+    """A staff member (is_staff): the permission matrix's staff actor, the data import page's user."""
+    user = make_user("staff")
+    user.is_staff = True
+    user.save(update_fields=["is_staff"])
+    return user

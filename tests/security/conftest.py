@@ -120,14 +120,6 @@ class World:
 
 
 @pytest.fixture
-def staff(make_user):
-    user = make_user("staff")
-    user.is_staff = True
-    user.save(update_fields=["is_staff"])
-    return user
-
-
-@pytest.fixture
 def world(hagmi_catalog, published, owner, other, staff) -> World:  # noqa: F811
     return World({"owner": owner, "other": other, "staff": staff})
 

@@ -36,14 +36,6 @@ GOOD_ROW = ("HS-901,テスト機,unit,black,2,朱音,\"強襲, 近接\",2x2,3,1,
 
 
 @pytest.fixture
-def staff(make_user):
-    user = make_user("curator")
-    user.is_staff = True
-    user.save(update_fields=["is_staff"])
-    return user
-
-
-@pytest.fixture
 def staff_client(staff) -> Client:
     return logged_in(staff)
 
