@@ -2,7 +2,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from builder.web import analysis, dataimport, lists, pages, replays, simulations
+from builder.web import analysis, cardeditor, dataimport, lists, pages, replays, simulations
 
 urlpatterns = [
     path("", pages.home, name="home"),
@@ -15,9 +15,21 @@ urlpatterns = [
     path("catalog/<slug:system>/packages/<slug:slug>/", pages.package_detail, name="package_detail"),
     path("catalog/<slug:system>/<str:code>/", pages.card_detail, name="card_detail"),
     path("catalog/<slug:system>/<str:code>/odds/", pages.card_odds, name="card_odds"),
+    path("catalog/<slug:system>/<str:code>/propose/", cardeditor.card_propose, name="card_propose"),
     path("rules/<slug:system>/", pages.rules, name="rules"),
     path("data/import/", dataimport.data_import, name="data_import"),  # staff: BattleScribe data, spreadsheets
     path("data/import/confirm/", dataimport.data_import_confirm, name="data_import_confirm"),
+    # the card editor (issue 19 part 2): data editors only
+    path("data/", cardeditor.data_home, name="data_home"),
+    path("data/proposals/", cardeditor.proposal_list, name="proposal_list"),
+    path("data/proposals/<int:pk>/", cardeditor.proposal_detail, name="proposal_detail"),
+    path("data/<slug:system>/<slug:slug>/", cardeditor.draft_detail, name="draft_detail"),
+    path("data/<slug:system>/<slug:slug>/cards/new/", cardeditor.draft_card, name="draft_card_new"),
+    path("data/<slug:system>/<slug:slug>/cards/<str:code>/", cardeditor.draft_card, name="draft_card"),
+    path("data/<slug:system>/<slug:slug>/cards/<str:code>/remove/", cardeditor.draft_card_remove,
+         name="draft_card_remove"),
+    path("data/<slug:system>/<slug:slug>/publish/", cardeditor.draft_publish, name="draft_publish"),
+    path("data/<slug:system>/<slug:slug>/discard/", cardeditor.draft_discard, name="draft_discard"),
     path("verify/", lists.verify, name="verify"),
     path("analysis/", analysis.analysis, name="analysis"),
     path("lists/", lists.my_lists, name="my_lists"),

@@ -1,7 +1,7 @@
 """Admin for the catalog. Read-mostly: rows come from data packages (`load_packages` / `import_package`)."""
 from django.contrib import admin
 
-from .models import Card, DataPackage, Format, GameSystem, Opponent
+from .models import Card, CardProposal, CatalogChange, DataPackage, Format, GameSystem, Opponent, PackageDraft
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -56,3 +56,27 @@ class OpponentAdmin(ReadOnlyAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+
+# The card editor's rows (issue 19 part 2): written by its pages (/data/), shown here to operators.
+@admin.register(PackageDraft)
+class PackageDraftAdmin(ReadOnlyAdmin):
+    list_display = ["slug", "system", "based_on", "created_by", "updated_at"]
+    list_filter = ["system"]
+
+
+@admin.register(CardProposal)
+class CardProposalAdmin(ReadOnlyAdmin):
+    list_display = ["code", "system", "slug", "status", "proposed_by", "created_at", "decided_by", "decided_at"]
+    list_filter = ["system", "status"]
+    search_fields = ["code", "note"]
+
+
+@admin.register(CatalogChange)
+class CatalogChangeAdmin(ReadOnlyAdmin):
+    list_display = ["at", "action", "system", "slug", "code", "user", "version_number"]
+    list_filter = ["system", "action"]
+    search_fields = ["code", "slug"]
+
+    def has_delete_permission(self, request, obj=None):
+        return False  # the history is kept

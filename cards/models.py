@@ -49,6 +49,7 @@ class PackageVersion(models.Model):
     sha256 = models.CharField(max_length=64)
     data = models.JSONField()
     created_at = models.DateTimeField(auto_now_add=True)
+    published_by = models.ForeignKey("auth.User", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
 
     class Meta:
         ordering = ["system__slug", "slug", "-number"]
@@ -110,3 +111,88 @@ class Opponent(models.Model):
 
     def __str__(self):
         return f"{self.system.slug}/{self.slug}"
+
+
+class PackageDraft(models.Model):
+    """The next version of a package while data editors work on it (issue 19 part 2): the whole `hangar.package/1`
+    document, started from the package's newest version (`based_on`) and published as its next one. One draft per
+    package; the catalog does not see it until it is published."""
+
+    system = models.ForeignKey(GameSystem, on_delete=models.CASCADE, related_name="drafts")
+    slug = models.SlugField(max_length=100)
+    based_on = models.PositiveIntegerField(null=True, blank=True)  # the PackageVersion number it started from
+    data = models.JSONField()
+    created_by = models.ForeignKey("auth.User", null=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["system__slug", "slug"]
+        constraints = [models.UniqueConstraint(fields=["system", "slug"], name="unique_draft_per_package")]
+        # The data-editor role (the "Data editors" group holds it; staff have it too): edit drafts, publish them,
+        # and accept or reject the corrections users propose.
+        permissions = [("edit_catalog", "Can edit package drafts, publish them and review proposed corrections")]
+
+    def __str__(self):
+        return f"draft {self.system.slug}/{self.slug}"
+
+
+class CardProposal(models.Model):
+    """A correction a signed-in user proposes to one card (issue 19 part 2); a data editor accepts it (the card goes
+    into the package's draft) or rejects it, with a reply."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", "open"
+        ACCEPTED = "accepted", "accepted"
+        REJECTED = "rejected", "rejected"
+
+    system = models.ForeignKey(GameSystem, on_delete=models.CASCADE, related_name="proposals")
+    slug = models.SlugField(max_length=100)  # the package the card is in
+    code = models.CharField(max_length=50)
+    before = models.JSONField()  # the card as the proposer saw it
+    data = models.JSONField()  # the card as they propose it
+    note = models.TextField(blank=True)  # why: "the card's firepower is 2×2 (HGM03 print)"
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN, db_index=True)
+    proposed_by = models.ForeignKey("auth.User", null=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    decided_by = models.ForeignKey("auth.User", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    decided_at = models.DateTimeField(null=True, blank=True)
+    reply = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self):
+        return f"proposal {self.pk} {self.system.slug}/{self.code} ({self.status})"
+
+
+class CatalogChange(models.Model):
+    """Every change to the catalog made in the browser, with who and when (issue 19 part 2): a card added, changed
+    or removed in a draft, a draft published or discarded, a correction proposed, accepted or rejected."""
+
+    class Action(models.TextChoices):
+        CARD_ADDED = "card_added", "card added"
+        CARD_CHANGED = "card_changed", "card changed"
+        CARD_REMOVED = "card_removed", "card removed"
+        PUBLISHED = "published", "published"
+        DISCARDED = "discarded", "discarded"
+        PROPOSED = "proposed", "proposed"
+        ACCEPTED = "accepted", "accepted"
+        REJECTED = "rejected", "rejected"
+
+    system = models.ForeignKey(GameSystem, on_delete=models.CASCADE, related_name="catalog_changes")
+    slug = models.SlugField(max_length=100)
+    code = models.CharField(max_length=50, blank=True)  # the card, or "" for the whole package
+    action = models.CharField(max_length=20, choices=Action.choices)
+    user = models.ForeignKey("auth.User", null=True, on_delete=models.SET_NULL, related_name="+")
+    at = models.DateTimeField(auto_now_add=True, db_index=True)
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+    version_number = models.PositiveIntegerField(null=True, blank=True)  # the version a publish made
+    proposal = models.ForeignKey(CardProposal, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+
+    class Meta:
+        ordering = ["-at", "-id"]
+
+    def __str__(self):
+        return f"{self.action} {self.system.slug}/{self.slug} {self.code}"

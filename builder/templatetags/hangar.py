@@ -104,3 +104,11 @@ def inline_markdown(text: str) -> SafeString:
     bold, code, emphasis, links (http(s) and relative only), source tags such as [seed 000] as badges; raw HTML
     in the text is shown as text."""
     return markdown.inline(text)
+
+
+@register.filter
+def data_editor(user) -> bool:
+    """{% if user|data_editor %}: the card editor's links (cards.drafts.is_data_editor: the role or staff)."""
+    from cards.drafts import is_data_editor
+
+    return is_data_editor(user)

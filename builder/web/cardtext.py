@@ -503,10 +503,14 @@ def _warcaster(data: Mapping[str, Any], card_name: Names, page: bool = False) ->
     if data.get("weapon_points") is not None:
         facts.append((_("Weapon points"), str(data["weapon_points"])))
     if kind == "weapon":
-        facts.append((_("Weapon points cost"), str(data.get("cost"))))
-        facts.append((_("Type"), vocabulary.label("warcaster", "weapon_type", data.get("type"))))
-        facts.append((vocabulary.label("warcaster", "stat", "rng"), str(data.get("rng"))))
-        facts.append((vocabulary.label("warcaster", "stat", "pow"), str(data.get("pow"))))
+        # each fact only when the card has it (the card editor previews a weapon while it is typed in)
+        for label, value in ((_("Weapon points cost"), data.get("cost")),
+                             (_("Type"), vocabulary.label("warcaster", "weapon_type", data["type"])
+                              if data.get("type") else None),
+                             (vocabulary.label("warcaster", "stat", "rng"), data.get("rng")),
+                             (vocabulary.label("warcaster", "stat", "pow"), data.get("pow"))):
+            if value is not None:
+                facts.append((label, str(value)))
         if data.get("qualities"):
             facts.append((_("Qualities"), qualities(data["qualities"])))
         if other_qualities(data):

@@ -74,3 +74,9 @@ def throttled_page(request: HttpRequest, wait: float | None) -> HttpResponse:
     response = render(request, "error.html", {"error": error, "lines": lines}, status=429)
     response["Retry-After"] = str(retry_after(wait))
     return response
+
+
+def forbidden_page(request: HttpRequest, message: str) -> HttpResponse:
+    """The site's 403 page saying who may do this (the staff pages, the card editor)."""
+    error = SimpleNamespace(status=403, code="permission_denied", message="")
+    return render(request, "error.html", {"error": error, "lines": [{"message": message, "line": None}]}, status=403)

@@ -18,7 +18,6 @@ from __future__ import annotations
 import base64
 import secrets
 from functools import wraps
-from types import SimpleNamespace
 from typing import Any, Callable
 
 from django.conf import settings
@@ -37,6 +36,7 @@ from cards.spreadsheet import SheetError
 from cards.systems import SYSTEMS
 
 from . import presenters as p
+from .common import forbidden_page
 from . import vocabulary
 
 PENDING_KEY = "hangar.data_import"  # the session's pending import: token, kind, sha256, files, system, slug
@@ -55,9 +55,7 @@ def staff_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
         if not request.user.is_staff:
-            error = SimpleNamespace(status=403, code="permission_denied", message="")
-            lines = [{"message": _("Only staff can import catalogue data."), "line": None}]
-            return render(request, "error.html", {"error": error, "lines": lines}, status=403)
+            return forbidden_page(request, _("Only staff can import catalogue data."))
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
         if request.method == "POST" and limit is not None and _content_length(request) > limit:
             return _form_page(request, problems=[_problem(_(

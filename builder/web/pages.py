@@ -18,6 +18,7 @@ from django.views.decorators.http import require_http_methods
 from builder import rulebook, services
 from builder.forms import CatalogFilterForm, SignupForm
 from builder.throttles import LoginFailureThrottle, scope_wait
+from cards import drafts
 from cards.selectors import (
     CardQuery, card_get, card_search, cards_diff, formats_for, package_version_get, package_versions, packages_list,
     systems_list,
@@ -155,6 +156,7 @@ def card_detail(request: HttpRequest, system: str, code: str) -> HttpResponse:
         "weapons": cardtext.weapon_rows(card.data), "stats": cardtext.stat_rows(card.data),
         "odds": weaponodds.panel(game_system(system), card.data, cat.cards, request.GET.get("target")),
         "rules_text": cardtext.rules_text(card.data), "not_modelled": cardtext.not_modelled(card.data),
+        "my_proposals": drafts.proposals_by(request.user, system, code),  # the card editor (issue 19 part 2)
     })
 
 

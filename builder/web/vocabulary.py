@@ -289,6 +289,47 @@ LABELS: Mapping[tuple[str, str], Mapping[str, Any]] = {
         outcome.ANNIHILATION: pgettext_lazy("end reason", "A side was wiped off the table"),
         outcome.STEP_LIMIT: pgettext_lazy("end reason", "Step limit of the simulator (a draw)"),
     },
+    # the kinds of a HAGMI skill and of a Warcaster effect or ability (the card editor's selects)
+    ("hagmi", "skill_kind"): {
+        "deal_damage": pgettext_lazy("hagmi skill kind", "Deal damage"),
+        "draw": pgettext_lazy("hagmi skill kind", "Draw cards"),
+        "charge": pgettext_lazy("hagmi skill kind", "Charge fuel"),
+        "reduce_damage": pgettext_lazy("hagmi skill kind", "Reduce damage"),
+        "nullify_damage": pgettext_lazy("hagmi skill kind", "Nullify damage"),
+        "no_damage": pgettext_lazy("hagmi skill kind", "Takes no damage"),
+        "barrier": pgettext_lazy("hagmi skill kind", "Barrier"),
+        "firepower_mod": pgettext_lazy("hagmi skill kind", "Firepower modification"),
+        "armor_mod": pgettext_lazy("hagmi skill kind", "Armor modification"),
+        "first_strike": pgettext_lazy("hagmi skill kind", "First strike"),
+        "pierce": pgettext_lazy("hagmi skill kind", "Pierce"),
+        "unreducible": pgettext_lazy("hagmi skill kind", "Unreducible damage"),
+        "defend": pgettext_lazy("hagmi skill kind", "Defend"),
+        "end_battle_phase": pgettext_lazy("hagmi skill kind", "End the battle phase"),
+        "dismantle": pgettext_lazy("hagmi skill kind", "Dismantle"),
+        "refit": pgettext_lazy("hagmi skill kind", "Refit"),
+        "refuel": pgettext_lazy("hagmi skill kind", "Refuel"),
+        "destroy": pgettext_lazy("hagmi skill kind", "Destroy"),
+        "down": pgettext_lazy("hagmi skill kind", "Down"),
+        "return_to_hand": pgettext_lazy("hagmi skill kind", "Return to hand"),
+        "search_secret": pgettext_lazy("hagmi skill kind", "Search for a Secret"),
+        "summon_beast": pgettext_lazy("hagmi skill kind", "Summon a beast"),
+        "produce": pgettext_lazy("hagmi skill kind", "Produce"),
+    },
+    ("warcaster", "effect_kind"): {
+        "attack": pgettext_lazy("warcaster effect kind", "Attack"),
+        "damage": pgettext_lazy("warcaster effect kind", "Damage"),
+        "apply_effect": pgettext_lazy("warcaster effect kind", "Apply a continuous effect"),
+        "remove_effect": pgettext_lazy("warcaster effect kind", "Remove a continuous effect"),
+        "heal": pgettext_lazy("warcaster effect kind", "Heal"),
+        "move": pgettext_lazy("warcaster effect kind", "Move"),
+        "arc": pgettext_lazy("warcaster effect kind", "Arc"),
+        "draw": pgettext_lazy("warcaster effect kind", "Draw cyphers"),
+        "shield": pgettext_lazy("warcaster effect kind", "Shield"),
+        "stat_mod": pgettext_lazy("warcaster effect kind", "Stat modification"),
+        "immunity": pgettext_lazy("warcaster effect kind", "Immunity"),
+        "flight": pgettext_lazy("warcaster effect kind", "Flight"),
+        "arc_node": pgettext_lazy("warcaster effect kind", "Arc node"),
+    },
 }
 
 # The fields of a card, in words (a package version's diff names the fields that changed).
@@ -322,12 +363,39 @@ CARD_FIELDS: Mapping[str, Any] = {
     "pow": pgettext_lazy("card field", "Power (POW)"), "qualities": pgettext_lazy("card field", "Qualities"),
     "suit": pgettext_lazy("card field", "Suit"), "cypher_type": pgettext_lazy("card field", "Cypher type"),
     "effects": pgettext_lazy("card field", "Effects"), "attaches_to": pgettext_lazy("card field", "Attaches to"),
+    # the parameters of skills, effects, weapons and dial clicks (the card editor's inputs)
+    "amount": pgettext_lazy("card field", "Amount"), "at": pgettext_lazy("card field", "At cores"),
+    "condition": pgettext_lazy("card field", "Condition"), "count": pgettext_lazy("card field", "Count"),
+    "deck": pgettext_lazy("card field", "Deck"), "duration": pgettext_lazy("card field", "Duration"),
+    "from": pgettext_lazy("card field", "From"), "how": pgettext_lazy("card field", "How"),
+    "into": pgettext_lazy("card field", "Into"), "max_armor": pgettext_lazy("card field", "At most armor"),
+    "max_cost": pgettext_lazy("card field", "At most cost"), "max_damage": pgettext_lazy("card field", "At most damage"),
+    "max_damage_deck": pgettext_lazy("card field", "Damage deck at most"),
+    "min_fuel": pgettext_lazy("card field", "At least fuel"), "min_units": pgettext_lazy("card field", "At least units"),
+    "once_per_turn": pgettext_lazy("card field", "Once per turn"), "pay_cost": pgettext_lazy("card field", "Pay its cost"),
+    "range_longer": pgettext_lazy("card field", "Only against a longer range"),
+    "self_types": pgettext_lazy("card field", "This unit's types"), "source": pgettext_lazy("card field", "Source"),
+    "target": pgettext_lazy("card field", "Target"), "target_category": pgettext_lazy("card field", "Target category"),
+    "target_types": pgettext_lazy("card field", "Target's types"), "to": pgettext_lazy("card field", "To"),
+    "trigger": pgettext_lazy("card field", "Trigger"), "unreducible": pgettext_lazy("card field", "Unreducible"),
+    "attack": pgettext_lazy("card field", "Attack"), "damage_type": pgettext_lazy("card field", "Damage type"),
+    "defense": pgettext_lazy("card field", "Defense"), "min_range": pgettext_lazy("card field", "Minimum range"),
+    "max_range": pgettext_lazy("card field", "Maximum range"), "move": pgettext_lazy("card field", "Move"),
+    "primary_damage": pgettext_lazy("card field", "Primary damage"),
+    "secondary_damage": pgettext_lazy("card field", "Secondary damage"),
+    "shutdown": pgettext_lazy("card field", "Shutdown"), "arc_cost": pgettext_lazy("card field", "Arc cost"),
+    "area": pgettext_lazy("card field", "Area"), "cortex": pgettext_lazy("card field", "Cortex"),
+    "distance": pgettext_lazy("card field", "Distance"), "effect": pgettext_lazy("card field", "Effect"),
+    "hardpoints": pgettext_lazy("card field", "Hardpoints"), "not_modelled": pgettext_lazy("card field", "Not modelled"),
+    "other_qualities": pgettext_lazy("card field", "Other qualities"), "place": pgettext_lazy("card field", "Place"),
+    "slot": pgettext_lazy("card field", "Slot"), "slug": pgettext_lazy("card field", "Identifier"),
+    "stat": pgettext_lazy("card field", "Stat"),
 }
 
 
 def card_field(field: str) -> str:
-    """A card field in words ("fuel_cost" -> "Fuel cost" / 燃料コスト)."""
-    known = CARD_FIELDS.get(field)
+    """A card field in words ("fuel_cost" -> "Fuel cost" / 燃料コスト); a Warcaster stat by its abbreviation."""
+    known = CARD_FIELDS.get(field) or LABELS[("warcaster", "stat")].get(field)
     return str(known) if known is not None else humanise(field)
 
 

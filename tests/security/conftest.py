@@ -120,8 +120,20 @@ class World:
 
 
 @pytest.fixture
-def world(hagmi_catalog, published, owner, other, staff) -> World:  # noqa: F811
-    return World({"owner": owner, "other": other, "staff": staff})
+def editor(make_user):
+    """A data editor (issue 19 part 2): the "Data editors" group, not staff. The card editor's rows of the matrix."""
+    from django.contrib.auth.models import Group
+
+    from cards.drafts import EDITOR_GROUP
+
+    user = make_user("editor")
+    user.groups.add(Group.objects.get(name=EDITOR_GROUP))
+    return user
+
+
+@pytest.fixture
+def world(hagmi_catalog, published, owner, other, staff, editor) -> World:  # noqa: F811
+    return World({"owner": owner, "other": other, "staff": staff, "editor": editor})
 
 
 __all__ = ["ACTORS", "LIST_STATES", "PASSWORD", "RUN_STATES", "USERS", "World"]

@@ -216,6 +216,22 @@ def staff_page(status: int) -> Callable[[str, str], Expect]:
     return policy
 
 
+def editor_page(status: int) -> Callable[[str, str], Expect]:
+    """The card editor (issue 19 part 2): sign in first; data editors and staff may, any other user gets the 403
+    page ("owner" is an ordinary user here)."""
+    def policy(actor: str, state: str) -> Expect:
+        if actor == "anon":
+            return Expect(LOGIN)
+        return Expect(status) if actor in ("editor", "staff") else Expect(403)
+
+    return policy
+
+
+def signed_in_any(status: int) -> Callable[[str, str], Expect]:
+    """Proposing a correction to a card: any signed-in user, editor or not."""
+    return lambda actor, state: Expect(LOGIN) if actor == "anon" else Expect(status)
+
+
 # --- request bodies ------------------------------------------------------------------------------------------
 
 
@@ -306,6 +322,7 @@ class Call:
 
 A = dict(api=True)
 SIGNED = ("anon", "owner", "other")  # endpoints without an object: staff is just another user there
+EDITING = ("anon", "owner", "editor", "staff")  # the card editor: anonymous, a user, a data editor, staff
 
 MATRIX: dict[str, list[Call]] = {
     # --- API: schema, docs, catalog (read-only, public) ---
@@ -432,6 +449,32 @@ MATRIX: dict[str, list[Call]] = {
     "data_import_confirm": [Call("POST", "/data/import/confirm/", staff_page(409),
                                  data=lambda w, a: {"token": "not-pending", "sha256": "0" * 64}),
                             Call("GET", "/data/import/confirm/", staff_page(405))],
+    # --- the card editor (issue 19 part 2): draft edit, publish, propose, accept; a bad or unchanged card is a 422 ---
+    "data_home": [Call("GET", "/data/", editor_page(200), actors=EDITING)],
+    "draft_detail": [Call("GET", "/data/hagmi/builder-test/", editor_page(200), actors=EDITING)],
+    "draft_card_new": [Call("GET", "/data/hagmi/builder-test/cards/new/?category=unit", editor_page(200),
+                            actors=EDITING),
+                       Call("POST", "/data/hagmi/builder-test/cards/new/", editor_page(422), actors=EDITING,
+                            data=lambda w, a: {"category": "unit", "code": "HT-900", "action": "save"})],
+    "draft_card": [Call("GET", "/data/hagmi/builder-test/cards/HT-001/", editor_page(200), actors=EDITING),
+                   Call("POST", "/data/hagmi/builder-test/cards/HT-001/", editor_page(200), actors=EDITING,
+                        data=lambda w, a: {"category": "unit", "action": "check"})],
+    "draft_card_remove": [Call("POST", "/data/hagmi/builder-test/cards/HT-001/remove/", editor_page(302),
+                               actors=EDITING),
+                          Call("GET", "/data/hagmi/builder-test/cards/HT-001/remove/", editor_page(405),
+                               actors=EDITING)],
+    "draft_publish": [Call("POST", "/data/hagmi/builder-test/publish/", editor_page(302), actors=EDITING,
+                           data=lambda w, a: {"version": "next"}),
+                      Call("GET", "/data/hagmi/builder-test/publish/", editor_page(405), actors=EDITING)],
+    "draft_discard": [Call("POST", "/data/hagmi/builder-test/discard/", editor_page(302), actors=EDITING),
+                      Call("GET", "/data/hagmi/builder-test/discard/", editor_page(405), actors=EDITING)],
+    "card_propose": [Call("GET", "/catalog/hagmi/HT-001/propose/", signed_in_any(200), actors=EDITING),
+                     Call("POST", "/catalog/hagmi/HT-001/propose/", signed_in_any(422), actors=EDITING,
+                          data=lambda w, a: {"category": "unit", "code": "HT-001", "action": "save"})],
+    "proposal_list": [Call("GET", "/data/proposals/", editor_page(200), actors=EDITING)],
+    "proposal_detail": [Call("GET", "/data/proposals/999999/", editor_page(404), actors=EDITING),
+                        Call("POST", "/data/proposals/999999/", editor_page(404), actors=EDITING,
+                             data=lambda w, a: {"decision": "accept"})],
     "simulation_list": [Call("GET", "/simulations/", signed_in_page(200), actors=ACTORS, setup=World.all_runs, check=runs_index)],
     # --- pages of a list ---
     "list_detail": [Call("GET", "/lists/{slug}/", read)],

@@ -132,7 +132,8 @@ def site(owner) -> Site:
     second["cards"][0] = {**second["cards"][0], "fuel_cost": second["cards"][0].get("fuel_cost", 0) + 1}
     package_import(second)
     packages = list(DataPackage.objects.select_related("system").order_by("system__slug", "slug"))
-    cards = list(Card.objects.select_related("system").order_by("system__slug", "code"))
+    proposals = _card_editor_showcase(owner)
+    cards = list(Card.objects.select_related("system", "package").order_by("system__slug", "code"))
     systems = sorted({card.system.slug for card in cards})
     urls: dict[str, list[str]] = {
         "home": ["/"],
@@ -169,6 +170,18 @@ def site(owner) -> Site:
         + [f"/analysis/?run={run.public_id}&game=0&step=1" for run in runs],
         "replay_position": [f"/simulations/{run.public_id}/games/0/position/?step=1" for run in runs],  # JSON
         "replay_from_here": [],  # POST only (tests/web/test_analysis.py)
+        # the card editor (issue 19 part 2): a draft with a change, history and proposals, every kind's form
+        "data_home": ["/data/"],
+        "proposal_list": ["/data/proposals/"],
+        "proposal_detail": [f"/data/proposals/{proposal.pk}/" for proposal in proposals],
+        "draft_detail": [f"/data/{package.system.slug}/{package.slug}/" for package in packages],
+        "draft_card_new": [f"/data/{package.system.slug}/{package.slug}/cards/new/"
+                           + (f"?{'category' if package.system.slug == 'hagmi' else 'kind'}={kind}" if kind else "")
+                           for package in packages for kind in ["", *sorted({card.category for card in cards
+                                                                             if card.package_id == package.pk})]],
+        "draft_card": [f"/data/{card.system.slug}/{card.package.slug}/cards/{card.code}/" for card in
+                       _one_of_each_kind(cards)],
+        "card_propose": [f"/catalog/{card.system.slug}/{card.code}/propose/" for card in _one_of_each_kind(cards)],
         "package_detail": [f"/catalog/{package.system.slug}/packages/{package.slug}/" for package in packages]
         + [f"/catalog/hagmi/packages/{hagmi.slug}/?from=2&to=1", f"/catalog/hagmi/packages/{hagmi.slug}/?from=9"],
     }
@@ -183,9 +196,30 @@ def site(owner) -> Site:
     data |= {gl.name for gl in lists} | {opp.name for opp in Opponent.objects.all()}
     data |= {str(opp.data.get("name_en") or "") for opp in Opponent.objects.all()}
     data |= {fmt.name for fmt in Format.objects.all()} | {fmt.name_en for fmt in Format.objects.all()}
-    data |= {owner.username, "Tuned for the store championship."}
+    data |= {owner.username, "Tuned for the store championship.", "The printed card says so.", "Thank you."}
     words = tuple(sorted((w for w in data if w and len(w) > 1), key=len, reverse=True))
     return Site(client=client, urls=urls, data_words=words)
+
+
+def _one_of_each_kind(cards: list[Card]) -> list[Card]:
+    """A card of each system and category (HAGMI) or kind (MWDA, Warcaster): every shape of the editor's form."""
+    found: dict[tuple[str, str], Card] = {}
+    for card in cards:
+        found.setdefault((card.system.slug, card.category), card)
+    return list(found.values())
+
+
+def _card_editor_showcase(owner) -> list:
+    """Two corrections proposed to HAGMI cards: one accepted (so the package has a draft and a history), one open."""
+    from cards import drafts
+
+    first, second = Card.objects.filter(system__slug="hagmi", category="unit").order_by("code")[:2]
+    made = []
+    for card in (first, second):
+        changed = {**card.data, "armor": card.data["armor"] + 1}
+        made.append(drafts.proposal_create("hagmi", card.code, changed, user=owner, note="The printed card says so."))
+    drafts.proposal_accept(made[0], user=owner, reply="Thank you.")
+    return made
 
 
 def _pages(site: Site, language: str) -> Iterator[tuple[str, str, str]]:
