@@ -333,10 +333,28 @@ def proposal_accept(proposal: CardProposal, *, user: Any, reply: str = "") -> Pa
         locked = CardProposal.objects.select_for_update().get(pk=proposal.pk)
         if locked.status != CardProposal.Status.OPEN:
             raise DraftRefused("this proposal was decided already")
-        draft = draft_card_save(locked.system.slug, locked.slug, locked.data, user=user, replacing=locked.code,
+        card = _merged(locked, working_document(locked.system.slug, locked.slug) or {"cards": []})
+        draft = draft_card_save(locked.system.slug, locked.slug, card, user=user, replacing=locked.code,
                                 proposal=locked)
         _decide(locked, CardProposal.Status.ACCEPTED, user=user, reply=reply)
         return draft
+
+
+def _merged(proposal: CardProposal, document: dict) -> dict:
+    """The card the draft gets: the fields the proposal changes, on top of the card as the draft has it now, so that
+    an editor's own edits of other fields since the proposal was made are kept."""
+    current = next((card for card in document.get("cards", []) if card.get("code") == proposal.code), None)
+    if current is None:
+        raise DraftRefused(f"the draft no longer has the card {proposal.code}")
+    merged = dict(current)
+    for key in {*proposal.before, *proposal.data}:
+        if proposal.before.get(key) == proposal.data.get(key):
+            continue
+        if key in proposal.data:
+            merged[key] = proposal.data[key]
+        else:
+            merged.pop(key, None)
+    return merged
 
 
 def proposal_reject(proposal: CardProposal, *, user: Any, reply: str = "") -> None:

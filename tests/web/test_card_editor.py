@@ -212,3 +212,26 @@ def test_grant_editor_gives_and_takes_the_role(catalog, make_user):
     assert drafts.is_data_editor(user)
     call_command("grant_editor", "someone", "--remove", stdout=open("/dev/null", "w"))
     assert not drafts.is_data_editor(type(user).objects.get(pk=user.pk))
+
+
+def test_accepting_a_proposal_keeps_the_editors_own_changes_to_other_fields(catalog, owner, editor):
+    """The proposal's changed fields go on top of the card as the draft has it: an editor's edit of another field
+    since the proposal was made is not lost."""
+    player, editing = logged_in(owner), logged_in(editor)
+    data = _form(player, "/catalog/hagmi/HS-001/propose/")
+    data.update({"armor": ["4"]})
+    player.post("/catalog/hagmi/HS-001/propose/", {**data, "action": "save"})
+    data = _form(editing, "/data/hagmi/core/cards/HS-001/")
+    data.update({"pilot": ["新しい搭乗者"]})
+    assert editing.post("/data/hagmi/core/cards/HS-001/", {**data, "action": "save"}).status_code == 302
+    editing.post(f"/data/proposals/{CardProposal.objects.get().pk}/", {"decision": "accept"})
+    card = next(card for card in PackageDraft.objects.get().data["cards"] if card["code"] == "HS-001")
+    assert card["armor"] == 4 and card["pilot"] == "新しい搭乗者"
+
+
+def test_enter_in_a_field_runs_the_checks_not_an_add_or_remove_button(editor_client):
+    """A form's first submit button is what Enter presses: the card form's is the check."""
+    html = editor_client.get("/data/hagmi/core/cards/HS-001/").content.decode()
+    form = html[html.index('id="card-form"'):]
+    first = form[form.index("<button"):form.index("</button>")]
+    assert 'value="check"' in first
