@@ -25,7 +25,7 @@ from django.utils import timezone
 
 from . import package_validation as checks
 from .models import CardProposal, CatalogChange, GameSystem, PackageDraft, PackageVersion
-from .selectors import cards_diff, package_document
+from .selectors import cards_diff, fields_changed, package_document
 from .services import PackageError, catalog_context, package_import, system_ensure
 
 EDITOR_GROUP = "Data editors"
@@ -78,13 +78,11 @@ def working_document(system_slug: str, slug: str) -> dict | None:
     return package_document(system_slug, slug)
 
 
-def draft_changes(system_slug: str, slug: str) -> dict:
-    """What the draft changes against the published package: cards_diff's added, removed and changed."""
-    draft = draft_get(system_slug, slug)
+def draft_changes(draft: PackageDraft | None, published: dict | None) -> dict:
+    """What a draft changes against the published package (its document): cards_diff's added, removed, changed."""
     if draft is None:
         return {"added": [], "removed": [], "changed": {}}
-    published = package_document(system_slug, slug) or {"cards": []}
-    return cards_diff(published.get("cards", []), draft.data.get("cards", []))
+    return cards_diff((published or {}).get("cards", []), draft.data.get("cards", []))
 
 
 def history(system_slug: str, slug: str | None = None, *, limit: int = 50) -> QuerySet[CatalogChange]:
@@ -94,8 +92,12 @@ def history(system_slug: str, slug: str | None = None, *, limit: int = 50) -> Qu
     return changes[:limit]
 
 
-def proposals_open() -> QuerySet[CardProposal]:
-    return CardProposal.objects.filter(status=CardProposal.Status.OPEN).select_related("system", "proposed_by")
+def proposals_open(system_slug: str | None = None, slug: str | None = None) -> QuerySet[CardProposal]:
+    """The corrections waiting for an editor, newest first; of one package when its system and slug are given."""
+    proposals = CardProposal.objects.filter(status=CardProposal.Status.OPEN).select_related("system", "proposed_by")
+    if system_slug is not None:
+        proposals = proposals.filter(system__slug=system_slug, slug=slug)
+    return proposals
 
 
 def proposals_decided(*, limit: int = 30) -> QuerySet[CardProposal]:
@@ -213,8 +215,6 @@ def draft_card_save(system_slug: str, slug: str, card: dict, *, user: Any, repla
             raise CardInvalid(problems)
         cards = list(draft.data.get("cards", []))
         before = next((other for other in cards if other.get("code") == replacing), None) if replacing else None
-        if before is None and any(other.get("code") == card.get("code") for other in cards):
-            raise CardInvalid([("code", f"{card.get('code')} is the code of another card of this package")])
         if before is not None:
             if before == card:
                 return draft
@@ -347,9 +347,7 @@ def _merged(proposal: CardProposal, document: dict) -> dict:
     if current is None:
         raise DraftRefused(f"the draft no longer has the card {proposal.code}")
     merged = dict(current)
-    for key in {*proposal.before, *proposal.data}:
-        if proposal.before.get(key) == proposal.data.get(key):
-            continue
+    for key in fields_changed(proposal.before, proposal.data):
         if key in proposal.data:
             merged[key] = proposal.data[key]
         else:

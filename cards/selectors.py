@@ -216,9 +216,14 @@ def cards_diff(before: list[dict], after: list[dict]) -> dict:
     return {
         "added": [code for code in new if code not in old],
         "removed": [code for code in old if code not in new],
-        "changed": {code: sorted(key for key in {*card, *old[code]} if card.get(key) != old[code].get(key))
-                    for code, card in new.items() if code in old and card != old[code]},
+        "changed": {code: fields_changed(old[code], card) for code, card in new.items()
+                    if code in old and card != old[code]},
     }
+
+
+def fields_changed(before: dict, after: dict) -> list[str]:
+    """The fields of a card that differ from one version to another (added, removed or changed), sorted."""
+    return sorted(key for key in {*before, *after} if before.get(key) != after.get(key))
 
 
 def package_versions(system_slug: str, slug: str) -> QuerySet[PackageVersion]:

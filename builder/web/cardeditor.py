@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from cards import drafts
-from cards.selectors import package_document, package_versions, packages_list
+from cards.selectors import fields_changed, package_document, package_versions, packages_list
 from cards.services import PackageError
 
 from . import cardform, cardtext, vocabulary
@@ -68,11 +68,13 @@ def data_home(request: HttpRequest) -> HttpResponse:
     """Every package, by game, with its draft's changes, and the corrections users proposed."""
     rows = []
     for package in packages_list().order_by("system__slug", "slug"):
-        changes = drafts.draft_changes(package.system.slug, package.slug)
+        draft = drafts.draft_get(package.system.slug, package.slug)
+        published = package_document(package.system.slug, package.slug) if draft is not None else None
+        changes = drafts.draft_changes(draft, published)
         rows.append({"system": package.system.slug, "system_name": p.system_name(package.system.slug),
                      "slug": package.slug, "title": package.title, "version": package.version,
                      "cards": package.card_count, "latest": package.latest,
-                     "draft": drafts.draft_get(package.system.slug, package.slug) is not None,
+                     "draft": draft is not None,
                      "added": len(changes["added"]), "changed": len(changes["changed"]),
                      "removed": len(changes["removed"])})
     return render(request, "data/home.html", {"packages": rows, "proposals": list(drafts.proposals_open()[:50])})
@@ -82,9 +84,12 @@ def data_home(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "HEAD"])
 def draft_detail(request: HttpRequest, system: str, slug: str) -> HttpResponse:
     game = system_or_404(system)
-    document = _package_or_404(system, slug)
     draft = drafts.draft_get(system, slug)
-    changes = drafts.draft_changes(system, slug)
+    published = package_document(system, slug)
+    document = draft.data if draft is not None else published
+    if document is None:
+        raise Http404(f"No package {slug!r} in {system}.")
+    changes = drafts.draft_changes(draft, published)
     query = (request.GET.get("q") or "").strip()[:100]
     rows = []
     for card in document.get("cards", []):
@@ -94,8 +99,7 @@ def draft_detail(request: HttpRequest, system: str, slug: str) -> HttpResponse:
         if query and query.lower() not in " ".join([code, row["names"]["main"], row["names"].get("other", "")]).lower():
             continue
         rows.append(row)
-    published = package_document(system, slug) or {"cards": []}
-    removed = [_card_row(system, card, "removed") for card in published.get("cards", [])
+    removed = [_card_row(system, card, "removed") for card in (published or {}).get("cards", [])
                if card.get("code") in changes["removed"]]
     versions = list(package_versions(system, slug)[:1])
     next_number = (versions[0].number + 1) if versions else 1
@@ -106,8 +110,7 @@ def draft_detail(request: HttpRequest, system: str, slug: str) -> HttpResponse:
         "kinds": _kinds(system),
         "version_label": timezone.localdate().strftime("%Y.%m.%d"),
         "history": [_history_row(change) for change in drafts.history(system, slug)],
-        "proposals": [proposal for proposal in drafts.proposals_open() if proposal.system.slug == system
-                      and proposal.slug == slug],
+        "proposals": list(drafts.proposals_open(system, slug)),
     })
 
 
@@ -121,8 +124,7 @@ def _history_row(change) -> dict[str, Any]:
     }
     fields = []
     if change.action == "card_changed" and isinstance(change.before, dict) and isinstance(change.after, dict):
-        fields = [vocabulary.card_field(key) for key in sorted({*change.before, *change.after})
-                  if change.before.get(key) != change.after.get(key)]
+        fields = [vocabulary.card_field(key) for key in fields_changed(change.before, change.after)]
     card = change.after if isinstance(change.after, dict) and change.after.get("code") else change.before
     return {"at": change.at, "user": change.user.username if change.user else _("a removed account"),
             "what": words.get(change.action, change.action), "code": change.code,
@@ -335,8 +337,7 @@ def proposal_list(request: HttpRequest) -> HttpResponse:
 
 
 def _proposal_row(proposal) -> dict[str, Any]:
-    fields = [vocabulary.card_field(key) for key in sorted({*proposal.before, *proposal.data})
-              if proposal.before.get(key) != proposal.data.get(key)]
+    fields = [vocabulary.card_field(key) for key in fields_changed(proposal.before, proposal.data)]
     return {"proposal": proposal, "system_name": p.system_name(proposal.system.slug),
             "names": p.names(proposal.data, proposal.code), "fields": fields,
             "by": proposal.proposed_by.username if proposal.proposed_by else _("a removed account")}
@@ -374,8 +375,7 @@ def proposal_detail(request: HttpRequest, pk: int) -> HttpResponse:
         **row, "system": system, "before": _preview(system, proposal.before), "after": _preview(system, proposal.data),
         "field_rows": [{"label": vocabulary.card_field(key), "before": _shown(proposal.before.get(key)),
                         "after": _shown(proposal.data.get(key))}
-                       for key in sorted({*proposal.before, *proposal.data})
-                       if proposal.before.get(key) != proposal.data.get(key)],
+                       for key in fields_changed(proposal.before, proposal.data)],
     })
 
 
