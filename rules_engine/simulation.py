@@ -10,6 +10,8 @@ worker on any machine plays it without the database (DESIGN.md §4):
       "cards": { "HS-001": { card dict as in its package }, ... },   # every card the list and the opponent use
       "opponent": { opponent dict as in its package: "slug", "kind", ... },
       "policy": "greedy",
+      "opponent_policy": "random",   # optional: who plays the other side when it is played by a policy (a deck,
+                                     # an army, a force); absent: the same policy as the list's
       "options": { ruleset options (RULES.md interpretations) }
     }
 
@@ -144,12 +146,18 @@ class BaseSimulator:
             policy = get_policy(self.policy_name(snapshot.get("policy")))
         except ValueError as exc:
             raise SimulationInputError(f"policy: {exc}") from None
+        opponent_policy = policy
+        if snapshot.get("opponent_policy") not in (None, ""):  # a different player on the other side (issue 20)
+            try:
+                opponent_policy = get_policy(self.policy_name(snapshot.get("opponent_policy")))
+            except ValueError as exc:
+                raise SimulationInputError(f"opponent_policy: {exc}") from None
         try:
             game = self.new_game(snapshot.get("list") or {}, cards, snapshot.get("opponent"), options)
         except tuple(error for error, _ in self.input_errors) as exc:
             prefix = next(where for error, where in self.input_errors if isinstance(exc, error))
             raise SimulationInputError(f"{prefix}: {exc}" if prefix else str(exc)) from None
-        return PreparedGame(game, [policy, policy])
+        return PreparedGame(game, [policy, opponent_policy])
 
     chunk_sizes: Mapping[str, int] = {}  # opponent kind -> games per chunk (measured: docs/benchmarks.md)
 
@@ -224,12 +232,15 @@ def build_snapshot(
     *,
     policy: str,
     options: Mapping[str, Any] | None = None,
+    opponent_policy: str | None = None,
 ) -> dict[str, Any]:
-    """Freeze a list, the cards it and the opponent need, the opponent and the policy into a snapshot."""
+    """Freeze a list, the cards it and the opponent need, the opponent and the policy into a snapshot.
+    `opponent_policy` (None: the list's policy plays both sides) is kept only when given, so a snapshot without
+    it hashes as before."""
     system = document.get("system")
     simulator = simulator_for(system)
     needed = list_codes(document) | simulator.referenced_cards(opponent)
-    return {
+    snapshot = {
         "schema": SNAPSHOT_SCHEMA,
         "system": system,
         "list": _plain(document),
@@ -238,6 +249,9 @@ def build_snapshot(
         "policy": policy,
         "options": _plain(options or {}),
     }
+    if opponent_policy:
+        snapshot["opponent_policy"] = opponent_policy
+    return snapshot
 
 
 def _plain(value: Any) -> Any:
@@ -458,6 +472,7 @@ def simulation_result(summary: Summary, snapshot: Mapping[str, Any], *, games: i
         "system": snapshot.get("system"),
         "opponent": opponent.get("slug"),
         "policy": snapshot.get("policy"),
+        **({"opponent_policy": snapshot["opponent_policy"]} if snapshot.get("opponent_policy") else {}),
         "games": games,
         "seed": seed,
         "engine_version": ENGINE_VERSION,

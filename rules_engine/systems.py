@@ -47,6 +47,9 @@ class GameSystem:
     typical_target: Callable[..., Any] | None = None
     can_be_targeted: Callable[..., Any] | None = None
     simulator_module: str = ""
+    # The opponent kind of "another list, played by a policy" (HAGMI deck, MWDA army, Warcaster force): a gauntlet's
+    # opponent made from any list (issue 20) is {"kind": this, "list": the hangar.list/1 document}.
+    list_opponent_kind: str = ""
     # The engine's own reader of one card: raises CardDataError (rules_engine.core.catalog) when the engine could
     # not play it. The package importer runs it on every card, so a skill, effect or weapon is defined once.
     check_card: Callable[[Mapping[str, Any]], Any] | None = None
@@ -71,6 +74,13 @@ class GameSystem:
         from rules_engine.simulation import simulator_for
 
         return simulator_for(self.slug)
+
+    def list_opponent(self, document: Mapping[str, Any], *, slug: str, name: str = "", name_en: str = "") -> dict:
+        """A list as an opponent played by a policy, in the shape of the package's sample opponents."""
+        if not self.list_opponent_kind:
+            raise ValueError(f"{self.name}: a list cannot be played as an opponent")
+        return {"slug": slug, "name": name or slug, "name_en": name_en or name or slug,
+                "kind": self.list_opponent_kind, "list": dict(document)}
 
     def names(self) -> dict[str, str]:
         return {"en": self.name, "ja": self.name_ja}

@@ -21,7 +21,7 @@ import math
 from collections.abc import Mapping
 from typing import Any, TypeVar, Union
 
-__all__ = ["Tally", "Mean", "Histogram", "Summary", "wilson_interval", "ROUND_DIGITS"]
+__all__ = ["Tally", "Mean", "Histogram", "PerGame", "Summary", "wilson_interval", "ROUND_DIGITS"]
 
 ROUND_DIGITS = 6
 SIGNIFICANT_DIGITS = 10
@@ -295,9 +295,81 @@ class Histogram:
         return cls(counts)
 
 
-Stat = Union[Tally, Mean, Histogram]
-STAT_TYPES: dict[str, type[Stat]] = {cls.kind: cls for cls in (Tally, Mean, Histogram)}
-S = TypeVar("S", Tally, Mean, Histogram)
+class PerGame:
+    """One character per game, by game index (a game's outcome for paired comparisons, issue 20: the list doctor
+    compares each game of a changed list with the same game, same seed, of the list as it is).
+
+    Kept as runs of consecutive indices {start: "wld..."}; merging two disjoint sets of games is a union, so it is
+    exact, associative and commutative like every stat here. A game index given twice is an error (a chunk merged
+    twice would count its games twice anywhere else too)."""
+
+    kind = "per_game"
+    __slots__ = ("runs",)
+
+    def __init__(self, runs: Mapping[int, str] | None = None) -> None:
+        self.runs: dict[int, str] = {}
+        for start, text in (runs or {}).items():
+            self._put(start, text)
+
+    def _put(self, start: int, text: str) -> None:
+        if isinstance(start, bool) or not isinstance(start, int) or start < 0:
+            raise ValueError(f"per_game: a game index is an integer ≥ 0, got {start!r}")
+        if not isinstance(text, str):
+            raise ValueError(f"per_game[{start}]: expected a string, got {type(text).__name__}")
+        if not text:
+            return
+        end = start + len(text)
+        for other, other_text in self.runs.items():
+            if other < end and start < other + len(other_text):
+                raise ValueError(f"per_game: games {start}..{end - 1} overlap games {other}..{other + len(other_text) - 1}")
+        before = next((o for o, t in self.runs.items() if o + len(t) == start), None)
+        if before is not None:  # keep one run where games are consecutive
+            start, text = before, self.runs.pop(before) + text
+        after = self.runs.pop(start + len(text), None)
+        self.runs[start] = text + (after or "")
+
+    def add(self, index: int, value: str) -> None:
+        if not isinstance(value, str) or len(value) != 1:
+            raise ValueError(f"per_game[{index}]: expected one character, got {value!r}")
+        self._put(index, value)
+
+    @property
+    def total(self) -> int:
+        return sum(len(text) for text in self.runs.values())
+
+    def text(self, start: int = 0, games: int | None = None) -> str:
+        """The characters of games start .. start+games-1 in index order; ValueError when one is missing."""
+        games = self.total if games is None else games
+        run = self.runs.get(start, "")
+        if len(run) < games:
+            raise ValueError(f"per_game: games {start}..{start + games - 1} are not all here")
+        return run[:games]
+
+    def merge(self, other: PerGame) -> PerGame:
+        for start, text in other.runs.items():
+            self._put(start, text)
+        return self
+
+    def copy(self) -> PerGame:
+        return PerGame(self.runs)
+
+    def to_dict(self, exact: bool = False) -> dict[str, Any]:
+        return {"type": self.kind, "total": self.total, "runs": {str(k): self.runs[k] for k in sorted(self.runs)}}
+
+    @classmethod
+    def from_dict(cls, raw: Mapping[str, Any], where: str = "per_game") -> PerGame:
+        runs: dict[int, str] = {}
+        for key, text in _check_mapping(f"{where}.runs", raw.get("runs")).items():
+            try:
+                runs[int(key)] = text
+            except (TypeError, ValueError):
+                raise ValueError(f"{where}.runs: key {key!r} is not an integer") from None
+        return cls(runs)
+
+
+Stat = Union[Tally, Mean, Histogram, PerGame]
+STAT_TYPES: dict[str, type[Stat]] = {cls.kind: cls for cls in (Tally, Mean, Histogram, PerGame)}
+S = TypeVar("S", Tally, Mean, Histogram, PerGame)
 
 
 class Summary:
@@ -331,6 +403,9 @@ class Summary:
 
     def histogram(self, name: str) -> Histogram:
         return self._get(name, Histogram)
+
+    def per_game(self, name: str) -> PerGame:
+        return self._get(name, PerGame)
 
     def __getitem__(self, name: str) -> Stat:
         return self.stats[name]

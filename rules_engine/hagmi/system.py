@@ -31,6 +31,7 @@ SYSTEM = GameSystem(
     odds=draw_odds,
     odds_error=OddsError,
     sample_hand=sample_hand,
+    list_opponent_kind="deck",
     simulator_module="rules_engine.hagmi.simulation",
     check_card=parse_card,  # its skills by the engine's own vocabulary (hagmi/skills.py validate_skill)
 )

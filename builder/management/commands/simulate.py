@@ -1,9 +1,14 @@
-"""`python manage.py simulate FILE --opponent SLUG --games N --seed S [--policy NAME] [--workers K] [--json]`
-(DESIGN.md §2.4), and `python manage.py simulate --list-opponents SYSTEM`.
+"""`python manage.py simulate FILE --opponent SLUG --games N --seed S [--policy NAME] [--opponent-policy NAME]
+[--workers K] [--json]` (DESIGN.md §2.4), and `python manage.py simulate --list-opponents SYSTEM`.
 
-Plays the list in FILE (hangar.list/1 JSON or the text format) against a sample opponent of the loaded catalog,
-in this process or in K local processes. The same seed gives the same summary, byte for byte, whatever K is.
-Exit status: 0 done, 2 bad file or arguments (the message says which).
+Plays the list in FILE (hangar.list/1 JSON, a BattleScribe roster or the text format) against a sample opponent of
+the loaded catalog, in this process or in K local processes. The same seed gives the same summary, byte for byte,
+whatever K is. Exit status: 0 done, 2 bad file or arguments (the message says which).
+
+A **gauntlet** (issue 20): several `--opponent SLUG[=WEIGHT]` and/or `--opponent-list FILE[=WEIGHT]` (any list
+file, played by `--opponent-policy`), weights 1 unless given (a "meta": they are normalised). It prints a row per
+opponent (win rate, interval, game length) and the weighted total; each row is exactly the result of the plain run
+against that opponent with the same seed.
 """
 from __future__ import annotations
 
@@ -16,7 +21,9 @@ from builder.management.commands.check_list import EXIT_BAD_FILE, read_list_file
 from cards.models import Opponent
 from cards.selectors import catalog_for
 from cards.systems import SYSTEMS
+from rules_engine.batch import gauntlet_batch, gauntlet_result, run_batch
 from rules_engine.simulation import MAX_GAMES, SimulationInputError, build_snapshot, simulate
+from rules_engine.systems import system as game_system
 
 
 def bad_input(message: str) -> CommandError:
@@ -36,10 +43,16 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("file", nargs="?", help="list file: hangar.list/1 JSON, a BattleScribe .ros/.rosz roster or the text format")
-        parser.add_argument("--opponent", help="opponent slug (see --list-opponents)")
+        parser.add_argument("--opponent", action="append", default=[], metavar="SLUG[=WEIGHT]",
+                            help="opponent slug (see --list-opponents); give several, with weights, for a gauntlet")
+        parser.add_argument("--opponent-list", action="append", default=[], metavar="FILE[=WEIGHT]",
+                            help="a list file played as an opponent (by --opponent-policy): a gauntlet row")
         parser.add_argument("--games", type=int, default=1000, help=f"games to play (1..{MAX_GAMES}; default 1000)")
         parser.add_argument("--seed", type=int, default=1, help="run seed (default 1)")
-        parser.add_argument("--policy", default="greedy", help="the list's player: greedy (default) or random")
+        parser.add_argument("--policy", default="greedy", help="the list's player: greedy (default), search or random")
+        parser.add_argument("--opponent-policy", default=None,
+                            help="the other side's player, when a policy plays it (a deck, army or force): "
+                                 "default the same as --policy")
         parser.add_argument("--workers", type=int, default=1, help="local processes (default 1)")
         parser.add_argument("--json", action="store_true", help="print the summary as JSON")
         parser.add_argument("--list-opponents", metavar="SYSTEM", help="list the opponent slugs of a system")
@@ -50,7 +63,7 @@ class Command(BaseCommand):
             return self.list_opponents(options["list_opponents"])
         if not options["file"]:
             raise bad_input("give a list FILE (or --list-opponents SYSTEM)")
-        if not options["opponent"]:
+        if not options["opponent"] and not options["opponent_list"]:
             raise bad_input("--opponent is required (see --list-opponents SYSTEM)")
         if options["workers"] < 1:
             raise bad_input("--workers must be at least 1")
@@ -60,16 +73,65 @@ class Command(BaseCommand):
         catalog = catalog_for(system)
         if catalog is None:
             raise bad_input(f"no {system} catalog is loaded: run `python manage.py load_packages` first")
-        opponent = opponent_data(system, options["opponent"])
+        opponents = self.opponents(system, catalog, options)
+        policies = {"policy": options["policy"], "opponent_policy": options["opponent_policy"]}
+        gauntlet = len(opponents) > 1 or opponents[0][2] is not None or bool(options["opponent_list"])
         try:
-            snapshot = build_snapshot(document, catalog.cards, opponent, policy=options["policy"])
-            result = simulate(snapshot, games=options["games"], seed=options["seed"], workers=options["workers"])
+            if gauntlet:
+                batch = gauntlet_batch([(key, 1.0 if weight is None else weight, build_snapshot(document, catalog.cards, opponent, **policies))
+                                        for key, opponent, weight in opponents])
+                result = gauntlet_result(batch, run_batch(batch, games=options["games"], seed=options["seed"],
+                                                          workers=options["workers"]),
+                                         games=options["games"], seed=options["seed"])
+            else:
+                snapshot = build_snapshot(document, catalog.cards, opponents[0][1], **policies)
+                result = simulate(snapshot, games=options["games"], seed=options["seed"], workers=options["workers"])
         except SimulationInputError as error:
             raise bad_input(f"{options['file']}: {error}") from None
         if options["json"]:
             self.stdout.write(json.dumps(result, ensure_ascii=False, indent=2, sort_keys=True))
         else:
-            self.stdout.write("\n".join(describe(result)))
+            self.stdout.write("\n".join(describe_gauntlet(result) if gauntlet else describe(result)))
+
+    def opponents(self, system: str, catalog, options) -> list[tuple[str, dict, float | None]]:
+        """(key, opponent, weight or None) of every --opponent and --opponent-list, in the order given."""
+        found: list[tuple[str, dict, float | None]] = []
+        for given in options["opponent"]:
+            slug, weight = split_weight(given, "--opponent")
+            found.append((slug, opponent_data(system, slug), weight))
+        for given in options["opponent_list"]:
+            path, weight = split_weight(given, "--opponent-list", path=True)
+            document = read_list_file(Path(path))
+            if document["system"] != system:
+                raise bad_input(f"--opponent-list {path}: a {document['system']} list cannot play a {system} list")
+            for position, entry in enumerate(entry for entries in document["sections"].values() for entry in entries):
+                if entry["card"] not in catalog.cards:
+                    raise bad_input(f"--opponent-list {path}: card {entry['card']!r} is not in the {system} catalog")
+            key = f"list:{Path(path).stem}"
+            opponent = game_system(system).list_opponent(document, slug=key, name=document.get("name") or "")
+            found.append((key, opponent, weight))
+        keys = [key for key, _, _ in found]
+        twice = sorted({key for key in keys if keys.count(key) > 1})
+        if twice:
+            raise bad_input(f"--opponent: {', '.join(twice)} given twice")
+        return found
+
+
+def split_weight(given: str, option: str, *, path: bool = False) -> tuple[str, float | None]:
+    """"SLUG=0.3" → ("SLUG", 0.3); "SLUG" → ("SLUG", None). For a file, "=" belongs to the name unless what follows
+    the last "=" is a number."""
+    name, sep, weight = given.rpartition("=")
+    if not sep:
+        return given, None
+    try:
+        value = float(weight)
+    except ValueError:
+        if path:
+            return given, None
+        raise bad_input(f"{option} {given}: the weight after '=' must be a number, got {weight!r}") from None
+    if not 0 <= value < float("inf") or value != value:
+        raise bad_input(f"{option} {given}: the weight must be a number ≥ 0")
+    return name, value
 
     def list_opponents(self, system: str) -> None:
         rows = Opponent.objects.filter(system__slug=system).order_by("slug")
@@ -78,6 +140,23 @@ class Command(BaseCommand):
         for row in rows:
             kind = row.data.get("kind", "")
             self.stdout.write(f"{row.slug:<28} {kind:<10} {row.name}")
+
+
+def describe_gauntlet(result: dict) -> list[str]:
+    """A gauntlet in plain words: a row per opponent and the weighted total."""
+    policy = result["policy"] + (f" vs {result['opponent_policy']}" if result.get("opponent_policy") else "")
+    lines = [f"{result['system']} gauntlet ({policy}), {result['games']} games per opponent, seed {result['seed']},"
+             f" engine {result['engine_version']}"]
+    unit = result["total"]["length"]["unit"]
+    for row in result["opponents"]:
+        low, high = row["win_rate_interval"]
+        length = row["length"]["mean"]
+        lines.append(f"  {row['key']:<28} weight {row['weight']:.2f}  win rate {row['win_rate']:.1%}"
+                     f" ({low:.1%}-{high:.1%})  {unit} {length:.1f}" if length is not None else
+                     f"  {row['key']:<28} weight {row['weight']:.2f}  win rate {row['win_rate']:.1%} ({low:.1%}-{high:.1%})")
+    low, high = result["total"]["win_rate_interval"]
+    lines.append(f"  {'weighted total':<28}               win rate {result['total']['win_rate']:.1%} ({low:.1%}-{high:.1%})")
+    return lines
 
 
 def describe(result: dict) -> list[str]:
