@@ -22,6 +22,7 @@ SYSTEM = GameSystem(
     section_labels={"army": Label("Army", "軍団")},
     cost_fields=("points",),
     _default_section=default_section,
+    unit_sections=("army",),
     simulator_module="rules_engine.mwda.simulation",
     check_card=unit_spec,  # its dial, weapons and abilities as the engine reads them
 )

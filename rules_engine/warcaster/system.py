@@ -24,6 +24,7 @@ SYSTEM = GameSystem(
     section_labels={"force": Label("Force", "フォース"), "rack": Label("Cypher rack", "サイファーラック")},
     cost_fields=("cst", "cost"),
     _default_section=default_section,
+    unit_sections=("force",),
     simulator_module="rules_engine.warcaster.simulation",
     weapon_odds=weapon_odds,  # W11's exact odds on the card pages
     typical_target=typical_target,
