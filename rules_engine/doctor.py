@@ -36,10 +36,12 @@ KINDS = (REMOVE, ADD, SWAP)
 
 # Bounds of the search (validate_list is called once per tried change; about 0.2 ms for a 46-card HAGMI deck).
 SWAPS_PER_CARD = 6  # legal swaps kept for each card of the list (its nearest replacements)
-SWAP_TRIES_PER_CARD = 24  # replacements tried (validated) for each card of the list, nearest first
+SWAP_TRIES_PER_CARD = 24  # replacements tried (validated) for each card of the list, nearest first (fewer when the
+# list has so many distinct cards that MAX_VALIDATIONS would not cover them all: each card gets the same share)
 ADDS_PER_SECTION = 6  # legal additions kept for each section
 ADD_TRIES_PER_SECTION = 24  # additions tried for each section
-MAX_VALIDATIONS = 1500  # all the changes tried for one list, whatever its size
+MAX_VALIDATIONS = 600  # the changes tried for one list
+VALIDATION_ENTRIES = 60_000  # ... and at most this many entries read by them all (at least 100 changes)
 Z95 = 1.96
 
 
@@ -212,8 +214,21 @@ def _points(summary: Mapping[str, Any]) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
+def _copy_document(doc: Mapping[str, Any]) -> dict[str, Any]:
+    """A new document sharing nothing with `doc`, fast for a read list: entries are flat {card, qty} dicts, only
+    their options (a warjack's loadout) are copied deeply."""
+    copied = {key: value for key, value in doc.items() if key != "sections"}
+    copied["sections"] = {
+        section: [{key: (_plain(value) if key == "options" else value) for key, value in entry.items()}
+                  if isinstance(entry, Mapping) else _plain(entry) for entry in entries]
+        if isinstance(entries, (list, tuple)) else _plain(entries)
+        for section, entries in (doc.get("sections") or {}).items()
+    }
+    return copied
+
+
 class _Trial:
-    """The original list read once; tries changes on copies of it and keeps the legal ones."""
+    """The original list read once; tries changes on cheap copies of it and keeps the legal ones."""
 
     def __init__(self, document: Mapping[str, Any], catalog: Catalog, lang: str) -> None:
         self.catalog, self.lang = catalog, lang
@@ -223,16 +238,18 @@ class _Trial:
             errors = [v["message"] for v in result["violations"] if v["severity"] == "error"]
             shown = "; ".join(errors[:3]) + (f" (and {len(errors) - 3} more)" if len(errors) > 3 else "")
             raise ValueError(f"the list doctor needs a legal list; this one is not: {shown}")
-        self.size = list_size(self.original)
         self.counts = _section_counts(self.original)
         self.points = _points(result["summary"])
         self.validations = 0
-
-    def budget_left(self) -> bool:
-        return self.validations < MAX_VALIDATIONS
+        entries = sum(len(v) for v in self.original.get("sections", {}).values() if isinstance(v, list))
+        # The validations one list may spend: MAX_VALIDATIONS, fewer for a long list (each costs more).
+        self.budget = max(100, min(MAX_VALIDATIONS, VALIDATION_ENTRIES // max(1, entries)))
 
     def attempt(self, kind: str, section: str, out: str | None, into: str | None) -> Change | None:
-        doc = _plain(self.original)
+        # Only the changed section is copied for the check; a kept change gets a document of its own.
+        sections = dict(self.original.get("sections") or {})
+        sections[section] = [dict(entry) if isinstance(entry, dict) else entry for entry in sections.get(section) or []]
+        doc = {**self.original, "sections": sections}
         if out is not None and not _removed(doc, section, out):
             return None
         if into is not None:
@@ -241,21 +258,19 @@ class _Trial:
         result = validate_list(doc, self.catalog, self.lang)
         if not result["legal"]:
             return None
-        counts = _section_counts(doc)
-        sizes = tuple((s, self.counts.get(s, 0), counts.get(s, 0)) for s in self.catalog_sections()
-                      if self.counts.get(s, 0) != counts.get(s, 0))
+        before = self.counts.get(section, 0)
+        size_change = (into is not None) - (out is not None)
+        sizes = ((section, before, before + size_change),) if size_change else ()
         points = _points(result["summary"])
         return Change(
             kind=kind, out=out, into=into,
             section=section, section_into=section if into is not None else None,
-            document=doc, size_change=list_size(doc) - self.size, key=_key(kind, section, out, into),
+            document=_copy_document(doc), size_change=size_change, key=_key(kind, section, out, into),
             system=self.catalog.system, sizes=sizes,
             points=(self.points, points) if self.points is not None and points is not None and points != self.points
             else None,
         )
 
-    def catalog_sections(self) -> tuple[str, ...]:
-        return system(self.catalog.system).section_keys
 
 
 # --- relevance ---------------------------------------------------------------------------------------------------
@@ -383,39 +398,48 @@ def candidate_changes(document: Mapping[str, Any], catalog: Catalog, *, limit: i
     section_costs = {s: [c for sec, code in in_list if sec == s
                          for c in [_cost(game, catalog.cards[code])] if c is not None] for s in sections}
     medians = {s: _median(v) for s, v in section_costs.items()}
+    facts = catalog.derived("doctor.facts")  # code -> (kind, cost, signature), once per catalog
+    for code in set(playable) | {code for _s, code in in_list}:
+        if code not in facts:
+            card = catalog.cards[code]
+            facts[code] = (_kind_of(card), _cost(game, card), _signature(card))
 
-    # Changes out, per card of the list.
-    outs: list[tuple[tuple, str, str, list[Change], Change | None]] = []
-    for position, (section, code) in enumerate(in_list):
-        card = catalog.cards[code]
-        kind, cost = _kind_of(card), _cost(game, card)
-        nearest = sorted((c for c in pools[section] if c != code and _signature(catalog.cards[c]) != _signature(card)),
-                         key=lambda c: (_kind_of(catalog.cards[c]) != kind, _distance(_cost(game, catalog.cards[c]), cost),
-                                        _spread(code, c), c))
+    # Changes out, per card of the list, the odd card out first (its cost farthest from its section's median); the
+    # budget of validations shared fairly, the additions keeping their share.
+    def oddness(item: tuple[int, tuple[str, str]]) -> tuple[float, int]:
+        position, (section, code) = item
+        cost, median = facts[code][1], medians[section]
+        return (-abs(cost - median) if cost is not None and median is not None else 0.0, position)
+
+    ordered = sorted(enumerate(in_list), key=oddness)
+    add_share = min(ADD_TRIES_PER_SECTION * len(sections), trial.budget // 4)
+    out_budget = trial.budget - add_share
+    tries = max(1, min(SWAP_TRIES_PER_CARD, out_budget // max(1, len(in_list)) - 1))
+    outs: list[tuple[str, str, list[Change], Change | None]] = []
+    for _position, (section, code) in ordered:
+        kind, cost, signature = facts[code]
+        nearest = sorted((c for c in pools[section] if c != code and facts[c][2] != signature),
+                         key=lambda c: (facts[c][0] != kind, _distance(facts[c][1], cost), _spread(code, c), c))
         swaps: list[Change] = []
-        for into in nearest[:SWAP_TRIES_PER_CARD]:
-            if len(swaps) >= SWAPS_PER_CARD or not trial.budget_left():
+        for into in nearest[:tries]:
+            if len(swaps) >= SWAPS_PER_CARD or trial.validations >= out_budget:
                 break
             change = trial.attempt(SWAP, section, code, into)
             if change is not None:
                 swaps.append(change)
-        removal = trial.attempt(REMOVE, section, code, None) if trial.budget_left() else None
-        median = medians[section]
-        oddness = -abs(cost - median) if cost is not None and median is not None else 0.0
-        outs.append(((oddness, position), section, code, swaps, removal))
-    outs.sort(key=lambda item: item[0])
+        removal = trial.attempt(REMOVE, section, code, None) if trial.validations < out_budget else None
+        outs.append((section, code, swaps, removal))
 
     # Changes in, per section.
     adds: dict[str, list[Change]] = {}
     for section in sections:
-        present = [_kind_of(catalog.cards[code]) for s, code in in_list if s == section]
-        common = {k: present.count(k) for k in present}
+        present = [facts[code][0] for s, code in in_list if s == section]
+        common = {k: present.count(k) for k in set(present)}
         median = medians[section]
-        order = sorted(pools[section], key=lambda c: (-common.get(_kind_of(catalog.cards[c]), 0),
-                                                      _distance(_cost(game, catalog.cards[c]), median), c))
+        order = sorted(pools[section], key=lambda c: (-common.get(facts[c][0], 0), _distance(facts[c][1], median), c))
         found: list[Change] = []
         for into in order[:ADD_TRIES_PER_SECTION]:
-            if len(found) >= ADDS_PER_SECTION or not trial.budget_left():
+            if len(found) >= ADDS_PER_SECTION or trial.validations >= trial.budget:
                 break
             change = trial.attempt(ADD, section, None, into)
             if change is not None:
@@ -427,15 +451,16 @@ def candidate_changes(document: Mapping[str, Any], catalog: Catalog, *, limit: i
     used_in: dict[str, int] = {}
     seen_keys: set[str] = set()
     queues = []
-    for _rank, section, code, swaps, removal in outs:
-        queues.append({"swaps": list(swaps), "removal": removal, "step": 0})
+    for _section, _code, swaps, removal in outs:
+        # its removal second (first when it has no legal swap)
+        queues.append({"swaps": list(swaps), "removal": removal, "removal_round": 1 if swaps else 0})
     rounds = max([SWAPS_PER_CARD + 1] + [len(v) for v in adds.values()])
     for r in range(rounds):
         if len(ranked) >= limit:
             break
         for queue in queues:
             change = None
-            if r == 1 and queue["removal"] is not None:
+            if r == queue["removal_round"] and queue["removal"] is not None:
                 change = queue["removal"]
             elif queue["swaps"]:
                 best = min(range(len(queue["swaps"])), key=lambda i: (used_in.get(queue["swaps"][i].into, 0), i))

@@ -268,3 +268,23 @@ def test_rank_changes_by_delta_then_key():
     assert [change.key for change, _ in rank_changes(results)] == [b.key, a.key, c.key]
     rows = [{"key": "z", "delta": 0.1}, {"key": "a", "delta": 0.1}, {"key": "m", "stats": {"delta": 0.2}}]
     assert [row["key"] for row in rank_changes(rows)] == ["m", "a", "z"]
+
+
+def test_a_long_list_stays_bounded_and_a_changed_document_shares_nothing_with_the_list():
+    extra = [{"code": f"T-{i:03d}", "name": f"試験作戦{i}", "category": "tactic", "frame": "blue", "cost": i % 3}
+             for i in range(300)]
+    catalog = _catalog("hagmi", extra)
+    doc = {"schema": "hangar.list/1", "system": "hagmi", "format": "tactics-v4", "name": "long",
+           "sections": {"weapons": [{"card": f"HS-0{i:02d}", "qty": 2} for i in range(1, 29)],
+                        "tactics": [{"card": card["code"], "qty": 1} for card in extra],
+                        "damage": [{"card": "HS-050", "qty": 2}], "secret": []}}
+    before = copy.deepcopy(doc)
+    started = time.perf_counter()
+    changes = candidate_changes(doc, catalog, limit=30)
+    assert time.perf_counter() - started < 2.0
+    assert len(changes) == 30 and doc == before
+    for change in changes:
+        for entries in change.document["sections"].values():
+            for entry in entries:
+                entry["qty"] = 0
+    assert doc == before
