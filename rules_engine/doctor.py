@@ -376,12 +376,14 @@ def candidate_changes(document: Mapping[str, Any], catalog: Catalog, *, limit: i
     is one system's), one per set of identical cards (a reprint under another code is the same change), and one that
     belongs in the section (its default section, or a kind the section already holds). For a card going out, the
     replacements are tried nearest first: same kind (category) first, then the smallest cost difference (the game's
-    cost field: HAGMI cost, MWDA points, Warcaster CST), then a fixed per-pair tie-break (crc32 of "out>into"); SWAP_TRIES_PER_CARD are tried and the first
-    SWAPS_PER_CARD legal ones kept. Additions to a section are tried likewise: the section's most common kind
-    first, then the nearest cost to the section's median, then code.
+    cost field: HAGMI cost, MWDA points, Warcaster CST), then a fixed per-pair tie-break (crc32 of "out>into");
+    SWAP_TRIES_PER_CARD are tried and the first SWAPS_PER_CARD legal ones kept (fewer tries each for a long list:
+    MAX_VALIDATIONS and VALIDATION_ENTRIES bound the whole search). Additions to a section are tried likewise: the
+    section's most common kind first, then the nearest cost to the section's median, then code.
 
     Ranking and cap: rounds. In round r each card of the list gets its r-th change out — its sequence is its best
-    swap, then its removal (when legal), then its next swaps — then each section gets its r-th addition. Within a
+    swap, then its removal (when legal; first when it has no legal swap), then its next swaps — then each section
+    gets its r-th addition. Within a
     round the list's cards go by how far their cost is from their section's median (the odd card out first: a card
     that can never be paid for is tried early), then in list order. A swap's replacement is chosen among the card's
     legal swaps as the one used least so far in the ranking (then nearest), so no card fills the slots on either

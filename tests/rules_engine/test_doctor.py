@@ -247,7 +247,8 @@ def test_verdict_sentence_in_english_and_japanese():
     doc = _list("hagmi", "sample-vanguard")
     swap = change_from_key(doc, catalog, "swap:tactics:HS-029>HS-032")
     stats = {"delta": 0.041, "half_width": 0.012}
-    assert verdict_sentence(swap, stats, catalog.cards, "en") == "+4.1 % (±1.2): replace 1× Supply Drop with 1× No Retreat"
+    assert verdict_sentence(swap, stats, catalog.cards, "en") == \
+        "+4.1 % (±1.2): replace 1× Supply Drop with 1× No Retreat"
     assert verdict_sentence(swap, stats, catalog.cards, "ja") == "+4.1 %（±1.2）：補給物資 1枚を不退転 1枚に入れ替える"
     worse = {"delta": -0.0251, "half_width": 0.0099}
     remove = change_from_key(doc, catalog, "remove:damage:HS-056")
