@@ -53,6 +53,8 @@ class GameSystem:
     # The engine's own reader of one card: raises CardDataError (rules_engine.core.catalog) when the engine could
     # not play it. The package importer runs it on every card, so a skill, effect or weapon is defined once.
     check_card: Callable[[Mapping[str, Any]], Any] | None = None
+    # Sections whose entries are units on the table (counted 体 / "units"), not cards: the list doctor's wording.
+    unit_sections: tuple[str, ...] = ()
 
     @property
     def section_keys(self) -> tuple[str, ...]:

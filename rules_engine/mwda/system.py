@@ -23,6 +23,7 @@ SYSTEM = GameSystem(
     cost_fields=("points",),
     _default_section=default_section,
     list_opponent_kind="army",
+    unit_sections=("army",),
     simulator_module="rules_engine.mwda.simulation",
     check_card=unit_spec,  # its dial, weapons and abilities as the engine reads them
 )
