@@ -60,8 +60,10 @@ def gauntlet_batch(legs: Sequence[tuple[str, float, Mapping[str, Any]]]) -> dict
 
 
 def _batch(kind: str, legs: list[dict[str, Any]]) -> dict[str, Any]:
-    system = (legs[0]["snapshot"].get("system") if legs else None)
-    return {"schema": BATCH_SCHEMA, "kind": kind, "system": system, "legs": legs}
+    """The batch, with the list its legs play (`list`: the first leg's, the same in every leg of a gauntlet)."""
+    first = legs[0]["snapshot"] if legs else {}
+    return {"schema": BATCH_SCHEMA, "kind": kind, "system": first.get("system"), "list": first.get("list") or {},
+            "legs": legs}
 
 
 def check_batch(batch: Any, *, games: Any, seed: Any) -> None:
