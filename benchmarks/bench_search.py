@@ -63,10 +63,10 @@ def prepared_game(system: str) -> tuple[Any, Any]:
     return simulator, simulator.prepare(snapshot).game
 
 
-def play_seeds(system: str, seeds: range) -> dict[str, Any]:
+def play_seeds(system: str, seeds: range, budget: dict[str, int] | None = None) -> dict[str, Any]:
     simulator, game = prepared_game(system)
     search_name, greedy_name = POLICIES[system]
-    search, greedy = Timed(get_policy(search_name)), Timed(get_policy(greedy_name))
+    search, greedy = Timed(get_policy(search_name, **(budget or {}))), Timed(get_policy(greedy_name))
     tally = {"wins": 0, "draws": 0, "losses": 0, "games": 0, "turns": 0, "seat0_wins": 0, "seat1_wins": 0}
     for index in seeds:
         for seat in (0, 1):
@@ -89,9 +89,9 @@ def play_seeds(system: str, seeds: range) -> dict[str, Any]:
     return tally
 
 
-def _play(args: tuple[str, int, int]) -> dict[str, Any]:
-    system, start, stop = args
-    return play_seeds(system, range(start, stop))
+def _play(args: tuple[str, int, int, dict[str, int]]) -> dict[str, Any]:
+    system, start, stop, budget = args
+    return play_seeds(system, range(start, stop), budget)
 
 
 def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -103,13 +103,13 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return centre - half, centre + half
 
 
-def run(system: str, games: int, workers: int) -> dict[str, Any]:
+def run(system: str, games: int, workers: int, budget: dict[str, int] | None = None) -> dict[str, Any]:
     seeds = max(1, games // 2)
     if workers <= 1:
-        parts = [play_seeds(system, range(seeds))]
+        parts = [play_seeds(system, range(seeds), budget)]
     else:
         step = math.ceil(seeds / workers)
-        tasks = [(system, lo, min(lo + step, seeds)) for lo in range(0, seeds, step)]
+        tasks = [(system, lo, min(lo + step, seeds), budget or {}) for lo in range(0, seeds, step)]
         with multiprocessing.get_context("spawn").Pool(workers) as pool:
             parts = pool.map(_play, tasks)
     total: dict[str, Any] = {}
@@ -125,17 +125,20 @@ def main() -> None:
     parser.add_argument("--systems", default="hagmi,mwda,warcaster")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--pure", action="store_true", help="plain Python even when a compiled build exists")
+    parser.add_argument("--budget", default="", help="candidates,rollouts,horizon[,prior] instead of the policy's own (tuning)")
     args = parser.parse_args()
+    budget = dict(zip(("candidates", "rollouts", "horizon", "prior"), (float(x) if i == 3 else int(x) for i, x in enumerate(args.budget.split(","))))) if args.budget else None
     print(f"Python {platform.python_version()} on {platform.machine()}, {args.workers} process(es), "
           f"{args.games} games per system, seed {SEED}")
     for system in args.systems.split(","):
         started = time.perf_counter()
-        t = run(system, args.games, args.workers)
+        t = run(system, args.games, args.workers, budget)
         wall = time.perf_counter() - started
         n = t["games"]
         score = t["wins"] + 0.5 * t["draws"]
         low, high = wilson(score, n)
-        print(f"\n{system}: {POLICIES[system][0]} vs {POLICIES[system][1]}, {SAMPLES[system]} mirrored; "
+        shown = budget or {k: getattr(get_policy(POLICIES[system][0]), k) for k in ("candidates", "rollouts", "horizon", "prior")}
+        print(f"\n{system}: {POLICIES[system][0]} {shown} vs {POLICIES[system][1]}, {SAMPLES[system]} mirrored; "
               f"{engine_line('rules_engine.' + system)}")
         print(f"  games {n}: wins {t['wins']}, draws {t['draws']}, losses {t['losses']} "
               f"(as player 0: {t['seat0_wins']} wins of {n // 2}, as player 1: {t['seat1_wins']})")

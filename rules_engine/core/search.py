@@ -92,9 +92,12 @@ class SearchPolicy:
     rollouts = 4  # determinizations per decision; every candidate is rolled out in each
     horizon = 2  # turns played on by greedy after the candidate (then `evaluate`)
     max_steps = 400  # actions per rollout at most (a safety net: the horizon ends rollouts first)
+    prior = 0.0  # added to greedy's own choice's mean score: how much better another must look to be chosen
 
     def __init__(self, *, candidates: int | None = None, rollouts: int | None = None,
-                 horizon: int | None = None) -> None:
+                 horizon: int | None = None, prior: float | None = None) -> None:
+        if prior is not None:
+            self.prior = prior
         if candidates is not None:
             self.candidates = candidates
         if rollouts is not None:
@@ -134,6 +137,7 @@ class SearchPolicy:
             world = self.hooks.determinize(state, player, draw)
             for index, action in enumerate(shortlist):
                 totals[index] += self.rollout(world.clone(), action, player, draw)
+        totals[0] += self.prior * self.rollouts
         best = 0
         for index in range(1, len(shortlist)):
             if totals[index] > totals[best] + 1e-9:

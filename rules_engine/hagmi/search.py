@@ -133,14 +133,15 @@ def squash(x: float, scale: float = 12.0) -> float:
 
 
 class HagmiSearchPolicy(SearchPolicy):
-    """`hagmi-search`: 3 greedy-ranked candidates × 4 determinizations, each rolled out by greedy for 2 more turns
-    (the decider's and the other's) then scored; searched only at decisions with ≥ 2 legal actions."""
+    """`hagmi-search`: 4 greedy-ranked candidates × 8 determinizations, each rolled out by greedy to the end of the
+    game (a horizon of 60 turns: the rules' own `max_turns`; games last about 8); searched only at decisions with
+    ≥ 2 legal actions."""
 
     name = "hagmi-search"
     hooks = HagmiHooks()
-    candidates = 3
-    rollouts = 4
-    horizon = 2
+    candidates = 4
+    rollouts = 8
+    horizon = 60
 
 
 register_policy("hagmi-search")(HagmiSearchPolicy)

@@ -49,13 +49,15 @@ class MwdaHooks:
 
 
 class MwdaSearchPolicy(SearchPolicy):
-    """`mwda-search`: 3 greedy-ranked orders × 3 dice samples, each rolled out by greedy for 2 more turns."""
+    """`mwda-search`: 3 greedy-ranked orders × 4 dice samples, each rolled out by greedy to the end of the next
+    turn (horizon 2: this one and the opponent's); greedy's own order keeps a margin of 0.1 (`prior`)."""
 
     name = "mwda-search"
     hooks = MwdaHooks()
     candidates = 3
-    rollouts = 3
+    rollouts = 4
     horizon = 2
+    prior = 0.1
 
 
 register_policy("mwda-search")(MwdaSearchPolicy)

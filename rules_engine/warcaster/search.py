@@ -86,6 +86,10 @@ class WarcasterSearchPolicy(SearchPolicy):
     candidates = 3
     rollouts = 3
     horizon = 2
+    skip = ("discard",)  # phases left to greedy: the discard is optional and greedy keeps its cyphers (W10 phase 8)
+
+    def should_search(self, state: Any, actions: list[Any]) -> bool:
+        return len(actions) >= 2 and state.phase not in self.skip
 
 
 register_policy("warcaster-search")(WarcasterSearchPolicy)

@@ -39,7 +39,7 @@ class Command(BaseCommand):
         parser.add_argument("--opponent", help="opponent slug (see --list-opponents)")
         parser.add_argument("--games", type=int, default=1000, help=f"games to play (1..{MAX_GAMES}; default 1000)")
         parser.add_argument("--seed", type=int, default=1, help="run seed (default 1)")
-        parser.add_argument("--policy", default="greedy", help="the list's player: greedy (default) or random")
+        parser.add_argument("--policy", default="greedy", help="the list's player: greedy (default), search (docs/simulations.md \"Search policy\") or random")
         parser.add_argument("--workers", type=int, default=1, help="local processes (default 1)")
         parser.add_argument("--json", action="store_true", help="print the summary as JSON")
         parser.add_argument("--list-opponents", metavar="SYSTEM", help="list the opponent slugs of a system")
