@@ -137,6 +137,7 @@ def main() -> None:
         n = t["games"]
         score = t["wins"] + 0.5 * t["draws"]
         low, high = wilson(score, n)
+        simulator_for(system)  # imports the game's simulator, which registers its search policy
         shown = budget or {k: getattr(get_policy(POLICIES[system][0]), k) for k in ("candidates", "rollouts", "horizon", "prior")}
         print(f"\n{system}: {POLICIES[system][0]} {shown} vs {POLICIES[system][1]}, {SAMPLES[system]} mirrored; "
               f"{engine_line('rules_engine.' + system)}")

@@ -10,12 +10,14 @@ At a decision with at least two legal actions the policy
 3. in each determinization plays every candidate, then lets the game's greedy policy play both sides for
    `horizon` more turns (or to the end of the game, at most `max_steps` actions), and scores the result from the
    decider's side: the game's returns at a finished game, else `Hooks.evaluate` (a heuristic in (-1, 1));
-4. picks the candidate with the best mean score (on a tie the greedy-ranked first), so a search policy only moves
-   away from greedy's choice when the rollouts say it is better.
+4. picks the candidate with the best mean score; greedy's own first choice gets `prior` added to its mean and wins
+   ties, so a search policy only moves away from greedy's choice when the rollouts say another is better.
 
 Every candidate is rolled out from the same determinization with the same dice (common random numbers: the
 rollouts of one determinization are clones of one state with one fresh rng), which removes most of the noise from
-the comparison. The budget of a decision is at most `candidates × rollouts` rollouts of `horizon` turns.
+the comparison. The budget of a decision is at most `candidates × rollouts` rollouts of `horizon` turns (each game's budget:
+docs/simulations.md "Search policy"). Decisions with a single legal action, and those a game's `should_search`
+leaves out, are greedy's.
 
 The policy reads nothing of the real state that the decider could not see: the determinization is a function of
 the information set and the policy's rng only (tests/rules_engine/test_search_policy.py checks that shuffling the
