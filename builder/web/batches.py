@@ -93,12 +93,13 @@ def doctor_apply(request: HttpRequest, public_id: str) -> HttpResponse:
     """Save a doctor's change as the list's next revision, then show the list."""
     try:
         run = selectors.simulation_get(public_id=public_id, user=request.user)
-        revision = services.doctor_apply(user=request.user, run=run, change_key=request.POST.get("change", ""))
+        game_list, revision = services.doctor_apply(user=request.user, run=run,
+                                                    change_key=request.POST.get("change", ""))
     except ListServiceError as error:
         return error_page(request, error)
     messages.success(request, _("The change is saved as revision %(number)s of the list.") % {
         "number": revision.number})
-    return redirect("list_detail", slug=revision.game_list.slug)
+    return redirect("list_detail", slug=game_list.slug)
 
 
 # --- presentation -------------------------------------------------------------------------------------------
@@ -140,7 +141,7 @@ def batch_view(run: SimulationRun) -> dict[str, Any]:
                  "lows": [results.percent(row["win_rate_interval"][0]) for row in result["opponents"]],
                  "highs": [results.percent(row["win_rate_interval"][1]) for row in result["opponents"]],
                  "interval_label": results.interval_words()}
-        return {"kind": GAUNTLET, "rows": rows, "chart": chart,
+        return {"kind": GAUNTLET, "rows": rows, "chart": chart, "interval_label": results.interval_words(),
                 "length_unit": _length_words(total["length"]["unit"]),
                 "total": {"win_rate": _pct(total["win_rate"]), "interval": f"{_pct(low)} – {_pct(high)}",
                           "length": "–" if total["length"]["mean"] is None else f"{total['length']['mean']:.1f}"}}
@@ -158,4 +159,5 @@ def batch_view(run: SimulationRun) -> dict[str, Any]:
                         "better": stats["significant"] and stats["delta"] > 0,
                         "label": (change.get("label") or {}).get(lang)})
     return {"kind": DOCTOR, "baseline": baseline, "changes": changes, "best": result.get("best"),
+            "interval_label": results.interval_words(),
             "can_apply": run.game_list_id is not None}

@@ -162,6 +162,8 @@ def site(owner) -> Site:
         "list_history": [f"/lists/{edited.slug}/history/"] + [f"/lists/{gl.slug}/history/" for gl in lists[:1]],
         "list_sheet": [f"/lists/{gl.slug}/sheet/" for gl in lists],
         "simulation_new": [f"/lists/{gl.slug}/simulate/" for gl in lists],
+        "gauntlet_new": [f"/lists/{gl.slug}/gauntlet/" for gl in lists],
+        "doctor_new": [f"/lists/{gl.slug}/doctor/" for gl in lists],
         "simulation_detail": [f"/simulations/{run.public_id}/" for run in runs],
         "simulation_progress": [f"/simulations/{run.public_id}/progress/" for run in runs],
         "replay": [f"/simulations/{run.public_id}/games/{game}/" for run in runs for game in range(GAMES)],
@@ -170,6 +172,7 @@ def site(owner) -> Site:
         + [f"/analysis/?run={run.public_id}&game=0&step=1" for run in runs],
         "replay_position": [f"/simulations/{run.public_id}/games/0/position/?step=1" for run in runs],  # JSON
         "replay_from_here": [],  # POST only (tests/web/test_analysis.py)
+        "doctor_apply": [],  # POST only (tests/web/test_batch_pages.py)
         # the card editor (issue 19 part 2): a draft with a change, history and proposals, every kind's form
         "data_home": ["/data/"],
         "proposal_list": ["/data/proposals/"],

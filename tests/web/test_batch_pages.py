@@ -1,0 +1,111 @@
+"""Gauntlet and list doctor pages (issue 20): a player starts either from the list page, reads the rows per
+opponent and the weighted total, reads which change helps most and applies it as a new revision; both sides'
+policies can be chosen, the search policy among them."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from builder.models import ListRevision, SimulationRun
+from tests.support.simulations import play_all, published, small_chunks  # noqa: F401  (records chunk messages)
+from tests.web.conftest import hagmi_legal_doc
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("small_chunks")]
+
+
+def weights(page: str) -> dict[str, str]:
+    """name -> label of the form's weight inputs."""
+    found = {}
+    for for_id, words in re.findall(r'<label for="id_((?:opponent|list)-[^"]+)">([^<]+)</label>', page):
+        found[for_id] = words.strip()
+    return found
+
+
+def test_the_list_page_offers_a_gauntlet_and_a_doctor(make_list, owner_client):
+    game_list = make_list(hagmi_legal_doc())
+    page = owner_client.get(f"/lists/{game_list.slug}/").content.decode()
+    assert f'href="/lists/{game_list.slug}/gauntlet/"' in page and f'href="/lists/{game_list.slug}/doctor/"' in page
+
+
+def test_the_gauntlet_form_names_every_opponent_and_my_other_lists(make_list, owner_client):
+    game_list = make_list(hagmi_legal_doc("Blue rush"))
+    make_list(hagmi_legal_doc("Red wall"))
+    page = owner_client.get(f"/lists/{game_list.slug}/gauntlet/").content.decode()
+    labels = weights(page)
+    assert "Sample deck: Vanguard" in labels.values() and "Your list: Red wall" in labels.values()
+    assert not any("Blue rush" in words for words in labels.values())  # not against itself
+    assert 'name="opponent_policy"' in page and "Search (plays out each option" in page
+    ja = owner_client.get(f"/lists/{game_list.slug}/gauntlet/", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert "相手と重み" in ja and "見本デッキ：前衛" in ja and "自分のリスト：Red wall" in ja
+
+
+def test_a_gauntlet_without_any_weight_is_refused_and_nothing_is_started(make_list, owner_client):
+    game_list = make_list(hagmi_legal_doc())
+    response = owner_client.post(f"/lists/{game_list.slug}/gauntlet/", {
+        "opponent-sample-vanguard": 0, "opponent-goldfish": 0, "policy": "greedy", "games": 10, "seed": 1})
+    assert response.status_code == 400
+    assert "Give at least one opponent a weight above 0." in response.content.decode()
+    assert not SimulationRun.objects.exists()
+
+
+def test_a_gauntlet_run_shows_a_row_per_opponent_and_the_weighted_total(make_list, owner_client, published):
+    game_list = make_list(hagmi_legal_doc("Blue rush"))
+    response = owner_client.post(f"/lists/{game_list.slug}/gauntlet/", {
+        "opponent-sample-vanguard": 3, "opponent-goldfish": 1, "policy": "greedy", "opponent_policy": "random",
+        "games": 20, "seed": 4})
+    run = SimulationRun.objects.get()
+    assert response["Location"] == f"/simulations/{run.public_id}/"
+    assert run.kind == "gauntlet"
+    play_all(run)
+    page = owner_client.get(f"/simulations/{run.public_id}/").content.decode()
+    assert "Gauntlet: Blue rush" in page and "Weighted total" in page
+    assert "Sample deck: Vanguard" in page and "75 %" in page and "25 %" in page
+    assert f'<script id="gauntlet-{run.public_id}" type="application/json">' in page
+    body = page.split('<main id="main">', 1)[1].split('id="result-link"')[0]
+    assert "sample-vanguard" not in body and "goldfish" not in body
+    ja = owner_client.get(f"/simulations/{run.public_id}/", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert "ガントレット：Blue rush" in ja and "重みつき合計" in ja
+
+
+def test_the_doctor_ranks_changes_and_apply_saves_a_new_revision(make_list, owner_client, published):
+    game_list = make_list(hagmi_legal_doc("Blue rush"))
+    before = ListRevision.objects.filter(game_list=game_list).count()
+    response = owner_client.post(f"/lists/{game_list.slug}/doctor/", {
+        "opponent-sample-vanguard": 1, "policy": "greedy", "games": 10, "seed": 2, "changes": 3})
+    run = SimulationRun.objects.get()
+    assert response["Location"] == f"/simulations/{run.public_id}/" and run.kind == "doctor"
+    play_all(run)
+    page = owner_client.get(f"/simulations/{run.public_id}/").content.decode()
+    assert "List doctor: Blue rush" in page and "Changes, best first" in page
+    sentences = re.findall(r'<span class="sentence">([^<]+)</span>', page)
+    assert len(sentences) == 3 and all(re.match(r"[+-]\d+\.\d % \(±\d+\.\d\): ", s) for s in sentences)
+    keys = re.findall(r'<input type="hidden" name="change" value="([^"]+)">', page)
+    assert len(keys) == 3
+    ja = owner_client.get(f"/simulations/{run.public_id}/", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert "リスト診断：Blue rush" in ja and "枚" in ja and "replace" not in ja
+    applied = owner_client.post(f"/simulations/{run.public_id}/apply/", {"change": keys[0]})
+    assert applied.status_code == 302 and applied["Location"] == f"/lists/{game_list.slug}/"
+    assert ListRevision.objects.filter(game_list=game_list).count() == before + 1
+    shown = owner_client.get(applied["Location"]).content.decode()
+    assert "The change is saved as revision" in shown
+
+
+def test_apply_with_an_unknown_change_is_a_clear_error(make_list, owner_client, published):
+    game_list = make_list(hagmi_legal_doc())
+    owner_client.post(f"/lists/{game_list.slug}/doctor/", {
+        "opponent-sample-vanguard": 1, "policy": "greedy", "games": 5, "seed": 2, "changes": 1})
+    run = SimulationRun.objects.get()
+    play_all(run)
+    response = owner_client.post(f"/simulations/{run.public_id}/apply/", {"change": "swap:weapons:NOPE>NOPE"})
+    assert response.status_code == 400 and "NOPE" in response.content.decode()
+
+
+def test_the_simulation_form_offers_the_opponent_policy(make_list, owner_client, published):
+    game_list = make_list(hagmi_legal_doc())
+    page = owner_client.get(f"/lists/{game_list.slug}/simulate/").content.decode()
+    assert 'name="opponent_policy"' in page and "The same way as your side" in page
+    owner_client.post(f"/lists/{game_list.slug}/simulate/", {
+        "opponent": "sample-vanguard", "policy": "greedy", "opponent_policy": "random", "games": 10, "seed": 1})
+    run = SimulationRun.objects.get()
+    assert run.snapshot["opponent_policy"] == "random"
