@@ -16,6 +16,7 @@ Benchmarks (NAME: command, about how long on 2 cores):
   mwda             bench_mwda.py --games 200 --repeat 3                         3 min
   warcaster        bench_warcaster.py --games 1000 --repeat 3                   2 min
   search           bench_search.py --games 1000 --workers 2                     8 min
+  doctor           bench_doctor.py --games 2000 --changes 30                    8 min
   api              bench_api.py --seconds 10 --rounds 5        (needs wrk)      2 min
   workers          bench_workers.py --games 20000              (filesystem broker + SQLite)   2 min
   workers-redis    bench_workers.py --games 20000 --broker REDIS/15             (needs Redis)  2 min
@@ -284,6 +285,22 @@ def parse_search(output: str) -> list[Row]:
     return rows or [Row("search policies vs greedy, win rate ≥ 60 % (20)", "60 %", "?", None, ">= 1", None)]
 
 
+def parse_doctor(output: str) -> list[Row]:
+    """bench_doctor.py: the list doctor's wall time on 1 and 2 processes and the paired interval (issue 20)."""
+    try:
+        report = json.loads(output[output.index("{"):])
+    except ValueError:
+        return [Row("list doctor, 30 changes × 2 000 paired games (20)", "1 process", "?", None, "", None)]
+    walls = report["wall_seconds"]
+    return [
+        Row("list doctor, 30 changes × 2 000 paired games: 2 processes against 1 (20)", f"{walls['1']} s",
+            f"{walls['2']} s", report["efficiency_2_workers"], "efficiency", None),
+        Row("list doctor: paired 95 % half-width against unpaired (20)",
+            f"±{report['half_width_unpaired_median'] * 100:.2f} points", f"±{report['half_width_paired_median'] * 100:.2f} points",
+            report["width_ratio_median"], "narrower ×", None),
+    ]
+
+
 def benchmarks(options) -> list[Benchmark]:
     redis15 = options.redis.rstrip("/").rsplit("/", 1)[0] + "/15" if options.redis.count("/") > 2 else options.redis + "/15"
     engine = ["--games", "200", "--repeat", "3"]
@@ -299,6 +316,8 @@ def benchmarks(options) -> list[Benchmark]:
                   ["bench_warcaster.py", *quick_engine], parse_warcaster),
         Benchmark("search", ["bench_search.py", "--games", "1000", "--workers", "2"],
                   ["bench_search.py", "--games", "20"], parse_search),
+        Benchmark("doctor", ["bench_doctor.py", "--games", "2000", "--changes", "30"],
+                  ["bench_doctor.py", "--games", "20", "--changes", "3"], parse_doctor),
         Benchmark("api", ["bench_api.py", "--seconds", "10", "--rounds", "5"],
                   ["bench_api.py", "--seconds", "2", "--rounds", "1"], parse_api, needs_wrk),
         Benchmark("workers", ["bench_workers.py", "--games", "20000"],
