@@ -27,7 +27,7 @@ from rules_engine.simulation import list_size
 from rules_engine.systems import GameSystem, system
 
 __all__ = [
-    "Change", "candidate_changes", "change_from_key", "paired_difference", "rank_changes", "verdict_sentence",
+    "Change", "candidate_changes", "doctor_batch", "doctor_result", "combine_paired", "sentence", "BASELINE", "change_from_key", "paired_difference", "rank_changes", "verdict_sentence",
     "REMOVE", "ADD", "SWAP",
 ]
 
@@ -574,8 +574,12 @@ def verdict_sentence(change: Change, stats: Mapping[str, Any], cards: Mapping[st
     """"+4.1 % (±1.2): replace 1× Supply Drop with 1× Recon Drone" / "+4.1 %（±1.2）：補給物資 1枚を偵察ドローン 1枚に
     入れ替える": the change of win rate in percentage points, one decimal, the sign always shown, the half-width of
     its 95 % interval, the change in words and, when it changes the count or the points, its label in brackets."""
+    return sentence(stats, change.describe(cards, lang), change.label(lang), lang)
+
+
+def sentence(stats: Mapping[str, Any], words: str, label: str | None, lang: str = "en") -> str:
+    """`verdict_sentence` from a change's words and label (what a stored doctor run keeps of each change)."""
     delta, half = float(stats["delta"]), float(stats["half_width"])
-    words, label = change.describe(cards, lang), change.label(lang)
     if lang == "ja":
         return f"{_points_text(delta)} %（±{half * 100:.1f}）：{words}" + (f"（{label}）" if label else "")
     return f"{_points_text(delta)} % (±{half * 100:.1f}): {words}" + (f" ({label})" if label else "")
@@ -596,3 +600,125 @@ def rank_changes(results: Iterable[Any]) -> list[Any]:
         return (-float(stats["delta"]), str(key))
 
     return sorted(results, key=sort_key)
+
+
+# --- a doctor run: the baseline and every change, against every opponent, on the same seeds ------------------
+
+BASELINE = "baseline"  # the key of the list as it is
+
+
+def doctor_batch(
+    baseline: Mapping[str, Any],
+    changes: Iterable[Change],
+    opponents: Iterable[tuple[str, float, Mapping[str, Any]]],
+    cards: Mapping[str, Mapping[str, Any]],
+) -> dict[str, Any]:
+    """The hangar.batch/1 of a doctor run: for each (key, weight, snapshot) of an opponent — the list's snapshot
+    against it (`baseline` gives only its policies and options) — the list as it is and every changed list. A leg
+    is keyed "<change key>@<opponent key>" and keeps the change's words and label in both languages, so the run's
+    result is read from the batch alone. `cards`: the catalog (a change's new card is not in the list's snapshot)."""
+    from rules_engine.batch import BATCH_SCHEMA
+    from rules_engine.simulation import build_snapshot
+
+    changes = list(changes)
+    legs = []
+    for opponent_key, weight, snapshot in opponents:
+        variants = [(BASELINE, snapshot.get("list") or {}, None)] + [(c.key, c.document, c) for c in changes]
+        for key, document, change in variants:
+            leg_snapshot = build_snapshot(
+                document, cards, snapshot.get("opponent") or {}, policy=snapshot.get("policy"),
+                options=snapshot.get("options") or None, opponent_policy=snapshot.get("opponent_policy"),
+            )
+            leg: dict[str, Any] = {"key": f"{key}@{opponent_key}", "change": key, "opponent": opponent_key,
+                                   "weight": weight, "snapshot": leg_snapshot}
+            if change is not None:
+                leg["about"] = {
+                    **{name: value for name, value in change.as_dict(cards, "en").items()
+                       if name not in ("description", "label")},
+                    "description": {lang: change.describe(cards, lang) for lang in ("en", "ja")},
+                    "label": {lang: change.label(lang) for lang in ("en", "ja")},
+                    "document": _plain(change.document),
+                }
+            legs.append(leg)
+    return {"schema": BATCH_SCHEMA, "kind": "doctor", "system": baseline.get("system"),
+            "list": _plain(baseline.get("list") or {}), "legs": legs}
+
+
+def combine_paired(parts: Iterable[tuple[float, Mapping[str, Any]]]) -> dict[str, Any]:
+    """One paired comparison over several opponents: (weight, `paired_difference`) each, weights normalised. The
+    opponents' games are independent, so delta = Σ w·delta_k and var = Σ w²·var_k (var_k from the half-widths)."""
+    parts = [(w, stats) for w, stats in parts if w > 0]
+    total = sum(w for w, _ in parts)
+    if len(parts) == 1:
+        return dict(parts[0][1])
+    out: dict[str, Any] = {"games": sum(stats["games"] for _, stats in parts)}
+    for name in ("base_win_rate", "win_rate", "delta"):
+        out[name] = round(sum(w / total * stats[name] for w, stats in parts), 6)
+    half = Z95 * math.sqrt(sum((w / total) ** 2 * (stats["half_width"] / Z95) ** 2 for w, stats in parts))
+    unpaired = Z95 * math.sqrt(sum((w / total) ** 2 * (stats["unpaired_half_width"] / Z95) ** 2 for w, stats in parts))
+    low, high = max(-1.0, out["delta"] - half), min(1.0, out["delta"] + half)
+    out.update(interval=[round(low, 6), round(high, 6)], half_width=round(half, 6),
+               unpaired_half_width=round(unpaired, 6), significant=low > 0 or high < 0)
+    return out
+
+
+def doctor_result(batch: Mapping[str, Any], summaries: list[Any], *, games: int, seed: int) -> dict[str, Any]:
+    """The doctor's report: the list's own result against each opponent (exactly a plain `simulate` with this seed),
+    then every change, best first, with its paired win-rate change over the weighted opponents, its interval and its
+    sentence in English and Japanese."""
+    from rules_engine.batch import leg_results, outcomes_of, weighted_total
+    from rules_engine.simulation import ENGINE_VERSION
+
+    results = leg_results(batch, summaries, games=games, seed=seed)
+    legs = batch["legs"]
+    outcomes = {leg["key"]: outcomes_of(summary, games) for leg, summary in zip(legs, summaries)}
+    opponents: list[tuple[str, float]] = []
+    for leg in legs:
+        if leg["change"] == BASELINE:
+            opponents.append((leg["opponent"], leg.get("weight", 1)))
+    weight_sum = sum(w for _, w in opponents) or 1
+    baseline_rows = []
+    for leg, result in zip(legs, results):
+        if leg["change"] == BASELINE:
+            opponent = leg["snapshot"].get("opponent") or {}
+            baseline_rows.append({"opponent": leg["opponent"], "name": opponent.get("name"),
+                                  "name_en": opponent.get("name_en"), "weight": round(leg.get("weight", 1) / weight_sum, 6),
+                                  "result": result})
+    total = weighted_total([(row["weight"], row["result"]["wins"], games) for row in baseline_rows])
+    changes = []
+    for leg in legs:
+        if leg["change"] == BASELINE or leg["opponent"] != opponents[0][0]:
+            continue
+        key = leg["change"]
+        per_opponent = []
+        for opponent_key, weight in opponents:
+            stats = paired_difference(outcomes[f"{BASELINE}@{opponent_key}"], outcomes[f"{key}@{opponent_key}"])
+            per_opponent.append({"opponent": opponent_key, "weight": round(weight / weight_sum, 6), "stats": stats})
+        stats = combine_paired((row["weight"], row["stats"]) for row in per_opponent)
+        about = leg["about"]
+        changes.append({
+            "key": key,
+            **{name: about[name] for name in ("kind", "out", "into", "section", "section_into", "size_change",
+                                              "sizes", "points", "points_change")},
+            "changes_count": bool(about["size_change"] or about["sizes"] or about["points_change"]),
+            "description": about["description"],
+            "label": about["label"],
+            "stats": stats,
+            "sentence": {lang: sentence(stats, about["description"][lang], about["label"][lang], lang)
+                         for lang in ("en", "ja")},
+            "opponents": per_opponent,
+        })
+    changes = rank_changes(changes)
+    first = legs[0]["snapshot"]
+    return {
+        "kind": "doctor",
+        "system": batch.get("system"),
+        "policy": first.get("policy"),
+        **({"opponent_policy": first["opponent_policy"]} if first.get("opponent_policy") else {}),
+        "games": games,
+        "seed": seed,
+        "engine_version": ENGINE_VERSION,
+        "baseline": {"opponents": baseline_rows, "total": total},
+        "changes": changes,
+        "best": next((c["key"] for c in changes if c["stats"]["significant"] and c["stats"]["delta"] > 0), None),
+    }

@@ -73,7 +73,7 @@ class Command(BaseCommand):
         catalog = catalog_for(system)
         if catalog is None:
             raise bad_input(f"no {system} catalog is loaded: run `python manage.py load_packages` first")
-        opponents = self.opponents(system, catalog, options)
+        opponents = gauntlet_opponents(system, catalog, options["opponent"], options["opponent_list"])
         policies = {"policy": options["policy"], "opponent_policy": options["opponent_policy"]}
         gauntlet = len(opponents) > 1 or opponents[0][2] is not None or bool(options["opponent_list"])
         try:
@@ -93,28 +93,38 @@ class Command(BaseCommand):
         else:
             self.stdout.write("\n".join(describe_gauntlet(result) if gauntlet else describe(result)))
 
-    def opponents(self, system: str, catalog, options) -> list[tuple[str, dict, float | None]]:
-        """(key, opponent, weight or None) of every --opponent and --opponent-list, in the order given."""
-        found: list[tuple[str, dict, float | None]] = []
-        for given in options["opponent"]:
-            slug, weight = split_weight(given, "--opponent")
-            found.append((slug, opponent_data(system, slug), weight))
-        for given in options["opponent_list"]:
-            path, weight = split_weight(given, "--opponent-list", path=True)
-            document = read_list_file(Path(path))
-            if document["system"] != system:
-                raise bad_input(f"--opponent-list {path}: a {document['system']} list cannot play a {system} list")
-            for position, entry in enumerate(entry for entries in document["sections"].values() for entry in entries):
-                if entry["card"] not in catalog.cards:
-                    raise bad_input(f"--opponent-list {path}: card {entry['card']!r} is not in the {system} catalog")
-            key = f"list:{Path(path).stem}"
-            opponent = game_system(system).list_opponent(document, slug=key, name=document.get("name") or "")
-            found.append((key, opponent, weight))
-        keys = [key for key, _, _ in found]
-        twice = sorted({key for key in keys if keys.count(key) > 1})
-        if twice:
-            raise bad_input(f"--opponent: {', '.join(twice)} given twice")
-        return found
+    def list_opponents(self, system: str) -> None:
+        rows = Opponent.objects.filter(system__slug=system).order_by("slug")
+        if not rows.exists():
+            raise bad_input(f"no opponents loaded for {system!r} (systems: {', '.join(SYSTEMS)})")
+        for row in rows:
+            kind = row.data.get("kind", "")
+            self.stdout.write(f"{row.slug:<28} {kind:<10} {row.name}")
+
+
+def gauntlet_opponents(system: str, catalog, opponents: list[str], lists: list[str]) -> list[tuple[str, dict, float | None]]:
+    """(key, opponent, weight or None) of every --opponent and --opponent-list, in the order given (simulate and
+    doctor)."""
+    found: list[tuple[str, dict, float | None]] = []
+    for given in opponents:
+        slug, weight = split_weight(given, "--opponent")
+        found.append((slug, opponent_data(system, slug), weight))
+    for given in lists:
+        path, weight = split_weight(given, "--opponent-list", path=True)
+        document = read_list_file(Path(path))
+        if document["system"] != system:
+            raise bad_input(f"--opponent-list {path}: a {document['system']} list cannot play a {system} list")
+        for position, entry in enumerate(entry for entries in document["sections"].values() for entry in entries):
+            if entry["card"] not in catalog.cards:
+                raise bad_input(f"--opponent-list {path}: card {entry['card']!r} is not in the {system} catalog")
+        key = f"list:{Path(path).stem}"
+        opponent = game_system(system).list_opponent(document, slug=key, name=document.get("name") or "")
+        found.append((key, opponent, weight))
+    keys = [key for key, _, _ in found]
+    twice = sorted({key for key in keys if keys.count(key) > 1})
+    if twice:
+        raise bad_input(f"--opponent: {', '.join(twice)} given twice")
+    return found
 
 
 def split_weight(given: str, option: str, *, path: bool = False) -> tuple[str, float | None]:
@@ -133,13 +143,6 @@ def split_weight(given: str, option: str, *, path: bool = False) -> tuple[str, f
         raise bad_input(f"{option} {given}: the weight must be a number ≥ 0")
     return name, value
 
-    def list_opponents(self, system: str) -> None:
-        rows = Opponent.objects.filter(system__slug=system).order_by("slug")
-        if not rows.exists():
-            raise bad_input(f"no opponents loaded for {system!r} (systems: {', '.join(SYSTEMS)})")
-        for row in rows:
-            kind = row.data.get("kind", "")
-            self.stdout.write(f"{row.slug:<28} {kind:<10} {row.name}")
 
 
 def describe_gauntlet(result: dict) -> list[str]:

@@ -1,0 +1,100 @@
+"""`python manage.py doctor FILE --opponent SLUG[=WEIGHT] ... [--opponent-list FILE[=WEIGHT] ...] --games N --seed S
+[--changes K] [--workers W] [--policy NAME] [--opponent-policy NAME] [--json]` (issue 20, the list doctor).
+
+Tries single changes to the list in FILE (one copy out, one copy of a catalog card in, one swap: at most K of them,
+chosen by rules_engine.doctor.candidate_changes, each keeping the list legal), plays each changed list N games with
+seed S against every opponent on the same seeds as the list itself (paired games), and ranks the changes by the
+change in win rate with its paired 95 % interval and a plain sentence. The baseline is exactly what `simulate FILE`
+gives with the same seed and opponent. The same seed gives the same report whatever W is.
+Exit status: 0 done, 2 bad file or arguments (the message says which).
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from django.core.management.base import BaseCommand
+
+from builder.management.commands.check_list import read_list_file, require_catalog_tables
+from builder.management.commands.simulate import bad_input, gauntlet_opponents
+from cards.selectors import catalog_for
+from rules_engine.batch import run_batch
+from rules_engine.doctor import candidate_changes, doctor_batch, doctor_result
+from rules_engine.simulation import MAX_GAMES, SimulationInputError, build_snapshot
+
+DEFAULT_CHANGES = 30
+
+
+class Command(BaseCommand):
+    help = "Try single changes to a list on the same seeds and rank them by how much they change its win rate."
+
+    def add_arguments(self, parser):
+        parser.add_argument("file", help="list file: hangar.list/1 JSON, a BattleScribe .ros/.rosz roster or the text format")
+        parser.add_argument("--opponent", action="append", default=[], metavar="SLUG[=WEIGHT]",
+                            help="opponent slug (see simulate --list-opponents); several, with weights, for a meta")
+        parser.add_argument("--opponent-list", action="append", default=[], metavar="FILE[=WEIGHT]",
+                            help="a list file played as an opponent (by --opponent-policy)")
+        parser.add_argument("--games", type=int, default=1000, help=f"games per change and opponent (1..{MAX_GAMES}; default 1000)")
+        parser.add_argument("--seed", type=int, default=1, help="run seed (default 1)")
+        parser.add_argument("--changes", type=int, default=DEFAULT_CHANGES,
+                            help=f"how many changes to try at most (default {DEFAULT_CHANGES})")
+        parser.add_argument("--policy", default="greedy", help="the list's player: greedy (default), search or random")
+        parser.add_argument("--opponent-policy", default=None, help="the other side's player (default: --policy)")
+        parser.add_argument("--workers", type=int, default=1, help="local processes (default 1)")
+        parser.add_argument("--json", action="store_true", help="print the report as JSON")
+
+    def handle(self, *args, **options):
+        if not options["opponent"] and not options["opponent_list"]:
+            raise bad_input("--opponent is required (see simulate --list-opponents SYSTEM)")
+        if options["workers"] < 1:
+            raise bad_input("--workers must be at least 1")
+        if options["changes"] < 1:
+            raise bad_input("--changes must be at least 1")
+        document = read_list_file(Path(options["file"]))
+        require_catalog_tables()
+        system = document["system"]
+        catalog = catalog_for(system)
+        if catalog is None:
+            raise bad_input(f"no {system} catalog is loaded: run `python manage.py load_packages` first")
+        opponents = gauntlet_opponents(system, catalog, options["opponent"], options["opponent_list"])
+        policies = {"policy": options["policy"], "opponent_policy": options["opponent_policy"]}
+        try:
+            changes = candidate_changes(document, catalog, limit=options["changes"])
+        except ValueError as error:
+            raise bad_input(f"{options['file']}: {error}") from None
+        try:
+            snapshots = [(key, 1.0 if weight is None else weight,
+                          build_snapshot(document, catalog.cards, opponent, **policies))
+                         for key, opponent, weight in opponents]
+            batch = doctor_batch(snapshots[0][2], changes, snapshots, catalog.cards)
+            summaries = run_batch(batch, games=options["games"], seed=options["seed"], workers=options["workers"],
+                                  on_chunk=self.progress if not options["json"] else None)
+        except SimulationInputError as error:
+            raise bad_input(f"{options['file']}: {error}") from None
+        result = doctor_result(batch, summaries, games=options["games"], seed=options["seed"])
+        if options["json"]:
+            self.stdout.write(json.dumps(result, ensure_ascii=False, indent=2, sort_keys=True))
+        else:
+            self.stdout.write("\n".join(describe(result)))
+
+    def progress(self, done: int, total: int) -> None:
+        if done == total or done % max(1, total // 10) == 0:
+            self.stderr.write(f"  {done}/{total} chunks played")
+
+
+def describe(result: dict) -> list[str]:
+    """The report in plain words: the list as it is, then every change, best first."""
+    policy = result["policy"] + (f" vs {result['opponent_policy']}" if result.get("opponent_policy") else "")
+    lines = [f"{result['system']} list doctor ({policy}), {result['games']} games per change and opponent,"
+             f" seed {result['seed']}, engine {result['engine_version']}"]
+    for row in result["baseline"]["opponents"]:
+        low, high = row["result"]["win_rate_interval"]
+        lines.append(f"  as it is vs {row['opponent']} (weight {row['weight']:.2f}): win rate"
+                     f" {row['result']['win_rate']:.1%} ({low:.1%}-{high:.1%})")
+    if not result["changes"]:
+        lines.append("  no single change keeps this list legal")
+    for rank, change in enumerate(result["changes"], 1):
+        mark = "*" if change["stats"]["significant"] else " "
+        lines.append(f"  {rank:>2}.{mark} {change['sentence']['en']}")
+    lines.append("  * the 95 % interval excludes 0")
+    return lines
