@@ -58,7 +58,9 @@ def _list_opponent(user, system: str, catalog, slug: Any, path: str) -> tuple[st
     """A saved list as an opponent: public (the gallery) or the user's own; anyone else's other list is refused."""
     if not isinstance(slug, str) or not slug:
         raise SimulationInvalid(f"{path}: expected the id of a saved list.", details={"path": path})
-    game_list = GameList.objects.select_related("system").prefetch_related("entries").filter(slug=slug).first()
+    well_formed = selectors.LIST_SLUG.fullmatch(slug) is not None  # e.g. a NUL, which PostgreSQL refuses
+    game_list = (GameList.objects.select_related("system").prefetch_related("entries").filter(slug=slug).first()
+                 if well_formed else None)
     own = game_list is not None and game_list.owner_id == getattr(user, "pk", None)
     if game_list is None or not (own or game_list.visibility == Visibility.PUBLIC):
         raise SimulationInvalid(
