@@ -233,9 +233,9 @@ def doctor_change_document(run: SimulationRun, change_key: Any) -> dict[str, Any
                             code="doctor.unknown_change", details={"path": "change"})
 
 
-def doctor_apply(*, user, run: SimulationRun, change_key: Any) -> tuple[GameList, ListRevision]:
+def doctor_apply(*, user, run: SimulationRun, change_key: Any) -> ListRevision:
     """Save change `change_key` of doctor run `run` as a new revision of the run's list (list_update: only the
-    list's owner, not in the trash). The document is the run's frozen list with that one change, so edits made to
+    list's owner, not in the trash); returns that revision (its `game_list` is the updated list). The document is the run's frozen list with that one change, so edits made to
     the list after the run started are replaced by it (the new revision, as any, can be rolled back)."""
     document = doctor_change_document(run, change_key)
     if run.game_list_id is None:
@@ -249,7 +249,9 @@ def doctor_apply(*, user, run: SimulationRun, change_key: Any) -> tuple[GameList
             raise ListPermissionDenied("Only the owner of this list can change it.")
         raise ListNotFound(f"No list with id {game_list.slug!r}.")
     saved = list_update(game_list=game_list, user=user, document=document, expected_version=game_list.version)
-    return saved, saved.revisions.order_by("-number").first()
+    revision = saved.revisions.select_related("author").order_by("-number").first()
+    revision.game_list = saved
+    return revision
 
 
 __all__ = ["DEFAULT_CHANGES", "check_opponents", "doctor_apply", "doctor_change_document", "doctor_start",
