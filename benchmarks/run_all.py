@@ -15,6 +15,7 @@ Benchmarks (NAME: command, about how long on 2 cores):
   hagmi            bench_hagmi.py --games 1000 --repeat 3                       3 min
   mwda             bench_mwda.py --games 200 --repeat 3                         3 min
   warcaster        bench_warcaster.py --games 1000 --repeat 3                   2 min
+  search           bench_search.py --games 1000 --workers 2                     8 min
   api              bench_api.py --seconds 10 --rounds 5        (needs wrk)      2 min
   workers          bench_workers.py --games 20000              (filesystem broker + SQLite)   2 min
   workers-redis    bench_workers.py --games 20000 --broker REDIS/15             (needs Redis)  2 min
@@ -271,6 +272,18 @@ def needs_load(options) -> str | None:
     return needs_postgres_and_redis(options)
 
 
+def parse_search(output: str) -> list[Row]:
+    """bench_search.py: per system, the search policy's win rate against greedy, mirrored (issue 20: ≥ 60 %)."""
+    rows = []
+    for system, rate, low, high in re.findall(
+            r"^(\w+): \S+-search .*?\n(?:.*\n)*?\s+win rate \(draws half\) ([\d.]+)%, 95 % interval ([\d.]+)%–([\d.]+)%",
+            output, re.M):
+        value = float(rate) / 100
+        rows.append(Row(f"{system}-search vs {system}-greedy, mirrored, win rate ≥ 60 % (20)", "60 %",
+                        f"{rate} % (95 %: {low}–{high} %)", value / 0.60, ">= 1", value >= 0.60))
+    return rows or [Row("search policies vs greedy, win rate ≥ 60 % (20)", "60 %", "?", None, ">= 1", None)]
+
+
 def benchmarks(options) -> list[Benchmark]:
     redis15 = options.redis.rstrip("/").rsplit("/", 1)[0] + "/15" if options.redis.count("/") > 2 else options.redis + "/15"
     engine = ["--games", "200", "--repeat", "3"]
@@ -284,6 +297,8 @@ def benchmarks(options) -> list[Benchmark]:
         Benchmark("mwda", ["bench_mwda.py", *engine], ["bench_mwda.py", *quick_engine], parse_mwda),
         Benchmark("warcaster", ["bench_warcaster.py", "--games", "1000", "--repeat", "3"],  # 200 games: ±15 % by seed
                   ["bench_warcaster.py", *quick_engine], parse_warcaster),
+        Benchmark("search", ["bench_search.py", "--games", "1000", "--workers", "2"],
+                  ["bench_search.py", "--games", "20"], parse_search),
         Benchmark("api", ["bench_api.py", "--seconds", "10", "--rounds", "5"],
                   ["bench_api.py", "--seconds", "2", "--rounds", "1"], parse_api, needs_wrk),
         Benchmark("workers", ["bench_workers.py", "--games", "20000"],

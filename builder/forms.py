@@ -19,9 +19,9 @@ VISIBILITY_CHOICES = [
 # How your side plays, per game (rules_engine/<game>/simulation.py policy_aliases, and "random"); the view names
 # them with builder.web.vocabulary's "policy" words of that game.
 POLICY_CHOICES = {
-    "hagmi": ("greedy", "random"),
-    "mwda": ("greedy", "defensive", "random"),
-    "warcaster": ("greedy", "random"),
+    "hagmi": ("greedy", "search", "random"),
+    "mwda": ("greedy", "defensive", "search", "random"),
+    "warcaster": ("greedy", "search", "random"),
 }
 # The catalog's and the picker's orders, in the words of builder/web/vocabulary.py ("sort").
 ORDERING_CHOICES = [(key, vocabulary.LABELS[("*", "sort")].get(key) or vocabulary.humanise(key))
@@ -87,9 +87,14 @@ class ImportForm(forms.Form):
         return data
 
 
+SAME_POLICY = ""  # the opponent_policy choice "as your side plays"
+
+
 class SimulationForm(forms.Form):
     opponent = forms.ChoiceField(label=_("Opponent"), choices=[])
     policy = forms.ChoiceField(label=_("How your side plays"), choices=[], initial="greedy")
+    opponent_policy = forms.ChoiceField(label=_("How the opponent plays (a deck, army or force)"), choices=[],
+                                        required=False, initial=SAME_POLICY)
     games = forms.IntegerField(label=_("Games"), min_value=1, initial=500)
     seed = forms.IntegerField(label=_("Seed (same seed, same result)"), min_value=0, max_value=2**63 - 1, initial=1)
 
@@ -100,10 +105,66 @@ class SimulationForm(forms.Form):
         self.fields["opponent"].choices = choices = list(opponents)
         self.fields["opponent"].initial = choices[0][0] if choices else None
         self.fields["policy"].choices = list(policies) or [("greedy", "greedy")]
+        self.fields["opponent_policy"].choices = [(SAME_POLICY, _("The same way as your side"))] + list(policies)
         limit = min(settings.HANGAR_MAX_GAMES, MAX_GAMES)
         self.fields["games"].max_value = limit
         self.fields["games"].validators.append(MaxValueValidator(limit))
         self.fields["games"].widget.attrs["max"] = limit
+
+
+class BatchForm(forms.Form):
+    """A gauntlet or a list doctor (issue 20): a weight for every sample opponent and every other list of yours
+    (0: left out), the games, the seed and both sides' policies; the doctor also takes how many changes to try."""
+
+    MAX_WEIGHT = 100
+
+    def __init__(self, *args, opponents=(), lists=(), policies=(), doctor: bool = False, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.opponent_fields: list[str] = []
+        for index, (slug, words) in enumerate(opponents):
+            name = f"opponent-{slug}"
+            self.fields[name] = forms.IntegerField(label=words, min_value=0, max_value=self.MAX_WEIGHT,
+                                                   initial=1 if index == 0 else 0)
+            self.fields[name].slug = slug
+            self.opponent_fields.append(name)
+        for public_id, words in lists:
+            name = f"list-{public_id}"
+            self.fields[name] = forms.IntegerField(label=words, min_value=0, max_value=self.MAX_WEIGHT, initial=0)
+            self.fields[name].list_id = public_id
+            self.opponent_fields.append(name)
+        for name in self.opponent_fields:
+            self.fields[name].widget.attrs.update({"class": "weight", "inputmode": "numeric"})
+        self.fields["policy"] = forms.ChoiceField(label=_("How your side plays"), choices=list(policies),
+                                                  initial="greedy")
+        self.fields["opponent_policy"] = forms.ChoiceField(
+            label=_("How the opponent plays (a deck, army or force)"), required=False, initial=SAME_POLICY,
+            choices=[(SAME_POLICY, _("The same way as your side"))] + list(policies))
+        limit = min(settings.HANGAR_MAX_GAMES, MAX_GAMES)
+        self.fields["games"] = forms.IntegerField(
+            label=_("Games per change and opponent") if doctor else _("Games per opponent"), min_value=1,
+            max_value=limit, initial=200 if doctor else 500)
+        if doctor:
+            self.fields["changes"] = forms.IntegerField(label=_("Changes to try"), min_value=1, max_value=60,
+                                                        initial=30)
+        self.fields["seed"] = forms.IntegerField(label=_("Seed (same seed, same result)"), min_value=0,
+                                                 max_value=2**63 - 1, initial=1)
+
+    def clean(self):
+        data = super().clean()
+        if not any((data.get(name) or 0) > 0 for name in self.opponent_fields):
+            raise forms.ValidationError(_("Give at least one opponent a weight above 0."))
+        return data
+
+    def chosen_opponents(self) -> list[dict]:
+        """The opponents with a weight above 0, as the services take them."""
+        chosen = []
+        for name in self.opponent_fields:
+            weight = self.cleaned_data.get(name) or 0
+            if weight > 0:
+                field = self.fields[name]
+                chosen.append({"opponent": field.slug, "weight": weight} if hasattr(field, "slug")
+                              else {"list": field.list_id, "weight": weight})
+        return chosen
 
 
 class VerifyForm(forms.Form):

@@ -2,7 +2,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from builder.web import analysis, cardeditor, dataimport, lists, pages, replays, simulations
+from builder.web import analysis, batches, cardeditor, dataimport, lists, pages, replays, simulations
 
 urlpatterns = [
     path("", pages.home, name="home"),
@@ -45,10 +45,13 @@ urlpatterns = [
     path("lists/<str:slug>/history/", lists.list_history, name="list_history"),
     path("lists/<str:slug>/sheet/", lists.list_sheet, name="list_sheet"),
     path("lists/<str:slug>/simulate/", simulations.simulation_new, name="simulation_new"),
+    path("lists/<str:slug>/gauntlet/", batches.gauntlet_new, name="gauntlet_new"),
+    path("lists/<str:slug>/doctor/", batches.doctor_new, name="doctor_new"),
     path("simulations/", simulations.simulation_list, name="simulation_list"),
     path("simulations/compare/", simulations.simulation_compare, name="simulation_compare"),
     path("simulations/<str:public_id>/", simulations.simulation_detail, name="simulation_detail"),
     path("simulations/<str:public_id>/progress/", simulations.simulation_progress, name="simulation_progress"),
+    path("simulations/<str:public_id>/apply/", batches.doctor_apply, name="doctor_apply"),
     path("simulations/<str:public_id>/games/<int:index>/", replays.replay, name="replay"),
     path("simulations/<str:public_id>/games/<int:index>/position/", analysis.replay_position, name="replay_position"),
     path("simulations/<str:public_id>/games/<int:index>/from-here/", analysis.replay_from_here,

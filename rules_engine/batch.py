@@ -60,8 +60,10 @@ def gauntlet_batch(legs: Sequence[tuple[str, float, Mapping[str, Any]]]) -> dict
 
 
 def _batch(kind: str, legs: list[dict[str, Any]]) -> dict[str, Any]:
-    system = (legs[0]["snapshot"].get("system") if legs else None)
-    return {"schema": BATCH_SCHEMA, "kind": kind, "system": system, "legs": legs}
+    """The batch, with the list its legs play (`list`: the first leg's, the same in every leg of a gauntlet)."""
+    first = legs[0]["snapshot"] if legs else {}
+    return {"schema": BATCH_SCHEMA, "kind": kind, "system": first.get("system"), "list": first.get("list") or {},
+            "legs": legs}
 
 
 def check_batch(batch: Any, *, games: Any, seed: Any) -> None:
@@ -144,17 +146,27 @@ def run_batch(batch: Mapping[str, Any], *, games: int, seed: int, workers: int =
     else:
         import multiprocessing
 
-        with multiprocessing.get_context("spawn").Pool(processes=workers) as pool:
+        # The batch goes to each process once (its initializer), not with every chunk: a doctor's batch holds dozens
+        # of snapshots.
+        with multiprocessing.get_context("spawn").Pool(processes=workers, initializer=_set_worker_batch,
+                                                       initargs=(batch,)) as pool:
             summaries = []
-            for done, summary in enumerate(pool.imap(_star_play, tasks, chunksize=1), 1):
+            for done, summary in enumerate(pool.imap(_star_play, [task[1:] for task in tasks], chunksize=1), 1):
                 summaries.append(summary)
                 if on_chunk:
                     on_chunk(done, len(tasks))
     return leg_summaries(batch, [(leg, summary) for (leg, _), summary in zip(plan, summaries)])
 
 
+_WORKER_BATCH: dict[str, Any] = {}
+
+
+def _set_worker_batch(batch: Mapping[str, Any]) -> None:
+    _WORKER_BATCH["batch"] = batch
+
+
 def _star_play(task: tuple) -> Summary:
-    return _play_task(*task)
+    return _play_task(_WORKER_BATCH["batch"], *task)
 
 
 def leg_summaries(batch: Mapping[str, Any], chunks: Sequence[tuple[int, Summary]]) -> list[Summary]:

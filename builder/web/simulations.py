@@ -44,7 +44,7 @@ def simulation_new(request: HttpRequest, slug: str) -> HttpResponse:
             try:
                 run = services.simulation_start(
                     user=request.user, game_list=game_list, opponent_slug=data["opponent"], policy=data["policy"],
-                    games=data["games"], seed=data["seed"],
+                    opponent_policy=data.get("opponent_policy") or None, games=data["games"], seed=data["seed"],
                 )
             except (ListServiceError, ListFormatError) as error:
                 for row in error_lines(error):
@@ -134,8 +134,13 @@ def simulation_detail(request: HttpRequest, public_id: str) -> HttpResponse:
     except ListServiceError as error:
         return error_page(request, error)
     with_names(run, request.user)
+    batch = is_batch_run(run)
+    if batch:
+        from .batches import batch_view
     return render(request, "simulations/detail.html", {
-        "run": run, "view": run_view(run), "illegal": snapshot_illegal_rows(run),
+        "run": run, "view": run_view(run, figures=not batch), "illegal": snapshot_illegal_rows(run),
+        "batch": batch_view(run) if batch and run.status == "done" else None, "is_batch": batch,
+        "can_apply": batch and run.owner_id == getattr(request.user, "pk", None),
         "share_url": request.build_absolute_uri(reverse("simulation_detail", kwargs={"public_id": run.public_id})),
     })
 
@@ -183,14 +188,24 @@ def with_names(run: SimulationRun, user, known: dict[tuple[str, str], str] | Non
     else:
         name = _("a private list")
     run.list_name = name or _("(untitled)")
+    run.policy_label = results.policy_label(run.system, run.policy)
+    if is_batch_run(run):  # a gauntlet or a list doctor: several opponents
+        run.opponent_name = _("several opponents")
+        words = _("Gauntlet: %(list)s") if run.kind == "gauntlet" else _("List doctor: %(list)s")
+        run.title = words % {"list": run.list_name}
+        return run
     known = {} if known is None else known
     key = (run.system, run.opponent)
     if key not in known:
         known[key] = p.opponent_name(run.system, run.opponent, frozen.get("opponent"))
     run.opponent_name = known[key]
-    run.policy_label = results.policy_label(run.system, run.policy)
     run.title = results.title_parts(run.list_name, run.opponent_name)
     return run
+
+
+def is_batch_run(run: SimulationRun) -> bool:
+    """A gauntlet or list doctor run (issue 20), not a run against one opponent."""
+    return getattr(run, "kind", "simulation") in ("gauntlet", "doctor")
 
 
 def snapshot_illegal_rows(run: SimulationRun) -> list[dict[str, Any]]:

@@ -249,15 +249,18 @@ LABELS: Mapping[tuple[str, str], Mapping[str, Any]] = {
     # --- how a side plays (the simulation's policy; rules_engine/<game>/policies.py) ---------------------------
     ("hagmi", "policy"): {
         "greedy": pgettext_lazy("hagmi policy", "Greedy (plays the strongest card it can)"),
+        "search": pgettext_lazy("policy", "Search (plays out each option on sampled hands and decks)"),
         "random": pgettext_lazy("policy", "Random legal moves"),
     },
     ("mwda", "policy"): {
         "greedy": pgettext_lazy("mwda policy", "Aggressive (focus fire, closes in to its best range)"),
         "defensive": pgettext_lazy("mwda policy", "Defensive (shoots from range, never charges, falls back)"),
+        "search": pgettext_lazy("mwda policy", "Search (plays out each option with fresh dice)"),
         "random": pgettext_lazy("policy", "Random legal moves"),
     },
     ("warcaster", "policy"): {
         "greedy": pgettext_lazy("warcaster policy", "Greedy (best attack and cypher each activation)"),
+        "search": pgettext_lazy("policy", "Search (plays out each option on sampled hands and decks)"),
         "random": pgettext_lazy("policy", "Random legal moves"),
     },
     # --- every system --------------------------------------------------------------------------------------

@@ -17,12 +17,13 @@ from rules_engine.core.report import (
 from rules_engine.core.stats import Summary
 from rules_engine.hagmi.game import DEFAULT_OPTIONS, HagmiGame
 from rules_engine.simulation import BaseSimulator, list_codes, register_simulator
+from rules_engine.hagmi import search  # noqa: F401  (registers hagmi-search)
 
 
 class HagmiSimulator(BaseSimulator):
     system = "hagmi"
     title = "HAGMI"
-    policy_aliases = {"greedy": "hagmi-greedy"}
+    policy_aliases = {"greedy": "hagmi-greedy", "search": "hagmi-search"}
     default_policy = "hagmi-greedy"
     default_options = DEFAULT_OPTIONS
     input_errors = ((CardDataError, "card data"), (ValueError, ""))

@@ -17,6 +17,7 @@ from rules_engine.core.stats import Summary
 from rules_engine.mwda.game import MwdaGame, MwdaOptionError, MwdaState
 from rules_engine.core.catalog import CardDataError
 from rules_engine.simulation import BaseSimulator, list_codes, register_simulator
+from rules_engine.mwda import search  # noqa: F401  (registers mwda-search)
 
 MEANS = ("points_destroyed", "points_lost", "units_surviving", "heat_shutdowns", "orders_per_round")
 
@@ -24,7 +25,7 @@ MEANS = ("points_destroyed", "points_lost", "units_surviving", "heat_shutdowns",
 class MwdaSimulator(BaseSimulator):
     system = "mwda"
     title = "MWDA"
-    policy_aliases = {"greedy": "mwda-greedy", "defensive": "mwda-defensive"}
+    policy_aliases = {"greedy": "mwda-greedy", "search": "mwda-search", "defensive": "mwda-defensive"}
     default_policy = "mwda-greedy"
     input_errors = ((MwdaOptionError, "snapshot.options"), (CardDataError, "card data"))
     chunk_sizes = {"goldfish": 500, "army": 500}  # ~300 battles/s

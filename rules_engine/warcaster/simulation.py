@@ -18,6 +18,7 @@ from rules_engine.core.report import (
 )
 from rules_engine.core.stats import Summary
 from rules_engine.simulation import BaseSimulator, SimulationInputError, list_codes, register_simulator
+from rules_engine.warcaster import search  # noqa: F401  (registers warcaster-search)
 from rules_engine.warcaster.game import WarcasterGame
 from rules_engine.core.catalog import CardDataError
 from rules_engine.warcaster.game import DEFAULT_OPTIONS
@@ -26,7 +27,7 @@ from rules_engine.warcaster.game import DEFAULT_OPTIONS
 class WarcasterSimulator(BaseSimulator):
     system = "warcaster"
     title = "Warcaster"
-    policy_aliases = {"greedy": "warcaster-greedy"}
+    policy_aliases = {"greedy": "warcaster-greedy", "search": "warcaster-search"}
     default_policy = "warcaster-greedy"
     default_options = DEFAULT_OPTIONS
     input_errors = ((CardDataError, "card data"), (ValueError, ""))

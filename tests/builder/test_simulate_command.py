@@ -92,3 +92,41 @@ def test_simulate_list_opponents_explains_a_database_that_is_not_set_up(db, monk
     monkeypatch.setattr(connection.introspection, "table_names", lambda *a, **k: [])
     with pytest.raises(CommandError, match="database is not set up"):
         call_command("simulate", "--list-opponents", "warcaster", stdout=StringIO())
+
+
+def test_a_gauntlet_prints_a_row_per_opponent_equal_to_its_plain_run(bundled, tmp_path):
+    """Issue 20: several --opponent (with weights) and --opponent-list; each row is the plain run, same seed."""
+    other = ROOT / "cards/packages/hagmi/lists/sample-vanguard.json"
+    args = [str(LIST), "--opponent", "sample-fortress=3", "--opponent", "goldfish", "--opponent-list", f"{other}=1",
+            "--games", "40", "--seed", "8", "--json"]
+    gauntlet = json.loads(simulate(*args))
+    assert [row["key"] for row in gauntlet["opponents"]] == ["sample-fortress", "goldfish", "list:sample-vanguard"]
+    assert [row["weight"] for row in gauntlet["opponents"]] == [0.6, 0.2, 0.2]
+    alone = json.loads(simulate(str(LIST), "--opponent", "sample-fortress", "--games", "40", "--seed", "8", "--json"))
+    assert gauntlet["opponents"][0]["result"] == alone
+    listed = gauntlet["opponents"][2]
+    as_sample = json.loads(simulate(str(LIST), "--opponent", "sample-vanguard", "--games", "40", "--seed", "8", "--json"))
+    assert listed["win_rate"] == as_sample["win_rate"]  # the same list as the bundled sample opponent plays the same
+    assert json.loads(simulate(*args, "--workers", "2")) == gauntlet
+    text = simulate(*args[:-1])
+    assert "gauntlet" in text and "weighted total" in text and "list:sample-vanguard" in text
+
+
+def test_opponent_policy_is_in_the_result(bundled):
+    result = json.loads(simulate(str(LIST), "--opponent", "sample-fortress", "--opponent-policy", "random",
+                                 "--games", "20", "--json"))
+    assert result["opponent_policy"] == "random" and result["policy"] == "greedy"
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--opponent", "goldfish=lots"], "the weight after '=' must be a number, got 'lots'"),
+        (["--opponent", "goldfish", "--opponent", "goldfish=2"], "goldfish given twice"),
+        (["--opponent-list", "/nope/none.json"], "no such file"),
+        (["--opponent", "goldfish", "--opponent-policy", "nope"], "opponent_policy: unknown policy 'nope'"),
+    ],
+)
+def test_bad_gauntlet_arguments_say_what_is_wrong(bundled, args, message):
+    with pytest.raises(CommandError, match=message):
+        simulate(str(LIST), *args, "--games", "5")

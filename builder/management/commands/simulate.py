@@ -49,7 +49,7 @@ class Command(BaseCommand):
                             help="a list file played as an opponent (by --opponent-policy): a gauntlet row")
         parser.add_argument("--games", type=int, default=1000, help=f"games to play (1..{MAX_GAMES}; default 1000)")
         parser.add_argument("--seed", type=int, default=1, help="run seed (default 1)")
-        parser.add_argument("--policy", default="greedy", help="the list's player: greedy (default), search or random")
+        parser.add_argument("--policy", default="greedy", help="the list's player: greedy (default), search (docs/simulations.md \"Search policy\") or random")
         parser.add_argument("--opponent-policy", default=None,
                             help="the other side's player, when a policy plays it (a deck, army or force): "
                                  "default the same as --policy")

@@ -1,0 +1,161 @@
+"""Gauntlet and list doctor pages (issue 20): start one from a list, read its rows, apply a change.
+
+A gauntlet plays the list against several weighted opponents (the sample ones and your other lists); the doctor
+tries single changes on the same seeds and ranks them. Both are simulation runs (builder.services), watched on the
+run's page like any other; `batch_view` turns their results into the rows, chart and sentences the page shows.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from builder import selectors, services
+from builder.forms import BatchForm
+from builder.listio import ListFormatError
+from builder.models import SimulationRun
+from builder.services import ListServiceError
+from builder.throttles import scope_wait
+
+from . import presenters as p
+from . import results
+from .common import error_lines, error_page, throttled_page
+from .simulations import illegal_rows, opponent_choices, policy_choices
+
+GAUNTLET, DOCTOR = "gauntlet", "doctor"
+
+
+def other_lists(game_list, user) -> list[tuple[str, str]]:
+    """The user's other lists of the same game, as gauntlet opponents: (public id, name)."""
+    rows = selectors.list_search(user=user, scope="mine", system=game_list.system.slug).exclude(pk=game_list.pk)[:30]
+    return [(row.slug, _("Your list: %(name)s") % {"name": row.name or _("(untitled)")}) for row in rows]
+
+
+def _batch_new(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
+    try:
+        game_list = selectors.list_get(slug=slug, user=request.user)
+    except ListServiceError as error:
+        return error_page(request, error)
+    if request.method == "POST" and (wait := scope_wait(request, "simulations")) is not None:
+        return throttled_page(request, wait)
+    system = game_list.system.slug
+    form = BatchForm(request.POST or None,
+                     opponents=opponent_choices(game_list.system, selectors.list_document(game_list)),
+                     lists=other_lists(game_list, request.user), policies=policy_choices(system),
+                     doctor=kind == DOCTOR)
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            data = form.cleaned_data
+            common = {"user": request.user, "game_list": game_list, "opponents": form.chosen_opponents(),
+                      "policy": data["policy"], "opponent_policy": data.get("opponent_policy") or None,
+                      "games": data["games"], "seed": data["seed"]}
+            try:
+                if kind == DOCTOR:
+                    run = services.doctor_start(**common, changes=data["changes"])
+                else:
+                    run = services.gauntlet_start(**common)
+            except (ListServiceError, ListFormatError) as error:
+                for row in error_lines(error):
+                    form.add_error(None, row["message"])
+                status = getattr(error, "status", 400)
+            else:
+                return redirect("simulation_detail", public_id=run.public_id)
+        else:
+            status = 400
+    validation = selectors.list_validation(game_list, lang=p.ui_lang())
+    return render(request, "simulations/batch_new.html", {
+        "list": game_list, "form": form, "kind": kind, "illegal": illegal_rows(validation, system),
+        "weights": [form[name] for name in form.opponent_fields],
+    }, status=status)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def gauntlet_new(request: HttpRequest, slug: str) -> HttpResponse:
+    return _batch_new(request, slug, GAUNTLET)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def doctor_new(request: HttpRequest, slug: str) -> HttpResponse:
+    return _batch_new(request, slug, DOCTOR)
+
+
+@login_required
+@require_POST
+def doctor_apply(request: HttpRequest, public_id: str) -> HttpResponse:
+    """Save a doctor's change as the list's next revision, then show the list."""
+    try:
+        run = selectors.simulation_get(public_id=public_id, user=request.user)
+        revision = services.doctor_apply(user=request.user, run=run, change_key=request.POST.get("change", ""))
+    except ListServiceError as error:
+        return error_page(request, error)
+    messages.success(request, _("The change is saved as revision %(number)s of the list.") % {
+        "number": revision.number})
+    return redirect("list_detail", slug=revision.game_list.slug)
+
+
+# --- presentation -------------------------------------------------------------------------------------------
+
+
+def _pct(value: Any) -> str:
+    return f"{100 * value:.1f}%" if isinstance(value, (int, float)) and not isinstance(value, bool) else "–"
+
+
+def opponent_words(system: str, row: dict[str, Any]) -> str:
+    """A gauntlet row's opponent in the page's language: a sample opponent's package name, a list's name."""
+    frozen = {"name": row.get("name"), "name_en": row.get("name_en")}
+    return p.opponent_name(system, row.get("opponent") or row.get("key") or "", frozen)
+
+
+def _length_words(unit: str) -> str:
+    return _("turns") if unit == "turns" else _("rounds")
+
+
+def batch_view(run: SimulationRun) -> dict[str, Any]:
+    """What a finished gauntlet or doctor run shows: rows in words and numbers, the chart, the sentences."""
+    result = run.result if isinstance(run.result, dict) else None
+    if result is None:
+        return {}
+    lang = p.ui_lang()
+    if result.get("kind") == GAUNTLET:
+        rows = []
+        for row in result["opponents"]:
+            low, high = row["win_rate_interval"]
+            rows.append({"name": opponent_words(run.system, row), "weight": f"{row['weight'] * 100:.0f} %",
+                         "win_rate": _pct(row["win_rate"]), "interval": f"{_pct(low)} – {_pct(high)}",
+                         "length": "–" if row["length"]["mean"] is None else f"{row['length']['mean']:.1f}"})
+        total = result["total"]
+        low, high = total["win_rate_interval"]
+        chart = {"id": f"gauntlet-{run.public_id}", "type": "winrate",
+                 "title": _("Win rate against each opponent, with 95 percent intervals"),
+                 "labels": [row["name"] for row in rows],
+                 "values": [results.percent(row["win_rate"]) for row in result["opponents"]],
+                 "lows": [results.percent(row["win_rate_interval"][0]) for row in result["opponents"]],
+                 "highs": [results.percent(row["win_rate_interval"][1]) for row in result["opponents"]],
+                 "interval_label": results.interval_words()}
+        return {"kind": GAUNTLET, "rows": rows, "chart": chart,
+                "length_unit": _length_words(total["length"]["unit"]),
+                "total": {"win_rate": _pct(total["win_rate"]), "interval": f"{_pct(low)} – {_pct(high)}",
+                          "length": "–" if total["length"]["mean"] is None else f"{total['length']['mean']:.1f}"}}
+    baseline = []
+    for row in result["baseline"]["opponents"]:
+        low, high = row["result"]["win_rate_interval"]
+        baseline.append({"name": opponent_words(run.system, {**row, "key": row["opponent"]}),
+                         "weight": f"{row['weight'] * 100:.0f} %", "win_rate": _pct(row["result"]["win_rate"]),
+                         "interval": f"{_pct(low)} – {_pct(high)}"})
+    changes = []
+    for rank, change in enumerate(result["changes"], 1):
+        stats = change["stats"]
+        changes.append({"rank": rank, "key": change["key"], "sentence": change["sentence"].get(lang) or
+                        change["sentence"]["en"], "significant": stats["significant"],
+                        "better": stats["significant"] and stats["delta"] > 0,
+                        "label": (change.get("label") or {}).get(lang)})
+    return {"kind": DOCTOR, "baseline": baseline, "changes": changes, "best": result.get("best"),
+            "can_apply": run.game_list_id is not None}
