@@ -227,8 +227,9 @@ class SimulationViewSet(viewsets.GenericViewSet):
         run = selectors.simulation_get(public_id=public_id, user=request.user)
         params = DoctorApplySerializer(data=request.data)
         params.is_valid(raise_exception=True)
-        revision = services.doctor_apply(user=request.user, run=run, change_key=params.validated_data["change"])
-        body = DoctorAppliedSerializer({"game_list": revision.game_list, "revision": revision}).data
+        game_list, revision = services.doctor_apply(user=request.user, run=run,
+                                                    change_key=params.validated_data["change"])
+        body = DoctorAppliedSerializer({"game_list": game_list, "revision": revision}).data
         return Response(body, status=status.HTTP_201_CREATED)
 
     @extend_schema(summary="Cancel a queued or running run", request=None,

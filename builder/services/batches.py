@@ -13,7 +13,7 @@ SimulationInvalid (400) whose details name the path (opponents[1].list, changes,
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, NamedTuple
 
 from builder import selectors
 from builder.errors import ListNotFound, ListPermissionDenied, SimulationInvalid
@@ -233,9 +233,20 @@ def doctor_change_document(run: SimulationRun, change_key: Any) -> dict[str, Any
                             code="doctor.unknown_change", details={"path": "change"})
 
 
-def doctor_apply(*, user, run: SimulationRun, change_key: Any) -> ListRevision:
+class AppliedChange(NamedTuple):
+    """What doctor_apply saved: `game_list, revision = doctor_apply(...)`; `.number` is the revision's number."""
+
+    game_list: GameList
+    revision: ListRevision
+
+    @property
+    def number(self) -> int:
+        return self.revision.number
+
+
+def doctor_apply(*, user, run: SimulationRun, change_key: Any) -> AppliedChange:
     """Save change `change_key` of doctor run `run` as a new revision of the run's list (list_update: only the
-    list's owner, not in the trash); returns that revision (its `game_list` is the updated list). The document is the run's frozen list with that one change, so edits made to
+    list's owner, not in the trash); returns (the updated list, the new revision). The document is the run's frozen list with that one change, so edits made to
     the list after the run started are replaced by it (the new revision, as any, can be rolled back)."""
     document = doctor_change_document(run, change_key)
     if run.game_list_id is None:
@@ -250,9 +261,8 @@ def doctor_apply(*, user, run: SimulationRun, change_key: Any) -> ListRevision:
         raise ListNotFound(f"No list with id {game_list.slug!r}.")
     saved = list_update(game_list=game_list, user=user, document=document, expected_version=game_list.version)
     revision = saved.revisions.select_related("author").order_by("-number").first()
-    revision.game_list = saved
-    return revision
+    return AppliedChange(saved, revision)
 
 
-__all__ = ["DEFAULT_CHANGES", "check_opponents", "doctor_apply", "doctor_change_document", "doctor_start",
+__all__ = ["AppliedChange", "DEFAULT_CHANGES", "check_opponents", "doctor_apply", "doctor_change_document", "doctor_start",
            "gauntlet_start"]

@@ -77,8 +77,7 @@ def test_a_doctor_run_baseline_is_the_plain_run_and_a_change_applies_as_a_revisi
     assert 1 <= len(changes) <= 3 and all(change["sentence"]["en"] and change["sentence"]["ja"] for change in changes)
     key = changes[0]["key"]
     before = mine.revisions.count()
-    revision = services.doctor_apply(user=owner, run=run, change_key=key)
-    saved = revision.game_list
+    saved, revision = services.doctor_apply(user=owner, run=run, change_key=key)
     assert revision.number == before + 1 and saved.revisions.count() == before + 1
     legs = [leg for leg in run.snapshot["legs"] if leg["change"] == key]
     assert revision.document["sections"] == legs[0]["about"]["document"]["sections"]

@@ -203,6 +203,13 @@ def run_shared_quiet(actor: str, state: str) -> Expect:
     return Expect(200, None if actor == "owner" else False)
 
 
+def run_owner_apply(actor: str, state: str) -> Expect:
+    """Apply a list doctor's change: the run's owner only (the matrix's run is a plain one: a 400 that says so)."""
+    if actor == "anon":
+        return Expect(LOGIN, False)
+    return Expect(400) if actor == "owner" else Expect(404, False)
+
+
 def run_owner_page(actor: str, state: str) -> Expect:
     """The progress fragment (htmx polling): its owner only."""
     if actor == "anon":
@@ -270,6 +277,14 @@ def editor_save(world: World, game_list) -> dict[str, Any]:
 
 def simulate_form(world: World, obj) -> dict[str, Any]:
     return {"opponent": "goldfish", "policy": "greedy", "games": 2, "seed": 3}
+
+
+def gauntlet_form(world: World, obj) -> dict[str, Any]:
+    return {"opponent-goldfish": 1, "policy": "greedy", "games": 2, "seed": 3}
+
+
+def doctor_form(world: World, obj) -> dict[str, Any]:
+    return {"opponent-goldfish": 1, "policy": "greedy", "games": 2, "seed": 3, "changes": 1}
 
 
 def simulate_api(world: World, game_list) -> dict[str, Any]:
@@ -545,7 +560,13 @@ MATRIX: dict[str, list[Call]] = {
                         data=lambda w, gl: {"player": "P", "event": "E", "remember": "1"})],
     "simulation_new": [Call("GET", "/lists/{slug}/simulate/", page_signed_in_read(200)),
                        Call("POST", "/lists/{slug}/simulate/", page_signed_in_read(302), data=simulate_form)],
+    "gauntlet_new": [Call("GET", "/lists/{slug}/gauntlet/", page_signed_in_read(200)),
+                     Call("POST", "/lists/{slug}/gauntlet/", page_signed_in_read(302), data=gauntlet_form)],
+    "doctor_new": [Call("GET", "/lists/{slug}/doctor/", page_signed_in_read(200)),
+                   Call("POST", "/lists/{slug}/doctor/", page_signed_in_read(302), data=doctor_form)],
     # --- pages of a run ---
+    "doctor_apply": [Call("POST", "/simulations/{run}/apply/", run_owner_apply, data=lambda w, run: {"change": "x"}),
+                     Call("GET", "/simulations/{run}/apply/", post_only_page)],
     "simulation_detail": [Call("GET", "/simulations/{run}/", run_shared_page)],
     "simulation_progress": [Call("GET", "/simulations/{run}/progress/", run_owner_page)],
     "replay": [Call("GET", "/simulations/{run}/games/0/", run_shared_page)],

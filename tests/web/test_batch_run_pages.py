@@ -37,3 +37,12 @@ def test_batch_runs_never_break_the_run_pages(owner_client, other_client, runs):
     a, b = runs[0].public_id, runs[1].public_id
     assert owner_client.get(f"/simulations/compare/?a={a}&b={b}").status_code < 500
 
+
+
+def test_the_apply_button_saves_the_change_as_a_revision(owner_client, runs):
+    doctor = runs[1]
+    doctor.refresh_from_db()
+    key = doctor.result["changes"][0]["key"]
+    response = owner_client.post(f"/simulations/{doctor.public_id}/apply/", {"change": key})
+    assert response.status_code == 302 and response["Location"] == f"/lists/{doctor.game_list.slug}/"
+    assert doctor.game_list.revisions.count() == 2
