@@ -129,7 +129,8 @@ class BatchForm(forms.Form):
             self.opponent_fields.append(name)
         for public_id, words in lists:
             name = f"list-{public_id}"
-            self.fields[name] = forms.IntegerField(label=words, min_value=0, max_value=self.MAX_WEIGHT, initial=0)
+            self.fields[name] = forms.IntegerField(label=words, min_value=0, max_value=self.MAX_WEIGHT, initial=0,
+                                                   required=False)  # left out of the POST: weight 0
             self.fields[name].list_id = public_id
             self.opponent_fields.append(name)
         for name in self.opponent_fields:

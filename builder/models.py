@@ -127,8 +127,20 @@ class RunStatus(models.TextChoices):
 ACTIVE_STATUSES = (RunStatus.QUEUED, RunStatus.RUNNING)
 
 
+class RunKind(models.TextChoices):
+    """What a run plays: one snapshot (a plain simulation), or a hangar.batch/1 of several (issue 20)."""
+
+    SIMULATION = "simulation", "Simulation"
+    GAUNTLET = "gauntlet", "Gauntlet"
+    DOCTOR = "doctor", "List doctor"
+
+
+BATCH_KINDS = (RunKind.GAUNTLET, RunKind.DOCTOR)
+
+
 class SimulationRun(models.Model):
-    """One simulation request: a frozen snapshot (hangar.snapshot/1) played `games` times, cut into chunks.
+    """One simulation request: a frozen snapshot (hangar.snapshot/1) played `games` times, cut into chunks; or a
+    gauntlet / doctor run (`kind`): a frozen hangar.batch/1 whose every leg is played `games` times on one seed.
 
     Written only by builder.services.simulations; the snapshot never changes after submit, so editing the list
     later changes no run.
@@ -140,6 +152,9 @@ class SimulationRun(models.Model):
         GameList, on_delete=models.SET_NULL, null=True, blank=True, related_name="simulation_runs"
     )
     system = models.CharField(max_length=32)
+    # "simulation": `snapshot` is a hangar.snapshot/1; "gauntlet" / "doctor": it is a hangar.batch/1 of several legs
+    # (rules_engine.batch), cut leg by leg into chunks of `chunk_size` games (docs/simulations.md).
+    kind = models.CharField(max_length=12, choices=RunKind.choices, default=RunKind.SIMULATION)
     snapshot = models.JSONField()
     snapshot_hash = models.CharField(max_length=64)
     opponent = models.CharField(max_length=64)  # opponent slug
@@ -179,6 +194,10 @@ class SimulationRun(models.Model):
     @property
     def is_active(self) -> bool:
         return self.status in ACTIVE_STATUSES
+
+    @property
+    def is_batch(self) -> bool:
+        return self.kind in BATCH_KINDS
 
 
 class SimulationChunk(models.Model):

@@ -426,12 +426,14 @@ def simulation_active_count(*, user) -> int:
 
 
 def simulation_find_reusable(
-    *, user, snapshot_hash: str, opponent: str, policy: str, games: int, seed: int, engine_version: str
+    *, user, snapshot_hash: str, opponent: str, policy: str, games: int, seed: int, engine_version: str,
+    kind: str = "simulation",
 ) -> SimulationRun | None:
-    """A stored run answering the same question: the user's own done or active run first, else anyone's done run."""
+    """A stored run answering the same question (same kind: a plain run, a gauntlet or a doctor run): the user's own
+    done or active run first, else anyone's done run."""
     same = SimulationRun.objects.filter(
         snapshot_hash=snapshot_hash, opponent=opponent, policy=policy, games=games, seed=seed,
-        engine_version=engine_version,
+        engine_version=engine_version, kind=kind,
     )
     own = same.filter(owner_id=_user_id(user), status__in=(RunStatus.DONE, *ACTIVE_STATUSES)).order_by("-id").first()
     return own or same.filter(status=RunStatus.DONE).order_by("-id").first()

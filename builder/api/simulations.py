@@ -13,13 +13,14 @@ from rest_framework import serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
+from rest_framework.views import APIView
 
 from builder import selectors, services
-from builder.models import RunStatus, SimulationRun
+from builder.models import RunKind, RunStatus, SimulationRun
 from builder.throttles import AnonThrottle, ScopedThrottle, UserThrottle
 from rules_engine.simulation import MAX_GAMES
 
-from .serializers import ErrorSerializer, ListDocumentField
+from .serializers import ErrorSerializer, ListDocumentField, RevisionSerializer
 
 SEED_MAX = 2**63 - 1
 
@@ -50,6 +51,9 @@ class SimulationCreateSerializer(serializers.Serializer):
     document = ListDocumentField(required=False, help_text="or an unsaved hangar.list/1 document")
     opponent = serializers.CharField(max_length=64, help_text="opponent slug, e.g. goldfish")
     policy = serializers.CharField(required=False, max_length=64, default=services.simulations.DEFAULT_POLICY)
+    opponent_policy = serializers.CharField(
+        required=False, allow_blank=True, max_length=64, default=None, allow_null=True,
+        help_text="who plays the other side (default: the same policy as the list)")
     games = serializers.IntegerField(min_value=1, help_text=f"games to play (at most {MAX_GAMES}, see limits)")
     seed = serializers.IntegerField(min_value=0, max_value=SEED_MAX, help_text="same seed, same result")
 
@@ -57,6 +61,49 @@ class SimulationCreateSerializer(serializers.Serializer):
         if ("list" in attrs) == ("document" in attrs):
             raise serializers.ValidationError("Give exactly one of 'list' (a saved list id) or 'document'.")
         return attrs
+
+
+class GauntletOpponentSerializer(serializers.Serializer):
+    """One opponent of a gauntlet or doctor run: exactly one of `opponent` and `list` (checked by the service,
+    which names opponents[i] in its message)."""
+
+    opponent = serializers.CharField(required=False, max_length=64, help_text="a sample opponent's slug")
+    list = serializers.CharField(required=False, max_length=32,
+                                 help_text="or the id of a saved list: public (the gallery) or your own")
+    weight = serializers.FloatField(required=False, min_value=0, help_text="its share of the total (default 1)")
+
+
+class GauntletCreateSerializer(serializers.Serializer):
+    list = serializers.CharField(required=False, max_length=32, help_text="id (slug) of a saved list you can see")
+    document = ListDocumentField(required=False, help_text="or an unsaved hangar.list/1 document")
+    opponents = GauntletOpponentSerializer(many=True, allow_empty=False)
+    policy = serializers.CharField(required=False, max_length=64, default=services.simulations.DEFAULT_POLICY)
+    opponent_policy = serializers.CharField(
+        required=False, allow_blank=True, max_length=64, default=None, allow_null=True,
+        help_text="who plays the other side, and an opponent list (default: the same policy as the list)")
+    games = serializers.IntegerField(min_value=1, help_text="games against each opponent (the total is limited)")
+    seed = serializers.IntegerField(min_value=0, max_value=SEED_MAX, help_text="same seed, same result")
+
+    def validate(self, attrs):
+        if ("list" in attrs) == ("document" in attrs):
+            raise serializers.ValidationError("Give exactly one of 'list' (a saved list id) or 'document'.")
+        return attrs
+
+
+class DoctorCreateSerializer(GauntletCreateSerializer):
+    changes = serializers.IntegerField(
+        required=False, min_value=1, default=services.batches.DEFAULT_CHANGES,
+        help_text="how many single changes to try at most (fewer with several opponents: 64 lists × opponents)")
+
+
+class DoctorApplySerializer(serializers.Serializer):
+    change = serializers.CharField(max_length=200, help_text="a change's key (result.changes[].key)")
+
+
+class DoctorAppliedSerializer(serializers.Serializer):
+    list = serializers.CharField(source="game_list.slug")
+    version = serializers.IntegerField(source="game_list.version", help_text="the list's new version")
+    revision = RevisionSerializer()
 
 
 def status_url(run: SimulationRun, request) -> str:
@@ -87,7 +134,8 @@ class SimulationRunSerializer(serializers.ModelSerializer):
     class Meta:
         model = SimulationRun
         fields = [
-            "id", "status", "progress", "system", "list", "opponent", "policy", "games", "seed", "engine_version",
+            "id", "kind", "status", "progress", "system", "list", "opponent", "policy", "games", "seed",
+            "engine_version",
             "chunks_total", "chunks_done", "created_at", "started_at", "finished_at", "result", "error",
             "status_url",
         ]
@@ -154,11 +202,10 @@ class SimulationViewSet(viewsets.GenericViewSet):
         asked_at = timezone.now()
         run = services.simulation_start(
             user=request.user, game_list=game_list, document=data.get("document"), opponent_slug=data["opponent"],
-            policy=data["policy"], games=data["games"], seed=data["seed"],
+            policy=data["policy"], opponent_policy=data.get("opponent_policy"), games=data["games"],
+            seed=data["seed"],
         )
-        reused = run.reused_from_id is not None or run.created_at < asked_at
-        body = SimulationStartedSerializer(run, context={"request": request, "reused": reused}).data
-        return Response(body, status=status.HTTP_202_ACCEPTED, headers={"Location": body["status_url"]})
+        return started(run, request, asked_at)
 
     @extend_schema(summary="Your simulation runs, newest first",
                    responses={200: SimulationRunSerializer(many=True), **_errors(403)})
@@ -172,6 +219,19 @@ class SimulationViewSet(viewsets.GenericViewSet):
         run = selectors.simulation_get(public_id=public_id, user=request.user)
         return Response(self.get_serializer(run).data)
 
+    @extend_schema(summary="Save a change of a finished list doctor run as a new revision of its list (its owner)",
+                   request=DoctorApplySerializer,
+                   responses={201: DoctorAppliedSerializer, **_errors(400, 403, 404, 409)})
+    @action(detail=True, methods=["post"])
+    def apply(self, request, public_id: str):
+        run = selectors.simulation_get(public_id=public_id, user=request.user)
+        params = DoctorApplySerializer(data=request.data)
+        params.is_valid(raise_exception=True)
+        game_list, revision = services.doctor_apply(user=request.user, run=run,
+                                                    change_key=params.validated_data["change"])
+        body = DoctorAppliedSerializer({"game_list": game_list, "revision": revision}).data
+        return Response(body, status=status.HTTP_201_CREATED)
+
     @extend_schema(summary="Cancel a queued or running run", request=None,
                    responses={200: SimulationRunSerializer, **_errors(403, 404, 409)})
     @action(detail=True, methods=["post"])
@@ -179,3 +239,63 @@ class SimulationViewSet(viewsets.GenericViewSet):
         run = selectors.simulation_get(public_id=public_id, user=request.user)
         run = services.simulation_cancel(run=run, user=request.user)
         return Response(self.get_serializer(run).data)
+
+
+def started(run: SimulationRun, request, asked_at) -> Response:
+    """202 with the run's id and status address (an identical stored run answers: `reused`)."""
+    reused = run.reused_from_id is not None or run.created_at < asked_at
+    body = SimulationStartedSerializer(run, context={"request": request, "reused": reused}).data
+    return Response(body, status=status.HTTP_202_ACCEPTED, headers={"Location": body["status_url"]})
+
+
+class _BatchStartView(APIView):
+    """POST only: start a gauntlet or doctor run; watch it at /api/simulations/{id}/ like any run."""
+
+    permission_classes = [IsAuthenticated]
+    start_throttle_scope = "simulations"  # counted with POST /api/simulations/
+    params_class: type[serializers.Serializer] = GauntletCreateSerializer
+
+    def get_throttles(self):
+        return [SimulationStartThrottle(), AnonThrottle(), UserThrottle()]
+
+    def params(self, request) -> tuple[dict, object]:
+        params = self.params_class(data=request.data)
+        params.is_valid(raise_exception=True)
+        data = dict(params.validated_data)
+        game_list = selectors.list_get(slug=data["list"], user=request.user) if "list" in data else None
+        opponents = [{name: value for name, value in opponent.items()} for opponent in data["opponents"]]
+        return {
+            "user": request.user, "game_list": game_list, "document": data.get("document"), "opponents": opponents,
+            "policy": data["policy"], "opponent_policy": data.get("opponent_policy"), "games": data["games"],
+            "seed": data["seed"],
+        }, data
+
+
+class GauntletView(_BatchStartView):
+    """A gauntlet: one list against several weighted opponents, the same games and seed each."""
+
+    @extend_schema(
+        summary="Start a gauntlet: a list against several weighted opponents (a row each and the weighted total)",
+        request=GauntletCreateSerializer,
+        responses={202: SimulationStartedSerializer, **_errors(400, 403, 404, 429, 503)},
+    )
+    def post(self, request):
+        kwargs, _data = self.params(request)
+        asked_at = timezone.now()
+        return started(services.gauntlet_start(**kwargs), request, asked_at)
+
+
+class DoctorView(_BatchStartView):
+    """The list doctor: a legal list and up to `changes` single changes of it, on the same seeds, ranked."""
+
+    params_class = DoctorCreateSerializer
+
+    @extend_schema(
+        summary="Start a list doctor run: single changes of a legal list ranked by their paired change in win rate",
+        request=DoctorCreateSerializer,
+        responses={202: SimulationStartedSerializer, **_errors(400, 403, 404, 429, 503)},
+    )
+    def post(self, request):
+        kwargs, data = self.params(request)
+        asked_at = timezone.now()
+        return started(services.doctor_start(changes=data["changes"], **kwargs), request, asked_at)

@@ -18,5 +18,7 @@ urlpatterns = [
     path("health/", health.HealthView.as_view(), name="api-health"),
     path("odds/", odds.OddsView.as_view(), name="api-odds"),
     path("positions/", positions.PositionView.as_view(), name="api-positions"),
+    path("gauntlets/", simulations.GauntletView.as_view(), name="api-gauntlets"),
+    path("doctor/", simulations.DoctorView.as_view(), name="api-doctor"),
     *router.urls,
 ]

@@ -22,6 +22,7 @@ from .lists import (
     list_update,
     list_validation_refresh,
 )
+from .batches import doctor_apply, doctor_start, gauntlet_start
 from .simulations import (
     SimulationBrokerUnavailable,
     SimulationInvalid,
@@ -40,6 +41,9 @@ from .simulations import (
 )
 
 __all__ = [
+    "doctor_apply",
+    "doctor_start",
+    "gauntlet_start",
     "AccountError",
     "ListConflict",
     "ListInputError",

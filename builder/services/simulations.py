@@ -30,9 +30,11 @@ from django.db import transaction
 from django.utils import timezone
 
 from builder import queue, selectors
-from builder.models import ACTIVE_STATUSES, GameList, RunStatus, SimulationChunk, SimulationRun
+from builder.models import ACTIVE_STATUSES, GameList, RunKind, RunStatus, SimulationChunk, SimulationRun
 from cards.models import Opponent
 from cards.selectors import catalog_for
+from rules_engine import batch as batches
+from rules_engine import doctor as doctor_engine
 from rules_engine import simulation as engine
 from rules_engine.core.runner import SimulationError as GameFailed
 from rules_engine.core.runner import merge_summaries
@@ -81,37 +83,69 @@ def check_policy(policy: Any) -> str:
     return policy
 
 
-def simulation_snapshot_build(*, document: dict[str, Any], opponent_slug: Any, policy: Any = None) -> dict[str, Any]:
-    """The hangar.snapshot/1 of a normalised list document against the current catalog (rules_engine.simulation.
-    build_snapshot: the list, every card it and the opponent use, the opponent's dict, the policy, the options)."""
-    system = document["system"]
+def check_opponent_policy(opponent_policy: Any) -> str | None:
+    """Who plays the other side (issue 20): None or "" = the list's policy plays both sides (kept out of the
+    snapshot, so such runs hash as before)."""
+    if opponent_policy is None or opponent_policy == "":
+        return None
+    if not isinstance(opponent_policy, str) or len(opponent_policy) > MAX_POLICY:
+        raise SimulationInvalid(
+            f"opponent_policy: expected a policy name such as {DEFAULT_POLICY!r}, got {opponent_policy!r}.",
+            details={"path": "opponent_policy"},
+        )
+    return opponent_policy
+
+
+def catalog_of(system: str):
     catalog = catalog_for(system)
     if catalog is None:
         raise SimulationInvalid(f"system: no cards are loaded for {system!r}.", details={"path": "system"})
+    return catalog
+
+
+def opponent_of(system: str, opponent_slug: Any, *, path: str = "opponent") -> dict[str, Any]:
+    """The opponent dict a snapshot freezes for sample opponent `opponent_slug` ({"slug", **its package data})."""
     if not isinstance(opponent_slug, str) or not opponent_slug:
         raise SimulationInvalid(
-            "opponent: required, the slug of a sample opponent (GET /api/systems/{system}/opponents/).",
-            details={"path": "opponent"},
+            f"{path}: required, the slug of a sample opponent (GET /api/systems/{system}/opponents/).",
+            details={"path": path},
         )
     opponent = Opponent.objects.filter(system__slug=system, slug=opponent_slug).first()
     if opponent is None:
         known = sorted(Opponent.objects.filter(system__slug=system).values_list("slug", flat=True))
         raise SimulationInvalid(
-            f"opponent: {system} has no opponent {opponent_slug!r}; expected one of: {', '.join(known) or 'none'}.",
-            details={"path": "opponent"},
+            f"{path}: {system} has no opponent {opponent_slug!r}; expected one of: {', '.join(known) or 'none'}.",
+            details={"path": path},
         )
+    return {"slug": opponent.slug, **opponent.data}
+
+
+def check_list_cards(document: Mapping[str, Any], catalog, *, path: str = "") -> None:
+    """Every card of a normalised list document is in the catalog (else 400 naming the section and position)."""
+    system = document["system"]
     for section, entries in document["sections"].items():
         for position, entry in enumerate(entries):
             if entry["card"] not in catalog.cards:
+                where = f"{path}sections.{section}[{position}]"
                 raise SimulationInvalid(
-                    f"sections.{section}[{position}]: card {entry['card']!r} is not in the {system} catalog.",
-                    code="list.unknown_card",
-                    details={"path": f"sections.{section}[{position}]", "card": entry["card"]},
+                    f"{where}: card {entry['card']!r} is not in the {system} catalog.",
+                    code="list.unknown_card", details={"path": where, "card": entry["card"]},
                 )
+
+
+def simulation_snapshot_build(
+    *, document: dict[str, Any], opponent_slug: Any, policy: Any = None, opponent_policy: Any = None
+) -> dict[str, Any]:
+    """The hangar.snapshot/1 of a normalised list document against the current catalog (rules_engine.simulation.
+    build_snapshot: the list, every card it and the opponent use, the opponent's dict, the policy, the options)."""
+    system = document["system"]
+    catalog = catalog_of(system)
+    opponent = opponent_of(system, opponent_slug)
+    policy, opponent_policy = check_policy(policy), check_opponent_policy(opponent_policy)
+    check_list_cards(document, catalog)
     load_simulator_modules()
     try:  # the same snapshot as `manage.py simulate` builds, so both share stored results
-        return engine.build_snapshot(document, catalog.cards, {"slug": opponent.slug, **opponent.data},
-                                     policy=check_policy(policy))
+        return engine.build_snapshot(document, catalog.cards, opponent, policy=policy, opponent_policy=opponent_policy)
     except engine.SimulationInputError as exc:
         raise SimulationInvalid(str(exc)) from exc
 
@@ -184,7 +218,8 @@ def check_broker() -> None:
 
 
 def _snapshot_from(
-    *, snapshot: Any, game_list: GameList | None, document: Any, opponent_slug: Any, policy: Any
+    *, snapshot: Any, game_list: GameList | None, document: Any, opponent_slug: Any, policy: Any,
+    opponent_policy: Any = None,
 ) -> dict[str, Any]:
     given = [name for name, value in (("snapshot", snapshot), ("list", game_list), ("document", document))
              if value is not None]
@@ -197,7 +232,8 @@ def _snapshot_from(
         doc = selectors.list_document(game_list)
     else:
         doc, _system = check_document(document)
-    return simulation_snapshot_build(document=doc, opponent_slug=opponent_slug, policy=policy)
+    return simulation_snapshot_build(document=doc, opponent_slug=opponent_slug, policy=policy,
+                                     opponent_policy=opponent_policy)
 
 
 def _reuse(user, run: SimulationRun) -> SimulationRun:
@@ -206,7 +242,7 @@ def _reuse(user, run: SimulationRun) -> SimulationRun:
         return run
     now = timezone.now()
     return SimulationRun.objects.create(
-        owner=user, system=run.system, snapshot=run.snapshot, snapshot_hash=run.snapshot_hash,
+        owner=user, system=run.system, kind=run.kind, snapshot=run.snapshot, snapshot_hash=run.snapshot_hash,
         opponent=run.opponent, policy=run.policy, games=run.games, seed=run.seed,
         engine_version=run.engine_version, status=RunStatus.DONE, chunks_total=run.chunks_total,
         chunk_size=run.chunk_size, chunks_done=run.chunks_total, result=run.result, reused_from=run, started_at=now,
@@ -222,19 +258,36 @@ def simulation_start(
     document: Any = None,
     opponent_slug: Any = None,
     policy: Any = None,
+    opponent_policy: Any = None,
     games: Any,
     seed: Any,
 ) -> SimulationRun:
     """Start (or reuse) a run of `games` games seeded `seed` of a saved list, a posted list document, or a ready
-    snapshot (then the opponent and policy are the snapshot's). Raises SimulationInvalid (400),
+    snapshot (then the opponent and policies are the snapshot's). Raises SimulationInvalid (400),
     SimulationLimitExceeded (429) or SimulationBrokerUnavailable (503) with nothing written."""
     frozen = dict(_snapshot_from(snapshot=snapshot, game_list=game_list, document=document,
-                                 opponent_slug=opponent_slug, policy=policy))
+                                 opponent_slug=opponent_slug, policy=policy, opponent_policy=opponent_policy))
     check_snapshot(frozen, games=games, seed=seed)
+    return start_run(
+        user=user, kind=RunKind.SIMULATION, frozen=frozen, game_list=game_list, games=games, seed=seed,
+        opponent=str((frozen.get("opponent") or {}).get("slug") or ""), policy=str(frozen.get("policy") or ""),
+        chunk_size=lambda: simulation_chunk_size(frozen, seed=seed),
+        chunks_total=lambda size: len(engine.chunks(games, frozen, size)),
+    )
+
+
+def start_run(
+    *, user, kind: str, frozen: dict[str, Any], game_list: GameList | None, games: int, seed: int, opponent: str,
+    policy: str, chunk_size, chunks_total,
+) -> SimulationRun:
+    """Reuse an identical stored run (same kind, frozen snapshot or batch, games, seed and engine) or create one
+    and publish its chunks on commit. `chunk_size()` plays a few games (called outside the transaction) and
+    `chunks_total(size)` counts the chunks of that size. The frozen input must be checked already."""
     key = {
+        "kind": kind,
         "snapshot_hash": engine.snapshot_hash(frozen),
-        "opponent": str((frozen.get("opponent") or {}).get("slug") or ""),
-        "policy": str(frozen.get("policy") or ""),
+        "opponent": opponent[:64],
+        "policy": policy[:64],
         "games": games,
         "seed": seed,
         "engine_version": engine.ENGINE_VERSION,
@@ -242,7 +295,7 @@ def simulation_start(
     stored = selectors.simulation_find_reusable(user=user, **key)
     if stored is not None:
         return _reuse(user, stored)
-    chunk_size = simulation_chunk_size(frozen, seed=seed)  # outside the transaction: it plays games
+    size = chunk_size()  # outside the transaction: it plays games
     check_broker()  # before the transaction: never hold a lock while waiting for the broker
     with transaction.atomic():
         get_user_model().objects.select_for_update().filter(pk=user.pk).first()  # one submit per user at a time
@@ -251,8 +304,8 @@ def simulation_start(
             return _reuse(user, stored)
         check_concurrent_runs(user)
         run = SimulationRun.objects.create(
-            owner=user, game_list=game_list, system=frozen["system"], snapshot=frozen, chunk_size=chunk_size,
-            chunks_total=len(engine.chunks(games, frozen, chunk_size)), **key,
+            owner=user, game_list=game_list, system=frozen["system"], snapshot=frozen, chunk_size=size,
+            chunks_total=chunks_total(size), **key,
         )
         transaction.on_commit(partial(enqueue_chunks, run.pk, range(run.chunks_total)))
     return run
@@ -304,51 +357,74 @@ def simulation_chunk_play(
         if run.chunks_done >= run.chunks_total:
             simulation_finish(run_id=run_id)  # idempotent: merges only an active, complete run
         return False
-    ranges = run_chunk_ranges(run)
-    if not 0 <= index < len(ranges):
-        logger.error("simulation run %s has no chunk %s (it has %s)", run_id, index, len(ranges))
+    cut = run_chunks(run)
+    if not 0 <= index < len(cut):
+        logger.error("simulation run %s has no chunk %s (it has %s)", run_id, index, len(cut))
         return False
     if run.status == RunStatus.QUEUED:
         SimulationRun.objects.filter(pk=run_id, status=RunStatus.QUEUED).update(
             status=RunStatus.RUNNING, started_at=timezone.now(), heartbeat_at=timezone.now()
         )
-    games = ranges[index]
+    leg, games = cut[index]
     load_simulator_modules()
     try:
-        summary = engine.play_chunk(run.snapshot, seed=run.seed, start=games.start, count=len(games),
-                                    snapshot_key=run.snapshot_hash)  # stored at submit: not hashed per chunk
+        if leg is None:
+            summary = engine.play_chunk(run.snapshot, seed=run.seed, start=games.start, count=len(games),
+                                        snapshot_key=run.snapshot_hash)  # stored at submit: not hashed per chunk
+        else:  # a gauntlet or doctor run: one leg of its batch (rules_engine.batch)
+            summary = batches.play_batch_chunk(run.snapshot, seed=run.seed, leg=leg, start=games.start,
+                                               count=len(games))
     except (engine.SimulationInputError, GameFailed) as exc:
         if type(exc.__cause__).__name__ == "SoftTimeLimitExceeded":
             raise exc.__cause__ from None  # the task layer reports the chunk time limit
         if isinstance(exc, GameFailed) and not last_attempt:
             raise  # the task plays the chunk again (builder/tasks.py, HANGAR_CHUNK_ATTEMPTS)
         tried = f" (tried {attempt} times)" if attempt > 1 else ""
-        simulation_fail(run_id=run_id, reason=f"{_chunk_label(index, games)}: {exc}{tried}")
+        simulation_fail(run_id=run_id, reason=f"{_chunk_label(index, games, _leg_key(run, leg))}: {exc}{tried}")
         return False
     return simulation_chunk_store(run_id=run_id, index=index, summary=summary.to_dict(exact=True), worker=worker)
 
 
+def run_chunks(run: SimulationRun) -> list[tuple[int | None, range]]:
+    """(leg, game indices) of every chunk of the run, by global chunk index: leg None for a plain run, cut by the
+    chunk size stored at submit (the simulator's default for a run stored before chunk sizes were measured); for a
+    gauntlet or doctor run, the batch's legs one after the other (rules_engine.batch.batch_chunks), every leg cut by
+    the run's one stored chunk size, so every worker and the watchdog cut it the same way."""
+    if run.kind in (RunKind.GAUNTLET, RunKind.DOCTOR):
+        return [(leg, games) for leg, games in batches.batch_chunks(run.snapshot, run.games, run.chunk_size)]
+    return [(None, games) for games in engine.chunks(run.games, run.snapshot, run.chunk_size)]
+
+
 def run_chunk_ranges(run: SimulationRun) -> list[range]:
-    """The run's chunks of game indices, cut by the chunk size stored at submit (the simulator's default for a run
-    stored before chunk sizes were measured)."""
-    return engine.chunks(run.games, run.snapshot, run.chunk_size)
+    """The game indices of every chunk of the run (run_chunks without the legs)."""
+    return [games for _leg, games in run_chunks(run)]
 
 
-def _chunk_label(index: int, games: range | None) -> str:
-    return f"chunk {index} (games {games.start}-{games.stop - 1})" if games else f"chunk {index}"
+def _leg_key(run: SimulationRun, leg: int | None) -> str | None:
+    if leg is None:
+        return None
+    try:
+        return str(run.snapshot["legs"][leg]["key"])
+    except (KeyError, IndexError, TypeError):
+        return None
+
+
+def _chunk_label(index: int, games: range | None, leg: str | None = None) -> str:
+    where = f" of {leg}" if leg else ""
+    return f"chunk {index} (games {games.start}-{games.stop - 1}{where})" if games else f"chunk {index}"
 
 
 def simulation_chunk_failed(*, run_id: int, index: int, error: BaseException, attempts: int) -> bool:
     """A chunk task raised something else than a game error (a bug, a malformed summary...) on its last attempt:
     the run fails with the chunk and the error, and keeps no partial result. True when the run was active."""
-    run = SimulationRun.objects.filter(pk=run_id).only("games", "snapshot", "chunk_size").first()
+    run = SimulationRun.objects.filter(pk=run_id).only("games", "snapshot", "chunk_size", "kind").first()
     if run is None:
         return False
-    ranges = run_chunk_ranges(run)
-    games = ranges[index] if 0 <= index < len(ranges) else None
+    cut = run_chunks(run)
+    leg, games = cut[index] if 0 <= index < len(cut) else (None, None)
     tried = f" (tried {attempts} times)" if attempts > 1 else ""
     return simulation_fail(run_id=run_id, reason=(
-        f"{_chunk_label(index, games)} could not be played: {type(error).__name__}: {error}{tried}. "
+        f"{_chunk_label(index, games, _leg_key(run, leg))} could not be played: {type(error).__name__}: {error}{tried}. "
         "The run was stopped; start it again, and tell the site operator if it fails the same way."
     ))
 
@@ -392,13 +468,25 @@ def simulation_finish(*, run_id: int) -> SimulationRun | None:
         summaries = list(run.chunks.order_by("index").values_list("summary", flat=True))
         if len(summaries) != run.chunks_total:
             return run
-        merged = merge_summaries(Summary.from_dict(summary) for summary in summaries)
-        run.result = engine.simulation_result(merged, run.snapshot, games=run.games, seed=run.seed)
+        run.result = _run_result(run, [Summary.from_dict(summary) for summary in summaries])
         run.status = RunStatus.DONE
         run.chunks_done = run.chunks_total
         run.finished_at = run.heartbeat_at = timezone.now()
         run.save(update_fields=["result", "status", "chunks_done", "finished_at", "heartbeat_at"])
     return run
+
+
+def _run_result(run: SimulationRun, summaries: list[Summary]) -> dict[str, Any]:
+    """The report of a complete run from its chunk summaries in index order: a plain run's simulation_result; a
+    gauntlet's rows per opponent and weighted total (gauntlet_result); the doctor's baseline and ranked changes
+    (doctor_result). Chunk i belongs to the leg run_chunks says, so the merge is the same whatever the workers."""
+    if run.kind == RunKind.SIMULATION:
+        merged = merge_summaries(summaries)
+        return engine.simulation_result(merged, run.snapshot, games=run.games, seed=run.seed)
+    legs = [leg for leg, _games in run_chunks(run)]
+    per_leg = batches.leg_summaries(run.snapshot, list(zip(legs, summaries)))
+    report = batches.gauntlet_result if run.kind == RunKind.GAUNTLET else doctor_engine.doctor_result
+    return report(run.snapshot, per_leg, games=run.games, seed=run.seed)
 
 
 def simulation_fail(*, run_id: int, reason: str) -> bool:

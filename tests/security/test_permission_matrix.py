@@ -92,6 +92,17 @@ def api_simulate_list(actor: str, state: str) -> Expect:
     return Expect(202) if sees(actor, state) else Expect(404, False)
 
 
+def api_opponent_list(actor: str, state: str) -> Expect:
+    """A saved list as a gauntlet's or the doctor's opponent (issue 20): a public list (the gallery) or one of your
+    own; anyone else's other list is a 400 that names the id given, never the list (its name stays out). Your own
+    list in the trash: 400 (restore it first)."""
+    if actor == "anon":
+        return Expect(403, False)
+    if actor == "owner":
+        return Expect(400 if state == "deleted" else 202)
+    return Expect(202) if state == "public" else Expect(400, False)
+
+
 def page_owner(ok: int | str, owner_in_trash: int) -> Callable[[str, str], Expect]:
     """The editor and the owner's buttons: sign in first; then as `api_owner_write` (403 page / 404 page)."""
     signed_in = api_owner_write(ok, owner_in_trash)
@@ -164,6 +175,14 @@ def api_run_cancel(actor: str, state: str) -> Expect:
     if actor != "owner":
         return Expect(404, False)
     return Expect(200 if state == "queued" else 409)
+
+
+def api_run_apply(actor: str, state: str) -> Expect:
+    """Applying a doctor run's change: the run's owner only (and the list's: builder.services.batches.doctor_apply);
+    the matrix's runs are plain simulations, so the owner is told it is not a doctor run (400)."""
+    if actor == "anon":
+        return Expect(403, False)
+    return Expect(400) if actor == "owner" else Expect(404, False)
 
 
 def run_shared_page(actor: str, state: str) -> Expect:
@@ -270,6 +289,26 @@ def doctor_form(world: World, obj) -> dict[str, Any]:
 
 def simulate_api(world: World, game_list) -> dict[str, Any]:
     return {"list": game_list.slug, "opponent": "goldfish", "games": 2, "seed": 3}
+
+
+def gauntlet_api(world: World, actor) -> dict[str, Any]:
+    return {"document": hagmi_doc(), "opponents": [{"opponent": "goldfish", "weight": 2}], "games": 2, "seed": 5}
+
+
+def gauntlet_of_list(world: World, game_list) -> dict[str, Any]:
+    return {"list": game_list.slug, "opponents": [{"opponent": "goldfish"}], "games": 2, "seed": 5}
+
+
+def gauntlet_against_list(world: World, game_list) -> dict[str, Any]:
+    return {"document": hagmi_doc(), "opponents": [{"list": game_list.slug}], "games": 2, "seed": 5}
+
+
+def doctor_api(world: World, actor) -> dict[str, Any]:
+    return {"document": hagmi_doc(), "opponents": [{"opponent": "goldfish"}], "changes": 1, "games": 2, "seed": 5}
+
+
+def doctor_of_list(world: World, game_list) -> dict[str, Any]:
+    return {"list": game_list.slug, "opponents": [{"opponent": "goldfish"}], "changes": 1, "games": 2, "seed": 5}
 
 
 def verify_query(world: World, game_list) -> dict[str, Any]:
@@ -416,6 +455,18 @@ MATRIX: dict[str, list[Call]] = {
     ],
     "simulations-detail": [Call("GET", "/api/simulations/{run}/", api_run_read, **A)],
     "simulations-cancel": [Call("POST", "/api/simulations/{run}/cancel/", api_run_cancel, fresh=True, **A)],
+    "simulations-apply": [Call("POST", "/api/simulations/{run}/apply/", api_run_apply, **A,
+                               data=lambda w, run: {"change": "baseline"})],
+    # --- API: gauntlets and the list doctor (issue 20; runs watched at /api/simulations/{id}/) ---
+    "api-gauntlets": [
+        Call("POST", "/api/gauntlets/", signed_in_api(202), actors=SIGNED, data=gauntlet_api, **A),
+        Call("POST", "/api/gauntlets/", api_simulate_list, data=gauntlet_of_list, on="list", **A),
+        Call("POST", "/api/gauntlets/", api_opponent_list, data=gauntlet_against_list, on="list", **A),
+    ],
+    "api-doctor": [
+        Call("POST", "/api/doctor/", signed_in_api(202), actors=SIGNED, data=doctor_api, **A),
+        Call("POST", "/api/doctor/", api_simulate_list, data=doctor_of_list, on="list", **A),
+    ],
     # --- pages without an object ---
     "home": [Call("GET", "/", everyone(200), actors=SIGNED)],
     "favicon": [Call("GET", "/favicon.ico", everyone(200), actors=SIGNED),

@@ -1,0 +1,268 @@
+"""Gauntlet and list doctor runs (issue 20) on the simulation workers (docs/simulations.md, "Gauntlet and doctor
+runs in the workers").
+
+A gauntlet plays one list against several weighted opponents; the doctor plays the list and up to K single changes
+of it against them, on the same seeds. Both freeze a hangar.batch/1 (rules_engine.batch, rules_engine.doctor) in a
+SimulationRun of kind "gauntlet" / "doctor"; its chunks are played, stored, merged, cancelled and re-queued by the
+same machinery as a plain run (builder.services.simulations), so the result is the same whatever the workers.
+
+An opponent is {"opponent": sample opponent slug, "weight": w} or {"list": saved list id, "weight": w}: a list
+played by `opponent_policy` (or `policy`), which must be public (in the gallery) or the user's own. Bad input is a
+SimulationInvalid (400) whose details name the path (opponents[1].list, changes, ...); nothing is written.
+"""
+from __future__ import annotations
+
+import math
+from typing import Any, NamedTuple
+
+from builder import selectors
+from builder.errors import ListNotFound, ListPermissionDenied, SimulationInvalid
+from builder.models import GameList, ListRevision, RunKind, SimulationRun, Visibility
+from rules_engine import batch as batches
+from rules_engine import doctor as doctor_engine
+from rules_engine import simulation as engine
+from rules_engine.systems import system as game_system
+
+from .lists import check_document, list_update
+from .simulations import (
+    catalog_of, check_games_limit, check_list_cards, check_opponent_policy, check_policy, load_simulator_modules,
+    opponent_of, start_run,
+)
+
+MAX_LEGS = batches.MAX_LEGS  # opponents of a gauntlet; (changes + 1) × opponents of a doctor run
+DEFAULT_CHANGES = 10
+MAX_WEIGHT = 1_000_000
+
+
+def _document(*, game_list: GameList | None, document: Any) -> dict[str, Any]:
+    if (game_list is None) == (document is None):
+        raise SimulationInvalid("Give exactly one of 'list' (a saved list id) or 'document' (a hangar.list/1 JSON).",
+                                details={"path": "list"})
+    if game_list is not None:
+        return selectors.list_document(game_list)
+    doc, _system = check_document(document)
+    return doc
+
+
+def _weight(value: Any, path: str) -> float:
+    if value is None:
+        return 1.0
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not (0 <= value <= MAX_WEIGHT) \
+            or (isinstance(value, float) and not math.isfinite(value)):
+        raise SimulationInvalid(f"{path}: expected a number from 0 to {MAX_WEIGHT}, got {value!r}.",
+                                details={"path": path})
+    return float(value)
+
+
+def _list_opponent(user, system: str, catalog, slug: Any, path: str) -> tuple[str, dict[str, Any]]:
+    """A saved list as an opponent: public (the gallery) or the user's own; anyone else's other list is refused."""
+    if not isinstance(slug, str) or not slug:
+        raise SimulationInvalid(f"{path}: expected the id of a saved list.", details={"path": path})
+    well_formed = selectors.LIST_SLUG.fullmatch(slug) is not None  # e.g. a NUL, which PostgreSQL refuses
+    game_list = (GameList.objects.select_related("system").prefetch_related("entries").filter(slug=slug).first()
+                 if well_formed else None)
+    own = game_list is not None and game_list.owner_id == getattr(user, "pk", None)
+    if game_list is None or not (own or game_list.visibility == Visibility.PUBLIC):
+        raise SimulationInvalid(
+            f"{path}: no list {slug!r} you may play against: an opponent list must be public (in the gallery) "
+            "or one of your own.", code="simulation.opponent_list", details={"path": path, "list": slug})
+    if game_list.deleted_at is not None:
+        raise SimulationInvalid(f"{path}: list {slug!r} is in the trash; restore it first.",
+                                code="simulation.opponent_list", details={"path": path, "list": slug})
+    if game_list.system.slug != system:
+        raise SimulationInvalid(
+            f"{path}: list {slug!r} is a {game_list.system.slug} list; it cannot play a {system} list.",
+            code="simulation.opponent_list", details={"path": path, "list": slug})
+    document = selectors.list_document(game_list)
+    check_list_cards(document, catalog, path=f"{path} ({slug}): ")
+    key = f"list:{slug}"
+    try:
+        return key, game_system(system).list_opponent(document, slug=key, name=game_list.name or slug)
+    except ValueError as exc:
+        raise SimulationInvalid(f"{path}: {exc}.", details={"path": path}) from exc
+
+
+def check_opponents(user, system: str, catalog, opponents: Any, *, most: int = MAX_LEGS
+                    ) -> list[tuple[str, float, dict[str, Any]]]:
+    """(key, weight, opponent dict) of every opponent given, in order (sample slugs keyed by slug, lists by
+    "list:<id>"); 400 naming opponents[i] for anything wrong."""
+    if not isinstance(opponents, list) or not opponents:
+        raise SimulationInvalid(
+            'opponents: expected a non-empty array of {"opponent": slug, "weight": w} or {"list": id, "weight": w}.',
+            details={"path": "opponents"})
+    if len(opponents) > most:
+        raise SimulationInvalid(f"opponents: at most {most} opponents here, {len(opponents)} given.",
+                                details={"path": "opponents", "limit": most})
+    found: list[tuple[str, float, dict[str, Any]]] = []
+    for index, given in enumerate(opponents):
+        path = f"opponents[{index}]"
+        if not isinstance(given, dict) or ("opponent" in given) == ("list" in given):
+            raise SimulationInvalid(f'{path}: expected {{"opponent": slug}} or {{"list": id}} (exactly one), '
+                                    "with an optional \"weight\".", details={"path": path})
+        extra = sorted(set(given) - {"opponent", "list", "weight"})
+        if extra:
+            raise SimulationInvalid(f"{path}: unknown field {extra[0]!r} (expected opponent or list, and weight).",
+                                    details={"path": f"{path}.{extra[0]}"})
+        weight = _weight(given.get("weight"), f"{path}.weight")
+        if "opponent" in given:
+            opponent = opponent_of(system, given["opponent"], path=f"{path}.opponent")
+            key = opponent["slug"]
+        else:
+            key, opponent = _list_opponent(user, system, catalog, given["list"], f"{path}.list")
+        if any(key == seen for seen, _w, _o in found):
+            raise SimulationInvalid(f"{path}: {key} is given twice.", details={"path": path})
+        found.append((key, weight, opponent))
+    if not any(weight > 0 for _k, weight, _o in found):
+        raise SimulationInvalid("opponents: at least one opponent needs a weight above 0.",
+                                details={"path": "opponents"})
+    return found
+
+
+def _check_batch(batch: dict[str, Any], *, games: Any, seed: Any) -> None:
+    load_simulator_modules()
+    check_games_limit(games)
+    try:
+        batches.check_batch(batch, games=games, seed=seed)
+    except engine.SimulationInputError as exc:
+        raise SimulationInvalid(str(exc)) from exc
+
+
+def _snapshots(document, catalog, opponents, policy: str, opponent_policy: str | None
+               ) -> list[tuple[str, float, dict[str, Any]]]:
+    load_simulator_modules()
+    try:  # exactly the snapshot a plain simulation_start builds against each opponent: the rows equal those runs
+        return [(key, weight, engine.build_snapshot(document, catalog.cards, opponent, policy=policy,
+                                                    opponent_policy=opponent_policy))
+                for key, weight, opponent in opponents]
+    except engine.SimulationInputError as exc:
+        raise SimulationInvalid(str(exc)) from exc
+
+
+def batch_chunk_size(batch: dict[str, Any], *, seed: int) -> int:
+    """Games per chunk of a batch run, one size for every leg: the first leg's measured size (the probe of a plain
+    run, simulation_chunk_size), never more than the smallest `chunk_size_for` of the legs. The legs of a doctor
+    run play the same opponents with nearly the same list, so the first leg's cost stands for all of them; probing
+    every leg would cost the request up to 0.2 s per leg."""
+    from .simulations import simulation_chunk_size
+
+    measured = simulation_chunk_size(batch["legs"][0]["snapshot"], seed=seed)
+    return max(1, min([measured] + [engine.chunk_size_for(leg["snapshot"]) for leg in batch["legs"]]))
+
+
+def _start(user, kind: str, batch: dict[str, Any], game_list, games, seed, opponents, policy) -> SimulationRun:
+    _check_batch(batch, games=games, seed=seed)
+    check_games_limit(games * len(batch["legs"]) if isinstance(games, int) else games)
+    label = ",".join(key for key, _w, _o in opponents)
+    return start_run(
+        user=user, kind=kind, frozen=batch, game_list=game_list, games=games, seed=seed,
+        opponent=label if len(label) <= 64 else f"{len(opponents)} opponents", policy=policy,
+        chunk_size=lambda: batch_chunk_size(batch, seed=seed),
+        chunks_total=lambda size: len(batches.batch_chunks(batch, games, size)),
+    )
+
+
+def gauntlet_start(
+    *, user, game_list: GameList | None = None, document: Any = None, opponents: Any, policy: Any = None,
+    opponent_policy: Any = None, games: Any, seed: Any,
+) -> SimulationRun:
+    """Start (or reuse) a gauntlet run: the list against every opponent, `games` games each on seed `seed`; its
+    result (gauntlet_result) has a row per opponent, each exactly the plain run against it, and the weighted total.
+    Raises SimulationInvalid (400), SimulationLimitExceeded (429) or SimulationBrokerUnavailable (503)."""
+    doc = _document(game_list=game_list, document=document)
+    catalog = catalog_of(doc["system"])
+    policy, opponent_policy = check_policy(policy), check_opponent_policy(opponent_policy)
+    check_list_cards(doc, catalog)
+    found = check_opponents(user, doc["system"], catalog, opponents)
+    batch = batches.gauntlet_batch(_snapshots(doc, catalog, found, policy, opponent_policy))
+    return _start(user, RunKind.GAUNTLET, batch, game_list, games, seed, found, policy)
+
+
+def _check_changes(changes: Any, opponents: int) -> int:
+    most = MAX_LEGS // opponents - 1
+    if isinstance(changes, bool) or not isinstance(changes, int) or changes < 1:
+        raise SimulationInvalid(f"changes: expected a whole number from 1 to {most}, got {changes!r}.",
+                                details={"path": "changes"})
+    if changes > most:
+        raise SimulationInvalid(
+            f"changes: at most {most} changes with {opponents} opponent{'s' if opponents > 1 else ''} "
+            f"(a doctor run plays at most {MAX_LEGS} lists × opponents), {changes} asked.",
+            details={"path": "changes", "limit": most})
+    return changes
+
+
+def doctor_start(
+    *, user, game_list: GameList | None = None, document: Any = None, opponents: Any, changes: Any = DEFAULT_CHANGES,
+    policy: Any = None, opponent_policy: Any = None, games: Any, seed: Any,
+) -> SimulationRun:
+    """Start (or reuse) a list doctor run: the (legal) list and up to `changes` single changes of it
+    (candidate_changes), each against every opponent on the same seeds; its result (doctor_result) has the list's
+    own rows (exactly the plain runs) and the changes ranked by their paired change in win rate."""
+    doc = _document(game_list=game_list, document=document)
+    catalog = catalog_of(doc["system"])
+    policy, opponent_policy = check_policy(policy), check_opponent_policy(opponent_policy)
+    check_list_cards(doc, catalog)
+    found = check_opponents(user, doc["system"], catalog, opponents, most=MAX_LEGS // 2)
+    limit = _check_changes(changes, len(found))
+    try:
+        candidates = doctor_engine.candidate_changes(doc, catalog, limit=limit)
+    except ValueError as exc:
+        raise SimulationInvalid(f"list: {exc}", code="doctor.illegal_list", details={"path": "list"}) from exc
+    snapshots = _snapshots(doc, catalog, found, policy, opponent_policy)
+    batch = doctor_engine.doctor_batch(snapshots[0][2], candidates, snapshots, catalog.cards)
+    return _start(user, RunKind.DOCTOR, batch, game_list, games, seed, found, policy)
+
+
+def doctor_change_document(run: SimulationRun, change_key: Any) -> dict[str, Any]:
+    """The list document of change `change_key` of a doctor run, as the run froze it (a leg's about.document)."""
+    if run.kind != RunKind.DOCTOR:
+        raise SimulationInvalid(f"Run {run.public_id} is a {run.kind} run; only a list doctor run has changes "
+                                "to apply.", code="doctor.not_doctor", details={"path": "run"})
+    if not isinstance(change_key, str) or not change_key:
+        raise SimulationInvalid("change: expected the key of one of the run's changes (result.changes[].key).",
+                                details={"path": "change"})
+    for leg in (run.snapshot or {}).get("legs") or []:
+        if leg.get("change") == change_key and change_key != doctor_engine.BASELINE:
+            document = (leg.get("about") or {}).get("document")
+            if isinstance(document, dict):
+                return document
+    known = sorted({leg.get("change") for leg in (run.snapshot or {}).get("legs") or []
+                    if leg.get("change") not in (None, doctor_engine.BASELINE)})
+    shown = ", ".join(known[:5]) + (", ..." if len(known) > 5 else "")
+    raise SimulationInvalid(f"change: run {run.public_id} has no change {change_key!r}"
+                            + (f"; its changes are: {shown}." if known else "; it tried no change."),
+                            code="doctor.unknown_change", details={"path": "change"})
+
+
+class AppliedChange(NamedTuple):
+    """What doctor_apply saved: `game_list, revision = doctor_apply(...)`; `.number` is the revision's number."""
+
+    game_list: GameList
+    revision: ListRevision
+
+    @property
+    def number(self) -> int:
+        return self.revision.number
+
+
+def doctor_apply(*, user, run: SimulationRun, change_key: Any) -> AppliedChange:
+    """Save change `change_key` of doctor run `run` as a new revision of the run's list (list_update: only the
+    list's owner, not in the trash); returns (the updated list, the new revision). The document is the run's frozen list with that one change, so edits made to
+    the list after the run started are replaced by it (the new revision, as any, can be rolled back)."""
+    document = doctor_change_document(run, change_key)
+    if run.game_list_id is None:
+        raise SimulationInvalid(
+            f"Run {run.public_id} has no saved list (it was started from a posted document, or its list was "
+            "deleted): save the change's document (result.changes[].key → the list) as a new list instead.",
+            code="doctor.no_list", details={"path": "run"})
+    game_list = GameList.objects.select_related("system").get(pk=run.game_list_id)
+    if game_list.owner_id != getattr(user, "pk", None):
+        if selectors.list_can_see(game_list, user):
+            raise ListPermissionDenied("Only the owner of this list can change it.")
+        raise ListNotFound(f"No list with id {game_list.slug!r}.")
+    saved = list_update(game_list=game_list, user=user, document=document, expected_version=game_list.version)
+    revision = saved.revisions.select_related("author").order_by("-number").first()
+    return AppliedChange(saved, revision)
+
+
+__all__ = ["AppliedChange", "DEFAULT_CHANGES", "check_opponents", "doctor_apply", "doctor_change_document", "doctor_start",
+           "gauntlet_start"]

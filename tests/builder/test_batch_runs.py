@@ -1,0 +1,219 @@
+"""Gauntlet and list doctor runs on the simulation machinery (issue 20; builder.services.batches): the rows equal
+separate plain runs with the same seed, the doctor's baseline equals the plain run, a change is applied as a new
+revision, chunks stored twice change nothing, bad input is a 400 naming the field. No worker process: chunks are
+played by direct calls (tests.support.simulations.play_all), in any order."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from builder import selectors, services
+from builder.errors import ListNotFound, ListPermissionDenied, SimulationInvalid, SimulationLimitExceeded
+from builder.models import RunKind, RunStatus, SimulationChunk, SimulationRun
+from tests.support.simulations import hagmi_catalog, play_all, published  # noqa: F401
+
+from .conftest import hagmi_doc
+
+pytestmark = pytest.mark.django_db
+
+SEED = 7
+GAMES = 12
+
+
+def same(a, b) -> bool:
+    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+
+
+def plain(user, **kwargs):
+    run = services.simulation_start(user=user, games=GAMES, seed=SEED, **kwargs)
+    play_all(run)
+    run.refresh_from_db()
+    assert run.status == RunStatus.DONE, run.error
+    return run.result
+
+
+@pytest.fixture
+def rival(other, hagmi_catalog):
+    """A public list of another user: an opponent from the gallery."""
+    return services.list_create(owner=other, document=hagmi_doc(name="Rival", weapons=22, tactics=18),
+                                visibility="public")
+
+
+@pytest.fixture
+def mine(owner, hagmi_catalog):
+    return services.list_create(owner=owner, document=hagmi_doc(), visibility="private")
+
+
+def test_a_gauntlet_row_is_the_plain_run_against_that_opponent(owner, mine, rival, published):
+    run = services.gauntlet_start(
+        user=owner, game_list=mine, games=GAMES, seed=SEED,
+        opponents=[{"opponent": "goldfish", "weight": 3}, {"list": rival.slug, "weight": 1}])
+    assert run.kind == RunKind.GAUNTLET and run.snapshot["schema"] == "hangar.batch/1"
+    assert run.chunks_total == len(services.simulations.run_chunks(run)) >= 2
+    play_all(run, order=list(reversed(range(run.chunks_total))))
+    run.refresh_from_db()
+    assert run.status == RunStatus.DONE, run.error
+    rows = {row["key"]: row for row in run.result["opponents"]}
+    assert set(rows) == {"goldfish", f"list:{rival.slug}"}
+    assert rows["goldfish"]["weight"] == 0.75
+    assert same(rows["goldfish"]["result"], plain(owner, game_list=mine, opponent_slug="goldfish"))
+    # the list opponent's leg: the same snapshot a plain run of that leg would freeze
+    leg = run.snapshot["legs"][1]["snapshot"]
+    assert same(rows[f"list:{rival.slug}"]["result"], plain(owner, snapshot=leg))
+    assert selectors.simulation_progress(run) == 100
+
+
+def test_a_doctor_run_baseline_is_the_plain_run_and_a_change_applies_as_a_revision(owner, mine, published):
+    run = services.doctor_start(user=owner, game_list=mine, opponents=[{"opponent": "goldfish"}], changes=3,
+                                games=GAMES, seed=SEED)
+    assert run.kind == RunKind.DOCTOR
+    play_all(run)
+    run.refresh_from_db()
+    assert run.status == RunStatus.DONE, run.error
+    (row,) = run.result["baseline"]["opponents"]
+    assert same(row["result"], plain(owner, game_list=mine, opponent_slug="goldfish"))
+    changes = run.result["changes"]
+    assert 1 <= len(changes) <= 3 and all(change["sentence"]["en"] and change["sentence"]["ja"] for change in changes)
+    key = changes[0]["key"]
+    before = mine.revisions.count()
+    saved, revision = services.doctor_apply(user=owner, run=run, change_key=key)
+    assert revision.number == before + 1 and saved.revisions.count() == before + 1
+    legs = [leg for leg in run.snapshot["legs"] if leg["change"] == key]
+    assert revision.document["sections"] == legs[0]["about"]["document"]["sections"]
+    assert selectors.list_document(saved)["sections"] == {
+        name: entries for name, entries in legs[0]["about"]["document"]["sections"].items()}
+
+
+def test_doctor_apply_refuses_unknown_changes_other_users_and_runs_without_a_list(owner, other, mine, published):
+    run = services.doctor_start(user=owner, game_list=mine, opponents=[{"opponent": "goldfish"}], changes=2,
+                                games=4, seed=SEED)
+    play_all(run)
+    run.refresh_from_db()
+    with pytest.raises(SimulationInvalid, match="has no change 'nope'") as info:
+        services.doctor_apply(user=owner, run=run, change_key="nope")
+    assert info.value.details["path"] == "change"
+    with pytest.raises(SimulationInvalid, match="change"):
+        services.doctor_apply(user=owner, run=run, change_key="baseline")
+    with pytest.raises(ListNotFound):
+        services.doctor_apply(user=other, run=run, change_key=run.result["changes"][0]["key"])
+    loose = services.doctor_start(user=owner, document=hagmi_doc(), opponents=[{"opponent": "goldfish"}], changes=2,
+                                  games=4, seed=SEED + 1)  # another seed: not the run above, reused
+    play_all(loose)
+    loose.refresh_from_db()
+    with pytest.raises(SimulationInvalid, match="has no saved list"):
+        services.doctor_apply(user=owner, run=loose, change_key=loose.result["changes"][0]["key"])
+    gauntlet = services.gauntlet_start(user=owner, game_list=mine, opponents=[{"opponent": "goldfish"}], games=4,
+                                       seed=SEED)
+    with pytest.raises(SimulationInvalid, match="only a list doctor run"):
+        services.doctor_apply(user=owner, run=gauntlet, change_key="x")
+
+
+def test_doctor_apply_on_a_public_list_of_someone_else_is_refused(owner, other, hagmi_catalog, published):
+    theirs = services.list_create(owner=other, document=hagmi_doc(name="Theirs"), visibility="public")
+    run = services.doctor_start(user=owner, game_list=theirs, opponents=[{"opponent": "goldfish"}], changes=1,
+                                games=4, seed=SEED)
+    play_all(run)
+    run.refresh_from_db()
+    with pytest.raises(ListPermissionDenied):
+        services.doctor_apply(user=owner, run=run, change_key=run.result["changes"][0]["key"])
+
+
+def test_a_chunk_stored_twice_changes_nothing_and_the_merge_is_once(owner, mine, published):
+    run = services.gauntlet_start(user=owner, game_list=mine, opponents=[{"opponent": "goldfish"}], games=GAMES,
+                                  seed=SEED)
+    assert services.simulation_chunk_play(run_id=run.pk, index=0, worker="a") is True
+    assert services.simulation_chunk_play(run_id=run.pk, index=0, worker="b") is False
+    stored = SimulationChunk.objects.get(run=run, index=0)
+    assert services.simulation_chunk_store(run_id=run.pk, index=0, summary=stored.summary, worker="c") is False
+    assert list(SimulationChunk.objects.filter(run=run).values_list("index", "worker")) == [(0, "a")]
+    play_all(run)
+    run.refresh_from_db()
+    first = (run.result, run.finished_at)
+    services.simulation_finish(run_id=run.pk)
+    play_all(run)
+    run.refresh_from_db()
+    assert (run.result, run.finished_at) == first and run.status == RunStatus.DONE
+
+
+def test_the_watchdog_requeues_the_missing_chunks_of_a_batch_run(owner, mine, published):
+    run = services.doctor_start(user=owner, game_list=mine, opponents=[{"opponent": "goldfish"}], changes=2,
+                                games=GAMES, seed=SEED)
+    services.simulation_chunk_play(run_id=run.pk, index=0)
+    assert selectors.simulation_missing_chunks(run) == list(range(1, run.chunks_total))
+    report = services.simulations_requeue_stalled(older_than=-1)
+    assert report["requeued"] == [run.public_id]
+    play_all(run)
+    run.refresh_from_db()
+    assert run.status == RunStatus.DONE and run.result["kind"] == "doctor"
+
+
+def test_kind_is_part_of_the_reuse_key(owner, mine, published):
+    gauntlet = services.gauntlet_start(user=owner, game_list=mine, opponents=[{"opponent": "goldfish"}], games=4,
+                                       seed=SEED)
+    assert services.gauntlet_start(user=owner, game_list=mine, opponents=[{"opponent": "goldfish"}], games=4,
+                                   seed=SEED).pk == gauntlet.pk
+    doctor = services.doctor_start(user=owner, game_list=mine, opponents=[{"opponent": "goldfish"}], changes=1,
+                                   games=4, seed=SEED)
+    simulation = services.simulation_start(user=owner, game_list=mine, opponent_slug="goldfish", games=4, seed=SEED)
+    assert len({gauntlet.pk, doctor.pk, simulation.pk}) == 3
+    assert simulation.kind == RunKind.SIMULATION
+
+
+def test_opponent_policy_reaches_the_snapshot(owner, mine, published):
+    run = services.simulation_start(user=owner, game_list=mine, opponent_slug="goldfish", opponent_policy="random",
+                                    games=4, seed=SEED)
+    assert run.snapshot["opponent_policy"] == "random"
+    assert "opponent_policy" not in services.simulation_start(user=owner, game_list=mine, opponent_slug="goldfish",
+                                                              games=4, seed=SEED).snapshot
+
+
+@pytest.mark.parametrize("opponents, path, message", [
+    ([], "opponents", "non-empty array"),
+    ("goldfish", "opponents", "non-empty array"),
+    ([{"opponent": "nobody"}], "opponents[0].opponent", "no opponent 'nobody'"),
+    ([{"opponent": "goldfish", "list": "x"}], "opponents[0]", "exactly one"),
+    ([{"opponent": "goldfish", "weight": -1}], "opponents[0].weight", "from 0"),
+    ([{"opponent": "goldfish", "weight": "heavy"}], "opponents[0].weight", "from 0"),
+    ([{"opponent": "goldfish", "weight": 0}], "opponents", "weight above 0"),
+    ([{"opponent": "goldfish"}, {"opponent": "goldfish"}], "opponents[1]", "given twice"),
+    ([{"opponent": "goldfish", "colour": 1}], "opponents[0].colour", "unknown field"),
+    ([{"list": "zzzzzzzz"}], "opponents[0].list", "public"),
+])
+def test_bad_opponents_name_the_path(owner, mine, published, opponents, path, message):
+    with pytest.raises(SimulationInvalid, match=message) as info:
+        services.gauntlet_start(user=owner, game_list=mine, opponents=opponents, games=4, seed=SEED)
+    assert info.value.details["path"] == path
+    assert not SimulationRun.objects.exists()
+
+
+def test_a_private_list_of_another_user_is_refused_by_name(owner, other, mine, published):
+    hidden = services.list_create(owner=other, document=hagmi_doc(name="Hidden"), visibility="unlisted")
+    with pytest.raises(SimulationInvalid, match=hidden.slug) as info:
+        services.gauntlet_start(user=owner, game_list=mine, opponents=[{"list": hidden.slug}], games=4, seed=SEED)
+    assert info.value.details == {"path": "opponents[0].list", "list": hidden.slug}
+    own = services.list_create(owner=owner, document=hagmi_doc(name="Mine too"), visibility="private")
+    run = services.gauntlet_start(user=owner, game_list=mine, opponents=[{"list": own.slug}], games=4, seed=SEED)
+    assert run.snapshot["legs"][0]["key"] == f"list:{own.slug}"
+
+
+def test_the_doctor_needs_a_legal_list_and_a_sane_number_of_changes(owner, published, hagmi_catalog):
+    with pytest.raises(SimulationInvalid, match="the list doctor needs a legal list") as info:
+        services.doctor_start(user=owner, document=hagmi_doc(weapons=4), opponents=[{"opponent": "goldfish"}],
+                              games=4, seed=SEED)
+    assert info.value.code == "doctor.illegal_list" and info.value.details["path"] == "list"
+    for changes, message in ((0, "from 1"), (True, "from 1"), (64, "at most 63")):
+        with pytest.raises(SimulationInvalid, match=message):
+            services.doctor_start(user=owner, document=hagmi_doc(), opponents=[{"opponent": "goldfish"}],
+                                  changes=changes, games=4, seed=SEED)
+    with pytest.raises(SimulationInvalid, match="games"):
+        services.doctor_start(user=owner, document=hagmi_doc(), opponents=[{"opponent": "goldfish"}], games=0,
+                              seed=SEED)
+    assert not SimulationRun.objects.exists()
+
+
+def test_a_batch_run_counts_every_leg_against_the_games_limit(owner, published, hagmi_catalog, settings):
+    settings.HANGAR_MAX_GAMES = 100
+    with pytest.raises(SimulationLimitExceeded, match="100"):
+        services.doctor_start(user=owner, document=hagmi_doc(), opponents=[{"opponent": "goldfish"}], changes=3,
+                              games=40, seed=SEED)
