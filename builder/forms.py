@@ -124,7 +124,7 @@ class BatchForm(forms.Form):
         for index, (slug, words) in enumerate(opponents):
             name = f"opponent-{slug}"
             self.fields[name] = forms.IntegerField(label=words, min_value=0, max_value=self.MAX_WEIGHT,
-                                                   initial=1 if index == 0 else 0)
+                                                   initial=1 if index == 0 else 0, required=False)
             self.fields[name].slug = slug
             self.opponent_fields.append(name)
         for public_id, words in lists:

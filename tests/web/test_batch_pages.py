@@ -3,6 +3,7 @@ opponent and the weighted total, reads which change helps most and applies it as
 policies can be chosen, the search policy among them."""
 from __future__ import annotations
 
+import html
 import re
 
 import pytest
@@ -54,6 +55,7 @@ def test_a_gauntlet_run_shows_a_row_per_opponent_and_the_weighted_total(make_lis
     response = owner_client.post(f"/lists/{game_list.slug}/gauntlet/", {
         "opponent-sample-vanguard": 3, "opponent-goldfish": 1, "policy": "greedy", "opponent_policy": "random",
         "games": 20, "seed": 4})
+    assert response.status_code == 302, re.findall(r"<li>([^<]+)</li>", response.content.decode())
     run = SimulationRun.objects.get()
     assert response["Location"] == f"/simulations/{run.public_id}/"
     assert run.kind == "gauntlet"
@@ -80,7 +82,7 @@ def test_the_doctor_ranks_changes_and_apply_saves_a_new_revision(make_list, owne
     assert "List doctor: Blue rush" in page and "Changes, best first" in page
     sentences = re.findall(r'<span class="sentence">([^<]+)</span>', page)
     assert len(sentences) == 3 and all(re.match(r"[+-]\d+\.\d % \(±\d+\.\d\): ", s) for s in sentences)
-    keys = re.findall(r'<input type="hidden" name="change" value="([^"]+)">', page)
+    keys = [html.unescape(key) for key in re.findall(r'<input type="hidden" name="change" value="([^"]+)">', page)]
     assert len(keys) == 3
     ja = owner_client.get(f"/simulations/{run.public_id}/", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
     assert "リスト診断：Blue rush" in ja and "枚" in ja and "replace" not in ja
