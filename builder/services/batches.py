@@ -15,8 +15,10 @@ from __future__ import annotations
 import math
 from typing import Any, NamedTuple
 
+from django.conf import settings
+
 from builder import selectors
-from builder.errors import ListNotFound, ListPermissionDenied, SimulationInvalid
+from builder.errors import ListNotFound, ListPermissionDenied, SimulationInvalid, SimulationLimitExceeded
 from builder.models import GameList, ListRevision, RunKind, SimulationRun, Visibility
 from rules_engine import batch as batches
 from rules_engine import doctor as doctor_engine
@@ -151,7 +153,13 @@ def batch_chunk_size(batch: dict[str, Any], *, seed: int) -> int:
 
 def _start(user, kind: str, batch: dict[str, Any], game_list, games, seed, opponents, policy) -> SimulationRun:
     _check_batch(batch, games=games, seed=seed)
-    check_games_limit(games * len(batch["legs"]) if isinstance(games, int) else games)
+    legs = len(batch["legs"])
+    limit = min(settings.HANGAR_MAX_GAMES, engine.MAX_GAMES)
+    if legs > 1 and games * legs > limit:  # games is a checked int here
+        raise SimulationLimitExceeded(
+            f"games: {games} games × {legs} lists and opponents is {games * legs} games, more than the {limit} a "
+            "run may play; play fewer games, opponents or changes.",
+            details={"path": "games", "limit": limit, "legs": legs})
     label = ",".join(key for key, _w, _o in opponents)
     return start_run(
         user=user, kind=kind, frozen=batch, game_list=game_list, games=games, seed=seed,

@@ -214,6 +214,8 @@ def test_the_doctor_needs_a_legal_list_and_a_sane_number_of_changes(owner, publi
 
 def test_a_batch_run_counts_every_leg_against_the_games_limit(owner, published, hagmi_catalog, settings):
     settings.HANGAR_MAX_GAMES = 100
-    with pytest.raises(SimulationLimitExceeded, match="100"):
+    with pytest.raises(SimulationLimitExceeded, match=r"40 games × 4 lists and opponents is 160 games, more than the 100"
+                       ) as info:
         services.doctor_start(user=owner, document=hagmi_doc(), opponents=[{"opponent": "goldfish"}], changes=3,
                               games=40, seed=SEED)
+    assert info.value.details["path"] == "games"

@@ -79,3 +79,28 @@ def test_broker_down_at_submit_is_a_503_and_writes_nothing_then_works(workers, u
 
     run = simulation_start(user=user, snapshot=simulation_snapshot, games=GAMES, seed=SEED)  # the broker is back
     assert_complete_once(wait_done(run, workers), expected)
+
+
+def test_a_gauntlet_on_two_workers_gives_the_in_process_result(workers, user):
+    """A batch run (issue 20) on real workers: its legs' chunks spread over both and merge into exactly the
+    in-process gauntlet_result (rules_engine.batch.run_batch) of the same batch, games and seed."""
+    from builder.models import RunKind
+    from builder.services import batches as batch_services
+    from builder.services.simulations import start_run
+    from rules_engine.batch import batch_chunks, gauntlet_batch, gauntlet_result, run_batch
+    from tests.support.snapshots import bundled_hagmi_snapshot
+
+    games = 3000
+    batch = gauntlet_batch([("sample-vanguard", 2, bundled_hagmi_snapshot("sample-fortress", "sample-vanguard")),
+                            ("goldfish", 1, bundled_hagmi_snapshot("sample-fortress", "goldfish"))])
+    run = start_run(user=user, kind=RunKind.GAUNTLET, frozen=batch, game_list=None, games=games, seed=SEED,
+                    opponent="sample-vanguard,goldfish", policy="greedy", chunk_size=lambda: 500,
+                    chunks_total=lambda size: len(batch_chunks(batch, games, size)))
+    run = wait_done(run, workers)
+    assert run.status == "done", run.error
+    expected = gauntlet_result(batch, run_batch(batch, games=games, seed=SEED), games=games, seed=SEED)
+    assert json.dumps(run.result, sort_keys=True) == json.dumps(expected, sort_keys=True)
+    chunks = SimulationChunk.objects.filter(run=run)
+    assert chunks.count() == run.chunks_total == 12
+    assert len(set(chunks.values_list("worker", flat=True))) == 2
+    assert batch_services.MAX_LEGS == 64
