@@ -17,15 +17,14 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from builder import selectors, services
 from builder.forms import BatchForm
-from builder.listio import ListFormatError
 from builder.models import SimulationRun
 from builder.services import ListServiceError
 from builder.throttles import scope_wait
 
 from . import presenters as p
 from . import results
-from .common import error_lines, error_page, throttled_page
-from .simulations import illegal_rows, opponent_choices, policy_choices
+from .common import error_page, throttled_page
+from .simulations import illegal_rows, opponent_choices, policy_choices, start_from_form
 
 GAUNTLET, DOCTOR = "gauntlet", "doctor"
 
@@ -55,16 +54,9 @@ def _batch_new(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
             common = {"user": request.user, "game_list": game_list, "opponents": form.chosen_opponents(),
                       "policy": data["policy"], "opponent_policy": data.get("opponent_policy") or None,
                       "games": data["games"], "seed": data["seed"]}
-            try:
-                if kind == DOCTOR:
-                    run = services.doctor_start(**common, changes=data["changes"])
-                else:
-                    run = services.gauntlet_start(**common)
-            except (ListServiceError, ListFormatError) as error:
-                for row in error_lines(error):
-                    form.add_error(None, row["message"])
-                status = getattr(error, "status", 400)
-            else:
+            run, status = start_from_form(form, lambda: services.doctor_start(**common, changes=data["changes"])
+                                          if kind == DOCTOR else services.gauntlet_start(**common))
+            if run is not None:
                 return redirect("simulation_detail", public_id=run.public_id)
         else:
             status = 400

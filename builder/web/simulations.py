@@ -41,22 +41,28 @@ def simulation_new(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method == "POST":
         if form.is_valid():
             data = form.cleaned_data
-            try:
-                run = services.simulation_start(
-                    user=request.user, game_list=game_list, opponent_slug=data["opponent"], policy=data["policy"],
-                    opponent_policy=data.get("opponent_policy") or None, games=data["games"], seed=data["seed"],
-                )
-            except (ListServiceError, ListFormatError) as error:
-                for row in error_lines(error):
-                    form.add_error(None, row["message"])
-                status = getattr(error, "status", 400)
-            else:
+            run, status = start_from_form(form, lambda: services.simulation_start(
+                user=request.user, game_list=game_list, opponent_slug=data["opponent"], policy=data["policy"],
+                opponent_policy=data.get("opponent_policy") or None, games=data["games"], seed=data["seed"],
+            ))
+            if run is not None:
                 return redirect("simulation_detail", public_id=run.public_id)
         else:
             status = 400
     validation = selectors.list_validation(game_list, lang=p.ui_lang())
     return render(request, "simulations/new.html", {
         "list": game_list, "form": form, "illegal": illegal_rows(validation, system)}, status=status)
+
+
+def start_from_form(form, start) -> tuple[SimulationRun | None, int]:
+    """Start a run from a valid form (`start()` calls the service): (the run, 302), or (None, the error's status)
+    with what is wrong added to the form (a run refused by the services is never a 500)."""
+    try:
+        return start(), 302
+    except (ListServiceError, ListFormatError) as error:
+        for row in error_lines(error):
+            form.add_error(None, row["message"])
+        return None, getattr(error, "status", 400)
 
 
 def opponent_choices(system, document: dict[str, Any] | None = None) -> list[tuple[str, str]]:

@@ -87,9 +87,9 @@ def test_simulation_pages_link_to_how_the_simulator_plays(make_list, owner_clien
 
 
 @pytest.mark.parametrize("system, document, first, policies", [
-    ("hagmi", None, "sample-fortress", ["greedy", "random"]),
-    ("mwda", "highland-line", "republic-knight-guard", ["greedy", "defensive", "random"]),
-    ("warcaster", "isa-starsteel-vanguard", "isa-thunder-lancers", ["greedy", "random"]),
+    ("hagmi", None, "sample-fortress", ["greedy", "search", "random"]),
+    ("mwda", "highland-line", "republic-knight-guard", ["greedy", "defensive", "search", "random"]),
+    ("warcaster", "isa-starsteel-vanguard", "isa-thunder-lancers", ["greedy", "search", "random"]),
 ])
 def test_the_form_defaults_to_a_real_opponent_not_a_mirror_and_names_the_goldfish_target_practice(
         make_list, owner_client, published, system, document, first, policies):

@@ -11,13 +11,10 @@ Exit status: 0 done, 2 bad file or arguments (the message says which).
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 from django.core.management.base import BaseCommand
 
-from builder.management.commands.check_list import read_list_file, require_catalog_tables
-from builder.management.commands.simulate import bad_input, gauntlet_opponents
-from cards.selectors import catalog_for
+from builder.management.commands.simulate import bad_input, read_run_inputs
 from rules_engine.batch import run_batch
 from rules_engine.doctor import candidate_changes, doctor_batch, doctor_result
 from rules_engine.simulation import MAX_GAMES, SimulationInputError, build_snapshot
@@ -50,13 +47,7 @@ class Command(BaseCommand):
             raise bad_input("--workers must be at least 1")
         if options["changes"] < 1:
             raise bad_input("--changes must be at least 1")
-        document = read_list_file(Path(options["file"]))
-        require_catalog_tables()
-        system = document["system"]
-        catalog = catalog_for(system)
-        if catalog is None:
-            raise bad_input(f"no {system} catalog is loaded: run `python manage.py load_packages` first")
-        opponents = gauntlet_opponents(system, catalog, options["opponent"], options["opponent_list"])
+        document, catalog, opponents = read_run_inputs(options)
         policies = {"policy": options["policy"], "opponent_policy": options["opponent_policy"]}
         try:
             changes = candidate_changes(document, catalog, limit=options["changes"])

@@ -67,13 +67,8 @@ class Command(BaseCommand):
             raise bad_input("--opponent is required (see --list-opponents SYSTEM)")
         if options["workers"] < 1:
             raise bad_input("--workers must be at least 1")
-        document = read_list_file(Path(options["file"]))  # a bad file is refused first, with or without a database
-        require_catalog_tables()
+        document, catalog, opponents = read_run_inputs(options)
         system = document["system"]
-        catalog = catalog_for(system)
-        if catalog is None:
-            raise bad_input(f"no {system} catalog is loaded: run `python manage.py load_packages` first")
-        opponents = gauntlet_opponents(system, catalog, options["opponent"], options["opponent_list"])
         policies = {"policy": options["policy"], "opponent_policy": options["opponent_policy"]}
         gauntlet = len(opponents) > 1 or opponents[0][2] is not None or bool(options["opponent_list"])
         try:
@@ -100,6 +95,18 @@ class Command(BaseCommand):
         for row in rows:
             kind = row.data.get("kind", "")
             self.stdout.write(f"{row.slug:<28} {kind:<10} {row.name}")
+
+
+def read_run_inputs(options) -> tuple[dict, object, list[tuple[str, dict, float | None]]]:
+    """The list file (a bad file is refused first, with or without a database), its system's catalog and the
+    opponents of --opponent and --opponent-list (simulate and doctor)."""
+    document = read_list_file(Path(options["file"]))
+    require_catalog_tables()
+    system = document["system"]
+    catalog = catalog_for(system)
+    if catalog is None:
+        raise bad_input(f"no {system} catalog is loaded: run `python manage.py load_packages` first")
+    return document, catalog, gauntlet_opponents(system, catalog, options["opponent"], options["opponent_list"])
 
 
 def gauntlet_opponents(system: str, catalog, opponents: list[str], lists: list[str]) -> list[tuple[str, dict, float | None]]:
