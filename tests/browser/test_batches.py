@@ -1,0 +1,93 @@
+"""A player runs a list doctor and a gauntlet from the list page and applies the best change, with the real
+pointer, on a phone and on a desktop, in Japanese and English (issue 20)."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from playwright.sync_api import expect
+
+from builder import services
+from builder.models import ListRevision, SimulationRun
+from tests.browser.conftest import log_in, shoot
+from tests.browser.test_editor import assert_nothing_covers_a_control
+from tests.browser.test_results import _no_sideways_scroll
+from tests.support.showcase import PACKAGES
+from tests.support.simulations import play_all, published  # noqa: F401  (chunks played here, not by workers)
+
+WORDS = {
+    "en": {"doctor": "List doctor", "gauntlet": "Gauntlet", "start_doctor": "Start the list doctor",
+           "start_gauntlet": "Start the gauntlet", "apply": "Apply", "total": "Weighted total",
+           "saved": "The change is saved as revision 2 of the list.", "vanguard": "Sample deck: Vanguard",
+           "games": "Games per change and opponent"},
+    "ja": {"doctor": "リスト診断", "gauntlet": "ガントレット", "start_doctor": "リスト診断を始める",
+           "start_gauntlet": "ガントレットを始める", "apply": "適用", "total": "重みつき合計",
+           "saved": "変更をリストの第2版として保存しました。", "vanguard": "見本デッキ：前衛",
+           "games": "変更ごと・相手ごとの対戦数"},
+}
+
+
+def _list(owner):
+    document = json.loads((PACKAGES / "hagmi" / "lists" / "akane-assault.json").read_text(encoding="utf-8"))
+    return services.list_create(owner=owner, document=document)
+
+
+@pytest.mark.parametrize("language, width", [("ja", 390), ("en", 1280)])
+def test_a_player_runs_the_doctor_and_applies_the_best_change(site, new_page, make_user, published, language,
+                                                               width):
+    owner = make_user("doc")
+    game_list = _list(owner)
+    words = WORDS[language]
+    page = new_page()
+    page.set_viewport_size({"width": width, "height": 844})
+    page.context.add_cookies([{"name": "django_language", "value": language, "url": site}])
+    log_in(page, site, "doc")
+    page.goto(f"{site}/lists/{game_list.slug}/")
+    page.get_by_role("link", name=words["doctor"], exact=True).click()
+    page.get_by_label(words["vanguard"]).fill("1")
+    page.get_by_label(words["games"]).fill("10")
+    assert_nothing_covers_a_control(page, f"doctor form {language} {width}")
+    _no_sideways_scroll(page, f"doctor form {language} {width}")
+    shoot(page, f"doctor-form-{language}-{width}")
+    page.get_by_role("button", name=words["start_doctor"]).click()
+    page.wait_for_url(f"{site}/simulations/**")
+    run = SimulationRun.objects.get(kind="doctor")
+    play_all(run)
+    page.reload()
+    changes = page.locator("li.doctor-change")
+    expect(changes).to_have_count(30)
+    assert_nothing_covers_a_control(page, f"doctor result {language} {width}")
+    _no_sideways_scroll(page, f"doctor result {language} {width}")
+    shoot(page, f"doctor-result-{language}-{width}")
+    changes.first.get_by_role("button", name=words["apply"]).click()
+    page.wait_for_url(f"{site}/lists/{game_list.slug}/")
+    expect(page.get_by_text(words["saved"])).to_be_visible()
+    assert ListRevision.objects.filter(game_list=game_list).count() == 2
+
+
+@pytest.mark.parametrize("language, width", [("en", 390), ("ja", 1280)])
+def test_a_player_runs_a_gauntlet_and_reads_the_weighted_total(site, new_page, make_user, published, language,
+                                                                width):
+    owner = make_user("gaunt")
+    game_list = _list(owner)
+    words = WORDS[language]
+    page = new_page()
+    page.set_viewport_size({"width": width, "height": 844})
+    page.context.add_cookies([{"name": "django_language", "value": language, "url": site}])
+    log_in(page, site, "gaunt")
+    page.goto(f"{site}/lists/{game_list.slug}/")
+    page.get_by_role("link", name=words["gauntlet"], exact=True).click()
+    fields = page.locator("fieldset.weights input")
+    for index in range(fields.count()):
+        fields.nth(index).fill("1")
+    page.get_by_role("button", name=words["start_gauntlet"]).click()
+    page.wait_for_url(f"{site}/simulations/**")
+    run = SimulationRun.objects.get(kind="gauntlet")
+    play_all(run)
+    page.reload()
+    expect(page.locator("table.gauntlet tbody tr")).to_have_count(5)
+    expect(page.locator("table.gauntlet tfoot")).to_contain_text(words["total"])
+    expect(page.locator("table.gauntlet")).to_contain_text(words["vanguard"])
+    assert_nothing_covers_a_control(page, f"gauntlet result {language} {width}")
+    _no_sideways_scroll(page, f"gauntlet result {language} {width}")
+    shoot(page, f"gauntlet-result-{language}-{width}")
