@@ -97,7 +97,7 @@ def test_start_a_simulation_and_watch_the_progress_bar_reach_charts(site, page, 
     game_list = services.list_create(owner=owner, document=legal_hagmi("Sim deck"))
     log_in(page, site, "simmer")
     page.goto(f"{site}/lists/{game_list.slug}/simulate/")
-    page.get_by_label("Opponent").select_option("goldfish")
+    page.get_by_label("Opponent", exact=True).select_option("goldfish")
     page.get_by_label("Games").fill("3000")
     page.get_by_label("Seed (same seed, same result)").fill("11")
     page.get_by_role("button", name="Start the simulation").click()
