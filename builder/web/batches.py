@@ -19,6 +19,7 @@ from builder import selectors, services
 from builder.forms import BatchForm
 from builder.models import SimulationRun
 from builder.services import ListServiceError
+from builder.templatetags.hangar import percent  # the pages' one way of writing a rate: "25.0%"
 from builder.throttles import scope_wait
 
 from . import presenters as p
@@ -97,10 +98,6 @@ def doctor_apply(request: HttpRequest, public_id: str) -> HttpResponse:
 # --- presentation -------------------------------------------------------------------------------------------
 
 
-def _pct(value: Any) -> str:
-    return f"{100 * value:.1f}%" if isinstance(value, (int, float)) and not isinstance(value, bool) else "–"
-
-
 def opponent_words(system: str, row: dict[str, Any]) -> str:
     """A gauntlet row's opponent in the page's language: a sample opponent's package name, a list's name."""
     frozen = {"name": row.get("name"), "name_en": row.get("name_en")}
@@ -122,7 +119,7 @@ def batch_view(run: SimulationRun) -> dict[str, Any]:
         for row in result["opponents"]:
             low, high = row["win_rate_interval"]
             rows.append({"name": opponent_words(run.system, row), "weight": f"{row['weight'] * 100:.0f} %",
-                         "win_rate": _pct(row["win_rate"]), "interval": f"{_pct(low)} – {_pct(high)}",
+                         "win_rate": percent(row["win_rate"]), "interval": f"{percent(low)} – {percent(high)}",
                          "length": "–" if row["length"]["mean"] is None else f"{row['length']['mean']:.1f}"})
         total = result["total"]
         low, high = total["win_rate_interval"]
@@ -135,14 +132,14 @@ def batch_view(run: SimulationRun) -> dict[str, Any]:
                  "interval_label": results.interval_words()}
         return {"kind": GAUNTLET, "rows": rows, "chart": chart, "interval_label": results.interval_words(),
                 "length_unit": _length_words(total["length"]["unit"]),
-                "total": {"win_rate": _pct(total["win_rate"]), "interval": f"{_pct(low)} – {_pct(high)}",
+                "total": {"win_rate": percent(total["win_rate"]), "interval": f"{percent(low)} – {percent(high)}",
                           "length": "–" if total["length"]["mean"] is None else f"{total['length']['mean']:.1f}"}}
     baseline = []
     for row in result["baseline"]["opponents"]:
         low, high = row["result"]["win_rate_interval"]
         baseline.append({"name": opponent_words(run.system, {**row, "key": row["opponent"]}),
-                         "weight": f"{row['weight'] * 100:.0f} %", "win_rate": _pct(row["result"]["win_rate"]),
-                         "interval": f"{_pct(low)} – {_pct(high)}"})
+                         "weight": f"{row['weight'] * 100:.0f} %", "win_rate": percent(row["result"]["win_rate"]),
+                         "interval": f"{percent(low)} – {percent(high)}"})
     changes = []
     for rank, change in enumerate(result["changes"], 1):
         stats = change["stats"]
