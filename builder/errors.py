@@ -95,6 +95,14 @@ class SimulationBrokerUnavailable(ListServiceError):
     status = 503
 
 
+class DoctorApplyRefused(ListServiceError):
+    """Applying a list doctor's change that no longer stands for its figures: the run is not done (its ranking can
+    still change), or the list's cards changed since the run (the figures are for the cards it had then)."""
+
+    code = "doctor.cannot_apply"
+    status = 409
+
+
 class SimulationNotActive(ListServiceError):
     """Cancelling a run that is already done, failed or cancelled."""
 

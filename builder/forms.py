@@ -113,28 +113,42 @@ class SimulationForm(forms.Form):
 
 
 class BatchForm(forms.Form):
-    """A gauntlet or a list doctor (issue 20): a weight for every sample opponent and every other list of yours
-    (0: left out), the games, the seed and both sides' policies; the doctor also takes how many changes to try."""
+    """A gauntlet or a list doctor (issue 20): a weight for every sample opponent, every other list of yours and the
+    newest gallery lists (0: left out), any other gallery list by its link or ID with its weight, the games, the seed
+    and both sides' policies; the doctor also takes how many changes to try."""
 
     MAX_WEIGHT = 100
 
-    def __init__(self, *args, opponents=(), lists=(), policies=(), doctor: bool = False, **kwargs):
+    def __init__(self, *args, opponents=(), lists=(), gallery=(), policies=(), doctor: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
         self.opponent_fields: list[str] = []
-        for index, (slug, words) in enumerate(opponents):
-            name = f"opponent-{slug}"
-            self.fields[name] = forms.IntegerField(label=words, min_value=0, max_value=self.MAX_WEIGHT,
-                                                   initial=1 if index == 0 else 0, required=False)
-            self.fields[name].slug = slug
-            self.opponent_fields.append(name)
-        for public_id, words in lists:
-            name = f"list-{public_id}"
-            self.fields[name] = forms.IntegerField(label=words, min_value=0, max_value=self.MAX_WEIGHT, initial=0,
-                                                   required=False)  # left out of the POST: weight 0
-            self.fields[name].list_id = public_id
-            self.opponent_fields.append(name)
-        for name in self.opponent_fields:
-            self.fields[name].widget.attrs.update({"class": "weight", "inputmode": "numeric"})
+        self.opponent_groups: list[tuple[str, list[str]]] = []
+        groups = ((_("Sample opponents"), [(f"opponent-{slug}", words, {"slug": slug}) for slug, words in opponents]),
+                  (_("Your other lists"), [(f"list-{slug}", words, {"list_id": slug}) for slug, words in lists]),
+                  (_("Gallery lists"), [(f"list-{slug}", words, {"list_id": slug}) for slug, words in gallery]))
+        for legend, rows in groups:
+            names = []
+            for name, words, about in rows:
+                if name in self.fields:  # a list in two groups (never, but one field for it)
+                    continue
+                first = not self.opponent_fields
+                self.fields[name] = forms.IntegerField(label=words, min_value=0, max_value=self.MAX_WEIGHT,
+                                                       initial=1 if first and "slug" in about else 0,
+                                                       required=False)  # left out of the POST: weight 0
+                for key, value in about.items():
+                    setattr(self.fields[name], key, value)
+                self.fields[name].widget.attrs.update({"class": "weight", "inputmode": "numeric"})
+                self.opponent_fields.append(name)
+                names.append(name)
+            if names:
+                self.opponent_groups.append((legend, names))
+        self.fields["another_list"] = forms.CharField(
+            label=_("Another gallery list: its link or ID"), required=False, max_length=300,
+            widget=forms.TextInput(attrs={"placeholder": "https://…/lists/…/", "autocomplete": "off"}))
+        self.fields["another_weight"] = forms.IntegerField(
+            label=_("Its weight"), min_value=0, max_value=self.MAX_WEIGHT, required=False,
+            widget=forms.NumberInput(attrs={"class": "weight", "inputmode": "numeric"}))
+        self.pick_fields = ["another_list", "another_weight"]
         self.fields["policy"] = forms.ChoiceField(label=_("How your side plays"), choices=list(policies),
                                                   initial="greedy")
         self.fields["opponent_policy"] = forms.ChoiceField(
@@ -150,14 +164,27 @@ class BatchForm(forms.Form):
         self.fields["seed"] = forms.IntegerField(label=_("Seed (same seed, same result)"), min_value=0,
                                                  max_value=2**63 - 1, initial=1)
 
+    def clean_another_list(self) -> str:
+        return list_id_from_link(self.cleaned_data.get("another_list") or "")
+
     def clean(self):
         data = super().clean()
-        if not any((data.get(name) or 0) > 0 for name in self.opponent_fields):
+        another = data.get("another_list")
+        if another and data.get("another_weight") is None:
+            data["another_weight"] = 1  # a list given without a weight counts once
+        offered = f"list-{another}"
+        if another and offered in self.fields:  # pasted although it is offered above: one opponent, one weight
+            if (data.get(offered) or 0) > 0:
+                self.add_error("another_list", _("That list is already above with a weight: give it one weight."))
+            else:
+                data[offered], data["another_list"] = data["another_weight"], ""
+        if not any((data.get(name) or 0) > 0 for name in self.opponent_fields) \
+                and not (another and (data.get("another_weight") or 0) > 0):
             raise forms.ValidationError(_("Give at least one opponent a weight above 0."))
         return data
 
     def chosen_opponents(self) -> list[dict]:
-        """The opponents with a weight above 0, as the services take them."""
+        """The opponents with a weight above 0, as the services take them (the list given by link last)."""
         chosen = []
         for name in self.opponent_fields:
             weight = self.cleaned_data.get(name) or 0
@@ -165,7 +192,18 @@ class BatchForm(forms.Form):
                 field = self.fields[name]
                 chosen.append({"opponent": field.slug, "weight": weight} if hasattr(field, "slug")
                               else {"list": field.list_id, "weight": weight})
+        another, weight = self.cleaned_data.get("another_list"), self.cleaned_data.get("another_weight") or 0
+        if another and weight > 0:
+            chosen.append({"list": another, "weight": weight})
         return chosen
+
+
+def list_id_from_link(value: str) -> str:
+    """A list's ID from its ID or its whole link (…/lists/<id>/…), as a player pastes it."""
+    value = value.strip().rstrip("/")
+    if "/lists/" in value:
+        value = value.split("/lists/", 1)[1].split("/", 1)[0]
+    return value.split("?", 1)[0].split("#", 1)[0]
 
 
 class VerifyForm(forms.Form):
@@ -174,10 +212,7 @@ class VerifyForm(forms.Form):
 
     def clean_list(self) -> str:
         """Accept the ID or the whole link (…/lists/<id>/…)."""
-        value = self.cleaned_data["list"].strip().rstrip("/")
-        if "/lists/" in value:
-            value = value.split("/lists/", 1)[1].split("/", 1)[0]
-        return value
+        return list_id_from_link(self.cleaned_data["list"])
 
 
 class SheetForm(forms.Form):

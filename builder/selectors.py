@@ -115,6 +115,24 @@ def system_sections(system_slug: str) -> list[str]:
     return list(SYSTEMS.get(system_slug, {}).get("sections", []))
 
 
+def list_cards(document: Any) -> dict[str, list[tuple[str, int]]] | None:
+    """A list's cards by section, in a form two lists compare by: {section: sorted (card code, copies)}, empty
+    sections left out (None for a document without sections). Names, notes and formats do not count."""
+    sections = document.get("sections") if isinstance(document, dict) else None
+    if not isinstance(sections, dict):
+        return None
+    cards: dict[str, list[tuple[str, int]]] = {}
+    for key, entries in sections.items():
+        copies: dict[str, int] = {}
+        for entry in entries if isinstance(entries, list) else ():
+            if isinstance(entry, dict):  # the same card in two rows counts as one row of both copies
+                code = str(entry.get("card"))
+                copies[code] = copies.get(code, 0) + int(entry.get("qty") or 0)
+        if copies:
+            cards[key] = sorted(copies.items())
+    return cards
+
+
 # What a list downloads as: ?as= → (content type, file suffix). Rosters for BattleScribe / New Recruit (issue 18).
 EXPORT_KINDS = {"json": ("application/json", "json"), "text": ("text/plain; charset=utf-8", "txt"),
                 "ros": ("application/xml", "ros"), "rosz": ("application/zip", "rosz")}

@@ -18,8 +18,8 @@ from typing import Any, NamedTuple
 from django.conf import settings
 
 from builder import selectors
-from builder.errors import ListNotFound, ListPermissionDenied, SimulationInvalid, SimulationLimitExceeded
-from builder.models import GameList, ListRevision, RunKind, SimulationRun, Visibility
+from builder.errors import DoctorApplyRefused, ListNotFound, ListPermissionDenied, SimulationInvalid, SimulationLimitExceeded
+from builder.models import ACTIVE_STATUSES, GameList, ListRevision, RunKind, RunStatus, SimulationRun, Visibility
 from rules_engine import batch as batches
 from rules_engine import doctor as doctor_engine
 from rules_engine import simulation as engine
@@ -252,10 +252,41 @@ class AppliedChange(NamedTuple):
         return self.revision.number
 
 
+class Refusal(NamedTuple):
+    """Why a doctor's change cannot be applied: `reason` is "playing", "incomplete" or "list_changed" (pages put
+    it in words of their language), `message` says it in English with the run's and the list's ids."""
+
+    reason: str
+    message: str
+
+
+def apply_refusal(run: SimulationRun, game_list: GameList | None = None) -> Refusal | None:
+    """Why a change of doctor run `run` cannot be applied now (None: it can). A change stands for its
+    figures only when the run is done (a running run's ranking can still change; a cancelled or failed run's is
+    incomplete) and the list still holds the cards the run played (edits of its name or notes do not count)."""
+    if run.status != RunStatus.DONE:
+        if run.status in ACTIVE_STATUSES:
+            return Refusal("playing", f"Run {run.public_id} is still playing ({run.chunks_done} of "
+                           f"{run.chunks_total} parts done): its ranking can still change. Apply a change when it "
+                           "is done.")
+        ended = "was cancelled" if run.status == RunStatus.CANCELLED else "failed"
+        return Refusal("incomplete", f"Run {run.public_id} {ended} before all its games were played, so its "
+                       "ranking is incomplete. Run the doctor again.")
+    game_list = game_list or GameList.objects.select_related("system").filter(pk=run.game_list_id).first()
+    if game_list is not None:
+        played = selectors.list_cards((run.snapshot or {}).get("list"))
+        if played is not None and selectors.list_cards(selectors.list_document(game_list)) != played:
+            return Refusal("list_changed", f"List {game_list.slug} has changed since run {run.public_id}: the "
+                           "run's figures are for the cards it had then. Run the doctor again on the list as it "
+                           "is now.")
+    return None
+
+
 def doctor_apply(*, user, run: SimulationRun, change_key: Any) -> AppliedChange:
     """Save change `change_key` of doctor run `run` as a new revision of the run's list (list_update: only the
-    list's owner, not in the trash); returns (the updated list, the new revision). The document is the run's frozen list with that one change, so edits made to
-    the list after the run started are replaced by it (the new revision, as any, can be rolled back)."""
+    list's owner, not in the trash); returns (the updated list, the new revision). Only a finished run's change
+    whose list still holds the cards the run played is applied (DoctorApplyRefused, 409, says why otherwise); the
+    new revision keeps the list's name, notes and format as they are now and takes the change's cards."""
     document = doctor_change_document(run, change_key)
     if run.game_list_id is None:
         raise SimulationInvalid(
@@ -267,10 +298,15 @@ def doctor_apply(*, user, run: SimulationRun, change_key: Any) -> AppliedChange:
         if selectors.list_can_see(game_list, user):
             raise ListPermissionDenied("Only the owner of this list can change it.")
         raise ListNotFound(f"No list with id {game_list.slug!r}.")
-    saved = list_update(game_list=game_list, user=user, document=document, expected_version=game_list.version)
+    refusal = apply_refusal(run, game_list)
+    if refusal is not None:
+        raise DoctorApplyRefused(refusal.message, details={"path": "run", "reason": refusal.reason})
+    current = selectors.list_document(game_list)
+    saved = list_update(game_list=game_list, user=user, document={**current, "sections": document["sections"]},
+                        expected_version=game_list.version)
     revision = saved.revisions.select_related("author").order_by("-number").first()
     return AppliedChange(saved, revision)
 
 
-__all__ = ["AppliedChange", "DEFAULT_CHANGES", "check_opponents", "doctor_apply", "doctor_change_document", "doctor_start",
+__all__ = ["AppliedChange", "DEFAULT_CHANGES", "Refusal", "apply_refusal", "check_opponents", "doctor_apply", "doctor_change_document", "doctor_start",
            "gauntlet_start"]

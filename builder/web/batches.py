@@ -18,7 +18,9 @@ from django.views.decorators.http import require_http_methods, require_POST
 from builder import selectors, services
 from builder.forms import BatchForm
 from builder.models import SimulationRun
+from builder.errors import DoctorApplyRefused, SimulationInvalid
 from builder.services import ListServiceError
+from builder.services.batches import apply_refusal
 from builder.templatetags.hangar import percent  # the pages' one way of writing a rate: "25.0%"
 from builder.throttles import scope_wait
 
@@ -36,6 +38,17 @@ def other_lists(game_list, user) -> list[tuple[str, str]]:
     return [(row.slug, _("Your list: %(name)s") % {"name": row.name or _("(untitled)")}) for row in rows]
 
 
+GALLERY_SHOWN = 12  # the newest gallery lists offered with a weight; any other one is given by its link
+
+
+def gallery_lists(game_list, user) -> list[tuple[str, str]]:
+    """The newest public lists of other players of the same game, as gauntlet opponents: (public id, words)."""
+    rows = (selectors.list_search(user=user, scope="public", system=game_list.system.slug)
+            .exclude(pk=game_list.pk).exclude(owner_id=getattr(user, "pk", None))[:GALLERY_SHOWN])
+    return [(row.slug, _("%(name)s by %(player)s") % {"name": row.name or _("(untitled)"),
+                                                        "player": row.owner.username}) for row in rows]
+
+
 def _batch_new(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
     try:
         game_list = selectors.list_get(slug=slug, user=request.user)
@@ -46,8 +59,8 @@ def _batch_new(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
     system = game_list.system.slug
     form = BatchForm(request.POST or None,
                      opponents=opponent_choices(game_list.system, selectors.list_document(game_list)),
-                     lists=other_lists(game_list, request.user), policies=policy_choices(system),
-                     doctor=kind == DOCTOR)
+                     lists=other_lists(game_list, request.user), gallery=gallery_lists(game_list, request.user),
+                     policies=policy_choices(system), doctor=kind == DOCTOR)
     status = 200
     if request.method == "POST":
         if form.is_valid():
@@ -55,16 +68,31 @@ def _batch_new(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
             common = {"user": request.user, "game_list": game_list, "opponents": form.chosen_opponents(),
                       "policy": data["policy"], "opponent_policy": data.get("opponent_policy") or None,
                       "games": data["games"], "seed": data["seed"]}
-            run, status = start_from_form(form, lambda: services.doctor_start(**common, changes=data["changes"])
-                                          if kind == DOCTOR else services.gauntlet_start(**common))
+
+            def start():
+                try:
+                    return (services.doctor_start(**common, changes=data["changes"]) if kind == DOCTOR
+                            else services.gauntlet_start(**common))
+                except SimulationInvalid as error:  # the list given by its link: said next to it, in words
+                    if error.code != "simulation.opponent_list" or not data.get("another_list") \
+                            or (error.details or {}).get("list") != data["another_list"]:
+                        raise
+                    form.add_error("another_list", _(
+                        "There is no list %(id)s of this game you may play against: give the link of a list in the "
+                        "gallery (or of one of your own), not in the trash.") % {"id": data["another_list"]})
+                    return None
+
+            run, status = start_from_form(form, start)
             if run is not None:
                 return redirect("simulation_detail", public_id=run.public_id)
+            status = status if status != 302 else 400
         else:
             status = 400
     validation = selectors.list_validation(game_list, lang=p.ui_lang())
     return render(request, "simulations/batch_new.html", {
         "list": game_list, "form": form, "kind": kind, "illegal": illegal_rows(validation, system),
-        "weights": [form[name] for name in form.opponent_fields],
+        "groups": [(legend, [form[name] for name in names]) for legend, names in form.opponent_groups],
+        "pick": [form[name] for name in form.pick_fields],
     }, status=status)
 
 
@@ -88,6 +116,9 @@ def doctor_apply(request: HttpRequest, public_id: str) -> HttpResponse:
         run = selectors.simulation_get(public_id=public_id, user=request.user)
         game_list, revision = services.doctor_apply(user=request.user, run=run,
                                                     change_key=request.POST.get("change", ""))
+    except DoctorApplyRefused as error:  # back to the run, saying why in the page's language; nothing is saved
+        messages.error(request, refusal_words(error.details["reason"]))
+        return redirect("simulation_detail", public_id=public_id)
     except ListServiceError as error:
         return error_page(request, error)
     messages.success(request, _("The change is saved as revision %(number)s of the list.") % {
@@ -96,6 +127,18 @@ def doctor_apply(request: HttpRequest, public_id: str) -> HttpResponse:
 
 
 # --- presentation -------------------------------------------------------------------------------------------
+
+
+def refusal_words(reason: str) -> str:
+    """Why a doctor's change cannot be applied (services.batches.Refusal.reason), in the page's language."""
+    if reason == "playing":
+        return _("The doctor is still playing: its ranking can still change. Apply a change when it is done.")
+    if reason == "incomplete":
+        return _("This doctor run stopped before all its games were played, so its ranking is incomplete. "
+                 "Run the doctor again.")
+    return _("The list's cards have changed since this doctor run: its figures are for the cards it had then. "
+             "Run the doctor again on the list as it is now.")
+
 
 
 def opponent_words(system: str, row: dict[str, Any]) -> str:
@@ -147,6 +190,8 @@ def batch_view(run: SimulationRun) -> dict[str, Any]:
                         change["sentence"]["en"], "significant": stats["significant"],
                         "better": stats["significant"] and stats["delta"] > 0,
                         "label": (change.get("label") or {}).get(lang)})
+    refusal = apply_refusal(run) if run.game_list_id is not None else None
     return {"kind": DOCTOR, "baseline": baseline, "changes": changes, "best": result.get("best"),
             "interval_label": results.interval_words(),
-            "can_apply": run.game_list_id is not None}
+            "can_apply": run.game_list_id is not None and refusal is None,
+            "apply_note": refusal_words(refusal.reason) if refusal is not None else None}

@@ -71,11 +71,11 @@ def opponent_choices(system, document: dict[str, Any] | None = None) -> list[tup
     holding the very cards of `document` (the list is a copy of it) comes after the other samples: the default is
     never a mirror match when another sample exists."""
     rank = {"goldfish": 3, "coop": 2}
-    sections = _sections(document)
+    sections = selectors.list_cards(document)
 
     def order(opp) -> tuple[int, str]:
         kind = rank.get(opp.data.get("kind"), 0)
-        if kind == 0 and sections and _sections(opp.data.get("list")) == sections:
+        if kind == 0 and sections and selectors.list_cards(opp.data.get("list")) == sections:
             kind = 1
         return kind, opp.slug
 
@@ -83,15 +83,6 @@ def opponent_choices(system, document: dict[str, Any] | None = None) -> list[tup
     return [(opp.slug, target_practice(system.slug) if opp.data.get("kind") == "goldfish"
              else p.opponent_name(system, opp.slug, p.opponent_item(opp)))
             for opp in opponents]
-
-
-def _sections(document: Any) -> dict[str, list[tuple[str, int]]] | None:
-    """A list's cards by section, in a form two lists compare by ({section: sorted (code, qty)})."""
-    sections = document.get("sections") if isinstance(document, dict) else None
-    if not isinstance(sections, dict):
-        return None
-    return {key: sorted((str(e.get("card")), int(e.get("qty") or 0)) for e in entries if isinstance(e, dict))
-            for key, entries in sections.items() if isinstance(entries, list) and entries}
 
 
 def target_practice(system: str) -> str:

@@ -9,7 +9,7 @@ import json
 import pytest
 
 from builder import selectors, services
-from builder.errors import ListNotFound, ListPermissionDenied, SimulationInvalid, SimulationLimitExceeded
+from builder.errors import DoctorApplyRefused, ListNotFound, ListPermissionDenied, SimulationInvalid, SimulationLimitExceeded
 from builder.models import RunKind, RunStatus, SimulationChunk, SimulationRun
 from tests.support.simulations import hagmi_catalog, play_all, published  # noqa: F401
 
@@ -107,6 +107,58 @@ def test_doctor_apply_refuses_unknown_changes_other_users_and_runs_without_a_lis
                                        seed=SEED)
     with pytest.raises(SimulationInvalid, match="only a list doctor run"):
         services.doctor_apply(user=owner, run=gauntlet, change_key="x")
+
+
+def test_doctor_apply_waits_for_a_finished_run_and_refuses_a_list_whose_cards_changed(owner, mine, published):
+    """Apply stands for the figures: a running run's ranking can still change, a cancelled one's is incomplete, and
+    after the list's cards changed the figures are for other cards (409, nothing saved). A new name is no change
+    of cards: the applied revision keeps it and takes the change's cards."""
+    run = services.doctor_start(user=owner, game_list=mine, opponents=[{"opponent": "goldfish"}], changes=2,
+                                games=GAMES, seed=SEED)
+    services.simulation_chunk_play(run_id=run.pk, index=0)
+    run.refresh_from_db()
+    key = doctor_keys(run)[0]
+    with pytest.raises(DoctorApplyRefused, match="is still playing") as info:
+        services.doctor_apply(user=owner, run=run, change_key=key)
+    assert info.value.status == 409 and info.value.details == {"path": "run", "reason": "playing"}
+    play_all(run)
+    run.refresh_from_db()
+    assert services.batches.apply_refusal(run) is None
+    renamed = {**selectors.list_document(mine), "name": "Renamed after the run"}
+    mine = services.list_update(game_list=mine, user=owner, document=renamed, expected_version=mine.version)
+    assert services.batches.apply_refusal(run) is None  # the name is not the cards
+    edited = selectors.list_document(mine)
+    edited["sections"]["weapons"][-1]["qty"] = 1  # one copy out (an illegal list is saved too)
+    mine = services.list_update(game_list=mine, user=owner, document=edited, expected_version=mine.version)
+    revisions = mine.revisions.count()
+    with pytest.raises(DoctorApplyRefused, match="has changed since run") as info:
+        services.doctor_apply(user=owner, run=run, change_key=key)
+    assert info.value.details["reason"] == "list_changed" and mine.revisions.count() == revisions
+    mine = services.list_update(game_list=mine, user=owner, document=renamed | {"name": "Back"},
+                                expected_version=mine.version)  # the cards the run played, again
+    saved, revision = services.doctor_apply(user=owner, run=run, change_key=key)
+    assert saved.name == "Back" and revision.document["name"] == "Back"
+    assert revision.document["sections"] == changed_document(run, key)["sections"]
+
+
+def test_doctor_apply_refuses_a_cancelled_run(owner, mine, published):
+    run = services.doctor_start(user=owner, game_list=mine, opponents=[{"opponent": "goldfish"}], changes=1,
+                                games=GAMES, seed=SEED)
+    key = doctor_keys(run)[0]
+    services.simulation_cancel(run=run, user=owner)
+    run.refresh_from_db()
+    with pytest.raises(DoctorApplyRefused, match="was cancelled before all its games were played") as info:
+        services.doctor_apply(user=owner, run=run, change_key=key)
+    assert info.value.details["reason"] == "incomplete" and mine.revisions.count() == 1
+
+
+def doctor_keys(run) -> list[str]:
+    """The changes a doctor run tries, in the order the batch froze them (known before any game is played)."""
+    return list(dict.fromkeys(leg["change"] for leg in run.snapshot["legs"] if leg["change"] != "baseline"))
+
+
+def changed_document(run, key):
+    return next(leg["about"]["document"] for leg in run.snapshot["legs"] if leg["change"] == key)
 
 
 def test_doctor_apply_on_a_public_list_of_someone_else_is_refused(owner, other, hagmi_catalog, published):

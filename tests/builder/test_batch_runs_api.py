@@ -64,6 +64,19 @@ def test_a_doctor_run_then_apply_is_201_with_the_new_revision(owner_client, othe
     assert data["version"] == owner_client.get(f"/api/lists/{saved_list.slug}/").json()["version"]
 
 
+def test_apply_before_the_run_is_done_is_a_409_with_the_reason(owner_client, saved_list):
+    run_id = owner_client.post("/api/doctor/", {
+        "list": saved_list.slug, "opponents": [{"opponent": "goldfish"}], "changes": 1, "games": 4, "seed": 5,
+    }, format="json").json()["id"]
+    run = SimulationRun.objects.get(public_id=run_id)
+    key = next(leg["change"] for leg in run.snapshot["legs"] if leg["change"] != "baseline")
+    response = owner_client.post(f"/api/simulations/{run_id}/apply/", {"change": key}, format="json")
+    assert response.status_code == 409, response.content
+    error = response.json()["error"]
+    assert error["code"] == "doctor.cannot_apply" and "is still playing" in error["message"]
+    assert saved_list.revisions.count() == 1
+
+
 def test_apply_on_a_plain_run_is_a_400_saying_why(owner_client, saved_list):
     run_id = owner_client.post("/api/simulations/", {"list": saved_list.slug, "opponent": "goldfish", "games": 2,
                                                      "seed": 1}, format="json").json()["id"]

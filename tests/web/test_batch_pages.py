@@ -38,7 +38,40 @@ def test_the_gauntlet_form_names_every_opponent_and_my_other_lists(make_list, ow
     assert not any("Blue rush" in words for words in labels.values())  # not against itself
     assert 'name="opponent_policy"' in page and "Search (plays out each option" in page
     ja = owner_client.get(f"/lists/{game_list.slug}/gauntlet/", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
-    assert "相手と重み" in ja and "見本デッキ：前衛" in ja and "自分のリスト：Red wall" in ja
+    assert "見本の相手" in ja and "自分のほかのリスト" in ja and "見本デッキ：前衛" in ja and "自分のリスト：Red wall" in ja
+
+
+def test_the_gauntlet_offers_gallery_lists_and_takes_any_other_by_its_link(make_list, owner_client, other,
+                                                                           published):
+    """A public list of another player is an opponent: the newest are offered with a weight, any other is given by
+    its link (or ID); a private list of someone else, or a list of another game, is refused next to the field."""
+    game_list = make_list(hagmi_legal_doc("Blue rush"))
+    theirs = make_list(hagmi_legal_doc("Their wall"), visibility="public", user=other)
+    hidden = make_list(hagmi_legal_doc("Their secret"), visibility="private", user=other)
+    page = owner_client.get(f"/lists/{game_list.slug}/gauntlet/").content.decode()
+    assert weights(page)[f"list-{theirs.slug}"] == "Their wall by other"
+    assert "Gallery lists" in page and "Their secret" not in page and 'name="another_list"' in page
+    response = owner_client.post(f"/lists/{game_list.slug}/gauntlet/", {
+        "opponent-goldfish": 1, f"list-{theirs.slug}": 2, "policy": "greedy", "games": 4, "seed": 1})
+    assert response.status_code == 302
+    run = SimulationRun.objects.get()
+    assert [(leg["key"], leg["weight"]) for leg in run.snapshot["legs"]] == [
+        ("goldfish", 1), (f"list:{theirs.slug}", 2)]  # weights as given; the result normalises them
+    # by its link, with no weight: counts once
+    response = owner_client.post(f"/lists/{game_list.slug}/gauntlet/", {
+        "another_list": f"https://hangar.example/lists/{theirs.slug}/?tab=cards", "policy": "greedy", "games": 4,
+        "seed": 2})
+    assert response.status_code == 302
+    assert [leg["key"] for leg in SimulationRun.objects.get(seed=2).snapshot["legs"]] == [f"list:{theirs.slug}"]
+    for given, words in ((hidden.slug, f"There is no list {hidden.slug} of this game you may play against"),
+                         (theirs.slug, "That list is already above with a weight")):
+        response = owner_client.post(f"/lists/{game_list.slug}/gauntlet/", {
+            "another_list": given, f"list-{theirs.slug}": 1, "policy": "greedy", "games": 4, "seed": 3})
+        assert response.status_code == 400
+        assert words in html.unescape(response.content.decode())
+    assert not SimulationRun.objects.filter(seed=3).exists()
+    ja = owner_client.get(f"/lists/{game_list.slug}/gauntlet/", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert "ギャラリーのリスト" in ja
 
 
 def test_a_gauntlet_without_any_weight_is_refused_and_nothing_is_started(make_list, owner_client):

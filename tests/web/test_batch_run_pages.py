@@ -46,3 +46,27 @@ def test_the_apply_button_saves_the_change_as_a_revision(owner_client, runs):
     response = owner_client.post(f"/simulations/{doctor.public_id}/apply/", {"change": key})
     assert response.status_code == 302 and response["Location"] == f"/lists/{doctor.game_list.slug}/"
     assert doctor.game_list.revisions.count() == 2
+
+
+def test_after_the_lists_cards_change_the_run_page_says_so_and_apply_saves_nothing(owner_client, owner, runs):
+    """Apply stands for the run's figures: once the list's cards changed, the page hides Apply and says why, and
+    a posted Apply goes back to the run with that message (409 in the API), saving nothing."""
+    from django.utils.html import escape
+
+    from builder import selectors
+
+    doctor = runs[1]
+    doctor.refresh_from_db()
+    key = doctor.result["changes"][0]["key"]
+    page = owner_client.get(f"/simulations/{doctor.public_id}/").content.decode()
+    assert f'value="{escape(key)}"' in page and "have changed since this doctor run" not in page
+    game_list = doctor.game_list
+    edited = selectors.list_document(game_list)
+    edited["sections"]["weapons"][0]["qty"] -= 1
+    services.list_update(game_list=game_list, user=owner, document=edited, expected_version=game_list.version)
+    page = owner_client.get(f"/simulations/{doctor.public_id}/").content.decode()
+    assert "have changed since this doctor run" in page and f'value="{escape(key)}"' not in page
+    response = owner_client.post(f"/simulations/{doctor.public_id}/apply/", {"change": key}, follow=True)
+    assert response.redirect_chain == [(f"/simulations/{doctor.public_id}/", 302)]
+    assert "have changed since this doctor run" in response.content.decode()
+    assert game_list.revisions.count() == 2  # the edit above; nothing applied
