@@ -188,6 +188,29 @@ def test_a_chunk_stored_twice_changes_nothing_and_the_merge_is_once(owner, mine,
     assert (run.result, run.finished_at) == first and run.status == RunStatus.DONE
 
 
+def test_a_cancelled_batch_run_plays_no_more_chunks_and_keeps_no_result(owner, mine, rival, published):
+    """Cancelling a gauntlet mid-run: its remaining chunks are skipped by the workers, nothing is merged, the watchdog
+    leaves it alone, and the API and page say it was cancelled."""
+    from django.test import Client
+
+    run = services.gauntlet_start(user=owner, game_list=mine, games=GAMES, seed=SEED,
+                                  opponents=[{"opponent": "goldfish"}, {"list": rival.slug}])
+    assert services.simulation_chunk_play(run_id=run.pk, index=0) is True
+    services.simulation_cancel(run=run, user=owner)
+    for index in range(1, run.chunks_total):
+        assert services.simulation_chunk_play(run_id=run.pk, index=index) is False
+    assert services.simulations_requeue_stalled(older_than=-1) == {"requeued": [], "failed": [], "finished": []}
+    run.refresh_from_db()
+    assert run.status == RunStatus.CANCELLED and run.result is None and run.chunks_done == 1
+    assert list(SimulationChunk.objects.filter(run=run).values_list("index", flat=True)) == [0]
+    client = Client()
+    client.force_login(owner)
+    api = client.get(f"/api/simulations/{run.public_id}/").json()
+    assert api["status"] == "cancelled" and api["result"] is None and api["kind"] == "gauntlet"
+    page = client.get(f"/simulations/{run.public_id}/").content.decode()
+    assert "Cancelled by its owner." in page and 'class="gauntlet"' not in page
+
+
 def test_the_watchdog_requeues_the_missing_chunks_of_a_batch_run(owner, mine, published):
     run = services.doctor_start(user=owner, game_list=mine, opponents=[{"opponent": "goldfish"}], changes=2,
                                 games=GAMES, seed=SEED)

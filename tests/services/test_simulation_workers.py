@@ -104,3 +104,34 @@ def test_a_gauntlet_on_two_workers_gives_the_in_process_result(workers, user):
     assert chunks.count() == run.chunks_total == 12
     assert len(set(chunks.values_list("worker", flat=True))) == 2
     assert batch_services.MAX_LEGS == 64
+
+
+def test_a_doctor_run_whose_worker_is_sigkilled_is_finished_by_the_other_with_the_same_result(workers, user):
+    """A list doctor run (issue 20) survives a worker killed mid-run: the chunks it held come back through the
+    watchdog, the other worker plays them, and the result is exactly the in-process doctor_result of the batch."""
+    from builder.models import RunKind
+    from builder.services.simulations import start_run
+    from rules_engine.batch import batch_chunks, run_batch
+    from rules_engine.doctor import candidate_changes, doctor_batch, doctor_result
+    from tests.support.snapshots import bundled_hagmi_catalog, bundled_hagmi_list, bundled_hagmi_snapshot
+
+    games = 2000
+    snapshot = bundled_hagmi_snapshot("sample-fortress", "sample-vanguard")
+    catalog = bundled_hagmi_catalog()
+    changes = candidate_changes(bundled_hagmi_list("sample-fortress"), catalog, limit=2)
+    batch = doctor_batch(snapshot, changes, [("sample-vanguard", 1.0, snapshot)], catalog.cards)
+    run = start_run(user=user, kind=RunKind.DOCTOR, frozen=batch, game_list=None, games=games, seed=SEED,
+                    opponent="sample-vanguard", policy="greedy", chunk_size=lambda: 250,
+                    chunks_total=lambda size: len(batch_chunks(batch, games, size)))
+    assert run.chunks_total == 24
+    deadline = time.monotonic() + RUN_TIMEOUT
+    while SimulationChunk.objects.filter(run=run).count() < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    workers.kill(0)  # SIGKILL mid-run: worker 0's chunk in hand and its prefetched ones are never acked
+    run = wait_done(run, workers, watchdog_after=2.0)
+    assert run.status == "done", run.error
+    expected = doctor_result(batch, run_batch(batch, games=games, seed=SEED), games=games, seed=SEED)
+    assert json.dumps(run.result, sort_keys=True) == json.dumps(expected, sort_keys=True)
+    indices = list(SimulationChunk.objects.filter(run=run).values_list("index", flat=True))
+    assert sorted(indices) == list(range(24))  # each chunk stored once
+    assert SimulationChunk.objects.filter(run=run, worker=workers.names[1]).exists()

@@ -20,3 +20,16 @@ def bundled_hagmi_snapshot(list_name: str = "sample-vanguard", opponent: str = "
         raise ValueError(f"no bundled HAGMI opponent {opponent!r}")
     document = json.loads((HAGMI_PACKAGES / "lists" / f"{list_name}.json").read_text(encoding="utf-8"))
     return build_snapshot(document, cards, {"slug": opponent, **found}, policy=policy)
+
+
+def bundled_hagmi_list(list_name: str = "sample-vanguard") -> dict[str, Any]:
+    """A bundled sample list document (hangar.list/1)."""
+    return json.loads((HAGMI_PACKAGES / "lists" / f"{list_name}.json").read_text(encoding="utf-8"))
+
+
+def bundled_hagmi_catalog():
+    """The bundled HAGMI package as the construction rules and the list doctor read it (a rules_engine Catalog)."""
+    from rules_engine.core.catalog import Catalog
+
+    package = json.loads((HAGMI_PACKAGES / "core.json").read_text(encoding="utf-8"))
+    return Catalog.build("hagmi", package["cards"], package["formats"])
