@@ -2,7 +2,8 @@
 """Hangar's two quick-start commands.
 
     python3 dev.py run    set everything up, then run the site (http://127.0.0.1:8000) and a local worker
-    python3 dev.py test   set everything up, then run the whole test suite (extra arguments go to pytest)
+    python3 dev.py test   set everything up, then run the whole test suite, one pytest process per core
+                          (extra arguments go to a single pytest run instead: `python3 dev.py test tests/web -q`)
 
 "Set up" means: a virtualenv in .venv with the pinned requirements (re-installed only when requirements.txt
 changes), the game engines compiled with mypyc when their sources changed (plain Python if that fails), the
@@ -171,8 +172,21 @@ def command_test(argv: list[str]) -> int:
     if compiled:  # the tests then check the compiled engine is the one in use, and that it plays as pure Python
         env["HANGAR_ENGINE_EXPECT_COMPILED"] = "1"
     manage("check", env=env)
-    say("running the test suite" + (f" against {env['DATABASE_URL']}" if env.get("DATABASE_URL") else " (SQLite)"))
-    return subprocess.run([str(PYTHON), "-m", "pytest", *argv], cwd=ROOT, env=env).returncode
+    where = f" against {env['DATABASE_URL']}" if env.get("DATABASE_URL") else " (SQLite)"
+    if argv:  # the tests asked for, as asked (add `-n 2` for pytest-xdist's processes)
+        say("running the tests" + where)
+        return pytest(argv, env)
+    # The whole suite: one pytest-xdist process per core, then the few tests that restart a shared service
+    # (PostgreSQL, Redis: marked `serial`) on their own, since a restart would cut the other processes' connections.
+    processes = str(max(1, min(os.cpu_count() or 1, 4)))
+    say(f"running the test suite{where}: {processes} processes, then the `serial` tests alone")
+    parallel = pytest(["-n", processes, "-m", "not serial"], env)
+    alone = pytest(["-m", "serial", "-p", "no:xdist"], env)
+    return parallel or alone
+
+
+def pytest(args: list[str], env: dict[str, str]) -> int:
+    return subprocess.run([str(PYTHON), "-m", "pytest", *args], cwd=ROOT, env=env).returncode
 
 
 COMMANDS = {"run": command_run, "test": command_test}

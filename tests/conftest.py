@@ -8,6 +8,15 @@ from cards.selectors import catalog_forget
 
 PASSWORD = "hangar-Test-pw-42"  # every test user's password
 
+RESTARTS_A_SERVICE = {"restartable_redis", "restartable_postgres"}  # tests/services/conftest.py
+
+
+def pytest_itemcollected(item) -> None:
+    """A test that restarts the shared PostgreSQL or Redis is `serial`: `dev.py test` runs it alone, after the
+    parallel processes (a restart would cut their connections mid-test)."""
+    if RESTARTS_A_SERVICE & set(getattr(item, "fixturenames", ())):
+        item.add_marker(pytest.mark.serial)
+
 
 @pytest.fixture(autouse=True)
 def _fresh_catalog_cache():
