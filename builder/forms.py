@@ -88,11 +88,15 @@ class ImportForm(forms.Form):
 
 
 SAME_POLICY = ""  # the opponent_policy choice "as your side plays"
+# What choosing the search policy costs (docs/benchmarks.md "Search policy": 80-330 decisions a second against
+# greedy's 37 000-82 000), said under both sides' policy fields.
+SEARCH_COST = _("Search plays much better than greedy, but each game takes about a hundred times as long "
+                "(a co-op game against the beasts, seconds): start with fewer games.")
 
 
 class SimulationForm(forms.Form):
     opponent = forms.ChoiceField(label=_("Opponent"), choices=[])
-    policy = forms.ChoiceField(label=_("How your side plays"), choices=[], initial="greedy")
+    policy = forms.ChoiceField(label=_("How your side plays"), choices=[], initial="greedy", help_text=SEARCH_COST)
     opponent_policy = forms.ChoiceField(label=_("How the opponent plays (a deck, army or force)"), choices=[],
                                         required=False, initial=SAME_POLICY)
     games = forms.IntegerField(label=_("Games"), min_value=1, initial=500)
@@ -150,7 +154,7 @@ class BatchForm(forms.Form):
             widget=forms.NumberInput(attrs={"class": "weight", "inputmode": "numeric"}))
         self.pick_fields = ["another_list", "another_weight"]
         self.fields["policy"] = forms.ChoiceField(label=_("How your side plays"), choices=list(policies),
-                                                  initial="greedy")
+                                                  initial="greedy", help_text=SEARCH_COST)
         self.fields["opponent_policy"] = forms.ChoiceField(
             label=_("How the opponent plays (a deck, army or force)"), required=False, initial=SAME_POLICY,
             choices=[(SAME_POLICY, _("The same way as your side"))] + list(policies))
