@@ -180,7 +180,7 @@ def command_test(argv: list[str]) -> int:
     # (PostgreSQL, Redis: marked `serial`) on their own, since a restart would cut the other processes' connections.
     processes = str(max(1, min(os.cpu_count() or 1, 4)))
     say(f"running the test suite{where}: {processes} processes, then the `serial` tests alone")
-    parallel = pytest(["-n", processes, "-m", "not serial"], env)
+    parallel = pytest(["-n", processes, "--dist", "worksteal", "-m", "not serial"], env)  # idle ones take work
     alone = pytest(["-m", "serial", "-p", "no:xdist"], env)
     return parallel or alone
 
