@@ -132,12 +132,9 @@ class BatchForm(forms.Form):
                   (_("Gallery lists"), [(f"list-{slug}", words, {"list_id": slug}) for slug, words in gallery]))
         for legend, rows in groups:
             names = []
-            for name, words, about in rows:
-                if name in self.fields:  # a list in two groups (never, but one field for it)
-                    continue
-                first = not self.opponent_fields
+            for name, words, about in rows:  # the first sample opponent weighs 1, every other one 0
                 self.fields[name] = forms.IntegerField(label=words, min_value=0, max_value=self.MAX_WEIGHT,
-                                                       initial=1 if first and "slug" in about else 0,
+                                                       initial=1 if not self.opponent_fields else 0,
                                                        required=False)  # left out of the POST: weight 0
                 for key, value in about.items():
                     setattr(self.fields[name], key, value)

@@ -85,7 +85,6 @@ def _batch_new(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
             run, status = start_from_form(form, start)
             if run is not None:
                 return redirect("simulation_detail", public_id=run.public_id)
-            status = status if status != 302 else 400
         else:
             status = 400
     validation = selectors.list_validation(game_list, lang=p.ui_lang())
@@ -138,7 +137,6 @@ def refusal_words(reason: str) -> str:
                  "Run the doctor again.")
     return _("The list's cards have changed since this doctor run: its figures are for the cards it had then. "
              "Run the doctor again on the list as it is now.")
-
 
 
 def opponent_words(system: str, row: dict[str, Any]) -> str:

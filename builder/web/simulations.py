@@ -56,9 +56,11 @@ def simulation_new(request: HttpRequest, slug: str) -> HttpResponse:
 
 def start_from_form(form, start) -> tuple[SimulationRun | None, int]:
     """Start a run from a valid form (`start()` calls the service): (the run, 302), or (None, the error's status)
-    with what is wrong added to the form (a run refused by the services is never a 500)."""
+    with what is wrong added to the form (a run refused by the services is never a 500); a `start()` that put its
+    own error on the form and returned None gives (None, 400)."""
     try:
-        return start(), 302
+        run = start()
+        return run, (302 if run is not None else 400)
     except (ListServiceError, ListFormatError) as error:
         for row in error_lines(error):
             form.add_error(None, row["message"])

@@ -27,9 +27,9 @@ WORDS = {
 }
 
 
-def _list(owner):
+def _list(owner, visibility: str = "private"):
     document = json.loads((PACKAGES / "hagmi" / "lists" / "akane-assault.json").read_text(encoding="utf-8"))
-    return services.list_create(owner=owner, document=document)
+    return services.list_create(owner=owner, document=document, visibility=visibility)
 
 
 @pytest.mark.parametrize("language, width", [("ja", 390), ("en", 1280)])
@@ -70,6 +70,7 @@ def test_a_player_runs_a_gauntlet_and_reads_the_weighted_total(site, new_page, m
                                                                 width):
     owner = make_user("gaunt")
     game_list = _list(owner)
+    theirs = _list(make_user("rival"), visibility="public")  # a gallery list of another player: one more row
     words = WORDS[language]
     page = new_page()
     page.set_viewport_size({"width": width, "height": 844})
@@ -85,7 +86,8 @@ def test_a_player_runs_a_gauntlet_and_reads_the_weighted_total(site, new_page, m
     run = SimulationRun.objects.get(kind="gauntlet")
     play_all(run)
     page.reload()
-    expect(page.locator("table.gauntlet tbody tr")).to_have_count(5)
+    expect(page.locator("table.gauntlet tbody tr")).to_have_count(6)
+    expect(page.locator("table.gauntlet")).to_contain_text(theirs.name)
     expect(page.locator("table.gauntlet tfoot")).to_contain_text(words["total"])
     expect(page.locator("table.gauntlet")).to_contain_text(words["vanguard"])
     assert_nothing_covers_a_control(page, f"gauntlet result {language} {width}")
