@@ -108,16 +108,32 @@ def weapon_odds_url(system: str, card: Mapping[str, Any] | None, options: Any) -
     """Where a force entry's weapons' exact odds are (Warcaster W11, pages.card_odds): its card's fixed weapons and,
     for a warjack, the weapons chosen for it (options.weapons); None when the game has no odds or the card no
     weapon (a cypher, a cortex, a warjack with none chosen yet)."""
-    game = game_system(system) if system in SYSTEMS else None
-    if game is None or game.weapon_odds is None or game.can_be_targeted is None or not card \
-            or not game.can_be_targeted(card):
+    if not _has_weapon_odds(system, card):
         return None
-    chosen = options.get("weapons") if isinstance(options, Mapping) and card.get("kind") == "warjack" else None
-    chosen = [code for code in chosen if isinstance(code, str)] if isinstance(chosen, list) else []
+    assert card is not None
+    chosen = _chosen_weapons(card, options)
     if not card.get("weapons") and not chosen:
         return None
     url = reverse("card_odds", kwargs={"system": system, "code": card["code"]})
     return f"{url}?{urlencode([('weapon', code) for code in chosen])}" if chosen else url
+
+
+def weapon_odds_waiting(system: str, card: Mapping[str, Any] | None, options: Any) -> bool:
+    """A warjack with no weapon chosen yet, whose odds (W11) appear once one is: its entry keeps their line's place,
+    so that ticking the first weapon does not move the loadout under the player's pointer."""
+    return _has_weapon_odds(system, card) and card is not None and card.get("kind") == "warjack" \
+        and not card.get("weapons") and not _chosen_weapons(card, options)
+
+
+def _has_weapon_odds(system: str, card: Mapping[str, Any] | None) -> bool:
+    game = game_system(system) if system in SYSTEMS else None
+    return not (game is None or game.weapon_odds is None or game.can_be_targeted is None or not card
+                or not game.can_be_targeted(card))
+
+
+def _chosen_weapons(card: Mapping[str, Any], options: Any) -> list[str]:
+    chosen = options.get("weapons") if isinstance(options, Mapping) and card.get("kind") == "warjack" else None
+    return [code for code in chosen if isinstance(code, str)] if isinstance(chosen, list) else []
 
 
 def section_rows(document: Mapping[str, Any], cat: Catalog) -> list[dict[str, Any]]:
@@ -140,6 +156,7 @@ def section_rows(document: Mapping[str, Any], cat: Catalog) -> list[dict[str, An
                 "options": entry.get("options"),
                 "loadout": loadout(entry.get("options"), card, cat),
                 "odds_url": weapon_odds_url(system, card, entry.get("options")),
+                "odds_waiting": weapon_odds_waiting(system, card, entry.get("options")),
             })
         rows.append({"section": section, "label": section_label(section), "entries": entries,
                      "count": sum(e["qty"] for e in entries if isinstance(e["qty"], int))})

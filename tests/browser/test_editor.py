@@ -99,6 +99,11 @@ def qty(page, section: str, code: str):
     return page.locator(f'section[data-section="{section}"] li[data-card="{code}"] input.qty')
 
 
+def top_in_page(locator) -> float:
+    """Where an element's top is in the page (not in the window, which scrolls as the pointer moves)."""
+    return locator.evaluate("el => el.getBoundingClientRect().top + window.scrollY")
+
+
 def wait_idle(page) -> None:
     """No editor request in flight or queued (htmx marks the form while it asks)."""
     page.wait_for_function("() => !document.querySelector('#editor.htmx-request')")
@@ -299,6 +304,9 @@ def test_build_a_warcaster_force_with_a_warjack_loadout_with_the_mouse_only(site
         for entry in force["sections"][section]:
             add_with_the_mouse(page, section, entry["card"], entry["qty"])
     cards = cards_of("warcaster")
+    wait_idle(page)
+    last_loadout = page.locator('section[data-section="force"] fieldset.loadout').last
+    before = top_in_page(last_loadout)
     for index, entry in enumerate(force["sections"]["force"]):
         options = entry.get("options")
         if not options:
@@ -311,6 +319,9 @@ def test_build_a_warcaster_force_with_a_warjack_loadout_with_the_mouse_only(site
             box.click()  # the box itself, with the pointer, without waiting for the last tick's answer
             expect(page.locator(f"#weapons-force-{index}-{weapon}")).to_be_checked()
     wait_idle(page)
+    # each warjack's odds appeared in the line kept for them when its first weapon was ticked: nothing below moved,
+    # so a click made before the last tick's answer lands where the player aimed
+    assert top_in_page(last_loadout) == before, "ticking a weapon moved the loadouts below it"
     same_entries(draft(page), force)
     expect(page.locator("#legality")).to_have_class(re.compile("is-legal"))
     assert_nothing_covers_a_control(page, "warcaster force")

@@ -170,3 +170,21 @@ def test_a_warjacks_cortex_and_weapons_are_chosen_in_the_editor_and_checked_by_w
     assert saved.status_code == 302
     assert selectors.list_document(GameList.objects.get(pk=game_list.pk))["sections"]["force"][1]["options"] == {
         "cortex": "WC-K01", "weapons": ["WC-W01", "WC-W02"]}
+
+
+def test_w11_a_warjack_without_weapons_keeps_the_line_of_its_odds(catalog, make_list, owner_client):
+    """W11: a warjack's weapon odds open in its entry once a weapon is chosen; before that the entry says so in the
+    same line, so that ticking the first weapon does not move the loadout under the pointer. A hero's odds are there
+    from the start; a cypher has none."""
+    doc = {"schema": "hangar.list/1", "system": "warcaster", "format": "skirmish", "name": "Jacks",
+           "sections": {"force": [{"card": "WC-001", "qty": 1}, {"card": "WC-010", "qty": 1}],
+                        "rack": [{"card": "WC-C01", "qty": 1}]}}
+    game_list = make_list(doc)
+    page = owner_client.get(f"/lists/{game_list.slug}/edit/").content.decode()
+    assert page.count('class="entry-odds is-waiting"') == 1 and 'data-odds="WC-010"' not in page
+    assert 'data-odds="WC-001"' in page and 'data-odds="WC-C01"' not in page
+
+    ticked = editor_post(owner_client, game_list, "refresh", htmx=True,
+                         **{"cortex-force-1": "", "weapons-force-1": ["WC-W01"]}).content.decode()
+    assert 'class="entry-odds is-waiting"' not in ticked
+    assert 'data-odds="WC-010"' in ticked and "/catalog/warcaster/WC-010/odds/?weapon=WC-W01" in ticked
