@@ -180,7 +180,8 @@ def command_test(argv: list[str]) -> int:
     # (PostgreSQL, Redis: marked `serial`) on their own, since a restart would cut the other processes' connections.
     processes = str(max(1, min(os.cpu_count() or 1, 4)))
     say(f"running the test suite{where}: {processes} processes, then the `serial` tests alone")
-    parallel = pytest(["-n", processes, "--dist", "worksteal", "-m", "not serial"], env)  # idle ones take work
+    # idle processes take work; the 25 slowest tests are listed at the end, to see where CI's time goes
+    parallel = pytest(["-n", processes, "--dist", "worksteal", "-m", "not serial", "--durations=25"], env)
     alone = pytest(["-m", "serial", "-p", "no:xdist"], env)
     return parallel or alone
 
