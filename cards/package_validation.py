@@ -8,6 +8,7 @@ This module reads no database rows: what other packages already hold is passed i
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import os
@@ -256,8 +257,30 @@ def _place_message(data: dict, path: list, problem: str) -> str:
     return f'{where}, field "{_dotted(rest)}": {problem}' if rest else f"{where}: {problem}"
 
 
+# Packages that passed a validator, by their canonical JSON: the same package is imported again and again (every
+# `load_packages`, a test suite's fixtures) and its schema walk is most of an import's time. Only a pass is kept (an
+# error is found again, with its message); the validator is kept with it, so its id names that same schema.
+_SCHEMA_PASSES: dict[tuple[int, str], Any] = {}
+_SCHEMA_PASSES_KEPT = 64
+
+
+def _schema_pass_key(data: dict, validator: Any) -> tuple[int, str] | None:
+    try:
+        text = json.dumps(data, sort_keys=True, ensure_ascii=True, allow_nan=False)
+    except (TypeError, ValueError):
+        return None
+    return id(validator), hashlib.sha256(text.encode("ascii")).hexdigest()
+
+
 def check_against_schema(data: dict, validator: Draft202012Validator) -> list[str]:
+    key = _schema_pass_key(data, validator)
+    if key is not None and _SCHEMA_PASSES.get(key) is validator:
+        return []
     errors = sorted(validator.iter_errors(data), key=lambda error: [str(part) for part in error.absolute_path])
+    if not errors and key is not None:
+        if len(_SCHEMA_PASSES) >= _SCHEMA_PASSES_KEPT:
+            _SCHEMA_PASSES.clear()
+        _SCHEMA_PASSES[key] = validator
     messages = [schema_error_message(data, _most_specific(error)) for error in errors]
     # One misspelt field can fail several if/then branches: say each problem once, in order.
     return cap_errors(list(dict.fromkeys(messages)))

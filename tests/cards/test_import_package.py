@@ -87,6 +87,22 @@ def test_bad_second_card_of_three_refuses_the_whole_package_naming_card_and_fiel
     assert not Card.objects.exists() and not GameSystem.objects.exists()
 
 
+def test_a_package_that_passed_the_schema_once_is_checked_again_when_it_changes(hagmi_package, monkeypatch):
+    """The schema walk of a package that passed is kept by its content (every load_packages imports the same
+    bundled files): the same package again skips it, but the same dict changed in place is walked again and
+    refused, naming the card and field."""
+    package_import(hagmi_package)
+    walks = []
+    iter_errors = package_validation.PackageValidator.iter_errors
+    monkeypatch.setattr(package_validation.PackageValidator, "iter_errors",
+                        lambda self, data: walks.append(1) or iter_errors(self, data))
+    package_import(hagmi_package)
+    assert walks == []
+    hagmi_package["cards"][1]["firepower"] = "2y2"
+    errors = refused(hagmi_package)
+    assert walks and any(error.startswith('card HT-002, field "firepower"') for error in errors), errors
+
+
 def test_all_errors_are_collected_not_only_the_first(hagmi_package):
     hagmi_package["cards"][0]["cost"] = "two"
     hagmi_package["cards"][4]["durability"] = 0
