@@ -15,4 +15,8 @@ urlpatterns = [
     path("", include("builder.urls")),
 ]
 
-handler404 = "builder.api.errors.not_found"  # JSON under /api/, the site's 404 page elsewhere
+# JSON under /api/ (every error of the API is JSON, DisallowedHost and crashes included), the site's pages elsewhere
+handler400 = "builder.api.errors.bad_request"
+handler403 = "builder.api.errors.forbidden"
+handler404 = "builder.api.errors.not_found"
+handler500 = "builder.api.errors.server_error"

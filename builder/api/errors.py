@@ -11,7 +11,8 @@ from typing import Any
 
 from django.core.exceptions import RequestDataTooBig
 from django.http import JsonResponse
-from django.views.defaults import page_not_found
+from django.views.defaults import bad_request as page_bad_request
+from django.views.defaults import page_not_found, permission_denied, server_error as page_server_error
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -68,6 +69,32 @@ def not_found(request, exception=None):
         return JsonResponse(error_body("not_found", f"Nothing at {request.path}: no such API endpoint or id."),
                             status=404)
     return page_not_found(request, exception)
+
+
+def bad_request(request, exception=None):
+    """handler400: what Django itself refuses before any view (a Host header not in ALLOWED_HOSTS, another
+    SuspiciousOperation) is the API's JSON error under /api/; pages keep the site's 400."""
+    if request.path.startswith("/api/"):
+        message = "Bad request: the Host header names no host this site answers for." \
+            if type(exception).__name__ == "DisallowedHost" else "Bad request: the request cannot be read."
+        return JsonResponse(error_body("bad_request", message), status=400)
+    return page_bad_request(request, exception)
+
+
+def forbidden(request, exception=None):
+    """handler403: JSON under /api/ (DRF answers its own 403s; this is Django's PermissionDenied)."""
+    if request.path.startswith("/api/"):
+        return JsonResponse(error_body("permission_denied", "You may not do this."), status=403)
+    return permission_denied(request, exception)
+
+
+def server_error(request):
+    """handler500: an unexpected error under /api/ is the API's JSON error (the traceback goes to the log, never
+    to the client); pages keep the site's 500 page."""
+    if request.path.startswith("/api/"):
+        return JsonResponse(error_body("server_error", "Something went wrong on the server: the error is logged "
+                                                       "for the site's operators. Try again later."), status=500)
+    return page_server_error(request)
 
 
 def exception_handler(exc, context):
