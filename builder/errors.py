@@ -108,3 +108,25 @@ class SimulationNotActive(ListServiceError):
 
     code = "simulation.not_active"
     status = 409
+
+
+# --- engine work budgets (builder.services.budget) -------------------------------------------------------------
+
+
+class WorkOverBudget(ListServiceError):
+    """The estimated engine work of a request, a run or a command is over its budget: nothing was played.
+    `details` holds the path of the field that made it dear, the limit and the estimate (engine seconds)."""
+
+    code = "budget.exceeded"
+    status = 400
+
+
+class WorkQuotaExceeded(ListServiceError):
+    """This user's or address's engine work of the last minute is spent (429, Retry-After: `wait`)."""
+
+    code = "throttled"
+    status = 429
+
+    def __init__(self, message: str, *, wait: float, details: Any = None):
+        super().__init__(message, details=details)
+        self.wait = wait

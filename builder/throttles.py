@@ -11,6 +11,11 @@ Scopes:
   login        FAILED sign-ins (POST /api/auth/login/, /api/auth/token/ and the login page together), per client
                address; while the budget is spent every attempt is refused, right password or not
   simulations  POST /api/simulations/ and the "Simulate" page, per user
+  positions    POST /api/positions/ and the analysis page's "Simulate from here", per user or client address
+
+Engine work (WorkThrottle): the games a web or API request plays while it waits are charged, at their estimated
+cost in engine seconds (builder/services/budget.py), against an allowance per minute: HANGAR_WORK_PER_MINUTE_ANON
+per client address without an account, HANGAR_WORK_PER_MINUTE_USER per user. Quotas count work, not requests.
 """
 from __future__ import annotations
 
@@ -256,3 +261,58 @@ class LoginFailureThrottle(LiveRates, SimpleRateThrottle):
             self.cache.decr(self.get_cache_key(request))
         except ValueError:  # the window ended meanwhile: nothing to give back
             pass
+
+
+class WorkThrottle:
+    """The engine work a client asks of the web requests, per minute: each request is charged its ESTIMATED cost
+    (engine seconds, builder/services/budget.py) before it plays; once a client's allowance of the current
+    one-minute window is spent, a request that would go past it is refused (WorkQuotaExceeded: 429, Retry-After:
+    the end of the window). Counted in the shared cache in milliseconds (`add` then `incr`: atomic in Redis), per
+    user (`HANGAR_WORK_PER_MINUTE_USER`) or per client address (`HANGAR_WORK_PER_MINUTE_ANON`)."""
+
+    WINDOW = 60
+    cache = throttle_cache
+
+    def __init__(self, request) -> None:
+        from django.conf import settings
+
+        user = getattr(request, "user", None)
+        if user is not None and user.is_authenticated:
+            self.ident, self.allowance = f"user:{user.pk}", float(settings.HANGAR_WORK_PER_MINUTE_USER)
+        else:
+            address = AnonRateThrottle().get_ident(request)
+            self.ident, self.allowance = f"anon:{address}", float(settings.HANGAR_WORK_PER_MINUTE_ANON)
+        self.key = f"throttle_work_{self.ident}"
+
+    def charge(self, cost: float) -> None:
+        """Take `cost` engine seconds from this client's allowance, or raise WorkQuotaExceeded."""
+        from builder.errors import WorkQuotaExceeded
+
+        millis = max(1, int(math.ceil(cost * 1000)))
+        now = time.time()
+        self.cache.add(f"{self.key}_start", now, self.WINDOW)
+        self.cache.add(self.key, 0, self.WINDOW)
+        try:
+            used = self.cache.incr(self.key, millis)
+        except ValueError:  # the window ended between add and incr: a new one starts
+            self.cache.add(f"{self.key}_start", now, self.WINDOW)
+            self.cache.add(self.key, millis, self.WINDOW)
+            used = millis
+        if used <= self.allowance * 1000:
+            return
+        try:
+            self.cache.decr(self.key, millis)  # refused: it played nothing, so it costs nothing
+        except ValueError:
+            pass
+        start = self.cache.get(f"{self.key}_start") or now
+        wait = max(1.0, self.WINDOW - (now - float(start)))
+        raise WorkQuotaExceeded(
+            f"Too much engine work asked from your {'account' if self.ident.startswith('user:') else 'address'}: "
+            f"this request is estimated at {cost:.2f} s, and the allowance is {self.allowance:g} s of engine work a "
+            f"minute; try again in {retry_after(wait)} seconds.",
+            wait=wait, details={"limit_seconds_per_minute": self.allowance, "estimate_seconds": round(cost, 3)})
+
+
+def work_charge(request):
+    """The `charge(cost)` callback of `request`'s client (WorkThrottle) for the services that play games."""
+    return WorkThrottle(request).charge

@@ -264,6 +264,13 @@ CELERY_TASK_TIME_LIMIT = 180
 # Simulations (docs/simulations.md).
 HANGAR_MAX_GAMES = int(os.environ.get("HANGAR_MAX_GAMES", "100000"))  # games per run (429 above)
 HANGAR_MAX_CONCURRENT_RUNS = int(os.environ.get("HANGAR_MAX_CONCURRENT_RUNS", "3"))  # queued/running per user
+# Engine work budgets (builder/services/budget.py, docs/api.md "Engine work budgets"), in estimated engine seconds:
+# what one web or API request may play while it waits, what one queued run (or a command) may play, and how much
+# engine work one anonymous address / one user may ask of the web requests per minute.
+HANGAR_WEB_BUDGET_SECONDS = float(os.environ.get("HANGAR_WEB_BUDGET_SECONDS", "1"))
+HANGAR_RUN_BUDGET_SECONDS = float(os.environ.get("HANGAR_RUN_BUDGET_SECONDS", "3600"))
+HANGAR_WORK_PER_MINUTE_ANON = float(os.environ.get("HANGAR_WORK_PER_MINUTE_ANON", "2"))
+HANGAR_WORK_PER_MINUTE_USER = float(os.environ.get("HANGAR_WORK_PER_MINUTE_USER", "10"))
 HANGAR_CHUNK_SOFT_TIME_LIMIT = int(os.environ.get("HANGAR_CHUNK_SOFT_TIME_LIMIT", "60"))  # seconds per chunk task
 HANGAR_CHUNK_TIME_LIMIT = int(os.environ.get("HANGAR_CHUNK_TIME_LIMIT", "90"))
 # A chunk task that raises (a game error, a bug) is played again up to this many times in all, then its run fails

@@ -94,6 +94,7 @@ def load_position(doc: Any, cards: Mapping[str, Any]) -> Any:
     if doc.get("format") != FORMAT:
         raise PositionError("format", f"expected {FORMAT!r}, got {doc.get('format')!r}")
     module = position_module(doc.get("system"))
+    check_bounds(doc)
     rng = rng_load(doc.get("random", {"seed": 0}))
     try:
         return module.load(doc, cards, rng)
@@ -101,6 +102,17 @@ def load_position(doc: Any, cards: Mapping[str, Any]) -> Any:
         raise
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as error:  # a shape no check foresaw
         raise PositionError("", f"this position cannot be set up: {type(error).__name__}: {error}") from None
+
+
+def check_bounds(doc: Mapping[str, Any]) -> None:
+    """Refuse a position past its game's bounds (rules_engine/bounds.py: the length options, a zone, a side, the
+    whole position) before anything of it is read: PositionError naming the field."""
+    from rules_engine.bounds import check_position_bounds
+    from rules_engine.systems import system
+
+    bounds = system(doc["system"]).bounds
+    if bounds is not None:
+        check_position_bounds(doc, bounds)
 
 
 def export_position(system: str, state: Any) -> dict[str, Any]:
@@ -198,7 +210,7 @@ def simulate_position(doc: Mapping[str, Any], cards: Mapping[str, Any], *, games
         raise PositionError("games", f"expected an integer 1 … {MAX_POSITION_GAMES}, got {games!r}")
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise PositionError("seed", f"expected an integer ≥ 0, got {seed!r}")
-    load_position(doc, cards)  # refuse a bad position before playing anything
+    load_position(doc, cards)  # refuse a bad position (its bounds included) before playing anything
     simulator = simulator_for(doc["system"])
     try:
         chosen = get_policy(simulator.policy_name(policy))

@@ -20,6 +20,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from rules_engine.bounds import PlayBounds
 from rules_engine.core.construction import RuleSet
 from rules_engine.core.messages import Label
 
@@ -55,6 +56,10 @@ class GameSystem:
     check_card: Callable[[Mapping[str, Any]], Any] | None = None
     # Sections whose entries are units on the table (counted 体 / "units"), not cards: the list doctor's wording.
     unit_sections: tuple[str, ...] = ()
+    # The real maxima of the game's formats (a game's length, a zone, a side, a position) and the measured cost of
+    # its games by policy (rules_engine/bounds.py): positions past them are refused, every entry that plays games
+    # estimates its work from them (builder/services/budget.py).
+    bounds: PlayBounds | None = None
 
     @property
     def section_keys(self) -> tuple[str, ...]:

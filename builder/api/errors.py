@@ -108,7 +108,9 @@ def exception_handler(exc, context):
     if isinstance(exc, ListConflict):
         return _conflict_response(exc, context)
     if isinstance(exc, ListServiceError):
-        return Response({"error": exc.to_dict()}, status=exc.status)
+        wait = getattr(exc, "wait", None)  # WorkQuotaExceeded: when the client's engine work allowance comes back
+        headers = {"Retry-After": str(retry_after(wait))} if wait is not None else None
+        return Response({"error": exc.to_dict()}, status=exc.status, headers=headers)
 
     response = drf_exception_handler(exc, context)
     if response is None:

@@ -1,5 +1,5 @@
 """POST /api/positions/ — load a position (hangar.position/1, docs/positions.md), play action ids from it and
-simulate games on from it (issue 17). Nothing is stored: the answer is the position after the actions, its legal
+simulate games on from it. Nothing is stored: the answer is the position after the actions, its legal
 actions (each with its stable id), the events the actions logged, and the summary of the simulated games."""
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from rest_framework.views import APIView
 
 from builder.errors import ListInputError
 from builder.services.positions import MAX_PLAYED_ACTIONS, MAX_WEB_POSITION_GAMES, position_analyse
-from builder.throttles import AnonThrottle, ScopedThrottle, UserThrottle
+from builder.throttles import AnonThrottle, ScopedThrottle, UserThrottle, work_charge
 
 from .parsers import JSONBodyParser
 from .serializers import ErrorSerializer
@@ -28,7 +28,8 @@ POSITION_REQUEST = inline_serializer(
         "games": serializers.IntegerField(required=False, min_value=1, max_value=MAX_API_POSITION_GAMES,
                                           help_text="games to simulate on from the position after the actions"),
         "seed": serializers.IntegerField(required=False, min_value=0, help_text="seed of those games (default 1)"),
-        "policy": serializers.CharField(required=False, help_text="who plays both sides: greedy (default) or random"),
+        "policy": serializers.CharField(required=False, help_text="who plays both sides: greedy (default), random or "
+                                        "search (about 100 times greedy's engine work: the budget counts it)"),
     },
 )
 POSITION_RESULT = inline_serializer(
@@ -61,9 +62,11 @@ class PositionView(BodySizeLimitMixin, APIView):
         summary="A position's legal actions; play actions from it; simulate games on from it",
         request=POSITION_REQUEST,
         responses={200: POSITION_RESULT,
-                   400: _error("bad position, action or request; the message and details.path name the field"),
+                   400: _error("bad position, action or request (details.path names the field); or work over the "
+                               "request's budget of engine seconds (code budget.exceeded: details.limit_seconds, "
+                               "details.estimate_seconds)"),
                    413: _error("body larger than the upload limit"),
-                   429: _error("too many requests")},
+                   429: _error("too many requests, or the client's engine work allowance of the minute is spent")},
     )
     def post(self, request):
         data = request.data
@@ -84,7 +87,8 @@ class PositionView(BodySizeLimitMixin, APIView):
         if not isinstance(policy, str) or not 0 < len(policy) <= 64:
             raise ListInputError("policy: expected a policy name such as greedy or random", details={"path": "policy"})
         actions = data.get("actions", [])
-        result = position_analyse(data.get("position"), actions=actions, games=games, seed=seed, policy=policy)
+        result = position_analyse(data.get("position"), actions=actions, games=games, seed=seed, policy=policy,
+                                  charge=work_charge(request))
         result.pop("codes", None)
         result.pop("board", None)
         result.pop("table_events", None)

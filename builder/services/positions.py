@@ -12,7 +12,8 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from builder.errors import ListInputError
+from builder.errors import ListInputError, WorkOverBudget
+from cards.storable_text import holds_surrogate, surrogate_places
 from rules_engine.core.catalog import CardDataError
 from rules_engine.core.game import EngineError
 from rules_engine.replay import ability_names, board_events, state_board, state_codes
@@ -20,19 +21,25 @@ from rules_engine.positions import (
     FORMAT,
     MAX_POSITION_GAMES,
     PositionError,
+    check_bounds,
     export_position,
     legal_moves,
     load_position,
     play_ids,
     simulate_position,
 )
+from rules_engine.systems import SYSTEMS
+
+from .budget import check_budget, dearest_field, position_cost, web_budget
 
 MAX_POSITION_BYTES = 2 * 1024 * 1024
 MAX_PLAYED_ACTIONS = 2_000
 DEFAULT_POSITION_GAMES = 100
-# Games played while a page or an API request waits (a run of thousands is a simulation run): 500 games take a few
-# seconds at the slowest engine's pure-Python rate (docs/benchmarks.md).
+# Games played while a page or an API request waits (a run of thousands is a simulation run); what they may cost is
+# the web budget (builder/services/budget.py: about 1 s of engine work), which fewer games may reach first.
 MAX_WEB_POSITION_GAMES = 500
+WEB_MORE = ("play fewer games, or play them as a simulation run (POST /api/simulations/ with a list, or "
+            "`manage.py position FILE --simulate N` on the command line)")
 
 
 class PositionInvalid(ListInputError):
@@ -96,13 +103,63 @@ def position_load(doc: Any, cards: Mapping[str, Any] | None = None) -> Any:
         raise PositionInvalid(str(error), path="cards") from None
 
 
+def _path(parts: Sequence[str | int]) -> str:
+    path = ""
+    for part in parts:
+        path = f"{path}[{part}]" if isinstance(part, int) else (f"{path}.{part}" if path else str(part))
+    return path
+
+
+def check_storable(doc: Any, actions: Any = (), policy: Any = None) -> None:
+    """Every string of a position (its note, names, codes, keys), of the action ids and the policy is text that can
+    be stored and sent: a lone surrogate (a `\\udfff` escape in a JSON body) is refused with its path, as in a list
+    (cards.storable_text)."""
+    for value, prefix in ((doc, ""), (actions, "actions"), (policy, "policy")):
+        if not holds_surrogate(value):
+            continue
+        parts, _is_key, problem = surrogate_places(value, limit=1)[0]
+        path = _path([prefix, *parts] if prefix else parts)
+        raise PositionInvalid(f"{path}: {problem}." if path else f"{problem}.", path=path)
+
+
+def check_work(doc: Any, *, actions: Any = (), games: Any = None, policy: Any = "greedy",
+               budget: float | None = None, more: str = WEB_MORE, charge: Any = None) -> float:
+    """The position's bounds (rules_engine/bounds.py: its length options, zones, sides) and the estimated engine
+    work of loading it, playing `actions` and `games` games with `policy` against `budget` (default: the web
+    budget), before anything is read or played; `charge(cost)` (a per-minute allowance, builder.throttles) is
+    called with the estimate once it is within the budget. Returns the estimate (engine seconds)."""
+    check_storable(doc, actions, policy)
+    if isinstance(doc, Mapping) and doc.get("system") in SYSTEMS:
+        try:
+            check_bounds(doc)
+        except PositionError as error:
+            raise _invalid(error) from None
+    else:
+        return 0.0  # position_load refuses it with the path of the bad field
+    cost = position_cost(doc, games=games, policy=policy, actions=actions)
+    limit = web_budget() if budget is None else budget
+    what = f"this position with {games} games by {policy}" if games else "this position"
+    try:
+        check_budget(cost, limit, path=dearest_field(doc, games=games, policy=policy), what=what, more=more)
+    except WorkOverBudget as over:  # a position's refusal, as every other: a PositionInvalid naming the field
+        refusal = PositionInvalid(over.message, path=over.details["path"], code=over.code)
+        refusal.details.update(over.details)
+        raise refusal from None
+    if charge is not None:
+        charge(cost)
+    return cost
+
+
 def position_analyse(doc: Any, *, actions: Sequence[Any] = (), games: int | None = None, seed: int = 1,
-                     policy: str = "greedy", cards: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """Load `doc`, play `actions` (ids), and with `games` simulate that many games on from there.
+                     policy: str = "greedy", cards: Mapping[str, Any] | None = None, budget: float | None = None,
+                     more: str = WEB_MORE, charge: Any = None) -> dict[str, Any]:
+    """Load `doc`, play `actions` (ids), and with `games` simulate that many games on from there, after checking
+    the work is within `budget` (engine seconds; default the web budget: check_work).
 
     Returns {system, position (after the actions), moves (its legal actions), events (those the actions logged),
     over, summary (or None)}.
     """
+    check_work(doc, actions=actions, games=games, policy=policy, budget=budget, more=more, charge=charge)
     state = position_load(doc, cards)
     cards = cards if cards is not None else position_cards(doc)
     if not isinstance(actions, (list, tuple)) or len(actions) > MAX_PLAYED_ACTIONS:

@@ -30,6 +30,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from builder import queue, selectors
+from builder.services.budget import check_run_work
 from builder.models import ACTIVE_STATUSES, GameList, RunKind, RunStatus, SimulationChunk, SimulationRun
 from cards.models import Opponent
 from cards.selectors import catalog_for
@@ -283,6 +284,7 @@ def start_run(
     """Reuse an identical stored run (same kind, frozen snapshot or batch, games, seed and engine) or create one
     and publish its chunks on commit. `chunk_size()` plays a few games (called outside the transaction) and
     `chunks_total(size)` counts the chunks of that size. The frozen input must be checked already."""
+    check_run_work(frozen, games)  # the run budget (builder/services/budget.py): 400 over it, nothing written
     key = {
         "kind": kind,
         "snapshot_hash": engine.snapshot_hash(frozen),

@@ -29,7 +29,7 @@ from builder.services.positions import (
     position_cards,
     position_read,
 )
-from builder.throttles import scope_wait
+from builder.throttles import scope_wait, work_charge
 from rules_engine.replay import position_at, replay_events
 from rules_engine.simulation import SimulationInputError
 
@@ -58,6 +58,20 @@ def _games(raw: Any) -> int:
     return games
 
 
+def over_budget_words(problem: PositionInvalid) -> PositionInvalid:
+    """A refusal of work over the page's budget (builder/services/budget.py), in the page's language."""
+    if problem.code != "budget.exceeded":
+        return problem
+    details = problem.details or {}
+    message = pgettext("analysis", "These games are estimated at %(estimate)s s of engine work, more than the "
+                                   "%(limit)s s a page may play: simulate fewer games, or start a simulation run "
+                                   "of a list.") % {"estimate": f"{details.get('estimate_seconds', 0):.1f}",
+                                                   "limit": f"{details.get('limit_seconds', 0):g}"}
+    worded = PositionInvalid(message, path=problem.path, code=problem.code)
+    worded.details = details
+    return worded
+
+
 @require_http_methods(["GET", "POST"])
 def analysis(request: HttpRequest) -> HttpResponse:
     """GET: the form (or `?example=SYSTEM`, or a replay's step: `?run=ID&game=N&step=K`). POST: `position` (text)
@@ -78,7 +92,8 @@ def analysis(request: HttpRequest) -> HttpResponse:
             simulate = "simulate" in request.POST
             games = _games(request.POST.get("games")) if simulate else games
             result = position_analyse(doc, actions=actions, games=games if simulate else None,
-                                      seed=1, policy=request.POST.get("policy") or "greedy")
+                                      seed=1, policy=request.POST.get("policy") or "greedy",
+                                      charge=work_charge(request))
         elif request.GET.get("example"):
             text = example_position(request.GET["example"]) or ""
             if not text:
@@ -92,7 +107,7 @@ def analysis(request: HttpRequest) -> HttpResponse:
             cards = (run.snapshot or {}).get("cards")
             result = position_analyse(doc, cards=cards)
     except PositionInvalid as problem:
-        error = problem
+        error = over_budget_words(problem)
         if isinstance(text, bytes):
             text = text.decode("utf-8", "replace")
     except ListServiceError as problem:
@@ -186,9 +201,9 @@ def replay_from_here(request: HttpRequest, public_id: str, index: int) -> HttpRe
         doc = _step_position(run, index, step)
         snapshot = run.snapshot or {}
         result = position_analyse(doc, games=games, seed=run.seed, policy=snapshot.get("policy") or "greedy",
-                                  cards=snapshot.get("cards"))
+                                  cards=snapshot.get("cards"), charge=work_charge(request))
     except PositionInvalid as problem:
-        return render(request, "analysis/_from_here.html", {"error": problem}, status=400)
+        return render(request, "analysis/_from_here.html", {"error": over_budget_words(problem)}, status=400)
     except ListServiceError as problem:
         return error_page(request, problem)
     run_result = run.result or {}

@@ -4,6 +4,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from rules_engine.bounds import PlayBounds
 from rules_engine.core.messages import Label
 from rules_engine.hagmi.cards import parse_card
 from rules_engine.hagmi.construction import OPPONENT_CATEGORIES, RULESET, SECRET, home_section
@@ -34,4 +35,17 @@ SYSTEM = GameSystem(
     list_opponent_kind="deck",
     simulator_module="rules_engine.hagmi.simulation",
     check_card=parse_card,  # its skills by the engine's own vocabulary (hagmi/skills.py validate_skill)
+    bounds=PlayBounds(
+        # a game is over long before 60 turns (docs/engine-hagmi.md); 200 is past any real game
+        length_options={"max_turns": (60, 200)},
+        # a deck (H1-H5): ≥ 20 兵器 + ≥ 20 作戦 at 2 copies a name, the damage deck, ⌊main / 20⌋ 秘策; the 機獣
+        # side's deck and chargers. No hand limit (the end phase), but an opening hand of 4 and a draw or two a turn:
+        # 30 is 7 opening hands (a hand of 60 of one unit makes a game 12 times dearer than one of 30: its payments)
+        zones={"hand": 30, "secret": 20, "weapons": 120, "tactics": 120, "damage_deck": 60, "units": 40,
+               "facilities": 40, "loose_armaments": 60, "discard": 240, "removed": 240, "used": 100, "deck": 120,
+               "chargers": 120, "beasts": 40},
+        side_items=600, position_items=1_500,
+        game_seconds=0.002, typical_items=57, typical_list_size=50,
+        policy_factors={"greedy": 1.0, "random": 0.8, "search": 110.0},
+    ),
 )

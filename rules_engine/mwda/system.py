@@ -4,6 +4,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from rules_engine.bounds import PlayBounds
 from rules_engine.core.messages import Label
 from rules_engine.mwda.construction import ARMY, RULESET
 from rules_engine.mwda.units import unit_spec
@@ -26,4 +27,12 @@ SYSTEM = GameSystem(
     unit_sections=("army",),
     simulator_module="rules_engine.mwda.simulation",
     check_card=unit_spec,  # its dial, weapons and abilities as the engine reads them
+    bounds=PlayBounds(
+        length_options={"max_rounds": (10, 100)},  # M-rules §2.3: 10 rounds; the engine's own check allows 100
+        # a 300-point army (M1) of units of 10 points and more: 30 units; 60 is past any format
+        zones={"units": 60, "eliminated": 60},
+        side_items=300, position_items=1_000,
+        game_seconds=0.001, typical_items=28, typical_list_size=10,
+        policy_factors={"greedy": 1.0, "random": 1.9, "defensive": 1.0, "search": 60.0},
+    ),
 )

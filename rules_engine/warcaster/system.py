@@ -4,6 +4,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from rules_engine.bounds import PlayBounds
 from rules_engine.core.messages import Label
 from rules_engine.systems import GameSystem
 from rules_engine.warcaster.construction import FORCE, RACK, RULESET
@@ -31,4 +32,13 @@ SYSTEM = GameSystem(
     typical_target=typical_target,
     can_be_targeted=can_be_targeted,
     check_card=check_card,  # stats, weapons and their qualities, abilities, cypher effects as the engine reads them
+    bounds=PlayBounds(
+        # W16: 3 pulse rounds of 5 turns a player
+        length_options={"rounds": (3, 10), "turns_per_round": (5, 10)},
+        # W1-W3: at most 3 heroes and 15 other units (`full`), a rack of 12-15 cyphers, 3 void gates
+        zones={"units": 40, "gates": 10, "hand": 30, "deck": 30, "discard": 30},
+        side_items=400, position_items=1_000,
+        game_seconds=0.0025, typical_items=90, typical_list_size=20,
+        policy_factors={"greedy": 1.0, "random": 0.7, "search": 90.0},
+    ),
 )

@@ -3,7 +3,10 @@ signed in, and checks each answer: never a 5xx, and always a documented status c
 docs/api.md ("Fuzzing") says how to run a longer session."""
 from __future__ import annotations
 
+import copy
+import json
 import random
+from pathlib import Path
 
 import pytest
 import schemathesis
@@ -17,6 +20,8 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from .conftest import EXAMPLES, MIN_REQUESTS
+
+ROOT = Path(__file__).resolve().parents[2]
 
 schema = schemathesis.pytest.from_fixture("api_schema")
 # The mark (not only the db fixture behind fuzz_world) tells pytest-django to create the test database: schemathesis
@@ -35,6 +40,27 @@ FUZZ_SETTINGS = settings(
 )
 
 
+def _example(system: str) -> dict:
+    return json.loads((ROOT / "docs" / "positions" / f"{system}.position.json").read_text(encoding="utf-8"))
+
+
+def hostile_positions() -> list[dict]:
+    """Bodies of POST /api/positions/ that asked the engine for unbounded work (docs/positions.md "Bounds",
+    docs/api.md "Engine work budgets"): each must be a quick 4xx, never a 5xx or a pinned worker."""
+    hagmi, warcaster = _example("hagmi"), _example("warcaster")
+    big_hand = copy.deepcopy(hagmi)
+    big_hand["sides"][0]["hand"] = ["HS-013"] * 1_600
+    crowd = copy.deepcopy(warcaster)
+    crowd["sides"][1]["units"] += [{"uid": 8 + i, "code": "WC-017"} for i in range(10_000)]
+    return [
+        {"position": {**hagmi, "options": {"max_turns": 90_000}}, "games": 3},
+        {"position": big_hand},
+        {"position": warcaster, "games": 20, "policy": "search"},
+        {"position": crowd},
+        {"position": {**hagmi, "note": "\ud800"}},
+    ]
+
+
 def aim(case, world) -> None:
     """About half of the time, point a path parameter (list slug, revision number, run id, card code) or a body's
     `list` / `opponent` at something that exists, so the fuzzer gets past the 404 and into the code behind it;
@@ -50,6 +76,9 @@ def aim(case, world) -> None:
     slug = case.path_parameters.get("slug")
     if case.method in ("PUT", "PATCH") and slug in world.versions and choice.random() < 0.5:
         case.headers = {**(case.headers or {}), "If-Match": f'"{world.versions[slug]}"'}
+    if case.path == "/api/positions/" and case.method == "POST" and choice.random() < 0.3:
+        case.body = choice.choice(hostile_positions())  # unbounded work and unstorable text: a quick 4xx
+        return
     if isinstance(case.body, dict):  # simulations and odds: a real list, a real opponent
         for name, known in (("list", list(world.versions)), ("opponent", ["goldfish"])):
             if name in case.body and choice.random() < 0.5:

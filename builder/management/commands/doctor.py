@@ -14,7 +14,9 @@ import json
 
 from django.core.management.base import BaseCommand
 
+from builder.errors import WorkOverBudget
 from builder.management.commands.simulate import bad_input, read_run_inputs
+from builder.services.budget import COMMAND_MORE, check_run_work
 from rules_engine.batch import run_batch
 from rules_engine.doctor import candidate_changes, doctor_batch, doctor_result
 from rules_engine.simulation import MAX_GAMES, SimulationInputError, build_snapshot
@@ -58,10 +60,13 @@ class Command(BaseCommand):
                           build_snapshot(document, catalog.cards, opponent, **policies))
                          for key, opponent, weight in opponents]
             batch = doctor_batch(snapshots[0][2], changes, snapshots, catalog.cards)
+            check_run_work(batch, options["games"], more=COMMAND_MORE)
             summaries = run_batch(batch, games=options["games"], seed=options["seed"], workers=options["workers"],
                                   on_chunk=self.progress if not options["json"] else None)
         except SimulationInputError as error:
             raise bad_input(f"{options['file']}: {error}") from None
+        except WorkOverBudget as error:
+            raise bad_input(f"{options['file']}: {error.message}") from None
         result = doctor_result(batch, summaries, games=options["games"], seed=options["seed"])
         if options["json"]:
             self.stdout.write(json.dumps(result, ensure_ascii=False, indent=2, sort_keys=True))

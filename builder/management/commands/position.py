@@ -18,6 +18,7 @@ from django.utils import translation
 
 from builder.management.commands.check_list import EXIT_BAD_FILE, require_catalog_tables
 from builder.management.commands.simulate import describe
+from builder.services.budget import COMMAND_MORE, run_budget
 from builder.services.positions import MAX_POSITION_BYTES, PositionInvalid, position_analyse, position_read
 from rules_engine.positions import MAX_POSITION_GAMES
 
@@ -88,7 +89,7 @@ class Command(BaseCommand):
         require_catalog_tables()
         try:
             result = position_analyse(doc, actions=options["play"], games=options["simulate"], seed=options["seed"],
-                                      policy=options["policy"])
+                                      policy=options["policy"], budget=run_budget(), more=COMMAND_MORE)
         except PositionInvalid as error:
             raise bad_input(f"{path}: {error.message}") from None
         if options["json"]:

@@ -17,7 +17,9 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from builder.errors import WorkOverBudget
 from builder.management.commands.check_list import EXIT_BAD_FILE, read_list_file, require_catalog_tables
+from builder.services.budget import COMMAND_MORE, check_run_work
 from cards.models import Opponent
 from cards.selectors import catalog_for
 from cards.systems import SYSTEMS
@@ -75,14 +77,18 @@ class Command(BaseCommand):
             if gauntlet:
                 batch = gauntlet_batch([(key, 1.0 if weight is None else weight, build_snapshot(document, catalog.cards, opponent, **policies))
                                         for key, opponent, weight in opponents])
+                check_run_work(batch, options["games"], more=COMMAND_MORE)
                 result = gauntlet_result(batch, run_batch(batch, games=options["games"], seed=options["seed"],
                                                           workers=options["workers"]),
                                          games=options["games"], seed=options["seed"])
             else:
                 snapshot = build_snapshot(document, catalog.cards, opponents[0][1], **policies)
+                check_run_work(snapshot, options["games"], more=COMMAND_MORE)
                 result = simulate(snapshot, games=options["games"], seed=options["seed"], workers=options["workers"])
         except SimulationInputError as error:
             raise bad_input(f"{options['file']}: {error}") from None
+        except WorkOverBudget as error:
+            raise bad_input(f"{options['file']}: {error.message}") from None
         if options["json"]:
             self.stdout.write(json.dumps(result, ensure_ascii=False, indent=2, sort_keys=True))
         else:
