@@ -91,9 +91,15 @@ def analysis(request: HttpRequest) -> HttpResponse:
             actions = [request.POST["action"]] if request.POST.get("action") else []
             simulate = "simulate" in request.POST
             games = _games(request.POST.get("games")) if simulate else games
-            result = position_analyse(doc, actions=actions, games=games if simulate else None,
-                                      seed=1, policy=request.POST.get("policy") or "greedy",
-                                      charge=work_charge(request))
+            try:
+                result = position_analyse(doc, actions=actions, games=games if simulate else None,
+                                          seed=1, policy=request.POST.get("policy") or "greedy",
+                                          charge=work_charge(request))
+            except PositionInvalid as problem:
+                if problem.code != "budget.exceeded":
+                    raise
+                error = over_budget_words(problem)  # the games are refused; the position stays on the page
+                result = position_analyse(doc, actions=actions)
         elif request.GET.get("example"):
             text = example_position(request.GET["example"]) or ""
             if not text:
@@ -123,6 +129,7 @@ def analysis(request: HttpRequest) -> HttpResponse:
         context.update(present(result, cards if cards is not None else position_cards(result["position"])))
         context["policies"] = [(value, vocabulary.label(result["system"], "policy", value))
                                for value in ("greedy", "random")]
+    context["over_budget"] = error is not None and error.code == "budget.exceeded"
     return render(request, "analysis/analysis.html", context, status=400 if error else 200)
 
 

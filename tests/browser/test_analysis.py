@@ -71,3 +71,23 @@ def test_simulate_from_a_replays_turn(site, new_page, make_user, published, size
         page.get_by_role("button", name={"en": "Analyse this turn", "ja": "このターンを分析"}[language]).click()
     expect(page.locator(".analysis-actions")).to_be_visible()
     assert_nothing_covers_a_control(page, f"analysis of a replay's turn {size[0]} {language}")
+
+
+OVER = {"en": "a page may play", "ja": "ページで実行できる上限"}
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}px")
+def test_games_over_the_pages_budget_are_refused_on_the_form(site, new_page, size, language):
+    """500 Warcaster games are over the 1 s a page may play (docs/api.md "Engine work budgets"): the form says so
+    in the page's language, with the position still there to try fewer."""
+    page = new_page()
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    page.context.add_cookies([{"name": "django_language", "value": language, "url": site}])
+    page.goto(f"{site}/analysis/?example=warcaster")
+    page.get_by_role("spinbutton").first.fill("500")
+    page.get_by_role("button", name=SIMULATE[language], exact=True).click()
+    expect(page.get_by_text(OVER[language])).to_be_visible()
+    expect(page.locator(".analysis-actions")).to_be_visible()  # the position stays, to simulate fewer games
+    assert_nothing_covers_a_control(page, f"analysis over budget {size[0]} {language}")
+    shoot(page, f"analysis-over-budget-{size[0]}-{language}")

@@ -119,11 +119,14 @@ def test_the_budget_is_a_setting(client, settings, no_engine):
     assert error["details"]["limit_seconds"] == 0.05
 
 
-def test_the_analysis_page_shows_the_refusal_on_its_form(client, no_engine):
+def test_the_analysis_page_shows_the_refusal_on_its_form(client, no_engine, monkeypatch):
+    monkeypatch.setattr(service, "load_position", engine_positions.load_position)  # the board is shown again
     page = client.post("/analysis/", {"position": json.dumps(example("warcaster")), "simulate": "1",
                                       "games": "50", "policy": "search"})
     assert page.status_code == 400
-    assert "more than the 1 s a page may play" in page.content.decode()
+    content = page.content.decode()
+    assert "more than the 1 s a page may play" in content and "These games were not played." in content
+    assert 'class="analysis-actions"' in content  # the position stays on the page, to simulate fewer games
 
 
 def test_the_position_command_has_the_run_budget(settings, tmp_path):
