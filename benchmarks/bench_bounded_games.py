@@ -5,6 +5,13 @@ its answer (status, error code, the first words of the message) and the server t
 
     .venv/bin/python benchmarks/bench_bounded_games.py [--timeout 60] [--only NAME ...]
     .venv/bin/python benchmarks/bench_bounded_games.py --costs [--games 200]
+    .venv/bin/python benchmarks/bench_bounded_games.py --together [--heavy NAME]
+
+`--together` starts gunicorn with deploy/gunicorn.conf.py (3 sync workers, DEBUG off) on a free loopback port and
+sends three copies of one heavy position request at once (default: 400 greedy HAGMI games, the heaviest the
+request budget allows; `--heavy "max_turns 90000, 3 games"` is the issue's), polling `GET /api/ping/` meanwhile:
+it prints each answer with its time and the slowest ping. The workers share a Redis cache (`--cache-url`, default
+redis://127.0.0.1:6379/7) as production's CACHE_URL does, so the engine work allowance is one per address.
 
 `--costs` measures instead what the budgets' constants come from (rules_engine/<game>/system.py `bounds`): CPU
 milliseconds of one game played on from each game's example position by greedy, random and search (the compiled
@@ -58,6 +65,8 @@ def _cases() -> dict[str, tuple[str, str, dict, dict]]:
         "lone surrogate in note": ("POST", "/api/positions/", {"position": surrogate}, {}),
         "bad Host header": ("GET", "/api/ping/", None, {"HTTP_HOST": "evil.example"}),
         "light: the example, 20 games": ("POST", "/api/positions/", {"position": hagmi, "games": 20}, {}),
+        "400 greedy HAGMI games": ("POST", "/api/positions/", {"position": hagmi, "games": 400}, {}),
+        "500 greedy Warcaster games": ("POST", "/api/positions/", {"position": warcaster, "games": 500}, {}),
     }
 
 
@@ -102,6 +111,68 @@ def _one(db: str, name: str, out) -> None:
     out.send({"input": name, "seconds": round(seconds, 3), **answer})
 
 
+def together(db: str, heavy: str, cache_url: str) -> None:
+    """Three heavy requests at once on gunicorn's three workers (sharing the throttles' cache at `cache_url`, as
+    in production); how long /api/ping/ waits meanwhile."""
+    import threading
+    import urllib.error
+    import urllib.request
+
+    from _server import free_port, wait_for
+
+    port = free_port()
+    env = dict(os.environ, DATABASE_URL=f"sqlite:///{db}", HANGAR_INSECURE_DEV_KEY="1", DEBUG="0",
+               CACHE_URL=cache_url,
+               SECURE_SSL_REDIRECT="0", ALLOWED_HOSTS="127.0.0.1", GUNICORN_BIND=f"127.0.0.1:{port}",
+               GUNICORN_WORKERS="3", GUNICORN_ACCESS_LOG="0", DJANGO_SETTINGS_MODULE="hangar.settings")
+    server = subprocess.Popen([str(Path(sys.executable).parent / "gunicorn"), "-c", "deploy/gunicorn.conf.py",
+                               "hangar.wsgi"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_for(f"{base}/api/ping/")
+        body = json.dumps(_cases()[heavy][2]).encode()
+        answers, pings, done = [], [], threading.Event()
+
+        def send(index: int) -> None:
+            request = urllib.request.Request(f"{base}/api/positions/", data=body,
+                                             headers={"Content-Type": "application/json"})
+            start = time.perf_counter()
+            try:
+                with urllib.request.urlopen(request, timeout=120) as response:
+                    status = response.status
+            except urllib.error.HTTPError as error:
+                status = error.code
+            except OSError as error:
+                status = f"{type(error).__name__}"
+            answers.append({"request": index, "status": status, "seconds": round(time.perf_counter() - start, 2)})
+
+        def ping() -> None:
+            while not done.is_set():
+                start = time.perf_counter()
+                try:
+                    urllib.request.urlopen(f"{base}/api/ping/", timeout=120).read()
+                except OSError:
+                    pass
+                pings.append(time.perf_counter() - start)
+                time.sleep(0.05)
+
+        pinger = threading.Thread(target=ping)
+        senders = [threading.Thread(target=send, args=(i,)) for i in range(3)]
+        for thread in senders:
+            thread.start()
+        time.sleep(0.05)
+        pinger.start()
+        for thread in senders:
+            thread.join()
+        done.set()
+        pinger.join()
+        print(json.dumps({"heavy": heavy, "answers": sorted(answers, key=lambda a: a["request"]),
+                          "pings": len(pings), "slowest_ping": round(max(pings), 3)}, ensure_ascii=False))
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
 def costs(games: int) -> None:
     """CPU ms of one game on from each example position, by policy (search: a tenth of the games)."""
     from rules_engine.positions import simulate_position
@@ -127,12 +198,18 @@ def main() -> None:
     parser.add_argument("--only", nargs="*")
     parser.add_argument("--costs", action="store_true", help="measure the games' costs by policy instead")
     parser.add_argument("--games", type=int, default=200, help="games per policy with --costs (search: a tenth)")
+    parser.add_argument("--together", action="store_true", help="three heavy requests at once on gunicorn")
+    parser.add_argument("--heavy", default="400 greedy HAGMI games", help="the request --together sends")
+    parser.add_argument("--cache-url", default="redis://127.0.0.1:6379/7",
+                        help="the cache gunicorn's workers share with --together (production: CACHE_URL)")
     args = parser.parse_args()
     if args.costs:
         return costs(args.games)
     with tempfile.TemporaryDirectory() as tmp:
         db = str(Path(tmp) / "bench.sqlite3")
         _setup(db)
+        if args.together:
+            return together(db, args.heavy, args.cache_url)
         context = multiprocessing.get_context("spawn")
         for name in _cases():
             if args.only and name not in args.only:

@@ -44,12 +44,16 @@ class PlayBounds:
 
     def policy_factor(self, policy: str) -> float:
         """The cost of `policy`'s game relative to greedy's: a full name (`hagmi-search`) counts as its alias
-        (`search`); an unknown policy counts as the dearest known one (the engine refuses it later anyway)."""
+        (`search`); any other name with "search" in it as the dearest known policy; any other as greedy (the
+        scripted and first-action policies are no dearer; an unknown name is refused by the engine before it
+        plays)."""
         name = str(policy or "greedy")
         for alias, factor in self.policy_factors.items():
             if name == alias or name.endswith(f"-{alias}"):
                 return factor
-        return max(self.policy_factors.values(), default=1.0)
+        if "search" in name:
+            return max(self.policy_factors.values(), default=1.0)
+        return 1.0
 
     def length_factor(self, options: Any) -> float:
         """How much longer a game may last with `options` than with the defaults (at least 1)."""
