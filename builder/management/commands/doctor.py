@@ -19,7 +19,7 @@ from builder.management.commands.simulate import bad_input, read_run_inputs
 from builder.services.budget import COMMAND_MORE, check_run_work
 from rules_engine.batch import run_batch
 from rules_engine.doctor import candidate_changes, doctor_batch, doctor_result
-from rules_engine.simulation import MAX_GAMES, SimulationInputError, build_snapshot
+from rules_engine.simulation import MAX_GAMES, SimulationInputError, build_snapshot, check_list_size
 
 DEFAULT_CHANGES = 30
 
@@ -60,6 +60,8 @@ class Command(BaseCommand):
                           build_snapshot(document, catalog.cards, opponent, **policies))
                          for key, opponent, weight in opponents]
             batch = doctor_batch(snapshots[0][2], changes, snapshots, catalog.cards)
+            for leg in batch["legs"]:  # a list past every format is refused as such, before its cost
+                check_list_size(leg["snapshot"])
             check_run_work(batch, options["games"], more=COMMAND_MORE)
             summaries = run_batch(batch, games=options["games"], seed=options["seed"], workers=options["workers"],
                                   on_chunk=self.progress if not options["json"] else None)

@@ -24,7 +24,14 @@ from cards.models import Opponent
 from cards.selectors import catalog_for
 from cards.systems import SYSTEMS
 from rules_engine.batch import gauntlet_batch, gauntlet_result, run_batch
-from rules_engine.simulation import MAX_GAMES, SimulationInputError, build_snapshot, simulate
+from rules_engine.simulation import (
+    MAX_GAMES,
+    SimulationInputError,
+    build_snapshot,
+    check_list_size,
+    check_run,
+    simulate,
+)
 from rules_engine.systems import system as game_system
 
 
@@ -77,12 +84,15 @@ class Command(BaseCommand):
             if gauntlet:
                 batch = gauntlet_batch([(key, 1.0 if weight is None else weight, build_snapshot(document, catalog.cards, opponent, **policies))
                                         for key, opponent, weight in opponents])
+                for leg in batch["legs"]:  # a list past every format is refused as such, before its cost
+                    check_list_size(leg["snapshot"])
                 check_run_work(batch, options["games"], more=COMMAND_MORE)
                 result = gauntlet_result(batch, run_batch(batch, games=options["games"], seed=options["seed"],
                                                           workers=options["workers"]),
                                          games=options["games"], seed=options["seed"])
             else:
                 snapshot = build_snapshot(document, catalog.cards, opponents[0][1], **policies)
+                check_run(snapshot, games=options["games"], seed=options["seed"])  # the list's size first
                 check_run_work(snapshot, options["games"], more=COMMAND_MORE)
                 result = simulate(snapshot, games=options["games"], seed=options["seed"], workers=options["workers"])
         except SimulationInputError as error:
