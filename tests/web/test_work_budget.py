@@ -17,6 +17,7 @@ from django.test import Client
 from builder.services import budget
 from builder.services import positions as service
 from rules_engine import positions as engine_positions
+from tests.support.simulations import published, small_chunks  # noqa: F401  (fixtures)
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("catalog")]
 
@@ -210,3 +211,15 @@ def test_a_lone_surrogate_in_any_string_of_a_position_is_a_400_naming_it(client,
     body = json.dumps({"position": doc})  # ensure_ascii: the surrogate travels as the escape \ud800
     error = error_of(client.post(URL, body, content_type="application/json"))
     assert error["details"]["path"] == path and "lone surrogate" in error["message"]
+
+
+def test_simulate_from_a_replays_turn_is_held_to_the_pages_budget(make_list, owner, owner_client, published,
+                                                                    settings):
+    from tests.web.test_replays import sample_run
+
+    run = sample_run(make_list, owner, "hagmi")
+    settings.HANGAR_WEB_BUDGET_SECONDS = 0.005  # 5 greedy HAGMI games are about 0.01 s
+    response = owner_client.post(f"/simulations/{run.public_id}/games/0/from-here/", {"step": 1, "games": 5},
+                                 HTTP_HX_REQUEST="true")
+    assert response.status_code == 400
+    assert "more than the 0.005 s a page may play" in response.content.decode()
