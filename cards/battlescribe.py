@@ -24,9 +24,7 @@ BattleScribe id as `bs_id`.
 """
 from __future__ import annotations
 
-import io
 import re
-import zipfile
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -34,9 +32,10 @@ from pathlib import Path
 from typing import Any, Iterable
 from xml.etree.ElementTree import Element, ParseError
 
-import defusedxml.ElementTree as SafeET
 import xmlschema
 from defusedxml import DefusedXmlException
+
+from cards.safefiles import ArchiveBudget, FileRefused, parse_xml, read_zip
 
 GST_NS = "http://www.battlescribe.net/schema/gameSystemSchema"
 CAT_NS = "http://www.battlescribe.net/schema/catalogueSchema"
@@ -46,6 +45,7 @@ CATALOGUE_SUFFIXES = (".cat", ".catz")
 SUFFIXES = SYSTEM_SUFFIXES + CATALOGUE_SUFFIXES
 MAX_FILE_BYTES = 20 * 1024 * 1024  # one unzipped file (a zip bomb stops here)
 MAX_TOTAL_BYTES = 60 * 1024 * 1024
+ZIP_BUDGET = ArchiveBudget(member_bytes=MAX_FILE_BYTES, total_bytes=MAX_TOTAL_BYTES)
 
 MODEL_PROFILES = {"Solo": "solo", "Squad": "squad", "Warjack": "warjack", "Vehicle": "vehicle", "Mantlet": "mantlet"}
 # BattleScribe characteristic → Hangar stat (DMG is the health boxes, CST the deployment cost)
@@ -188,20 +188,22 @@ def _file_source(path: Path) -> SourceFile:
     return SourceFile(str(path), raw)
 
 
-def _zip_sources(path: Path, raw: bytes, name: str) -> list[SourceFile]:
+def _zip_sources(path: Path, raw: bytes, name: str, *, nested: bool = False) -> list[SourceFile]:
+    """The .gst/.cat files of a zip (a .gstz/.catz inside is opened too), read in chunks against ZIP_BUDGET: a member
+    past MAX_FILE_BYTES, all of them past MAX_TOTAL_BYTES, or a member compressed more than 200 to 1 stops the
+    reading as soon as its bytes come out of the decompressor. A zip inside a zip inside a zip is refused."""
+    if nested:
+        raise BattleScribeError(name, "", "", "a zip inside a zipped file (one level of zip in a zip at most)")
+    zipped_here = Path(name.rsplit("!", 1)[-1]).suffix.lower() in (".gstz", ".catz")  # a .gstz holds a .gst only
     try:
-        archive = zipfile.ZipFile(io.BytesIO(raw))
-        found = []
-        for info in sorted(archive.infolist(), key=lambda i: i.filename):
-            suffix = Path(info.filename).suffix.lower()
-            if info.is_dir() or suffix not in SUFFIXES:
-                continue
-            if info.file_size > MAX_FILE_BYTES:
-                raise BattleScribeError(f"{name}!{info.filename}", "", "", f"larger than {MAX_FILE_BYTES} bytes")
-            member = SourceFile(f"{name}!{info.filename}", archive.read(info))
-            found += _zip_sources(path, member.raw, member.name) if suffix in (".gstz", ".catz") else [member]
-    except (zipfile.BadZipFile, EOFError, NotImplementedError, RuntimeError) as exc:
-        raise BattleScribeError(name, "", "", f"not a readable zip file ({exc})") from exc
+        members = read_zip(raw, name, ZIP_BUDGET, want=lambda member: Path(member).suffix.lower() in SUFFIXES)
+    except FileRefused as exc:
+        raise BattleScribeError(exc.where, "", "", exc.message) from None
+    found = []
+    for member, content in members:
+        source = SourceFile(f"{name}!{member}", content)
+        zipped = Path(member).suffix.lower() in (".gstz", ".catz")
+        found += _zip_sources(path, source.raw, source.name, nested=zipped_here) if zipped else [source]
     if not found:
         raise BattleScribeError(name, "", "", "no .gst/.cat file in this zip")
     return found
@@ -215,7 +217,9 @@ def _xsd(name: str) -> xmlschema.XMLSchema10:
 def parse(source: SourceFile) -> Document:
     """Well-formed (defusedxml: no DTD or entities), then valid against Hangar's XSD of the subset read."""
     try:
-        root = SafeET.fromstring(source.raw, forbid_dtd=True)
+        root = parse_xml(source.raw)
+    except FileRefused as exc:
+        raise BattleScribeError(source.name, exc.path, "", exc.message) from exc
     except ParseError as exc:
         line, column = getattr(exc, "position", (0, 0))
         raise BattleScribeError(source.name, "", "", f"not well-formed XML (line {line}, column {column + 1})") from exc
@@ -237,15 +241,19 @@ def _local(tag: str) -> str:
     return tag.split("}")[-1]
 
 
-def _index(document: Document, element: Element, path: str, near_id: str) -> None:
-    near_id = element.get("id") or near_id
-    document.paths[id(element)] = path
-    document.ids[id(element)] = near_id
-    counts: Counter[str] = Counter()
-    for child in element:
-        name = _local(child.tag)
-        counts[name] += 1
-        _index(document, child, f"{path}/{name}[{counts[name]}]", near_id)
+def _index(document: Document, root: Element, path: str, near_id: str) -> None:
+    """Each element's path and nearest id (its own or an ancestor's), walked without recursion."""
+    todo = [(root, path, near_id)]
+    while todo:
+        element, path, near_id = todo.pop()
+        near_id = element.get("id") or near_id
+        document.paths[id(element)] = path
+        document.ids[id(element)] = near_id
+        counts: Counter[str] = Counter()
+        for child in element:
+            name = _local(child.tag)
+            counts[name] += 1
+            todo.append((child, f"{path}/{name}[{counts[name]}]", near_id))
 
 
 def kids(element: Element, *names: str) -> list[Element]:

@@ -1,0 +1,181 @@
+"""Reading untrusted files with bounded work: XML with a depth limit checked while parsing, zip archives read in
+chunks against a budget (docs/data-packages.md "Limits of a file"; docs/list-formats.md "Limits").
+
+Every XML reader of Hangar (BattleScribe data, rosters) parses through `parse_xml`, and every zip reader (.zip,
+.gstz, .catz, .rosz, .xlsx) through `read_zip`: nothing recursive ever sees a tree deeper than `MAX_XML_DEPTH`, and
+no member is decompressed further than its budget allows — the sizes a zip's headers declare are not trusted, the
+bytes are counted as they come out of the decompressor, 64 KiB at a time.
+
+Pure Python (no Django): the callers turn `FileRefused` into their own error (ListFormatError, BattleScribeError,
+SheetError) with the file, the member and the element path.
+"""
+from __future__ import annotations
+
+import io
+import zipfile
+from collections import Counter
+from dataclasses import dataclass
+from typing import Callable
+from xml.etree.ElementTree import Element
+
+import defusedxml.ElementTree as SafeET
+
+MAX_XML_DEPTH = 100  # elements inside elements; BattleScribe's own files nest about 20 deep
+CHUNK = 64 * 1024  # bytes decompressed at a time
+RATIO_FLOOR = 1024 * 1024  # the ratio applies once a member has given this many bytes (small parts compress well)
+
+
+class FileRefused(Exception):
+    """A file refused before its content was read whole: `where` is the file (and `!member` inside an archive),
+    `path` the element path for XML, `message` what limit was passed; `kind` says which ("unreadable", "entries",
+    "size", "ratio", "depth", "count") and `params` its numbers, for messages in other languages."""
+
+    def __init__(self, where: str, message: str, path: str = "", kind: str = "", **params: int):
+        self.where, self.message, self.path, self.kind, self.params = where, message, path, kind, params
+        super().__init__(f"{where}: {path + ': ' if path else ''}{message}")
+
+
+@dataclass(frozen=True)
+class ArchiveBudget:
+    """What one archive may hold, uncompressed: each member, all members together, members' count, and the ratio of
+    a member's uncompressed bytes to its compressed ones."""
+    member_bytes: int
+    total_bytes: int
+    members: int = 1000
+    ratio: int = 200
+
+
+def _local(tag: str) -> str:
+    return tag.split("}")[-1]
+
+
+def short_path(segments: list[str]) -> str:
+    """An element path, its middle left out when it is long: /roster/a[1]/a[1]/…(94 more)…/a[1]/a[1]."""
+    if len(segments) <= 10:
+        return "/" + "/".join(segments)
+    return "/" + "/".join(segments[:5]) + f"/…({len(segments) - 8} more)…/" + "/".join(segments[-3:])
+
+
+def parse_xml(raw: bytes, *, max_depth: int = MAX_XML_DEPTH) -> Element:
+    """The root of the XML in `raw`, parsed with defusedxml (no DTD, no entities), refused with FileRefused (no
+    `where`: the caller names the file) as soon as an element is nested more than `max_depth` deep — counted on the
+    parser's start and end events, before any code walks the tree. Raises xml.etree.ElementTree.ParseError and
+    defusedxml's DefusedXmlException as defusedxml.ElementTree.fromstring does."""
+    stack: list[tuple[str, Counter[str]]] = []
+    parser = SafeET.iterparse(io.BytesIO(raw), events=("start", "end"), forbid_dtd=True)
+    for event, element in parser:
+        if event == "end":
+            stack.pop()
+            continue
+        name = _local(element.tag)
+        if stack:
+            counts = stack[-1][1]
+            counts[name] += 1
+            name = f"{name}[{counts[name]}]"
+        stack.append((name, Counter()))
+        if len(stack) > max_depth:
+            raise FileRefused("", f"elements nested more than {max_depth} deep (the limit)",
+                              short_path([segment for segment, _ in stack]), "depth", max=max_depth)
+    return parser.root
+
+
+def read_zip(raw: bytes, name: str, budget: ArchiveBudget, *, want: Callable[[str], bool] = lambda _: True,
+             keep: bool = True, inspect: Callable[[str], Callable[[bytes], None] | None] | None = None
+             ) -> list[tuple[str, bytes]]:
+    """The members of the zip `raw` (named `name` in messages) whose name `want` accepts, in name order, each as
+    (name, bytes) — or, with keep=False, none kept (the archive only checked). Every member `want` accepts is
+    decompressed CHUNK bytes at a time, and refused (FileRefused "name!member") as soon as it passes
+    `budget.member_bytes`, all of them `budget.total_bytes`, or its bytes pass `budget.ratio` × its compressed size;
+    an archive of more than `budget.members` entries is refused from its directory record, before its entries are
+    read. `inspect(member)` may return a function that sees each chunk as it comes (it raises FileRefused to stop).
+    Raises FileRefused for a file that is not a readable zip."""
+    try:
+        _check_entries(raw, name, budget)
+        archive = zipfile.ZipFile(io.BytesIO(raw))
+        infos = sorted((info for info in archive.infolist() if not info.is_dir() and want(info.filename)),
+                       key=lambda info: info.filename)
+        found: list[tuple[str, bytes]] = []
+        total = 0
+        for info in infos:
+            where = f"{name}!{info.filename}"
+            feed = inspect(info.filename) if inspect else None
+            parts: list[bytes] = []
+            size = 0
+            with archive.open(info) as member:
+                while chunk := member.read(CHUNK):
+                    size += len(chunk)
+                    total += len(chunk)
+                    if size > budget.member_bytes:
+                        raise FileRefused(where, f"larger than {budget.member_bytes} bytes uncompressed (the limit "
+                                                 f"for one file in an archive)", kind="size",
+                                          max=budget.member_bytes)
+                    if total > budget.total_bytes:
+                        raise FileRefused(where, f"the archive holds more than {budget.total_bytes} bytes "
+                                                 f"uncompressed (the limit)", kind="size", max=budget.total_bytes)
+                    if size > RATIO_FLOOR and size > budget.ratio * max(info.compress_size, 1):
+                        raise FileRefused(where, f"compressed more than {budget.ratio} to 1 (the limit: a zip bomb?)",
+                                          kind="ratio", ratio=budget.ratio)
+                    if feed is not None:
+                        feed(chunk)
+                    if keep:
+                        parts.append(chunk)
+            found.append((info.filename, b"".join(parts)))
+        return found
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, NotImplementedError, RuntimeError, ValueError,
+            OSError) as exc:
+        raise FileRefused(name, f"not a readable zip file ({exc})", kind="unreadable") from None
+
+
+def _check_entries(raw: bytes, name: str, budget: ArchiveBudget) -> None:
+    """Refuse an archive whose directory announces more entries than the budget, before zipfile reads them all."""
+    try:
+        record = zipfile._EndRecData(io.BytesIO(raw))  # the end-of-directory record (a stable, private helper)
+    except (AttributeError, OSError):
+        return
+    if record and record[zipfile._ECD_ENTRIES_TOTAL] > budget.members:
+        raise FileRefused(name, f"holds {record[zipfile._ECD_ENTRIES_TOTAL]} entries; at most {budget.members}",
+                          kind="entries", count=record[zipfile._ECD_ENTRIES_TOTAL])
+
+
+class ElementCounter:
+    """Counts the start tags named `tag` (local name) in XML fed chunk by chunk, with expat and no tree: refuses
+    (FileRefused) past `limit`, or when elements are nested more than `max_depth` deep. A member that is not XML
+    stops being counted (its reader will refuse it)."""
+
+    def __init__(self, where: str, tag: str, limit: int, what: str, max_depth: int = MAX_XML_DEPTH):
+        from xml.parsers import expat
+
+        self.where, self.tag, self.limit, self.what, self.count = where, tag, limit, what, 0
+        self.depth, self.max_depth = 0, max_depth
+        self.parser = expat.ParserCreate(namespace_separator="}")
+        self.parser.StartElementHandler = self._start
+        self.parser.EndElementHandler = self._end
+        self.parser.StartDoctypeDeclHandler = self._doctype
+        self.broken = False
+
+    def _end(self, _tag: str) -> None:
+        self.depth -= 1
+
+    def _doctype(self, *_args) -> None:
+        raise FileRefused(self.where, "uses a DTD (refused)", kind="unreadable")
+
+    def _start(self, tag: str, _attributes) -> None:
+        self.depth += 1
+        if self.depth > self.max_depth:
+            raise FileRefused(self.where, f"elements nested more than {self.max_depth} deep (the limit)",
+                              kind="depth", max=self.max_depth)
+        if _local(tag) == self.tag:
+            self.count += 1
+            if self.count > self.limit:
+                raise FileRefused(self.where, f"more than {self.limit} {self.what} (the limit)", kind="count",
+                                  max=self.limit)
+
+    def __call__(self, chunk: bytes) -> None:
+        if self.broken:
+            return
+        from xml.parsers import expat
+
+        try:
+            self.parser.Parse(chunk, False)
+        except expat.ExpatError:
+            self.broken = True
