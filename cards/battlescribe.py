@@ -149,23 +149,32 @@ def is_battlescribe(paths: Iterable[Path | str]) -> bool:
 
 
 def read_sources(paths: Iterable[Path | str]) -> list[SourceFile]:
-    """The game system and catalogue files of the given folders, zips and files (zipped ones unzipped)."""
+    """The game system and catalogue files of the given folders, zips and files (zipped ones unzipped), refused as
+    soon as they hold more than MAX_TOTAL_BYTES together (counted while unzipping)."""
+    paths = list(paths)
     sources: list[SourceFile] = []
+
+    def add(found: list[SourceFile]) -> None:
+        sources.extend(found)
+        if sum(len(s.raw) for s in sources) > MAX_TOTAL_BYTES:
+            raise BattleScribeError(found[-1].name if found else ", ".join(str(p) for p in paths), "", "",
+                                    f"more than {MAX_TOTAL_BYTES} bytes of data in all (the limit)")
+
     for raw_path in paths:
         path = Path(raw_path)
+        spent = sum(len(s.raw) for s in sources)
         if path.is_dir():
             found = sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in SUFFIXES)
             if not found:
                 raise BattleScribeError(str(path), "", "", "no .gst/.gstz/.cat/.catz file in this folder")
-            sources += [_file_source(p) for p in found]
+            for file in found:
+                add([_file_source(file, sum(len(s.raw) for s in sources))])
         elif path.suffix.lower() == ".zip":
-            sources += _zip_sources(path, _read(path), str(path))
+            add(_zip_sources(path, _read(path), str(path), already=spent))
         elif path.suffix.lower() in SUFFIXES:
-            sources.append(_file_source(path))
+            add([_file_source(path, spent)])
         else:
             raise BattleScribeError(str(path), "", "", "not a BattleScribe file (.gst, .gstz, .cat, .catz or .zip)")
-    if sum(len(s.raw) for s in sources) > MAX_TOTAL_BYTES:
-        raise BattleScribeError(", ".join(str(p) for p in paths), "", "", f"more than {MAX_TOTAL_BYTES} bytes of data")
     return sources
 
 
@@ -178,17 +187,17 @@ def _read(path: Path) -> bytes:
         raise BattleScribeError(str(path), "", "", f"cannot read the file: {exc.strerror or exc}") from exc
 
 
-def _file_source(path: Path) -> SourceFile:
+def _file_source(path: Path, already: int = 0) -> SourceFile:
     raw = _read(path)
     if path.suffix.lower() in (".gstz", ".catz"):
-        members = _zip_sources(path, raw, str(path))
+        members = _zip_sources(path, raw, str(path), already=already)
         if len(members) != 1:
             raise BattleScribeError(str(path), "", "", "a zipped .gstz/.catz must hold exactly one .gst/.cat file")
         return SourceFile(str(path), members[0].raw)
     return SourceFile(str(path), raw)
 
 
-def _zip_sources(path: Path, raw: bytes, name: str, *, nested: bool = False) -> list[SourceFile]:
+def _zip_sources(path: Path, raw: bytes, name: str, *, nested: bool = False, already: int = 0) -> list[SourceFile]:
     """The .gst/.cat files of a zip (a .gstz/.catz inside is opened too), read in chunks against ZIP_BUDGET: a member
     past MAX_FILE_BYTES, all of them past MAX_TOTAL_BYTES, or a member compressed more than 200 to 1 stops the
     reading as soon as its bytes come out of the decompressor. A zip inside a zip inside a zip is refused."""
@@ -196,14 +205,16 @@ def _zip_sources(path: Path, raw: bytes, name: str, *, nested: bool = False) -> 
         raise BattleScribeError(name, "", "", "a zip inside a zipped file (one level of zip in a zip at most)")
     zipped_here = Path(name.rsplit("!", 1)[-1]).suffix.lower() in (".gstz", ".catz")  # a .gstz holds a .gst only
     try:
-        members = read_zip(raw, name, ZIP_BUDGET, want=lambda member: Path(member).suffix.lower() in SUFFIXES)
+        members = read_zip(raw, name, ZIP_BUDGET, want=lambda member: Path(member).suffix.lower() in SUFFIXES,
+                           already=already)
     except FileRefused as exc:
         raise BattleScribeError(exc.where, "", "", exc.message) from None
-    found = []
+    found: list[SourceFile] = []
     for member, content in members:
         source = SourceFile(f"{name}!{member}", content)
         zipped = Path(member).suffix.lower() in (".gstz", ".catz")
-        found += _zip_sources(path, source.raw, source.name, nested=zipped_here) if zipped else [source]
+        found += _zip_sources(path, source.raw, source.name, nested=zipped_here,
+                              already=already + sum(len(s.raw) for s in found)) if zipped else [source]
     if not found:
         raise BattleScribeError(name, "", "", "no .gst/.cat file in this zip")
     return found

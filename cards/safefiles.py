@@ -80,14 +80,15 @@ def parse_xml(raw: bytes, *, max_depth: int = MAX_XML_DEPTH) -> Element:
 
 
 def read_zip(raw: bytes, name: str, budget: ArchiveBudget, *, want: Callable[[str], bool] = lambda _: True,
-             keep: bool = True, inspect: Callable[[str], Callable[[bytes], None] | None] | None = None
-             ) -> list[tuple[str, bytes]]:
+             keep: bool = True, inspect: Callable[[str], Callable[[bytes], None] | None] | None = None,
+             already: int = 0) -> list[tuple[str, bytes]]:
     """The members of the zip `raw` (named `name` in messages) whose name `want` accepts, in name order, each as
     (name, bytes) — or, with keep=False, none kept (the archive only checked). Every member `want` accepts is
     decompressed CHUNK bytes at a time, and refused (FileRefused "name!member") as soon as it passes
     `budget.member_bytes`, all of them `budget.total_bytes`, or its bytes pass `budget.ratio` × its compressed size;
     an archive of more than `budget.members` entries is refused from its directory record, before its entries are
     read. `inspect(member)` may return a function that sees each chunk as it comes (it raises FileRefused to stop).
+    `already`: bytes the caller holds already of the same data (other files of one upload), counted in the total.
     Raises FileRefused for a file that is not a readable zip."""
     try:
         _check_entries(raw, name, budget)
@@ -95,7 +96,7 @@ def read_zip(raw: bytes, name: str, budget: ArchiveBudget, *, want: Callable[[st
         infos = sorted((info for info in archive.infolist() if not info.is_dir() and want(info.filename)),
                        key=lambda info: info.filename)
         found: list[tuple[str, bytes]] = []
-        total = 0
+        total = already
         for info in infos:
             where = f"{name}!{info.filename}"
             feed = inspect(info.filename) if inspect else None
@@ -110,8 +111,8 @@ def read_zip(raw: bytes, name: str, budget: ArchiveBudget, *, want: Callable[[st
                                                  f"for one file in an archive)", kind="size",
                                           max=budget.member_bytes)
                     if total > budget.total_bytes:
-                        raise FileRefused(where, f"the archive holds more than {budget.total_bytes} bytes "
-                                                 f"uncompressed (the limit)", kind="size", max=budget.total_bytes)
+                        raise FileRefused(where, f"more than {budget.total_bytes} bytes uncompressed in all (the "
+                                                 f"limit)", kind="size", max=budget.total_bytes)
                     if size > RATIO_FLOOR and size > budget.ratio * max(info.compress_size, 1):
                         raise FileRefused(where, f"compressed more than {budget.ratio} to 1 (the limit: a zip bomb?)",
                                           kind="ratio", ratio=budget.ratio)

@@ -230,3 +230,21 @@ def test_export_cards_neutralises_a_card_name_that_is_a_formula(tmp_path):
     written = out.read_text(encoding="utf-8-sig")
     assert "'=HYPERLINK(" in written and ",=HYPERLINK(" not in written
     assert read_rows(out.read_bytes(), "out.csv")[1][name] == rows[1][name]
+
+
+def test_several_zips_share_one_budget_counted_while_unzipping(tmp_path, monkeypatch):
+    """Files of one import count together: the second zip is refused at the first chunk that takes the data past
+    the total, not after it is unzipped (the budget lowered so that the test stays small)."""
+    monkeypatch.setattr(battlescribe, "MAX_TOTAL_BYTES", 150_000)
+    monkeypatch.setattr(battlescribe, "ZIP_BUDGET", ArchiveBudget(member_bytes=10**6, total_bytes=150_000))
+    paths = []
+    for name in ("one.zip", "two.zip"):
+        path = tmp_path / name
+        with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+            archive.writestr(f"{name}.cat", os.urandom(100_000))
+        paths.append(path)
+    assert len(battlescribe.read_sources(paths[:1])) == 1
+    with pytest.raises(battlescribe.BattleScribeError) as error:
+        battlescribe.read_sources(paths)
+    assert error.value.file == f"{paths[1]}!two.zip.cat" and "more than 150000 bytes uncompressed in all" in str(
+        error.value)
