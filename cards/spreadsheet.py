@@ -31,7 +31,7 @@ from typing import Any, Iterable
 
 from rapidfuzz import process
 
-from cards.safefiles import ArchiveBudget, ElementCounter, FileRefused, read_zip
+from cards.safefiles import ArchiveBudget, FileRefused, TagCounter, read_zip
 
 SHEET_SUFFIXES = (".csv", ".tsv", ".txt", ".xlsx")
 MAX_ROWS = 20_000  # cards in one sheet (a package may hold at most 20 MB)
@@ -312,8 +312,9 @@ def _decode(raw: bytes) -> str:
 
 def _xlsx_rows(raw: bytes, filename: str = "sheet.xlsx") -> list[list[str]]:
     """The first worksheet's cells, read within bounds: the archive is first read in chunks against XLSX_BUDGET
-    while expat counts its shared strings (openpyxl loads them all before the first row) and the depth of each XML
-    part, then openpyxl (read-only mode) parses the rows one at a time; the sheet's declared dimension is ignored (a
+    while its shared strings are counted (openpyxl loads them all before the first row; every part is counted, as
+    a workbook may name its shared strings part anything), then openpyxl (read-only mode) parses the rows one at a
+    time; the sheet's declared dimension is ignored (a
     `<dimension ref="A1:XFD8000">` would pad every row to 16 384 cells) and rows are not padded: a row with a value
     past MAX_COLUMNS, or a row numbered past MAX_SHEET_ROWS, is refused as soon as it is read."""
     from openpyxl import load_workbook  # only when a workbook is read
@@ -321,8 +322,7 @@ def _xlsx_rows(raw: bytes, filename: str = "sheet.xlsx") -> list[list[str]]:
     name = Path(filename).name
     try:
         read_zip(raw, name, XLSX_BUDGET, keep=False,
-                 inspect=lambda member: ElementCounter(f"{name}!{member}", "si", MAX_SHARED_STRINGS,
-                                                       "shared strings"))
+                 inspect=lambda member: TagCounter(f"{name}!{member}", "si", MAX_SHARED_STRINGS, "shared strings"))
     except FileRefused as error:
         raise SheetError([SheetProblem(f"{error}" if "readable zip" not in error.message
                                        else "not a readable .xlsx workbook (not a zip file)")]) from None

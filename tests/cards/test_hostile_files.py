@@ -248,3 +248,17 @@ def test_several_zips_share_one_budget_counted_while_unzipping(tmp_path, monkeyp
         battlescribe.read_sources(paths)
     assert error.value.file == f"{paths[1]}!two.zip.cat" and "more than 150000 bytes uncompressed in all" in str(
         error.value)
+
+
+
+def test_shared_strings_are_counted_once_each_whatever_the_chunks_and_prefixes():
+    from cards.safefiles import TagCounter
+
+    xml = b'<sst xmlns="m"><si><t>a</t></si><x:si/><si\n><t>sip</t></si><sis/></sst>'
+    for cut in range(1, len(xml)):
+        counter = TagCounter("w.xlsx!s.xml", "si", 10, "shared strings")
+        counter(xml[:cut])
+        counter(xml[cut:])
+        assert counter.count == 3, cut
+    with pytest.raises(FileRefused, match="more than 2 shared strings"):
+        TagCounter("w.xlsx!s.xml", "si", 2, "shared strings")(xml)
