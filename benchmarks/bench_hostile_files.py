@@ -3,8 +3,8 @@
 
 Run from the repository root:  python benchmarks/bench_hostile_files.py [--only NAME]
 
-Writes each hostile input into a temporary folder — XML nested 2 000 deep (a .ros, a .gst), a 16 KB zip of
-50 members × 19 MB of zeros (as BattleScribe data and inside a .rosz), an .xlsx whose dimension claims A1:XFD8000,
+Writes each hostile input into a temporary folder — XML nested 2 000 deep (a .ros, a .gst), a zip of
+50 members × 19 MB of zeros (deflate, 952 KB; bzip2, 8.5 KB; as BattleScribe data and inside a .rosz), an .xlsx whose dimension claims A1:XFD8000,
 an .xlsx of 2 million shared strings — and hands each to the entry a user reaches, every case in a fresh Python
 process (a fresh SQLite database in the temporary folder): POST /api/lists/import/ (signed in), `check_list`,
 `export_list`, `import_package`, the staff import page's service (`battlescribe_preview`) and `sheet_import` (what
@@ -40,6 +40,8 @@ def make_files(folder: Path) -> dict[str, Path]:
         paths[name].write_bytes(raw)
     paths["bomb.zip"] = folder / "bomb.zip"
     zip_bomb(paths["bomb.zip"])
+    paths["bomb-bzip2.zip"] = folder / "bomb-bzip2.zip"
+    zip_bomb(paths["bomb-bzip2.zip"], method=zipfile.ZIP_BZIP2)
     paths["bomb.rosz"] = folder / "bomb.rosz"
     zip_bomb(paths["bomb.rosz"], members=1, size=950 * 1024 * 1024, suffix=".ros")
     return paths
@@ -52,6 +54,8 @@ CASES = {
     "deep .gst → import_package": "import_package:deep.gst",
     "zip, 50 × 19 MB → import_package": "import_package:bomb.zip",
     "zip, 50 × 19 MB → staff import page": "preview:bomb.zip",
+    "bzip2 zip, 50 × 19 MB → import_package": "import_package:bomb-bzip2.zip",
+    "bzip2 zip, 50 × 19 MB → staff import page": "preview:bomb-bzip2.zip",
     ".rosz of 950 MB → POST /api/lists/import/": "api_ros:bomb.rosz",
     ".xlsx A1:XFD8000 → import_cards": "sheet:dimension.xlsx",
     ".xlsx, 2 M shared strings → import_cards": "sheet:strings.xlsx",

@@ -100,6 +100,11 @@ def read_zip(raw: bytes, name: str, budget: ArchiveBudget, *, want: Callable[[st
         total = already
         for info in infos:
             where = f"{name}!{info.filename}"
+            if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
+                # zipfile hands bzip2 and LZMA data to the decompressor without an output limit: 49 bytes of bzip2
+                # come out as 19 MB in one call, before any count could stop them
+                raise FileRefused(where, f"compressed with method {info.compress_type}; only deflate (8) and stored "
+                                         "(0) are read", kind="unreadable")
             feed = inspect(info.filename) if inspect else None
             parts: list[bytes] = []
             size = 0

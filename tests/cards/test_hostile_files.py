@@ -86,6 +86,18 @@ def test_import_package_refuses_a_zip_bomb_while_unzipping_within_the_memory_bou
     assert catalog_snapshot() == before
 
 
+def test_a_bzip2_zip_bomb_is_refused_before_any_member_is_decompressed(tmp_path):
+    """bzip2 turns 49 bytes into 19 MB in one call that no chunked count can stop: only deflate and stored members
+    are read, so the 8.5 KB zip of 50 × 19 MB is refused at its first member with a few KB of memory."""
+    path = tmp_path / "bomb.zip"
+    zip_bomb(path, method=zipfile.ZIP_BZIP2)
+    assert path.stat().st_size < 20_000
+    error, peak = peak_of(lambda: battlescribe.read_sources([path]))
+    assert isinstance(error, battlescribe.BattleScribeError)
+    assert str(error).startswith(f"{path}!faction-00.cat: ") and "only deflate (8) and stored (0)" in str(error)
+    assert peak < 1024 * 1024, peak
+
+
 def test_the_staff_import_page_refuses_a_zip_bomb_naming_the_member(tmp_path):
     path = tmp_path / "bomb.zip"
     zip_bomb(path, members=2)

@@ -17,11 +17,11 @@ def deep_xml(root: str, namespace: str, depth: int = DEPTH) -> bytes:
             + b"<a>" * depth + b"</a>" * depth + f"</{root}>".encode())
 
 
-def write_zero_member(archive: zipfile.ZipFile, name: str, size: int) -> None:
+def write_zero_member(archive: zipfile.ZipFile, name: str, size: int, method: int = zipfile.ZIP_DEFLATED) -> None:
     """A member of `size` zero bytes, written 1 MB at a time (the writer never holds the member)."""
     chunk = bytes(1 << 20)
     info = zipfile.ZipInfo(name, (2026, 1, 1, 0, 0, 0))
-    info.compress_type = zipfile.ZIP_DEFLATED
+    info.compress_type = method
     with archive.open(info, "w", force_zip64=True) as member:
         left = size
         while left:
@@ -29,10 +29,13 @@ def write_zero_member(archive: zipfile.ZipFile, name: str, size: int) -> None:
             left -= min(left, len(chunk))
 
 
-def zip_bomb(path: Path, members: int = 50, size: int = 19 * 1024 * 1024, suffix: str = ".cat") -> None:
-    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
+def zip_bomb(path: Path, members: int = 50, size: int = 19 * 1024 * 1024, suffix: str = ".cat",
+             method: int = zipfile.ZIP_DEFLATED) -> None:
+    """`members` members of `size` zeros: deflate (about 1 000 to 1: 952 KB for 50 × 19 MB) or bzip2 (49 bytes a
+    member: 8.5 KB for 50 × 19 MB)."""
+    with zipfile.ZipFile(path, "w", method, compresslevel=9) as archive:
         for index in range(members):
-            write_zero_member(archive, f"faction-{index:02d}{suffix}", size)
+            write_zero_member(archive, f"faction-{index:02d}{suffix}", size, method)
 
 
 XLSX_PARTS = {
