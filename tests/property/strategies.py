@@ -579,8 +579,8 @@ def hostile_workbooks(draw) -> bytes:
 @st.composite
 def hostile_battlescribe_files(draw) -> tuple[str, bytes]:
     """(file name, bytes) of BattleScribe data a hostile upload might send: XML nested from 1 to past the depth
-    limit, a zip of members from empty to past the size, ratio and count limits, compressible or not, a zip in a
-    zip in a zip."""
+    limit, a zip (deflate, stored or bzip2) of members from empty to past the size, ratio and count limits,
+    compressible or not, a zip in a zip in a zip."""
     import io
     import os
     import zipfile
@@ -594,9 +594,11 @@ def hostile_battlescribe_files(draw) -> tuple[str, bytes]:
     if kind == "xml":
         return "data.gst", xml
 
+    method = draw(st.sampled_from([zipfile.ZIP_DEFLATED, zipfile.ZIP_STORED, zipfile.ZIP_BZIP2]))
+
     def zipped(members: list[tuple[str, bytes]]) -> bytes:
         out = io.BytesIO()
-        with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        with zipfile.ZipFile(out, "w", method) as archive:
             for name, raw in members:
                 archive.writestr(name, raw)
         return out.getvalue()
