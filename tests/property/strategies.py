@@ -579,8 +579,8 @@ def hostile_workbooks(draw) -> bytes:
 @st.composite
 def hostile_battlescribe_files(draw) -> tuple[str, bytes]:
     """(file name, bytes) of BattleScribe data a hostile upload might send: XML nested from 1 to past the depth
-    limit, a zip (deflate, stored or bzip2) of members from empty to past the size, ratio and count limits,
-    compressible or not, a zip in a zip in a zip."""
+    limit, a zip (deflate, stored or bzip2) of up to 5 members from empty to 2 MB, zeros (past the ratio limit when
+    deflated) or random bytes, a zip in a zip in a zip."""
     import io
     import os
     import zipfile
