@@ -24,9 +24,7 @@ BattleScribe id as `bs_id`.
 """
 from __future__ import annotations
 
-import io
 import re
-import zipfile
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -34,9 +32,10 @@ from pathlib import Path
 from typing import Any, Iterable
 from xml.etree.ElementTree import Element, ParseError
 
-import defusedxml.ElementTree as SafeET
 import xmlschema
 from defusedxml import DefusedXmlException
+
+from cards.safefiles import ArchiveBudget, FileRefused, parse_xml, read_zip
 
 GST_NS = "http://www.battlescribe.net/schema/gameSystemSchema"
 CAT_NS = "http://www.battlescribe.net/schema/catalogueSchema"
@@ -46,6 +45,7 @@ CATALOGUE_SUFFIXES = (".cat", ".catz")
 SUFFIXES = SYSTEM_SUFFIXES + CATALOGUE_SUFFIXES
 MAX_FILE_BYTES = 20 * 1024 * 1024  # one unzipped file (a zip bomb stops here)
 MAX_TOTAL_BYTES = 60 * 1024 * 1024
+ZIP_BUDGET = ArchiveBudget(member_bytes=MAX_FILE_BYTES, total_bytes=MAX_TOTAL_BYTES)
 
 MODEL_PROFILES = {"Solo": "solo", "Squad": "squad", "Warjack": "warjack", "Vehicle": "vehicle", "Mantlet": "mantlet"}
 # BattleScribe characteristic → Hangar stat (DMG is the health boxes, CST the deployment cost)
@@ -149,23 +149,32 @@ def is_battlescribe(paths: Iterable[Path | str]) -> bool:
 
 
 def read_sources(paths: Iterable[Path | str]) -> list[SourceFile]:
-    """The game system and catalogue files of the given folders, zips and files (zipped ones unzipped)."""
+    """The game system and catalogue files of the given folders, zips and files (zipped ones unzipped), refused as
+    soon as they hold more than MAX_TOTAL_BYTES together (counted while unzipping)."""
+    paths = list(paths)
     sources: list[SourceFile] = []
+
+    def add(found: list[SourceFile]) -> None:
+        sources.extend(found)
+        if sum(len(s.raw) for s in sources) > MAX_TOTAL_BYTES:
+            raise BattleScribeError(found[-1].name if found else ", ".join(str(p) for p in paths), "", "",
+                                    f"more than {MAX_TOTAL_BYTES} bytes of data in all (the limit)")
+
     for raw_path in paths:
         path = Path(raw_path)
+        spent = sum(len(s.raw) for s in sources)
         if path.is_dir():
             found = sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in SUFFIXES)
             if not found:
                 raise BattleScribeError(str(path), "", "", "no .gst/.gstz/.cat/.catz file in this folder")
-            sources += [_file_source(p) for p in found]
+            for file in found:
+                add([_file_source(file, sum(len(s.raw) for s in sources))])
         elif path.suffix.lower() == ".zip":
-            sources += _zip_sources(path, _read(path), str(path))
+            add(_zip_sources(path, _read(path), str(path), already=spent))
         elif path.suffix.lower() in SUFFIXES:
-            sources.append(_file_source(path))
+            add([_file_source(path, spent)])
         else:
             raise BattleScribeError(str(path), "", "", "not a BattleScribe file (.gst, .gstz, .cat, .catz or .zip)")
-    if sum(len(s.raw) for s in sources) > MAX_TOTAL_BYTES:
-        raise BattleScribeError(", ".join(str(p) for p in paths), "", "", f"more than {MAX_TOTAL_BYTES} bytes of data")
     return sources
 
 
@@ -178,30 +187,34 @@ def _read(path: Path) -> bytes:
         raise BattleScribeError(str(path), "", "", f"cannot read the file: {exc.strerror or exc}") from exc
 
 
-def _file_source(path: Path) -> SourceFile:
+def _file_source(path: Path, already: int = 0) -> SourceFile:
     raw = _read(path)
     if path.suffix.lower() in (".gstz", ".catz"):
-        members = _zip_sources(path, raw, str(path))
+        members = _zip_sources(path, raw, str(path), already=already)
         if len(members) != 1:
             raise BattleScribeError(str(path), "", "", "a zipped .gstz/.catz must hold exactly one .gst/.cat file")
         return SourceFile(str(path), members[0].raw)
     return SourceFile(str(path), raw)
 
 
-def _zip_sources(path: Path, raw: bytes, name: str) -> list[SourceFile]:
+def _zip_sources(path: Path, raw: bytes, name: str, *, nested: bool = False, already: int = 0) -> list[SourceFile]:
+    """The .gst/.cat files of a zip (a .gstz/.catz inside is opened too), read in chunks against ZIP_BUDGET: a member
+    past MAX_FILE_BYTES, all of them past MAX_TOTAL_BYTES, or a member compressed more than 200 to 1 stops the
+    reading as soon as its bytes come out of the decompressor. A zip inside a zip inside a zip is refused."""
+    if nested:
+        raise BattleScribeError(name, "", "", "a zip inside a zipped file (one level of zip in a zip at most)")
+    zipped_here = Path(name.rsplit("!", 1)[-1]).suffix.lower() in (".gstz", ".catz")  # a .gstz holds a .gst only
     try:
-        archive = zipfile.ZipFile(io.BytesIO(raw))
-        found = []
-        for info in sorted(archive.infolist(), key=lambda i: i.filename):
-            suffix = Path(info.filename).suffix.lower()
-            if info.is_dir() or suffix not in SUFFIXES:
-                continue
-            if info.file_size > MAX_FILE_BYTES:
-                raise BattleScribeError(f"{name}!{info.filename}", "", "", f"larger than {MAX_FILE_BYTES} bytes")
-            member = SourceFile(f"{name}!{info.filename}", archive.read(info))
-            found += _zip_sources(path, member.raw, member.name) if suffix in (".gstz", ".catz") else [member]
-    except (zipfile.BadZipFile, EOFError, NotImplementedError, RuntimeError) as exc:
-        raise BattleScribeError(name, "", "", f"not a readable zip file ({exc})") from exc
+        members = read_zip(raw, name, ZIP_BUDGET, want=lambda member: Path(member).suffix.lower() in SUFFIXES,
+                           already=already)
+    except FileRefused as exc:
+        raise BattleScribeError(exc.where, "", "", exc.message) from None
+    found: list[SourceFile] = []
+    for member, content in members:
+        source = SourceFile(f"{name}!{member}", content)
+        zipped = Path(member).suffix.lower() in (".gstz", ".catz")
+        found += _zip_sources(path, source.raw, source.name, nested=zipped_here,
+                              already=already + sum(len(s.raw) for s in found)) if zipped else [source]
     if not found:
         raise BattleScribeError(name, "", "", "no .gst/.cat file in this zip")
     return found
@@ -215,7 +228,9 @@ def _xsd(name: str) -> xmlschema.XMLSchema10:
 def parse(source: SourceFile) -> Document:
     """Well-formed (defusedxml: no DTD or entities), then valid against Hangar's XSD of the subset read."""
     try:
-        root = SafeET.fromstring(source.raw, forbid_dtd=True)
+        root = parse_xml(source.raw)
+    except FileRefused as exc:
+        raise BattleScribeError(source.name, exc.path, "", exc.message) from exc
     except ParseError as exc:
         line, column = getattr(exc, "position", (0, 0))
         raise BattleScribeError(source.name, "", "", f"not well-formed XML (line {line}, column {column + 1})") from exc
@@ -237,15 +252,19 @@ def _local(tag: str) -> str:
     return tag.split("}")[-1]
 
 
-def _index(document: Document, element: Element, path: str, near_id: str) -> None:
-    near_id = element.get("id") or near_id
-    document.paths[id(element)] = path
-    document.ids[id(element)] = near_id
-    counts: Counter[str] = Counter()
-    for child in element:
-        name = _local(child.tag)
-        counts[name] += 1
-        _index(document, child, f"{path}/{name}[{counts[name]}]", near_id)
+def _index(document: Document, root: Element, path: str, near_id: str) -> None:
+    """Each element's path and nearest id (its own or an ancestor's), walked without recursion."""
+    todo = [(root, path, near_id)]
+    while todo:
+        element, path, near_id = todo.pop()
+        near_id = element.get("id") or near_id
+        document.paths[id(element)] = path
+        document.ids[id(element)] = near_id
+        counts: Counter[str] = Counter()
+        for child in element:
+            name = _local(child.tag)
+            counts[name] += 1
+            todo.append((child, f"{path}/{name}[{counts[name]}]", near_id))
 
 
 def kids(element: Element, *names: str) -> list[Element]:

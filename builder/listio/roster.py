@@ -33,9 +33,9 @@ from typing import Any, Callable, Mapping
 from xml.etree import ElementTree as ET
 from xml.etree.ElementTree import Element, ParseError
 
-import defusedxml.ElementTree as SafeET
 from defusedxml import DefusedXmlException
 
+from cards.safefiles import MAX_XML_DEPTH, ArchiveBudget, FileRefused, parse_xml, read_zip
 from rules_engine.core.catalog import Catalog
 
 from .errors import ListFormatError, ListIssue
@@ -43,7 +43,8 @@ from .jsonio import normalised_document, parse_list_json
 
 ROSTER_NS = "http://www.battlescribe.net/schema/rosterSchema"
 ROSTER_SUFFIXES = (".ros", ".rosz")
-MAX_ROSTER_BYTES = 5 * 1024 * 1024  # one unzipped roster (a zip bomb stops here)
+MAX_ROSTER_BYTES = 5 * 1024 * 1024  # one unzipped roster (a zip bomb stops here, counted while unzipping)
+ROSTER_ZIP_BUDGET = ArchiveBudget(member_bytes=MAX_ROSTER_BYTES, total_bytes=MAX_ROSTER_BYTES, members=100)
 BATTLESCRIBE_VERSION = "2.03"
 MODEL_KINDS = ("hero", "solo", "squad", "warjack", "vehicle", "mantlet")
 PART_KINDS = ("cortex", "weapon")
@@ -84,18 +85,21 @@ def roster_xml(raw: bytes, filename: str = "roster.ros") -> bytes:
             raise _fail("roster.not_zip", f"{filename} is not a zip file (a .rosz is a zipped .ros)", file=filename)
         return raw
     try:
-        archive = zipfile.ZipFile(io.BytesIO(raw))
-        members = [info for info in archive.infolist() if not info.is_dir()]
-        if len(members) != 1:
-            raise _fail("roster.zip_members",
-                        f"{filename} holds {len(members)} files; a zipped roster holds exactly one .ros",
-                        file=filename, count=len(members))
-        if members[0].file_size > MAX_ROSTER_BYTES:
-            raise _fail("roster.too_large", f"{filename}: the roster inside is larger than {MAX_ROSTER_BYTES} bytes",
-                        file=filename, max=MAX_ROSTER_BYTES)
-        return archive.read(members[0])
-    except (zipfile.BadZipFile, EOFError, NotImplementedError, RuntimeError) as exc:
-        raise _fail("roster.not_zip", f"{filename} is not a readable zip file ({exc})", file=filename) from None
+        members = read_zip(raw, filename, ROSTER_ZIP_BUDGET)  # stops as soon as 5 MB have come out
+    except FileRefused as exc:
+        if exc.kind == "unreadable":
+            raise _fail("roster.not_zip", f"{filename} is {exc.message}", file=filename) from None
+        if exc.kind == "entries":
+            raise _fail("roster.zip_members", f"{filename} {exc.message}; a zipped roster holds exactly one .ros",
+                        file=filename, count=exc.params["count"]) from None
+        if exc.kind == "ratio":
+            raise _fail("roster.zip_ratio", str(exc), file=exc.where, ratio=exc.params["ratio"]) from None
+        raise _fail("roster.too_large", str(exc), file=exc.where, max=MAX_ROSTER_BYTES) from None
+    if len(members) != 1:
+        raise _fail("roster.zip_members",
+                    f"{filename} holds {len(members)} files; a zipped roster holds exactly one .ros",
+                    file=filename, count=len(members))
+    return members[0][1]
 
 
 class _Paths:
@@ -103,15 +107,15 @@ class _Paths:
 
     def __init__(self, root: Element):
         self.paths: dict[int, str] = {}
-        self._walk(root, "/" + _local(root.tag))
-
-    def _walk(self, element: Element, path: str) -> None:
-        self.paths[id(element)] = path
-        counts: dict[str, int] = {}
-        for child in element:
-            name = _local(child.tag)
-            counts[name] = counts.get(name, 0) + 1
-            self._walk(child, f"{path}/{name}[{counts[name]}]")
+        todo = [(root, "/" + _local(root.tag))]  # iterative: no recursion on the file's depth
+        while todo:
+            element, path = todo.pop()
+            self.paths[id(element)] = path
+            counts: dict[str, int] = {}
+            for child in element:
+                name = _local(child.tag)
+                counts[name] = counts.get(name, 0) + 1
+                todo.append((child, f"{path}/{name}[{counts[name]}]"))
 
     def of(self, element: Element) -> str:
         return self.paths.get(id(element), "/")
@@ -135,7 +139,11 @@ def parse_roster(raw: bytes, catalog_for: CatalogFor, *, filename: str = "roster
         raise _fail("roster.too_large", f"{filename} is larger than {MAX_ROSTER_BYTES} bytes", file=filename,
                     max=MAX_ROSTER_BYTES)
     try:
-        root = SafeET.fromstring(xml, forbid_dtd=True)
+        root = parse_xml(xml)
+    except FileRefused as exc:
+        raise ListFormatError([ListIssue(f"{filename}: {exc.path}: {exc.message}", path=exc.path,
+                                         code="roster.too_deep", params={"file": filename, "max": MAX_XML_DEPTH})]
+                              ) from None
     except ParseError as exc:
         line, column = getattr(exc, "position", (0, 0))
         raise ListFormatError([ListIssue(f"line {line}: {filename} is not well-formed XML (column {column + 1})",

@@ -543,3 +543,71 @@ def json_values_with_surrogates(max_leaves: int = 10) -> st.SearchStrategy[Any]:
         lambda children: st.one_of(st.lists(children, max_size=4), st.dictionaries(text, children, max_size=4)),
         max_leaves=max_leaves,
     )
+
+
+# --- hostile files (docs/data-packages.md "Limits of a file") ---------------------------------------------------
+
+
+@st.composite
+def hostile_workbooks(draw) -> bytes:
+    """An .xlsx written part by part (tests/support/hostile_files.py): a declared dimension that need not match its
+    cells (up to XFD1048576), cells at any row (up to past the row limit) and column (up to past the column limit),
+    shared or inline strings, formula-looking texts, and a shared-strings table from empty to past its limit."""
+    from cards.spreadsheet import MAX_SHARED_STRINGS, column_letter
+    from tests.support.hostile_files import xlsx
+
+    last_row = draw(st.integers(1, 1_048_576))
+    last_column = draw(st.integers(1, 16_384))
+    ref = draw(st.sampled_from(["A1", f"A1:{column_letter(last_column - 1)}{last_row}", "XFD1048576", "bogus"]))
+    strings = draw(st.sampled_from([0, 1, 5, MAX_SHARED_STRINGS + 1]))
+    cells = draw(st.lists(st.tuples(st.integers(1, 120_000) | st.integers(1, 30),
+                                    st.integers(1, 16_384) | st.integers(1, 40),
+                                    st.sampled_from(["inline", "shared"]),
+                                    st.sampled_from(["code", "name", "x", "=1+1", "'=1", "-1", "@a", "HS-001"])),
+                          max_size=12))
+    rows: dict[int, list[str]] = {}
+    for row, column, kind, text in cells:
+        reference = f"{column_letter(column - 1)}{row}"
+        if kind == "shared" and strings:
+            rows.setdefault(row, []).append(f'<c r="{reference}" t="s"><v>0</v></c>')
+        else:
+            rows.setdefault(row, []).append(f'<c r="{reference}" t="inlineStr"><is><t>{text}</t></is></c>')
+    body = "".join(f'<row r="{row}">{"".join(cells)}</row>' for row, cells in sorted(rows.items()))
+    return xlsx(body, ref=ref, strings=strings)
+
+
+@st.composite
+def hostile_battlescribe_files(draw) -> tuple[str, bytes]:
+    """(file name, bytes) of BattleScribe data a hostile upload might send: XML nested from 1 to past the depth
+    limit, a zip (deflate, stored or bzip2) of up to 5 members from empty to 2 MB, zeros (past the ratio limit when
+    deflated) or random bytes, a zip in a zip in a zip."""
+    import io
+    import os
+    import zipfile
+
+    from cards.safefiles import MAX_XML_DEPTH
+    from tests.support.hostile_files import GST_NS, deep_xml
+
+    depth = draw(st.integers(1, MAX_XML_DEPTH + 50))
+    xml = deep_xml(draw(st.sampled_from(["gameSystem", "catalogue"])), GST_NS, depth=depth)
+    kind = draw(st.sampled_from(["xml", "zip", "zip-in-zip"]))
+    if kind == "xml":
+        return "data.gst", xml
+
+    method = draw(st.sampled_from([zipfile.ZIP_DEFLATED, zipfile.ZIP_STORED, zipfile.ZIP_BZIP2]))
+
+    def zipped(members: list[tuple[str, bytes]]) -> bytes:
+        out = io.BytesIO()
+        with zipfile.ZipFile(out, "w", method) as archive:
+            for name, raw in members:
+                archive.writestr(name, raw)
+        return out.getvalue()
+
+    if kind == "zip-in-zip":
+        return "data.zip", zipped([("x.gstz", zipped([("y.gstz", zipped([("z.gst", xml)]))]))])
+    members = []
+    for index in range(draw(st.integers(0, 4))):
+        size = draw(st.sampled_from([0, 100, 2 * 1024 * 1024]))
+        content = bytes(size) if draw(st.booleans()) else os.urandom(min(size, 100_000))
+        members.append((f"m{index}{draw(st.sampled_from(['.cat', '.gst', '.catz', '.txt']))}", content))
+    return "data.zip", zipped(members + [("data.gst", xml)])

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from builder.listio.jsonio import CARD_PATTERN, FORMAT_PATTERN
 from cards import package_validation
 from cards.models import Card, DataPackage, Format, GameSystem, Opponent
-from cards.services import PackageError, package_import, package_import_file, packages_load_bundled
+from cards.services import PackageError, import_paths, package_import, package_import_file, packages_load_bundled
 
 from .strategies import (
     HUGE_INTS,
@@ -32,6 +32,7 @@ from .strategies import (
     bundled_package,
     bundled_package_paths,
     examples,
+    hostile_battlescribe_files,
     json_values,
     paths_of,
 )
@@ -349,3 +350,23 @@ def test_unreadable_files_are_refused_with_a_message(db, tmp_path, raw, expected
     with pytest.raises(PackageError) as info:
         package_import_file(path)
     assert expected in check_refusal(info.value)
+
+
+# --- hostile BattleScribe files (docs/data-packages.md "Limits of a file") ------------------------------------
+
+
+@given(file=hostile_battlescribe_files())
+@examples(20, shared_fixture=True)
+def test_any_hostile_battlescribe_upload_is_refused_naming_the_file(bundled, file):
+    """XML nested past the limit, zips past their budgets, zips in zips, or plain bad data: import_package's service
+    refuses each with PackageError naming the file (and the zip's member), never a RecursionError or a MemoryError,
+    and writes nothing."""
+    name, raw = file
+    with tempfile.TemporaryDirectory() as directory, rolled_back():
+        path = Path(directory) / name
+        path.write_bytes(raw)
+        before = catalog_snapshot()
+        with pytest.raises(PackageError) as info:
+            import_paths([str(path)])
+        assert catalog_snapshot() == before
+        assert check_refusal(info.value) and name in str(info.value)

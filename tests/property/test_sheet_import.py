@@ -9,8 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cards.services import packages_load_bundled, sheet_export, sheet_import
-from cards.spreadsheet import SheetError, read_rows, write_file
+from cards.spreadsheet import MAX_COLUMNS, MAX_SHEET_ROWS, SheetError, read_rows, write_file
 
+from .strategies import hostile_workbooks
 from .test_package_import import catalog_snapshot, rolled_back
 
 pytestmark = pytest.mark.django_db
@@ -59,3 +60,18 @@ def test_the_bundled_sheet_with_one_cell_changed(data):
         column = data.draw(st.integers(0, len(rows[0]) - 1))
         rows[row][column] = data.draw(CELL)
         attempt(write_file(rows, "csv"), "core.csv")
+
+
+@settings(max_examples=40, deadline=None)
+@given(raw=hostile_workbooks())
+def test_any_hostile_workbook_is_read_within_bounds_or_refused(raw):
+    """A declared dimension, row numbers, columns and shared strings chosen by the file: read_rows gives at most
+    MAX_SHEET_ROWS rows of at most MAX_COLUMNS cells (no padding to the dimension) or refuses with SheetError; the
+    import of the same file writes nothing when refused."""
+    try:
+        rows = read_rows(raw, "hostile.xlsx")
+    except SheetError as error:
+        assert error.problems and all(str(problem).strip() for problem in error.problems)
+    else:
+        assert len(rows) <= MAX_SHEET_ROWS and all(len(row) <= MAX_COLUMNS for row in rows)
+    attempt(raw, "hostile.xlsx")

@@ -340,3 +340,24 @@ def test_an_xlsx_export_of_a_package_uploads_back_as_no_change(staff_client, cat
     versions = PackageVersion.objects.filter(slug="core").count()
     staff_client.post("/data/import/confirm/", confirm_fields(page))
     assert PackageVersion.objects.filter(slug="core").count() == versions  # the same content: no new version
+
+
+# --- hostile files (docs/data-packages.md "Limits of a file") ------------------------------------------------------
+
+
+def test_a_zip_bomb_and_a_shared_strings_bomb_are_refused_on_the_page_naming_the_limit(staff_client, tmp_path):
+    """A zip of 19 MB members of zeros and a workbook of 2 million shared strings, both small enough to upload:
+    each is refused on the page with the member and the limit it passed, nothing written, nothing pending."""
+    from tests.support.hostile_files import strings_bomb, zip_bomb
+
+    bomb = tmp_path / "bomb.zip"
+    zip_bomb(bomb, members=2)
+    before = catalog_snapshot()
+    response = preview_battlescribe(staff_client, zip_upload("bomb.zip", bomb.read_bytes()))
+    page = response.content.decode()
+    assert response.status_code == 400
+    assert "bomb.zip!faction-00.cat" in page and "compressed more than 200 to 1" in page
+    sheet = sheet_post(staff_client, file=SimpleUploadedFile("strings.xlsx", strings_bomb()))
+    assert sheet.status_code == 400
+    assert "strings.xlsx!xl/sharedStrings.xml: more than 200000 shared strings (the limit)" in sheet.content.decode()
+    assert catalog_snapshot() == before and PENDING_KEY not in staff_client.session
