@@ -35,7 +35,7 @@ from builder import services
 from cards.services import package_import
 from tests.browser.conftest import ARTIFACTS, TIMEOUT_MS, watch_csp
 from tests.security.conftest import World
-from tests.security.test_csrf import every_page
+from tests.security.crawl import every_page
 from tests.support.simulations import hagmi_catalog, published  # noqa: F401  (the matrix's catalog; no workers)
 
 PACKAGES = Path(__file__).resolve().parents[2] / "cards" / "packages"
@@ -219,7 +219,7 @@ def other_games_pages(world: World) -> dict[str, list[tuple[str, str, int]]]:
 
 def matrix_pages(world: World) -> dict[str, list[tuple[str, str, int]]]:
     """actor -> [(name, path, status)] of every full HTML page of the matrix the actor may open (the crawl of
-    tests/security/test_csrf.py `every_page`, htmx fragments left out), then the refusals."""
+    tests/security/crawl.py `every_page`, htmx fragments left out), then the refusals."""
     pages: dict[str, list[tuple[str, str, int]]] = defaultdict(list)
     for name, actor, url, html in every_page(world):
         if re.match(r"\s*<!doctype html", html, re.I):  # a page, not an htmx fragment
