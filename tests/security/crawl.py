@@ -282,9 +282,11 @@ def hx_headers_token(html: str) -> bool:
     return bool(page.hx_headers and json.loads(page.hx_headers).get("X-CSRFToken"))
 
 
-def every_page(world: World, actors: tuple[str, ...] | None = None):
+def every_page(world: World, actors: tuple[str, ...] | None = None, part: tuple[int, int] = (0, 1)):
     """(name, actor, url, html) of every page of the matrix that the actor may open (expected 200), requested now
-    in `world` (the layout walk's, on the live server: its own objects), for every actor or those of `actors`."""
+    in `world` (the layout walk's, on the live server: its own objects), for every actor or those of `actors`;
+    with `part` (k, n), only every n-th of those pages from the k-th (the others are not requested)."""
+    number = -1
     for name, calls in sorted(MATRIX.items()):
         for call in calls:
             if call.api or call.method != "GET":
@@ -296,12 +298,21 @@ def every_page(world: World, actors: tuple[str, ...] | None = None):
                     expected = call.expect(actor, state)
                     if expected.status != 200:
                         continue
+                    number += 1
+                    if number % part[1] != part[0]:
+                        continue
                     obj = _object(world, call, state, expected)
                     response, _name = _request(world, call, actor, obj)
                     assert response.status_code == 200, (name, actor, state)
                     if not response["Content-Type"].startswith("text/html"):
                         continue  # /favicon.ico: an image, not a page
                     yield name, actor, response.wsgi_request.get_full_path(), response.content.decode()
+
+
+def page_cells(actor: str) -> list[str]:
+    """The names of `actor`'s pages in `every_page`'s order, from the matrix alone."""
+    return [name for name, calls in sorted(MATRIX.items()) for call in calls if not call.api and call.method == "GET"
+            for state in call.states if actor in call.actors and call.expect(actor, state).status == 200]
 
 
 def page_names() -> list[str]:
