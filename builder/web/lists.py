@@ -15,6 +15,7 @@ from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -213,15 +214,17 @@ def _draft_validation(draft: dict[str, Any]) -> dict[str, Any]:
 
 
 def _editor_context(game_list, form, draft, *, saved_doc, q="", conflict=None, problems=None, saved=False,
-                    save_failed=False, paste=None, request_data=None):
+                    save_failed=False, paste=None, request_data=None, swap=False):
+    """The editor's context; `swap`: for an htmx answer, which shows no picker (lists/_editor_swap.html)."""
     result = _draft_validation(draft)
     context = _list_view(game_list, draft, result)
     system = game_list.system.slug
     dirty = draft != saved_doc
-    filters = _picker_filters(system, request_data)  # the picker's pick-* fields, the sample hand's seed
+    filters = None if swap else _picker_filters(system, request_data)  # the picker's pick-* fields
     context.update({
         "form": form, "draft_json": json.dumps(draft, ensure_ascii=False), "q": q, "picker_q": split_quantity(q)[1],
-        "picker": _picker(system, q, filters), "picker_filters": filters, "picker_filtered": filters.active,
+        "picker": [] if swap else _picker(system, q, filters), "picker_filters": filters,
+        "picker_filtered": filters is not None and filters.active,
         "odds": draws.odds_panel(draft, p.catalog(system), seed=draws.seed_of(request_data)), "conflict": conflict, "problems": problems or [], "saved": saved,
         "save_failed": save_failed, "dirty": dirty, "hagmi": system == "hagmi",
         "loadout": p.warjack_loadout_choices(p.catalog(system)) if system == "warcaster" else None,
@@ -283,15 +286,15 @@ def _editor_post(request: HttpRequest, game_list: GameList, saved_doc: dict[str,
         problems = [" ".join(errors) if name not in form.fields or not form.fields[name].label
                     else f"{form.fields[name].label}: {' '.join(errors)}" for name, errors in form.errors.items()]
         context = _editor_context(game_list, _initial_form(game_list, saved_doc), saved_doc,
-                                  saved_doc=saved_doc, q=q, problems=problems)
-        return render(request, "lists/edit.html", context, status=_status(request, 400))
+                                  saved_doc=saved_doc, q=q, problems=problems, swap=is_htmx(request))
+        return _editor_render(request, context, 400)
     data = form.cleaned_data
     try:
         draft, _system = services.check_document(data["document"])
     except (ListServiceError, ListFormatError) as error:
-        context = _editor_context(game_list, _initial_form(game_list, saved_doc), saved_doc,
-                                  saved_doc=saved_doc, q=q, problems=[row["message"] for row in error_lines(error)])
-        return render(request, "lists/edit.html", context, status=_status(request, 400))
+        context = _editor_context(game_list, _initial_form(game_list, saved_doc), saved_doc, saved_doc=saved_doc,
+                                  q=q, problems=[row["message"] for row in error_lines(error)], swap=is_htmx(request))
+        return _editor_render(request, context, 400)
     draft = {**draft, "name": data["name"], "format": data["format"] or None}
     op = request.POST.get("op", "")
     system = game_list.system.slug
@@ -340,8 +343,8 @@ def _editor_post(request: HttpRequest, game_list: GameList, saved_doc: dict[str,
     form.is_valid()
     context = _editor_context(game_list, form, draft, saved_doc=saved_doc, q=q, conflict=conflict,
                               problems=problems, saved=saved, save_failed=save_failed, paste=paste,
-                              request_data=request.POST)
-    return render(request, "lists/edit.html", context, status=_status(request, 409 if conflict else 200))
+                              request_data=request.POST, swap=is_htmx(request))
+    return _editor_render(request, context, 409 if conflict else 200)
 
 
 def _count(written: str | None) -> int:
@@ -364,6 +367,17 @@ def _paste(text: str, op: str, game_list: GameList, draft: dict[str, Any], secti
 
     pasted = paste_into(draft, text, system, catalog_for, home, sections)
     return pasted.document, {"text": pasted.text, "problems": pasted.problems, "added": pasted.added, "swap": True}
+
+
+def _editor_render(request: HttpRequest, context: dict[str, Any], status: int) -> HttpResponse:
+    """The editor's answer to a POST. htmx keeps only #editor-live, #editor-side and, after a paste, #paste-box
+    (the form's hx-select, hx-select-oob and the box's hx-swap-oob): it gets just those, in the same markup as the
+    whole page (lists/_editor_swap.html), not the picker and the rest of the page it would throw away. A plain form
+    POST (no JavaScript) gets the whole page."""
+    template = "lists/_editor_swap.html" if is_htmx(request) else "lists/edit.html"
+    response = render(request, template, context, status=_status(request, status))
+    patch_vary_headers(response, ("HX-Request",))  # never a fragment for a page, nor a page for htmx
+    return response
 
 
 def _status(request: HttpRequest, status: int) -> int:

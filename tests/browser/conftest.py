@@ -108,8 +108,8 @@ def new_page(browser, request):
                 page.screenshot(path=str(ARTIFACTS / f"{name}-{number}-{index}.png"), full_page=True)
     for context in contexts:
         for open_page in context.pages:
-            try:
-                open_page.wait_for_timeout(50)  # let the last page's events arrive
+            try:  # a round trip to the page: the events it sent before (violations, console) have arrived
+                open_page.evaluate("() => document.readyState")
             except Exception:  # noqa: BLE001  (a page that is already gone reported what it had)
                 pass
         context.close()

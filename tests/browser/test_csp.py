@@ -149,13 +149,19 @@ def test_item12_the_browser_tests_catch_a_csp_violation(site, browser):
     watch_csp(context, violations)
     page = context.new_page()
     page.goto(f"{site}/")
-    page.evaluate("""() => {
-        document.body.setAttribute("style", "background: red");
-        const script = document.createElement("script");
-        script.textContent = "window.injected = 1";
-        document.body.append(script);
-    }""")
-    page.wait_for_timeout(100)
+    with page.expect_console_message(lambda message: "Content Security Policy" in message.text):
+        page.evaluate("""() => new Promise((done) => {
+            const seen = new Set();  // resolves once both blocks were reported (after the fixture's listener)
+            document.addEventListener("securitypolicyviolation", (event) => {
+                seen.add(event.effectiveDirective);
+                if (seen.has("style-src-attr") && seen.has("script-src-elem")) done();
+            });
+            document.body.setAttribute("style", "background: red");
+            const script = document.createElement("script");
+            script.textContent = "window.injected = 1";
+            document.body.append(script);
+        })""")
+    page.evaluate("() => document.readyState")  # a round trip: the violations the page reported have arrived
     injected = page.evaluate("window.injected")
     context.close()
     assert injected is None

@@ -35,7 +35,7 @@ from builder import services
 from cards.services import package_import
 from tests.browser.conftest import ARTIFACTS, TIMEOUT_MS, watch_csp
 from tests.security.conftest import World
-from tests.security.test_csrf import every_page
+from tests.security.crawl import every_page
 from tests.support.simulations import hagmi_catalog, published  # noqa: F401  (the matrix's catalog; no workers)
 
 PACKAGES = Path(__file__).resolve().parents[2] / "cards" / "packages"
@@ -150,6 +150,9 @@ async (contrast) => {
 """
 
 
+AXE_DONE: dict[tuple[str, str], list[dict]] = {}  # axe-core's answer for a page structure is the same in every test
+
+
 @dataclass
 class Findings:
     covered: dict[tuple[str, str], list[str]] = field(default_factory=dict)  # (page at width, cover) -> controls
@@ -158,7 +161,8 @@ class Findings:
     pages: int = 0
     checks: int = 0
     controls: int = 0
-    axe_done: dict[tuple[str, str], list[dict]] = field(default_factory=dict)  # (rules, structure) -> found
+    # (rules, structure) -> found: axe-core's answers, shared by the walk's tests in this process (AXE_DONE)
+    axe_done: dict[tuple[str, str], list[dict]] = field(default_factory=lambda: AXE_DONE)
     axe_runs: int = 0
 
     def count(self) -> int:
@@ -193,11 +197,13 @@ def refusal_pages(world: World) -> list[tuple[str, str, str]]:
             ("400", "owner", f"/lists/{world.list('deleted').slug}/edit/")]  # the name is the status
 
 
-def other_games_pages(world: World) -> dict[str, list[tuple[str, str, int]]]:
+def other_games_pages(world: World, actor: str) -> list[tuple[str, str, int]]:
     """The matrix's pages are HAGMI's; the same kinds of page for the two miniatures games, from their bundled
     packages and sample lists (a Warcaster force with warjack loadouts): catalog, a card, the rules, and a list's
-    share page, editor and sheet."""
+    share page, editor and sheet. The pages `actor` opens (anonymous: the catalog's; the owner: the list's)."""
     pages: dict[str, list[tuple[str, str, int]]] = defaultdict(list)
+    if actor not in OTHER_GAMES:
+        return []
     for system, package, sample in (("mwda", "core-sample", "steel-wolves-pack"),
                                     ("warcaster", "core-sample", "isa-starsteel-vanguard")):
         package_import(json.loads((PACKAGES / system / f"{package}.json").read_text(encoding="utf-8")), source="test")
@@ -214,19 +220,45 @@ def other_games_pages(world: World) -> dict[str, list[tuple[str, str, int]]]:
         for entry in jacks[:1]:  # the odds of a warjack's chosen weapons (W11), as the editor links them
             weapons = "&".join(f"weapon={code}" for code in entry["options"]["weapons"])
             pages["anon"].append(("card_odds", f"/catalog/{system}/{entry['card']}/odds/?{weapons}", 200))
-    return pages
+    return pages[actor]
 
 
-def matrix_pages(world: World) -> dict[str, list[tuple[str, str, int]]]:
-    """actor -> [(name, path, status)] of every full HTML page of the matrix the actor may open (the crawl of
-    tests/security/test_csrf.py `every_page`, htmx fragments left out), then the refusals."""
-    pages: dict[str, list[tuple[str, str, int]]] = defaultdict(list)
-    for name, actor, url, html in every_page(world):
+# The matrix's htmx fragments (the picker's results, a run's progress): checked inside the pages that hold them.
+FRAGMENTS = frozenset({"list_picker", "simulation_progress"})
+
+
+def matrix_pages(world: World, actor: str, part: tuple[int, int] = (0, 1)) -> list[tuple[str, str, int]]:
+    """[(name, path, status)] of the full HTML pages of the matrix `actor` may open (the crawl of
+    tests/security/crawl.py `every_page`, htmx fragments left out; every n-th of them from the k-th, `part`
+    (k, n)), then, in the last part, the refusals the actor meets."""
+    pages: list[tuple[str, str, int]] = []
+    for name, _actor, url, html in every_page(world, actors=(actor,), part=part):
         if re.match(r"\s*<!doctype html", html, re.I):  # a page, not an htmx fragment
-            pages[actor].append((name, url, 200))
-    for name, actor, path in refusal_pages(world):
-        pages[actor].append((name, path, int(name)))
+            pages.append((name, url, 200))
+        else:
+            assert name in FRAGMENTS, f"{name} {url}: not a page, and not one of the matrix's htmx fragments"
+    if part[0] == part[1] - 1:
+        for name, refused_actor, path in refusal_pages(world):
+            if refused_actor == actor:
+                pages.append((name, path, int(name)))
     return pages
+
+
+# The other games' pages (`other_games_pages`) and the refusals (`refusal_pages`) each actor opens.
+OTHER_GAMES = {"anon": 2 * 3 + 1, "owner": 2 * 3}  # catalog, card, rules (+ a warjack's odds); share, editor, sheet
+REFUSALS = {"anon": 1, "other": 2, "owner": 1}
+
+
+def planned_pages(actor: str, part: tuple[int, int] = (0, 1)) -> int:
+    """How many pages the walk opens as `actor` in one language (in part (k, n) of them), from the matrix itself
+    (its GET pages expected 200 but the fragments and the non-HTML answers), the other games' pages and the
+    refusals (in the last part): what `matrix_pages` and `other_games_pages` must find."""
+    from tests.security.crawl import NOT_HTML, page_cells
+
+    matrix = sum(1 for number, name in enumerate(page_cells(actor))
+                 if number % part[1] == part[0] and name not in NOT_HTML | FRAGMENTS)
+    last = part[0] == part[1] - 1
+    return matrix + (OTHER_GAMES.get(actor, 0) + REFUSALS.get(actor, 0) if last else 0)
 
 
 def check_page(page, url: str, status: int, label: str, shot: str, findings: Findings, widths=WIDTHS) -> None:
@@ -298,50 +330,69 @@ def site(live_server, settings):
 
 
 # English at the three widths; Japanese at the phone width (its words wrap otherwise: the phone again). One test per
-# language, so the suite's processes (pytest-xdist) share the crawl.
+# language, actor and part of the actor's pages (every SHARDS[language][actor]-th page): pytest-xdist's processes
+# share the walk, and no test walks for more than a minute.
 LANGUAGES = {"en": WIDTHS, "ja": WIDTHS[:1]}
+SHARDS = {"en": {"anon": 2, "owner": 3, "other": 2, "staff": 2, "editor": 1},
+          "ja": {"anon": 2, "owner": 2, "other": 1, "staff": 1, "editor": 1}}
+WALKS = [(language, actor, part, parts) for language, actors in SHARDS.items() for actor, parts in actors.items()
+         for part in range(parts)]
 
 
-@pytest.mark.parametrize("language", list(LANGUAGES))
-def test_every_page_of_the_matrix_at_three_widths(browser, site, world, language):
+def test_the_walk_covers_every_page_of_the_matrix_and_the_other_games():
+    """The walk's parts together open every page of the matrix as every actor, the other games' pages and the
+    refusals, in both languages: at least 140 page loads a language (each part checks it opened what is planned)."""
+    from tests.security.conftest import ACTORS
+
+    for language, actors in SHARDS.items():
+        assert set(actors) == {*ACTORS, "editor"}, language
+        assert sum(planned_pages(actor) for actor in actors) >= 140, language
+
+
+@pytest.mark.parametrize("language, actor, part, parts", WALKS,
+                         ids=[f"{language}-{actor}-{part + 1}of{parts}" for language, actor, part, parts in WALKS])
+def test_every_page_of_the_matrix_at_three_widths(browser, site, world, language, actor, part, parts):
     """No control covered, no sideways scroll, no serious or critical axe-core violation: every page of the matrix
     as each actor who may open it, the other games' pages and the refusal pages, at the three widths in English and
-    at the phone width in Japanese. Every offender is listed; a CSP violation on any page fails the test too."""
+    at the phone width in Japanese (this test: one actor's pages, every `parts`-th from `part`). Every offender is
+    listed; a CSP violation on any page fails the test too."""
     if not AXE.exists():
         pytest.fail(f"axe-core is missing ({AXE}): run `python3 dev.py test` once, or "
                     "`npm ci --prefix tests/browser/js` (Debian: apt-get install -y npm).")
-    for pattern in (f"test_layout-{language}-*.png", f"test_layout-error-{language}-*.png"):
+    for pattern in (f"test_layout-{language}-{actor}-*.png", f"test_layout-error-{language}-{actor}-{part}.png"):
         for old in ARTIFACTS.glob(pattern):
-            old.unlink()
-    pages = matrix_pages(world)
-    for actor, visits in other_games_pages(world).items():
-        pages[actor].extend(visits)
+            if pattern.startswith("test_layout-error") or int(old.name.split("-")[3]) % parts == part:
+                old.unlink()
+    pages = matrix_pages(world, actor, (part, parts))
+    if part == parts - 1:  # the other games' pages in the last part, with the refusals
+        pages += other_games_pages(world, actor)
+    assert len(pages) == planned_pages(actor, (part, parts)), (len(pages), planned_pages(actor, (part, parts)))
+    visits = [(part + parts * number, visit) for number, visit in enumerate(pages)]
     findings = Findings()
     csp: list[str] = []
     widths = LANGUAGES[language]
-    for actor, visits in pages.items():
-        context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
-        context.set_default_timeout(TIMEOUT_MS)
-        watch_csp(context, csp)
-        context.add_init_script(path=str(AXE))
-        context.add_cookies(session_cookie(world, actor, site)
-                            + [{"name": "django_language", "value": language, "url": site}])
-        page = context.new_page()
-        try:
-            for number, (name, path, status) in enumerate(visits):
-                check_page(page, f"{site}{path}", status, f"{name} {path} as {actor} ({language})",
-                           f"{language}-{actor}-{number:02d}-{name}", findings, widths)
-                findings.pages += 1
-                findings.checks += len(widths)
-        except Exception:  # a page that did not load or a check that broke: the page as it was, then the error
-            ARTIFACTS.mkdir(exist_ok=True)
-            page.screenshot(path=str(ARTIFACTS / f"test_layout-error-{language}-{actor}.png"), full_page=True)
-            raise
-        finally:
-            context.close()
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
+    context.set_default_timeout(TIMEOUT_MS)
+    watch_csp(context, csp)
+    context.add_init_script(path=str(AXE))
+    context.add_cookies(session_cookie(world, actor, site)
+                        + [{"name": "django_language", "value": language, "url": site}])
+    page = context.new_page()
+    try:
+        for number, (name, path, status) in visits:
+            check_page(page, f"{site}{path}", status, f"{name} {path} as {actor} ({language})",
+                       f"{language}-{actor}-{number:02d}-{name}", findings, widths)
+            findings.pages += 1
+            findings.checks += len(widths)
+    except Exception:  # a page that did not load or a check that broke: the page as it was, then the error
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"test_layout-error-{language}-{actor}-{part}.png"), full_page=True)
+        raise
+    finally:
+        context.close()
     print(f"{findings.pages} page loads, {findings.checks} checks (a page at a width), {findings.controls} controls, "
           f"axe-core run {findings.axe_runs} times")
-    assert findings.pages >= 140, findings.pages  # the matrix's pages and the other games'
+    assert findings.pages == len(visits) and visits, (findings.pages, len(visits))
     assert not csp, "\n".join(csp)
     assert not findings.report(), findings.report() + f"\n(screenshots: {ARTIFACTS}/test_layout-*.png)"
 
@@ -367,7 +418,7 @@ def test_the_checks_find_a_covered_control_a_wide_page_and_an_axe_violation(brow
         unnamed.id = "probe-unnamed";
         main.append(hidden, wide, unnamed, banner);
     }""")
-    findings = Findings()
+    findings = Findings(axe_done={})  # its own answers: the probes change the page's structure
     check_widths(page, "probe", "probe", findings)
     context.close()
     covered = [f"{where} {cover} {controls}" for (where, cover), controls in findings.covered.items()]

@@ -189,9 +189,8 @@ def test_no_page_load_asks_for_a_missing_favicon(site, sized):
     page = sized()
     missing: list[str] = []
     page.on("response", lambda response: missing.append(response.url) if response.status == 404 else None)
-    page.goto(f"{site}/")
-    page.goto(f"{site}/api/systems/")  # JSON: the browser asks for /favicon.ico itself
-    page.wait_for_timeout(300)
+    page.goto(f"{site}/")  # goto waits for the page's load event: everything the page asked for has answered
+    page.goto(f"{site}/api/systems/")  # JSON: the browser asks for /favicon.ico itself (not a page's request)
     assert missing == []
     response = page.request.get(f"{site}/favicon.ico")
     assert response.status == 200 and response.headers["content-type"] == "image/x-icon"

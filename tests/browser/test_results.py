@@ -70,7 +70,11 @@ def test_a_result_page_shows_its_charts_and_their_numbers(site, new_page, make_u
     for width, height in WIDTHS:
         page.set_viewport_size({"width": width, "height": height})
         where = f"{system} result in {language} at {width} px"
-        page.wait_for_timeout(150)  # Chart.js redraws on resize
+        # Chart.js redraws on resize (a ResizeObserver, then a frame): wait until every canvas fits the new width,
+        # then for two frames
+        page.wait_for_function("(width) => [...document.querySelectorAll('canvas')].every("
+                               "(c) => c.getBoundingClientRect().right <= width)", arg=width)
+        page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
         drawn = page.evaluate(CANVASES)
         assert sorted(c["id"] for c in drawn) == sorted(c["id"] for c in charts), where
         for canvas in drawn:

@@ -26,6 +26,24 @@ LIST_STATES = ("private", "unlisted", "public", "deleted")
 RUN_STATES = ("done-private", "done-public", "queued")
 
 
+# The tests that read the one crawl of the matrix (tests/security/crawl.py), one endpoint each.
+CRAWL_TESTS = ("test_permission_matrix", "test_item12_every_page_sends_the_content_security_policy",
+               "test_item12_no_page_has_an_inline_style_or_script",
+               "test_every_post_form_on_every_page_carries_the_token_and_is_refused_without_it")
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(session, config, items) -> None:
+    """An endpoint's crawl tests side by side (in the places the suite's order gave them all): pytest-xdist hands
+    each process a run of neighbouring tests, so an endpoint is crawled by one process, not by each."""
+    places = [index for index, item in enumerate(items) if getattr(item, "originalname", None) in CRAWL_TESTS
+              and hasattr(item, "callspec") and "name" in item.callspec.params]
+    ordered = sorted((items[index] for index in places),
+                     key=lambda item: (item.callspec.params["name"], CRAWL_TESTS.index(item.originalname)))
+    for index, item in zip(places, ordered):
+        items[index] = item
+
+
 @pytest.fixture(autouse=True)
 def _security_settings(settings):
     settings.SECURE_SSL_REDIRECT = False  # the test client speaks plain http
@@ -132,6 +150,15 @@ def editor(make_user):
 @pytest.fixture
 def world(hagmi_catalog, published, owner, other, staff, editor) -> World:  # noqa: F811
     return World({"owner": owner, "other": other, "staff": staff, "editor": editor})
+
+
+@pytest.fixture
+def crawl(world):
+    """The one crawl of the permission matrix (tests/security/crawl.py): made by the first test of this process
+    that asks for it, with that test's users, then kept for the session."""
+    from tests.security.crawl import matrix_crawl
+
+    return matrix_crawl(world.users)
 
 
 __all__ = ["ACTORS", "LIST_STATES", "PASSWORD", "RUN_STATES", "USERS", "World"]

@@ -18,8 +18,8 @@ import rest_framework
 from django.conf import settings
 
 from tests.security.conftest import World
-from tests.security.test_csrf import every_page
-from tests.security.test_permission_matrix import MATRIX, _object, _request
+from tests.security.crawl import NOT_HTML, page_count, page_names
+from tests.security.test_permission_matrix import MATRIX
 
 pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parents[2]
@@ -55,30 +55,42 @@ def test_item12_the_settings_are_the_documented_policy():
         assert not sources & {"'unsafe-inline'", "'unsafe-eval'", "'unsafe-hashes'", "*", "data:", "http:", "https:"}
 
 
-def test_item12_every_page_sends_the_content_security_policy(world: World):
-    """One cell of every call of the matrix (every URL pattern and method, the owner where the call has objects):
-    the header is exactly the documented policy; only the API docs page differs, by its documented exception."""
+@pytest.mark.parametrize("name", sorted(MATRIX))
+def test_item12_every_page_sends_the_content_security_policy(crawl, name):
+    """One cell of every call of the matrix (every URL pattern and method, the owner where the call has objects),
+    from the one crawl (tests/security/crawl.py): the header is exactly the documented policy; only the API docs
+    page differs, by its documented exception."""
     expected = documented_policy()
     docs = {key: expected.get(key, set()) | DOCS_EXCEPTION.get(key, set()) for key in expected | DOCS_EXCEPTION}
-    problems, seen = [], 0
-    for name, calls in sorted(MATRIX.items()):
-        for call in calls:
-            actor = "owner" if "owner" in call.actors else call.actors[0]
-            state = call.states[0]
-            response, _shown = _request(world, call, actor, _object(world, call, state, call.expect(actor, state)))
-            header = response.get("Content-Security-Policy")
-            seen += 1
-            if header is None:
-                problems.append(f"{call.method} {call.path} ({response.status_code}): no Content-Security-Policy")
-            elif without_nonce(parse_policy(header)) != (docs if name == "api-docs" else expected):
-                problems.append(f"{call.method} {call.path} ({response.status_code}): {header}")
+    problems = []
+    for index, call in enumerate(MATRIX[name]):
+        actor = "owner" if "owner" in call.actors else call.actors[0]
+        state = call.states[0]
+        (cell,) = [cell for cell in crawl.of(name) if cell.call_index == index and cell.actor == actor
+                   and cell.state == state]
+        header = cell.csp
+        if header is None:
+            problems.append(f"{call.method} {call.path} ({cell.status}): no Content-Security-Policy")
+        elif without_nonce(parse_policy(header)) != (docs if name == "api-docs" else expected):
+            problems.append(f"{call.method} {call.path} ({cell.status}): {header}")
+    assert not problems, "\n".join(problems)
+
+
+def test_item12_a_404_sends_the_content_security_policy(world: World):
+    expected = documented_policy()
+    problems = []
     for path in ("/no-such-page/", "/api/no-such-endpoint/", "/catalog/hagmi/NO-SUCH-CARD/"):
         response = world.page_client("anon").get(path)
         assert response.status_code == 404, path
         if parse_policy(response.get("Content-Security-Policy", "")) != expected:
             problems.append(f"GET {path} (404): {response.get('Content-Security-Policy')}")
     assert not problems, "\n".join(problems)
-    assert seen >= 85, seen
+
+
+def test_item12_the_policy_checks_cover_the_site():
+    """One cell of every call (the test above, one endpoint each) and every page (the inline check below)."""
+    assert sum(len(calls) for calls in MATRIX.values()) >= 85
+    assert page_count() >= 100, page_count()
 
 
 def test_item12_the_api_docs_script_carries_a_fresh_nonce(world: World):
@@ -120,17 +132,22 @@ class Inline(HTMLParser):
     handle_startendtag = handle_starttag
 
 
-def test_item12_no_page_has_an_inline_style_or_script(world: World):
-    """Every page of the matrix as every actor who may open it (the rendered HTML, template tags included)."""
-    problems, pages = [], 0
-    for name, actor, url, html in every_page(world):
+@pytest.mark.parametrize("name", page_names())
+def test_item12_no_page_has_an_inline_style_or_script(crawl, name):
+    """Every page of the matrix as every actor who may open it (the rendered HTML, template tags included), from
+    the one crawl (tests/security/crawl.py), one endpoint's pages each."""
+    problems = []
+    for cell in crawl.pages(name):
+        assert cell.status == 200, (cell.name, cell.actor, cell.state)
+        assert (cell.html is None) == (name in NOT_HTML), (cell.name, cell.actor, cell.state, cell.content_type)
+        if cell.html is None:
+            continue  # /favicon.ico, a position: not a page
         page = Inline()
-        page.feed(html)
-        pages += 1
+        page.feed(cell.html)
         if page.styles or page.inline_scripts:
-            problems.append(f"{url} as {actor}: {page.styles + [f'<script nonce={n}>' for n in page.inline_scripts]}")
+            problems.append(f"{cell.url} as {cell.actor}: "
+                            f"{page.styles + [f'<script nonce={n}>' for n in page.inline_scripts]}")
     assert not problems, "\n".join(problems)
-    assert pages >= 100, pages
 
 
 def test_item12_no_template_has_an_inline_style_or_script():

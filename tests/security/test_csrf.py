@@ -4,7 +4,6 @@ session login API takes JSON only (a cross-site form cannot sign a visitor into 
 from __future__ import annotations
 
 import json
-from html.parser import HTMLParser
 from urllib.parse import urljoin, urlsplit
 
 import pytest
@@ -12,99 +11,24 @@ from rest_framework.test import APIClient
 
 from tests.builder.conftest import hagmi_doc
 from tests.security.conftest import PASSWORD, World, shared_handler
-from tests.security.test_permission_matrix import MATRIX, _object, _request
+from tests.security.crawl import FORM_ENDPOINTS, NOT_HTML, TOKEN_FIELD, page_count, page_names, parse
 
 pytestmark = pytest.mark.django_db
-TOKEN_FIELD = "csrfmiddlewaretoken"
 
 
-class Forms(HTMLParser):
-    """The page's <form>s (method, action, fields as a browser would submit them) and the <body>'s hx-headers."""
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.forms: list[dict] = []
-        self.hx_headers: str | None = None
-        self.hx_writes: list[str] = []  # elements that make htmx send a non-GET request
-        self._form: dict | None = None
-        self._textarea: str | None = None
-
-    def handle_starttag(self, tag, attrs):
-        attrs = dict(attrs)
-        if tag == "body":
-            self.hx_headers = attrs.get("hx-headers")
-        for verb in ("hx-post", "hx-put", "hx-patch", "hx-delete"):
-            if verb in attrs:
-                self.hx_writes.append(attrs[verb])
-        if tag == "form":
-            self._form = {"method": (attrs.get("method") or "get").lower(), "action": attrs.get("action") or "",
-                          "fields": [], "submit": None}
-            self.forms.append(self._form)
-        if self._form is None or not attrs.get("name"):
-            return
-        name = attrs["name"]
-        if tag == "input":
-            kind = (attrs.get("type") or "text").lower()
-            if kind in ("checkbox", "radio") and "checked" not in attrs:
-                return
-            if kind == "submit":
-                self._form["submit"] = self._form["submit"] or (name, attrs.get("value", ""))
-            elif kind != "file":
-                self._form["fields"].append((name, attrs.get("value", "")))
-        elif tag == "textarea":
-            self._textarea = name
-            self._form["fields"].append((name, ""))
-        elif tag == "button" and (attrs.get("type") or "submit") == "submit":
-            self._form["submit"] = self._form["submit"] or (name, attrs.get("value", ""))
-
-    def handle_data(self, data):
-        if self._form is not None and self._textarea is not None:
-            name, value = self._form["fields"][-1]
-            self._form["fields"][-1] = (name, value + data)
-
-    def handle_endtag(self, tag):
-        if tag == "form":
-            self._form = None
-        elif tag == "textarea":
-            self._textarea = None
-
-    def handle_startendtag(self, tag, attrs):
-        self.handle_starttag(tag, attrs)
-
-
-def parse(html: str) -> Forms:
-    parser = Forms()
-    parser.feed(html)
-    return parser
-
-
-def every_page(world: World):
-    """(actor, url) of every page of the matrix that the actor may open (expected 200): every page, as every user."""
-    for name, calls in sorted(MATRIX.items()):
-        for call in calls:
-            if call.api or call.method != "GET":
-                continue
-            for state in call.states:
-                for actor in call.actors:
-                    expected = call.expect(actor, state)
-                    if expected.status != 200:
-                        continue
-                    obj = _object(world, call, state, expected)
-                    response, _name = _request(world, call, actor, obj)
-                    assert response.status_code == 200, (name, actor, state)
-                    if not response["Content-Type"].startswith("text/html"):
-                        continue  # /favicon.ico: an image, not a page
-                    yield name, actor, response.wsgi_request.get_full_path(), response.content.decode()
-
-
-def test_every_post_form_on_every_page_carries_the_token_and_is_refused_without_it(world):
-    """Every page of the matrix, as every actor who may open it; then each distinct form, posted by that actor
-    without its token (403) and with it (anything but 403: the refusal was the token's)."""
-    seen: dict[tuple[str, str, str], tuple[str, dict]] = {}
-    pages = 0
-    for name, actor, url, html in every_page(world):
-        pages += 1
-        page = parse(html)
+@pytest.mark.parametrize("name", page_names())
+def test_every_post_form_on_every_page_carries_the_token_and_is_refused_without_it(crawl, name):
+    """Every page of one endpoint of the matrix, as every actor who may open it (the one crawl,
+    tests/security/crawl.py); then each distinct form not posted before, posted by that actor without its token
+    (403) and with it (anything but 403: the refusal was the token's), in the savepoint of the endpoint."""
+    own_forms = 0
+    for cell in crawl.pages(name):
+        assert cell.status == 200, (cell.name, cell.actor, cell.state)
+        assert (cell.html is None) == (name in NOT_HTML), (cell.name, cell.actor, cell.state, cell.content_type)
+        if cell.html is None:
+            continue  # /favicon.ico, a position: not a page
+        actor, url = cell.actor, cell.url
+        page = parse(cell.html)
         if page.hx_writes:  # htmx sends <body hx-headers> with each request: the token must be there
             assert page.hx_headers and json.loads(page.hx_headers).get("X-CSRFToken"), (name, url)
         for form in page.forms:
@@ -113,32 +37,17 @@ def test_every_post_form_on_every_page_carries_the_token_and_is_refused_without_
                 assert TOKEN_FIELD not in fields, f"{name}: a GET form would put the CSRF token in the URL ({url})"
                 continue
             assert fields.get(TOKEN_FIELD), f"{name} as {actor}: a POST form without a CSRF token ({url})"
-            action = urlsplit(urljoin(url, form["action"])).path
-            if action.endswith("/remove/") and any(key[1] == action for key in seen):
-                continue  # a card out of the draft once: the next actor's page no longer has its button
-            seen.setdefault((actor, action, ",".join(sorted(fields))), (url, form))
-    print(f"{pages} pages, {len(seen)} distinct POST forms")
-    assert pages >= 40 and len(seen) >= 12, (pages, sorted(seen))  # the crawl reached the site's forms
-    problems = []
-    # the buttons that move a list to the trash, or a card out of a draft, go last: the other forms of that list or
-    # card must still work
-    for (actor, action, _fields), (url, form) in sorted(seen.items(), key=lambda item: (
-            item[0][1].endswith(("/delete/", "/remove/")), item[0])):
-        client = world.page_client(actor, enforce_csrf_checks=True)
-        fresh = parse(client.get(url).content.decode())  # this client's own token and cookie
-        same = [f for f in fresh.forms if urlsplit(urljoin(url, f["action"])).path == action and f["method"] == "post"]
-        assert same, (url, action)
-        fields = dict(same[0]["fields"])
-        if same[0]["submit"]:
-            fields.setdefault(*same[0]["submit"])
-        without = {key: value for key, value in fields.items() if key != TOKEN_FIELD}
-        refused = client.post(action, without)
-        if refused.status_code != 403 or b"CSRF" not in refused.content:
-            problems.append(f"{action} as {actor} without the token: {refused.status_code}")
-        accepted = client.post(action, fields)
-        if accepted.status_code == 403:
-            problems.append(f"{action} as {actor} WITH the token is refused too: the form itself is broken")
+            own_forms += urlsplit(urljoin(url, form["action"])).path not in ("/accounts/logout/", "/i18n/setlang/")
+    assert own_forms or name not in FORM_ENDPOINTS, f"{name}: no POST form of its own on its pages"
+    problems = [problem for problem in crawl.posts_of(name).values() if problem]
     assert not problems, "\n".join(problems)
+
+
+def test_the_crawl_reaches_the_sites_pages_and_forms():
+    """The crawl is not vacuous: it opens the matrix's pages (each endpoint's test above checks that every one of
+    them answered 200 with HTML) and the site's forms (each endpoint of FORM_ENDPOINTS shows a POST form of its
+    own, checked above; every form is posted without and with its token)."""
+    assert page_count() >= 40 and len(FORM_ENDPOINTS) >= 12, (page_count(), sorted(FORM_ENDPOINTS))
 
 
 def test_htmx_requests_carry_the_token_in_a_header(world):

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 
 import pytest
 
@@ -188,3 +189,105 @@ def test_w11_a_warjack_without_weapons_keeps_the_line_of_its_odds(catalog, make_
                          **{"cortex-force-1": "", "weapons-force-1": ["WC-W01"]}).content.decode()
     assert 'class="entry-odds is-waiting"' not in ticked
     assert 'data-odds="WC-010"' in ticked and "/catalog/warcaster/WC-010/odds/?weapon=WC-W01" in ticked
+
+
+# --- htmx answers: only what htmx swaps ----------------------------------------------------------------------
+
+
+def _by_id(node, wanted: str):
+    """The element of `node` (django.test.html's tree) whose id is `wanted`, or None."""
+    for child in getattr(node, "children", []):
+        if isinstance(child, str):
+            continue
+        if dict(child.attributes).get("id") == wanted:
+            return child
+        found = _by_id(child, wanted)
+        if found is not None:
+            return found
+    return None
+
+
+def _top_level_ids(fragment) -> list[str]:
+    return [dict(child.attributes).get("id") or child.name for child in fragment.children if not isinstance(child, str)]
+
+
+@pytest.mark.parametrize("op, fields, swapped", [
+    ("add:weapons:HS-001", {}, ["title", "editor-live", "editor-side"]),
+    ("paste", {"paste": "2 紅蓮丸\n2 補給物質\n"}, ["title", "editor-live", "paste-box", "editor-side"]),
+])
+def test_an_htmx_answer_is_only_what_htmx_swaps_in_the_markup_of_the_whole_page(make_list, owner_client, op, fields,
+                                                                                 swapped):
+    """The form's hx-select (#editor-live), hx-select-oob (#editor-side) and, after a paste, the paste box
+    (hx-swap-oob): an htmx answer carries those and the page's title, nothing of the picker or the rest of the page;
+    each is the same element as in the whole page a form POST without JavaScript gets for the same click."""
+    from django.test.html import parse_html
+
+    game_list = make_list(hagmi_legal_doc())
+    whole = editor_post(owner_client, game_list, op, **fields)
+    part = editor_post(owner_client, game_list, op, htmx=True, **fields)
+    assert whole.status_code == part.status_code == 200
+    assert "HX-Request" in part["Vary"] and "HX-Request" in whole["Vary"]
+    whole_html, part_html = whole.content.decode(), part.content.decode()
+    assert whole_html.lstrip().startswith("<!doctype html>") and 'id="picker"' in whole_html
+    assert "<html" not in part_html and 'id="picker"' not in part_html and 'id="editor"' not in part_html
+    assert len(part.content) * 3 < len(whole.content), (len(part.content), len(whole.content))
+    # the sample hand's button carries a new random seed on every answer (the next hand): the same seed in both
+    fragment, page = (parse_html(re.sub(r'(id="sample-hand-button" name="sample_hand" value=")\d+"', r'\g<1>1"', text))
+                      for text in (part_html, whole_html))
+    assert _top_level_ids(fragment) == swapped
+    for element_id in swapped[1:]:
+        assert _by_id(fragment, element_id) == _by_id(page, element_id), element_id
+    title = next(child for child in fragment.children if not isinstance(child, str) and child.name == "title")
+    assert title.children == [f"Edit {game_list.name} · Hangar"]
+    assert f"<title>Edit {game_list.name} · Hangar</title>" in whole_html
+
+
+def test_a_save_without_javascript_still_redirects_to_the_whole_page(make_list, owner_client):
+    """No JavaScript: Save is a form POST answered by a redirect to the editor's page, which is the whole page."""
+    game_list = make_list(empty_hagmi())
+    response = editor_post(owner_client, game_list, "save", hagmi_legal_doc())
+    assert response.status_code == 302
+    page = owner_client.get(response["Location"])
+    html_text = page.content.decode()
+    assert html_text.lstrip().startswith("<!doctype html>") and 'id="picker"' in html_text
+    assert "Saved: this is now version 2." in html_text
+    saved = editor_post(owner_client, game_list.__class__.objects.get(pk=game_list.pk), "save", hagmi_legal_doc(),
+                        htmx=True)
+    assert saved.status_code == 200 and "<html" not in saved.content.decode()  # htmx: the fragments, saved
+    assert "Saved: this is now version 3." in saved.content.decode()
+
+
+def _editor_form(page_html: str, url: str) -> dict:
+    """The editor form's fields as a browser without JavaScript submits them (checked boxes, textareas, values)."""
+    from tests.security.crawl import parse
+
+    (form,) = [form for form in parse(page_html).forms if form["action"] == url and form["method"] == "post"]
+    return dict(form["fields"])
+
+
+def test_the_editor_still_works_without_javascript(make_list, owner_client):
+    """The editor's form posted as a browser without JavaScript posts it (every button a submit of the whole form,
+    each answer a whole page): paste lines (a misspelt one stays with its fix button), type a quantity and press
+    Check again, then Save, which redirects to the editor's page saying it saved. (Was a browser test with
+    JavaScript off; it needs no browser.)"""
+    game_list = make_list(empty_hagmi())
+    url = f"/lists/{game_list.slug}/edit/"
+    page = owner_client.get(url)
+    fields = _editor_form(page.content.decode(), url)
+    fields.update({"paste": "2 紅蓮丸\n2 補給物質\n", "op": "paste"})  # "Add these lines"
+    pasted = owner_client.post(url, fields)
+    assert pasted.status_code == 200 and pasted.content.decode().lstrip().startswith("<!doctype html>")
+    html_text = pasted.content.decode()
+    assert 'id="qty-weapons-0" name="qty-weapons-0" value="2"' in html_text
+    assert "Use 2 補給物資 (HS-029)" in html_text and 'class="paste-problems' in html_text
+    fields = _editor_form(html_text, url)
+    fields.update({"qty-weapons-0": "3", "op": "refresh"})  # a quantity typed, then "Check again"
+    checked = owner_client.post(url, fields)
+    assert 'id="qty-weapons-0" name="qty-weapons-0" value="3"' in checked.content.decode()
+    fields = _editor_form(checked.content.decode(), url)
+    fields["op"] = "save"
+    saved = owner_client.post(url, fields)
+    assert saved.status_code == 302 and saved["Location"] == f"{url}?saved=1"
+    assert "Saved" in owner_client.get(saved["Location"]).content.decode().split('id="save-note"', 1)[1][:200]
+    assert selectors.list_document(GameList.objects.get(pk=game_list.pk))["sections"]["weapons"] == [
+        {"card": "HS-001", "qty": 3}]
