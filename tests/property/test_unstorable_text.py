@@ -105,6 +105,7 @@ def test_a_lone_surrogate_in_a_text_list_is_refused_on_its_line(case):
     assert number in lines or any(line is None or line < number for line in lines), (number, lines)
 
 
+@pytest.mark.services  # a lone surrogate: PostgreSQL cannot store it
 @given(data=st.data(), system=st.sampled_from(SYSTEM_SLUGS))
 @examples(40, shared_fixture=True)
 def test_a_lone_surrogate_anywhere_in_a_package_is_refused_naming_the_card(db, data, system):
@@ -169,6 +170,7 @@ def published(monkeypatch):
     return sent
 
 
+@pytest.mark.services
 @given(case=documents_with_surrogates(), endpoint=st.sampled_from(sorted(REQUESTS)))
 @examples(60, shared_fixture=True)
 def test_every_endpoint_answers_400_and_writes_nothing_for_a_lone_surrogate(bundled_world, case, endpoint):
