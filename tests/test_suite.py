@@ -111,3 +111,51 @@ def test_the_hypothesis_profile_is_loaded_before_any_test_module():
     for function in given:
         assert function._hypothesis_internal_use_settings.deadline is None, function.__name__
     assert "tests.property.conftest" not in sys.modules
+
+
+def _catalog_rows() -> dict:
+    """Every row of the catalog tables, without the times the import stamps (auto_now / auto_now_add) and with
+    the package's system and slug instead of the keys (PostgreSQL hands out new ids after a rollback)."""
+    from django.db.models import DateTimeField, ForeignKey
+
+    from tests.support.bundled_catalog import MODELS
+
+    rows = {}
+    for model in MODELS:
+        left_out = {f.attname for f in model._meta.fields
+                    if isinstance(f, DateTimeField) and (f.auto_now or f.auto_now_add)}
+        left_out |= {model._meta.pk.attname} | {f.attname for f in model._meta.fields if isinstance(f, ForeignKey)}
+        named = [name for name in ("system__slug", "package__slug") if name.split("__")[0] in
+                 {f.name for f in model._meta.fields}]
+        rows[model.__name__] = sorted(
+            (sorted((k, repr(v)) for k, v in row.items() if k not in left_out)
+             for row in model.objects.values(*[f.attname for f in model._meta.fields], *named)))
+    return rows
+
+
+@pytest.mark.django_db
+def test_the_copied_bundled_catalog_is_what_load_packages_writes(monkeypatch):
+    """tests.support.bundled_catalog imports the bundled packages once per process and copies the rows into the
+    next tests: the copy is row for row what the real command writes, and a second copy raises no key conflict
+    (primary keys and, on PostgreSQL, their sequences)."""
+    from django.core.management import call_command
+    from django.db import transaction
+
+    from cards.models import Card
+    from tests.support import bundled_catalog
+
+    monkeypatch.setattr(bundled_catalog, "_copy", {"key": None, "rows": None})
+    with transaction.atomic():
+        call_command("load_packages", verbosity=0)
+        real = _catalog_rows()
+        transaction.set_rollback(True)
+    copies = []
+    for _ in range(3):  # the import, then two copies
+        with transaction.atomic():
+            bundled_catalog.load_bundled_catalog()
+            copies.append(_catalog_rows())
+            Card.objects.create(system=Card.objects.first().system, package=Card.objects.first().package,
+                                code="ZZ-COPY", name="after the copy", data={})  # the sequence is past the copy
+            transaction.set_rollback(True)
+    assert real["Card"] and all(copy == real for copy in copies)
+    assert bundled_catalog._copy["rows"] is not None

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from builder.listio.jsonio import CARD_PATTERN, FORMAT_PATTERN
 from cards import package_validation
 from cards.models import Card, DataPackage, Format, GameSystem, Opponent
-from cards.services import PackageError, package_import, package_import_file, packages_load_bundled
+from cards.services import PackageError, package_import, package_import_file
 
 from .strategies import (
     HUGE_INTS,
@@ -35,6 +35,7 @@ from .strategies import (
     json_values,
     paths_of,
 )
+from tests.support.bundled_catalog import load_bundled_catalog
 
 pytestmark = pytest.mark.django_db
 
@@ -63,7 +64,7 @@ def rolled_back():
 
 @pytest.fixture
 def bundled(db):
-    packages_load_bundled()
+    load_bundled_catalog()
 
 
 def check_refusal(error: PackageError) -> str:

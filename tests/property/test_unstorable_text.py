@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from builder.listio import ListFormatError, check_storable_text, parse_list_json, parse_list_text
 from builder.listio import text as text_reader
 from builder.models import GameList, ListEntry, ListRevision, SimulationRun
-from cards.services import PackageError, package_import, packages_load_bundled
+from cards.services import PackageError, package_import
 from cards.storable_text import holds_surrogate
 from rules_engine.core.catalog import Catalog
 from tests.builder.conftest import client_for
@@ -38,6 +38,7 @@ from .strategies import (
     list_texts,
     text_with_surrogates,
 )
+from tests.support.bundled_catalog import load_bundled_catalog
 
 
 def check_sendable(error: ListFormatError) -> None:
@@ -157,7 +158,7 @@ REQUESTS = {  # endpoint -> (path, the request data for a posted document, multi
 
 @pytest.fixture
 def bundled_world(db, owner, published):
-    packages_load_bundled()
+    load_bundled_catalog()
     return owner
 
 
