@@ -15,7 +15,7 @@ RESTARTS_A_SERVICE = {"restartable_redis", "restartable_postgres"}  # tests/serv
 
 # The longest tests, started first: pytest-xdist's processes then end together on short tests instead of one
 # finishing a crawl alone for minutes (`dev.py test` lists the 25 slowest after each run). The fuzz module comes
-# first and stays whole in the first process's block: its last test counts the requests that the two before it
+# first and stays whole in the first process's block: its last test counts the requests that the four before it
 # sent in the same process.
 SLOW_FIRST = (
     "tests/fuzz/test_api_fuzz.py",
