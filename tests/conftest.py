@@ -6,7 +6,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from cards.selectors import catalog_forget
-from tests.support.service_marks import check_service_marks
+from tests.support.service_marks import check_service_marks, fail_unmarked
 
 PASSWORD = "hangar-Test-pw-42"  # every test user's password
 
@@ -39,8 +39,13 @@ def pytest_collection_modifyitems(session, config, items) -> None:
     those, would never run it against PostgreSQL and Redis): the collection fails, naming it
     (tests.support.service_marks). Then the slowest files first, in SLOW_FIRST's order; within a file and for
     the rest, the order collected."""
-    check_service_marks(items)
+    check_service_marks(items, config)
     items.sort(key=_slow_rank)  # sort is stable
+
+
+def pytest_runtest_setup(item) -> None:
+    """Under pytest-xdist the collection check above fails each unmarked test here, with its message."""
+    fail_unmarked(item)
 
 
 REQUIRE_SERVICES = os.environ.get("HANGAR_REQUIRE_SERVICES") == "1"

@@ -18,12 +18,15 @@ ROOT = Path(__file__).resolve().parents[1]
 CONFTEST = '''
 import os
 import pytest
-from tests.support.service_marks import check_service_marks
+from tests.support.service_marks import check_service_marks, fail_unmarked
 
 REQUIRE_SERVICES = os.environ.get("HANGAR_REQUIRE_SERVICES") == "1"
 
-def pytest_collection_modifyitems(items):
-    check_service_marks(items)
+def pytest_collection_modifyitems(config, items):
+    check_service_marks(items, config)
+
+def pytest_runtest_setup(item):
+    fail_unmarked(item)
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item, call):
@@ -56,13 +59,15 @@ BODIES = [
 ]
 
 
-def run(pytester, source: str, *args: str, **env: str):
+def project(pytester, source: str) -> None:
     pytester.makeconftest(CONFTEST)
     pytester.makeini(INI)
     pytester.makepyfile(test_example=source)
-    for name, value in env.items():
-        pytester._monkeypatch.setenv(name, value)
     pytester._monkeypatch.setenv("PYTHONPATH", str(ROOT))
+
+
+def run(pytester, source: str, *args: str):
+    project(pytester, source)
     return pytester.runpytest_inprocess("-p", "no:django", "-p", "no:xdist", "-p", "no:cacheprovider", *args)
 
 
@@ -84,6 +89,14 @@ def test_an_unmarked_test_that_depends_on_a_service_in_its_body_fails_the_collec
     result = run(pytester, body, "--collect-only")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines([f"*test_example.py::test_t: {why}*"])
+
+
+def test_under_xdist_an_unmarked_test_fails_with_the_message(pytester):
+    """In a pytest-xdist process (`dev.py test`) the collection cannot stop with a message: the test fails."""
+    project(pytester, BODIES[0][0] + "\ndef test_other():\n    pass\n")
+    result = pytester.runpytest_subprocess("-p", "no:django", "-p", "no:cacheprovider", "-n", "1")
+    result.assert_outcomes(passed=1, errors=1)
+    result.stdout.fnmatch_lines(["*test_example.py::test_t: depends on the database it runs on*"])
 
 
 def test_a_services_test_that_skips_fails_when_the_services_are_required(pytester):

@@ -20,6 +20,8 @@ import re
 from collections.abc import Iterable
 from functools import lru_cache
 
+import pytest
+
 # What a test's (or one of its fixtures') source holds (a regular expression) -> why it needs the real services.
 NEEDS_SERVICES = {
     r"\bWorkers\(": "starts Celery worker processes",
@@ -34,6 +36,7 @@ NEEDS_SERVICES = {
 }
 _PATTERNS = [(re.compile(pattern), why) for pattern, why in NEEDS_SERVICES.items()]
 MARKER = "services"
+_UNMARKED = pytest.StashKey[str]()
 
 
 @lru_cache(maxsize=None)
@@ -62,22 +65,43 @@ def service_needs(item) -> set[str]:
 
 def unmarked_service_tests(items) -> list[str]:
     """One line per test that needs the real services and is not marked `services`."""
+    return [line for _item, line in _unmarked(items)]
+
+
+def _unmarked(items) -> list[tuple]:
     found = []
     for item in items:
         if item.get_closest_marker(MARKER) is None:
             needs = service_needs(item)
             if needs:
-                found.append(f"{item.nodeid}: {'; '.join(sorted(needs))}")
+                found.append((item, f"{item.nodeid}: {'; '.join(sorted(needs))}"))
     return found
 
 
-def check_service_marks(items) -> None:
-    """Fail the collection (pytest.UsageError) when a test needs the real services and is not marked."""
-    import pytest
-
-    missing = unmarked_service_tests(items)
-    if missing:
-        raise pytest.UsageError(
-            f"{len(missing)} test(s) need the real services but are not marked `services`, so CI's second pass "
+def _message(lines: list[str]) -> str:
+    return (f"{len(lines)} test(s) need the real services but are not marked `services`, so CI's second pass "
             "(PostgreSQL, Redis, Celery workers) would not run them. Add @pytest.mark.services (or "
-            "pytestmark = pytest.mark.services) — docs/testing.md:\n  " + "\n  ".join(missing))
+            "pytestmark = pytest.mark.services) — docs/testing.md:\n  " + "\n  ".join(lines))
+
+
+def check_service_marks(items, config=None) -> None:
+    """Fail the collection (pytest.UsageError) when a test needs the real services and is not marked. In a
+    pytest-xdist worker, where that error would be an INTERNALERROR without its message, each such test fails
+    instead, with the message (`fail_unmarked`, called at its setup)."""
+
+    missing = _unmarked(items)
+    if not missing:
+        return
+    if config is not None and hasattr(config, "workerinput"):
+        for item, line in missing:
+            item.stash[_UNMARKED] = _message([line])
+        return
+    raise pytest.UsageError(_message([line for _item, line in missing]))
+
+
+def fail_unmarked(item) -> None:
+    """At a test's setup: fail it when the collection found it needs the services without the marker."""
+
+    message = item.stash.get(_UNMARKED, None)
+    if message:
+        pytest.fail(message, pytrace=False)
