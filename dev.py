@@ -4,6 +4,8 @@
     python3 dev.py run    set everything up, then run the site (http://127.0.0.1:8000) and a local worker
     python3 dev.py test   set everything up, then run the whole test suite, one pytest process per core
                           (extra arguments go to a single pytest run instead: `python3 dev.py test tests/web -q`)
+        --services        only the tests marked `services` (CI's second pass, against PostgreSQL and Redis)
+        --full            the fuzz and the position round trips at full size (HANGAR_TEST_FULL=1; docs/testing.md)
 
 "Set up" means: a virtualenv in .venv with the pinned requirements (re-installed only when requirements.txt
 changes), the game engines compiled with mypyc when their sources changed (plain Python if that fails), the
@@ -163,26 +165,34 @@ def command_run(argv: list[str]) -> int:
 
 
 def command_test(argv: list[str]) -> int:
+    services_only, full = "--services" in argv, "--full" in argv
+    argv = [arg for arg in argv if arg not in ("--services", "--full")]
     ensure_venv()
     ensure_browser()
     ensure_test_js()
     prepare_var()
     compiled = build_engine()
     env = base_env(HANGAR_INSECURE_DEV_KEY="1")
+    if full:  # docs/testing.md: the sizes each push runs, and what only --full runs
+        env["HANGAR_TEST_FULL"] = "1"
     if compiled:  # the tests then check the compiled engine is the one in use, and that it plays as pure Python
         env["HANGAR_ENGINE_EXPECT_COMPILED"] = "1"
     manage("check", env=env)
     where = f" against {env['DATABASE_URL']}" if env.get("DATABASE_URL") else " (SQLite)"
+    size = " at full size (HANGAR_TEST_FULL=1)" if full else ""
     if argv:  # the tests asked for, as asked (add `-n 2` for pytest-xdist's processes)
-        say("running the tests" + where)
-        return pytest(argv, env)
-    # The whole suite: one pytest-xdist process per core, then the few tests that restart a shared service
-    # (PostgreSQL, Redis: marked `serial`) on their own, since a restart would cut the other processes' connections.
+        say("running the tests" + where + size)
+        return pytest(argv + (["-m", "services"] if services_only else []), env)
+    # The whole suite (or, with --services, the tests marked `services`): one pytest-xdist process per core, then
+    # the few tests that restart a shared service (PostgreSQL, Redis: marked `serial`) on their own, since a
+    # restart would cut the other processes' connections.
     processes = str(max(1, min(os.cpu_count() or 1, 4)))
-    say(f"running the test suite{where}: {processes} processes, then the `serial` tests alone")
+    which = "the tests marked `services`" if services_only else "the test suite"
+    say(f"running {which}{where}{size}: {processes} processes, then the `serial` tests alone")
+    selected = "services and " if services_only else ""
     # idle processes take work; the 25 slowest tests are listed at the end, to see where CI's time goes
-    parallel = pytest(["-n", processes, "--dist", "worksteal", "-m", "not serial", "--durations=25"], env)
-    alone = pytest(["-m", "serial", "-p", "no:xdist"], env)
+    parallel = pytest(["-n", processes, "--dist", "worksteal", "-m", f"{selected}not serial", "--durations=25"], env)
+    alone = pytest(["-m", f"{selected}serial", "-p", "no:xdist"], env)
     return parallel or alone
 
 

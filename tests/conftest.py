@@ -1,10 +1,12 @@
-"""Fixtures shared by the whole suite."""
+"""Fixtures shared by the whole suite, the order of the tests and the `services` / `serial` markers' checks."""
+import os
 from typing import Any, Callable
 
 import pytest
 from django.contrib.auth import get_user_model
 
 from cards.selectors import catalog_forget
+from tests.support.service_marks import check_service_marks, fail_unmarked
 
 PASSWORD = "hangar-Test-pw-42"  # every test user's password
 
@@ -13,7 +15,7 @@ RESTARTS_A_SERVICE = {"restartable_redis", "restartable_postgres"}  # tests/serv
 
 # The longest tests, started first: pytest-xdist's processes then end together on short tests instead of one
 # finishing a crawl alone for minutes (`dev.py test` lists the 25 slowest after each run). The fuzz module comes
-# first and stays whole in the first process's block: its last test counts the requests that the two before it
+# first and stays whole in the first process's block: its last test counts the requests that the four before it
 # sent in the same process.
 SLOW_FIRST = (
     "tests/fuzz/test_api_fuzz.py",
@@ -33,8 +35,33 @@ def _slow_rank(item) -> int:
 
 
 def pytest_collection_modifyitems(session, config, items) -> None:
-    """The slowest files first, in SLOW_FIRST's order; within a file and for the rest, the order collected."""
+    """A test that needs the real services must be marked `services` (else CI's second pass, which runs only
+    those, would never run it against PostgreSQL and Redis): the collection fails, naming it
+    (tests.support.service_marks). Then the slowest files first, in SLOW_FIRST's order; within a file and for
+    the rest, the order collected."""
+    check_service_marks(items, config)
     items.sort(key=_slow_rank)  # sort is stable
+
+
+def pytest_runtest_setup(item) -> None:
+    """Under pytest-xdist the collection check above fails each unmarked test here, with its message."""
+    fail_unmarked(item)
+
+
+REQUIRE_SERVICES = os.environ.get("HANGAR_REQUIRE_SERVICES") == "1"
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """With HANGAR_REQUIRE_SERVICES=1 (CI's second pass) a `services` test never skips: a skip there means a
+    service is missing, and it fails instead, with the skip's reason."""
+    outcome = yield
+    report = outcome.get_result()
+    if (REQUIRE_SERVICES and report.skipped and not hasattr(report, "wasxfail")
+            and item.get_closest_marker("services") is not None):
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        report.outcome = "failed"
+        report.longrepr = f"HANGAR_REQUIRE_SERVICES=1: a `services` test may not skip ({reason})"
 
 
 def pytest_itemcollected(item) -> None:

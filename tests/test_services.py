@@ -10,6 +10,8 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
+pytestmark = pytest.mark.services
+
 REQUIRE_SERVICES = os.environ.get("HANGAR_REQUIRE_SERVICES") == "1"
 
 

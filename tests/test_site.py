@@ -3,12 +3,12 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from cards.models import GameSystem
-from cards.services import packages_load_bundled
+from tests.support.bundled_catalog import load_bundled_catalog
 
 
 @pytest.fixture
 def bundled(db):
-    packages_load_bundled()
+    load_bundled_catalog()
 
 
 def test_home_lists_the_loaded_systems(client, bundled):

@@ -17,11 +17,11 @@ from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.management import call_command
 
 from tests.services.conftest import (  # noqa: F401  (real Celery workers for the simulation test)
     broker, toy_faults, worker_env_overrides, workers,
 )
+from tests.support.bundled_catalog import load_bundled_catalog
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
@@ -68,7 +68,7 @@ def site(live_server, settings):
     settings.CSRF_COOKIE_SECURE = False
     settings.SECURE_SSL_REDIRECT = False
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    call_command("load_packages", verbosity=0)
+    load_bundled_catalog()  # as `load_packages` leaves it (tests.support.bundled_catalog)
     return live_server.url
 
 

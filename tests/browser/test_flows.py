@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from playwright.sync_api import expect
 
 from builder import services
@@ -92,6 +93,7 @@ def test_import_a_text_list_with_one_bad_line_shows_that_line(site, page, make_u
     expect(errors).to_contain_text("紅蓮丸")  # the suggestion
 
 
+@pytest.mark.services  # real Celery workers
 def test_start_a_simulation_and_watch_the_progress_bar_reach_charts(site, page, make_user, workers):
     owner = make_user("simmer")
     game_list = services.list_create(owner=owner, document=legal_hagmi("Sim deck"))

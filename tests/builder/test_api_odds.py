@@ -5,8 +5,8 @@ from pathlib import Path
 import pytest
 import scipy.stats
 from rest_framework.test import APIClient
+from tests.support.bundled_catalog import load_bundled_catalog
 
-from cards.services import packages_load_bundled
 
 ROOT = Path(__file__).resolve().parents[2]
 DECK = json.loads((ROOT / "cards/packages/hagmi/lists/akane-assault.json").read_text(encoding="utf-8"))
@@ -14,7 +14,7 @@ DECK = json.loads((ROOT / "cards/packages/hagmi/lists/akane-assault.json").read_
 
 @pytest.fixture
 def client(db):
-    packages_load_bundled()
+    load_bundled_catalog()
     return APIClient()
 
 

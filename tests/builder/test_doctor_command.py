@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 from django.core.management import CommandError, call_command
+from tests.support.bundled_catalog import load_bundled_catalog
 
-from cards.services import packages_load_bundled
 
 ROOT = Path(__file__).resolve().parents[2]
 LIST = ROOT / "cards/packages/hagmi/lists/sample-fortress.json"
@@ -14,7 +14,7 @@ LIST = ROOT / "cards/packages/hagmi/lists/sample-fortress.json"
 
 @pytest.fixture
 def bundled(db):
-    packages_load_bundled()
+    load_bundled_catalog()
 
 
 def run(command: str, *args) -> str:

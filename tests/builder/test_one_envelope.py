@@ -44,6 +44,7 @@ def test_more_entries_than_a_list_holds_is_refused_by_both_with_the_count(catalo
     assert saved["issues"][0]["path"] == "sections" == validated["details"]["path"]
 
 
+@pytest.mark.services  # a lone surrogate: PostgreSQL cannot store it
 def test_a_lone_surrogate_is_refused_by_both_at_its_path(catalogs, owner_client):
     saved, validated = _both(owner_client, _lone_surrogate())
     assert saved["issues"][0]["path"] == "name" == validated["issues"][0]["path"]

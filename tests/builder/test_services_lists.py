@@ -123,6 +123,7 @@ def test_user_signup_creates_a_token(db):
     assert user.check_password("Str0ng-enough-pw") and services.user_token(user=user) == token
 
 
+@pytest.mark.services  # NUL: PostgreSQL cannot store it
 def test_notes_with_a_nul_character_are_refused_naming_the_field(catalogs, owner):
     """U+0000 cannot be stored by PostgreSQL: refused as bad input (400), never a database error, nothing saved."""
     with pytest.raises(list_services.ListInputError, match="notes: must not contain the NUL"):

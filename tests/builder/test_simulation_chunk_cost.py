@@ -346,6 +346,7 @@ def test_item8_huge_deck_is_refused_by_the_simulate_command(hagmi_catalog, tmp_p
 # --- real Celery workers ------------------------------------------------------------------------------------
 
 
+@pytest.mark.services
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("worker_count", [1, 2])
 def test_item8_real_workers_play_a_measured_chunk_size_to_the_in_process_result(

@@ -62,6 +62,7 @@ def test_the_snapshot_is_frozen_at_submit(owner, published, hagmi_catalog):
     assert run.snapshot["opponent"]["damage_deck"] == [{"card": "HT-021", "qty": 10}]
 
 
+@pytest.mark.services  # exactly-once chunks: the row lock is PostgreSQL's
 def test_a_redelivered_chunk_changes_nothing(owner, published):
     run = start(owner)
     assert services.simulation_chunk_play(run_id=run.pk, index=0, worker="a") is True
@@ -74,6 +75,7 @@ def test_a_redelivered_chunk_changes_nothing(owner, published):
     assert selectors.simulation_progress(run) == 33
 
 
+@pytest.mark.services
 def test_the_merge_happens_exactly_once(owner, published):
     run = start(owner, games=600)
     play_all(run)

@@ -15,10 +15,11 @@ from django.core.management.base import CommandError
 from cards import spreadsheet
 from cards.models import Card, DataPackage
 from cards.package_validation import validator_for
-from cards.services import packages_load_bundled, sheet_export, sheet_import, sheet_template
+from cards.services import sheet_export, sheet_import, sheet_template
 from cards.spreadsheet import SheetError, read_cell, read_items, write_cell
 
 from .test_import_package import catalog_snapshot
+from tests.support.bundled_catalog import load_bundled_catalog
 
 pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parents[2]
@@ -66,7 +67,7 @@ def test_a_dry_run_shows_added_changed_and_removed_and_writes_nothing():
 
 
 def test_importing_over_a_package_keeps_its_formats_and_opponents_and_dates_the_new_version():
-    packages_load_bundled()
+    load_bundled_catalog()
     before = DataPackage.objects.get(system__slug="hagmi", slug="core")
     formats, opponents = before.formats.count(), before.opponents.count()
     raw = sheet_export("hagmi", "core").decode("utf-8-sig").replace("紅蓮丸,Guren-maru", "紅蓮丸改,Guren-maru")
@@ -121,7 +122,7 @@ def test_engine_checks_name_the_skill_inside_its_cell():
 
 
 def test_a_code_another_package_of_the_system_uses_is_refused_at_its_row():
-    packages_load_bundled()
+    load_bundled_catalog()
     problems = problems_of(csv_bytes(HAGMI_HEADER, GOOD_ROW.replace("HS-901", "HS-001")))
     assert problems[0].row == 2 and "already used by package 'core'" in problems[0].problem
 
@@ -167,7 +168,7 @@ def test_a_tsv_pasted_from_a_spreadsheet_with_a_line_break_in_a_cell():
 @pytest.mark.parametrize("lang", ["en", "ja"])
 @pytest.mark.parametrize("system", sorted(BUNDLED))
 def test_the_bundled_packages_go_out_as_sheets_and_come_back_the_same(system, lang, fmt):
-    packages_load_bundled()
+    load_bundled_catalog()
     slug = BUNDLED[system]
     cards = list(Card.objects.filter(system__slug=system).order_by("id").values_list("data", flat=True))
     raw = sheet_export(system, slug, fmt=fmt, lang=lang)
@@ -238,7 +239,7 @@ def test_import_cards_command_lists_every_problem_and_exits_non_zero(tmp_path):
 
 
 def test_export_then_import_cards_commands(tmp_path, capsys):
-    packages_load_bundled()
+    load_bundled_catalog()
     out = tmp_path / "warcaster.xlsx"
     call_command("export_cards", "--system", "warcaster", "--package", "core-sample", "--format", "xlsx", "--lang",
                  "ja", "-o", str(out))

@@ -22,11 +22,14 @@ from builder.api import health
 from cards.services import package_import
 from tests.builder.conftest import hagmi_doc, hagmi_package, mwda_doc, mwda_package
 from tests.support.simulations import GOLDFISH
+from tests.support.sizes import sized
 
-# Random requests per operation and per mode (anonymous / signed in): 33 operations x 2 modes x 16, plus the
-# schema's examples and the coverage phase's boundary values (wrong types, huge numbers, missing fields...): about
-# 4 100 requests, ~40 s. HANGAR_FUZZ_EXAMPLES=300 (or more) for a longer local session.
-EXAMPLES = int(os.environ.get("HANGAR_FUZZ_EXAMPLES", "16"))
+# Random requests per operation and per mode (anonymous / signed in) in schemathesis's fuzzing phase: 4 on each
+# push, 16 under `dev.py test --full` (HANGAR_TEST_FULL=1). The schema's examples and the coverage phase (every
+# boundary value the schema defines: wrong types, huge numbers, NUL, missing fields, other methods) are not sized
+# by it and always run whole: about 5 400 requests to the 41 operations on each push, 6 300 in full
+# (docs/testing.md, "Sizes"). HANGAR_FUZZ_EXAMPLES=300 (or more) for a longer local session.
+EXAMPLES = int(os.environ.get("HANGAR_FUZZ_EXAMPLES") or sized(4, 16))
 SEED = int(os.environ.get("HANGAR_FUZZ_SEED", "8"))  # another seed, other requests (a longer local session)
 MIN_REQUESTS = 1000  # the CI target of issue #8; test_api_fuzz.py fails if fewer requests were sent
 

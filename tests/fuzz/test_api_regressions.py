@@ -19,7 +19,8 @@ from tests.builder.conftest import (  # noqa: F401  (fixtures)
 )
 from tests.support.simulations import hagmi_catalog  # noqa: F401  (fixture)
 
-pytestmark = pytest.mark.django_db
+# services: PostgreSQL refuses NUL in text and integers past its column types, SQLite stores them: CI's second pass
+pytestmark = [pytest.mark.services, pytest.mark.django_db]
 
 NUL = "\x00"
 HUGE = 10**20  # past every integer column (PostgreSQL integer/bigint, SQLite's 64-bit INTEGER)

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from builder.listio.jsonio import CARD_PATTERN, FORMAT_PATTERN
 from cards import package_validation
 from cards.models import Card, DataPackage, Format, GameSystem, Opponent
-from cards.services import PackageError, import_paths, package_import, package_import_file, packages_load_bundled
+from cards.services import PackageError, import_paths, package_import, package_import_file
 
 from .strategies import (
     HUGE_INTS,
@@ -36,6 +36,7 @@ from .strategies import (
     json_values,
     paths_of,
 )
+from tests.support.bundled_catalog import load_bundled_catalog
 
 pytestmark = pytest.mark.django_db
 
@@ -64,7 +65,7 @@ def rolled_back():
 
 @pytest.fixture
 def bundled(db):
-    packages_load_bundled()
+    load_bundled_catalog()
 
 
 def check_refusal(error: PackageError) -> str:
@@ -221,6 +222,7 @@ def place_names(data: dict[str, Any], original: dict[str, Any], path: tuple) -> 
     return [str(path[0])]
 
 
+@pytest.mark.services  # NUL and integers past PostgreSQL's columns
 @given(mutation=mutations())
 @examples(60, shared_fixture=True)
 def test_a_changed_bundled_package_is_imported_or_refused_naming_the_place(bundled, mutation):
@@ -236,6 +238,7 @@ def test_a_changed_bundled_package_is_imported_or_refused_naming_the_place(bundl
         assert any(name in refusal for name in names), (names, refusal)
 
 
+@pytest.mark.services  # integers past PostgreSQL's columns
 @given(data=st.data(), system=st.sampled_from(SYSTEM_SLUGS),
        value=st.one_of(st.integers(), HUGE_INTS, st.integers(min_value=2**31), st.integers(min_value=2**63)))
 @examples(30, shared_fixture=True)
@@ -299,6 +302,7 @@ def refusal_of(data: Any) -> str:
     return check_refusal(info.value)
 
 
+@pytest.mark.services  # PostgreSQL's integer columns end at 2^31 - 1
 @pytest.mark.parametrize("value", [2**31, 10**30, 2**63, -(2**31) - 1], ids=["2^31", "10^30", "2^63", "-2^31-1"])
 def test_an_integer_beyond_the_database_columns_is_refused_naming_card_and_field(bundled, value):
     """Found by test_a_changed_bundled_package...: a cost of 10^30 passed the schema (minimum 0, no maximum) and
@@ -308,6 +312,7 @@ def test_an_integer_beyond_the_database_columns_is_refused_naming_card_and_field
     assert f'card {data["cards"][1]["code"]}, field "cost"' in refusal_of(data)
 
 
+@pytest.mark.services  # NUL: PostgreSQL cannot store it
 def test_nul_character_is_refused_naming_card_and_field(bundled):
     """SQLite stored a card name holding U+0000; PostgreSQL cannot (text and jsonb refuse it), so the same package
     crashed the second CI phase. Refused on both, naming the place."""

@@ -8,11 +8,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cards.services import packages_load_bundled, sheet_export, sheet_import
+from cards.services import sheet_export, sheet_import
 from cards.spreadsheet import MAX_COLUMNS, MAX_SHEET_ROWS, SheetError, read_rows, write_file
 
 from .strategies import hostile_workbooks
 from .test_package_import import catalog_snapshot, rolled_back
+from tests.support.bundled_catalog import load_bundled_catalog
 
 pytestmark = pytest.mark.django_db
 
@@ -54,7 +55,7 @@ def test_any_grid_of_cells_is_imported_or_refused_with_problems(grid, header, fm
 @given(data=st.data())
 def test_the_bundled_sheet_with_one_cell_changed(data):
     with rolled_back():
-        packages_load_bundled()
+        load_bundled_catalog()
         rows = read_rows(sheet_export("hagmi", "core"), "core.csv")
         row = data.draw(st.integers(1, len(rows) - 1))
         column = data.draw(st.integers(0, len(rows[0]) - 1))

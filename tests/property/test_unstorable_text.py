@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from builder.listio import ListFormatError, check_storable_text, parse_list_json, parse_list_text
 from builder.listio import text as text_reader
 from builder.models import GameList, ListEntry, ListRevision, SimulationRun
-from cards.services import PackageError, package_import, packages_load_bundled
+from cards.services import PackageError, package_import
 from cards.storable_text import holds_surrogate
 from rules_engine.core.catalog import Catalog
 from tests.builder.conftest import client_for
@@ -38,6 +38,7 @@ from .strategies import (
     list_texts,
     text_with_surrogates,
 )
+from tests.support.bundled_catalog import load_bundled_catalog
 
 
 def check_sendable(error: ListFormatError) -> None:
@@ -105,6 +106,7 @@ def test_a_lone_surrogate_in_a_text_list_is_refused_on_its_line(case):
     assert number in lines or any(line is None or line < number for line in lines), (number, lines)
 
 
+@pytest.mark.services  # a lone surrogate: PostgreSQL cannot store it
 @given(data=st.data(), system=st.sampled_from(SYSTEM_SLUGS))
 @examples(40, shared_fixture=True)
 def test_a_lone_surrogate_anywhere_in_a_package_is_refused_naming_the_card(db, data, system):
@@ -156,7 +158,7 @@ REQUESTS = {  # endpoint -> (path, the request data for a posted document, multi
 
 @pytest.fixture
 def bundled_world(db, owner, published):
-    packages_load_bundled()
+    load_bundled_catalog()
     return owner
 
 
@@ -169,6 +171,7 @@ def published(monkeypatch):
     return sent
 
 
+@pytest.mark.services
 @given(case=documents_with_surrogates(), endpoint=st.sampled_from(sorted(REQUESTS)))
 @examples(60, shared_fixture=True)
 def test_every_endpoint_answers_400_and_writes_nothing_for_a_lone_surrogate(bundled_world, case, endpoint):

@@ -1,5 +1,5 @@
-"""HAGMI! positions (issue 17 part 2; rules_engine/hagmi/position.py, docs/positions.md "HAGMI!"): every step of 100
-seeded games exports to a position that loads back to the same legal actions, the same export, the same next state
+"""HAGMI! positions (issue 17 part 2; rules_engine/hagmi/position.py, docs/positions.md "HAGMI!"): every step of the
+seeded games (30 on each push, 100 under `dev.py test --full`) exports to a position that loads back to the same legal actions, the same export, the same next state
 and the same result; the module knows every field of the state; bad positions are refused with the path of the bad
 field; the example file loads, lists its legal actions and draws on the replay board."""
 from __future__ import annotations
@@ -22,11 +22,13 @@ from rules_engine.positions import (
 from rules_engine.simulation import simulator_for
 from tests.rules_engine.hagmi import CATALOG
 from tests.rules_engine.test_same_games import benchmark_cases
+from tests.support.sizes import sized
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = json.loads((ROOT / "docs/positions/hagmi.position.json").read_text(encoding="utf-8"))
 CARDS = CATALOG.cards
 CASES = [snapshot for label, snapshot in benchmark_cases().items() if snapshot["system"] == "hagmi"]
+GAMES_PER_CASE = sized(3, 10)  # of each of the 10 cases: 30 games on each push, 100 under --full
 
 
 def _load(doc):
@@ -36,14 +38,14 @@ def _load(doc):
 # ---- 1. round trip ---------------------------------------------------------------------------------------------
 
 
-def test_every_step_of_100_games_round_trips_and_plays_on_the_same():
-    """10 games of each benchmark case (akane-assault against the goldfish, both 機獣 sides and both sample decks,
+def test_every_step_of_the_seeded_games_round_trips_and_plays_on_the_same():
+    """GAMES_PER_CASE games of each benchmark case (akane-assault against the goldfish, both 機獣 sides and both sample decks,
     with the greedy and the random policy): at every step the position loads to the same legal actions and the
     same export, plays the next action to the same state, and from 2 steps per game plays on to the same end."""
     games = steps = 0
     for case, snapshot in enumerate(CASES):
         prepared = simulator_for("hagmi").prepare(snapshot)
-        for index in range(100 // len(CASES)):
+        for index in range(GAMES_PER_CASE):
             rng = game_rng(17, case * 100 + index)
             state = prepared.game.new_initial_state(rng)
             picks = random.Random(index)
@@ -70,7 +72,7 @@ def test_every_step_of_100_games_round_trips_and_plays_on_the_same():
                 play_out(again, prepared.policies, again.rng, 200_000)
                 assert (again.winner, again.end_reason, again.turn) == (state.winner, state.end_reason, state.turn)
             games += 1
-    assert games == 100 and steps > 2000
+    assert games == GAMES_PER_CASE * len(CASES) == sized(30, 100) and steps > 20 * games
 
 
 # ---- 2. the module knows every field ---------------------------------------------------------------------------

@@ -180,9 +180,9 @@ def test_the_search_never_looks_at_hidden_information(system):
 def test_simulate_command_with_policy_search():
     from django.core.management import call_command
 
-    from cards.services import packages_load_bundled
+    from tests.support.bundled_catalog import load_bundled_catalog
 
-    packages_load_bundled()
+    load_bundled_catalog()
     out = StringIO()
     path = ROOT / "cards/packages/hagmi/lists/akane-assault.json"
     call_command("simulate", str(path), "--opponent", "sample-fortress", "--games", "4", "--seed", "3",

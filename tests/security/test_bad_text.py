@@ -40,7 +40,8 @@ from rules_engine.core.catalog import Catalog
 from tests.builder.conftest import hagmi_doc, hagmi_package
 from tests.security.conftest import World
 
-pytestmark = pytest.mark.django_db
+# services: what a lone surrogate does to storage is the database's (PostgreSQL refuses it, SQLite keeps it)
+pytestmark = [pytest.mark.services, pytest.mark.django_db]
 ROOT = Path(__file__).resolve().parents[2]
 LOW, HIGH = "\udfff", "\ud800"  # a lone low and a lone high surrogate
 

@@ -167,6 +167,7 @@ def test_item10_a_run_hides_its_list_once_the_list_is_private_to_the_requester(w
 # --- item 11: parallel restores ---------------------------------------------------------------------------
 
 
+@pytest.mark.services  # parallel requests: the row lock is PostgreSQL's (SQLite serialises every write)
 @pytest.mark.django_db(transaction=True)
 def test_item11_parallel_restores_of_one_trashed_list_restore_it_once(hagmi_catalog, published, owner):  # noqa: F811
     """Six parallel POST /restore/ on one trashed list gave 3 x 200 and 3 revisions; now one 200, the others 400

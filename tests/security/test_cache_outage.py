@@ -19,7 +19,7 @@ from tests.security.conftest import PASSWORD, World
 from tests.security.test_throttles import assert_throttled_api, set_rates
 from tests.support.own_redis import OwnRedis, own_redis_unavailable, redis_cache_settings
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.services, pytest.mark.django_db]  # a Redis of its own, stopped and started
 REQUIRE_SERVICES = os.environ.get("HANGAR_REQUIRE_SERVICES") == "1"
 RIGHT = {"username": "owner", "password": PASSWORD}
 WRONG = {"username": "owner", "password": "not-the-password"}

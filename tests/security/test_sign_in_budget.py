@@ -58,6 +58,7 @@ def cache_backend(request, settings, tmp_path):
     yield request.param
 
 
+@pytest.mark.services  # parallel requests, and a Redis of its own
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("cache_backend", ["memory", "redis"], indirect=True)
 def test_item1_parallel_failed_sign_ins_never_get_past_the_budget(cache_backend, live_server, settings, make_user):

@@ -44,7 +44,7 @@ RUN_TIMEOUT = 90.0
 STALL_SECONDS = 3  # the watchdog's HANGAR_SIMULATION_STALL_SECONDS in these tests (300 in production)
 ATTEMPTS = 3  # HANGAR_CHUNK_ATTEMPTS (the default)
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture

@@ -19,7 +19,7 @@ GAMES = 20_000
 SEED = 20261130
 RUN_TIMEOUT = 120.0
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture(scope="module")

@@ -18,7 +18,7 @@ from django.conf import settings
 
 from builder import services
 from builder.models import GameList, SimulationRun
-from cards.services import packages_load_bundled
+from tests.support.bundled_catalog import load_bundled_catalog
 
 PACKAGES = Path(settings.BASE_DIR) / "cards" / "packages"
 # One run of each game: (system, the list's file, a real sample opponent of that game).
@@ -39,7 +39,7 @@ class Showcase:
 
 
 def load_bundled() -> None:
-    packages_load_bundled()
+    load_bundled_catalog()
 
 
 def sample_document(system: str, filename: str) -> dict[str, Any]:

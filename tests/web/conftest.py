@@ -5,12 +5,12 @@ from typing import Any, Callable
 
 import pytest
 from django.core.cache import cache
-from django.core.management import call_command
 from django.test import Client
 
 from builder import services
 
 from tests.conftest import PASSWORD  # noqa: F401  (tests import it from here too)
+from tests.support.bundled_catalog import load_bundled_catalog
 
 
 @pytest.fixture(autouse=True)
@@ -24,8 +24,9 @@ def _web_settings(settings):
 
 @pytest.fixture
 def catalog(db):
-    """Every bundled package (HAGMI, MWDA, Warcaster), loaded through the real command."""
-    call_command("load_packages", verbosity=0)
+    """Every bundled package (HAGMI, MWDA, Warcaster), as the real command loads them (imported once per test
+    process, copied into each test's database: tests.support.bundled_catalog)."""
+    load_bundled_catalog()
 
 
 def logged_in(user) -> Client:
