@@ -67,7 +67,9 @@ def over_budget_words(problem: PositionInvalid) -> PositionInvalid:
                                    "%(limit)s s a page may play: simulate fewer games, or start a simulation run "
                                    "of a list.") % {"estimate": f"{details.get('estimate_seconds', 0):.1f}",
                                                    "limit": f"{details.get('limit_seconds', 0):g}"}
-    worded = PositionInvalid(message, path=problem.path, code=problem.code)
+    # No path on the page: it names an API field ("games", "policy"), and the sentence already says which control
+    # made the work dear; the API keeps the path in its details.
+    worded = PositionInvalid(message, path="", code=problem.code)
     worded.details = details
     return worded
 

@@ -128,6 +128,7 @@ def test_the_analysis_page_shows_the_refusal_on_its_form(client, no_engine, monk
     content = page.content.decode()
     assert "more than the 1 s a page may play" in content and "These games were not played." in content
     assert 'class="analysis-actions"' in content  # the position stays on the page, to simulate fewer games
+    assert '<span class="line-no">policy</span>' not in content  # the API's field name is no word of the page
 
 
 def test_the_position_command_has_the_run_budget(settings, tmp_path):
