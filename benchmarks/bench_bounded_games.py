@@ -118,18 +118,10 @@ def together(db: str, heavy: str, cache_url: str) -> None:
     import urllib.error
     import urllib.request
 
-    from _server import free_port, wait_for
+    from _server import start_gunicorn, stop_gunicorn
 
-    port = free_port()
-    env = dict(os.environ, DATABASE_URL=f"sqlite:///{db}", HANGAR_INSECURE_DEV_KEY="1", DEBUG="0",
-               CACHE_URL=cache_url,
-               SECURE_SSL_REDIRECT="0", ALLOWED_HOSTS="127.0.0.1", GUNICORN_BIND=f"127.0.0.1:{port}",
-               GUNICORN_WORKERS="3", GUNICORN_ACCESS_LOG="0", DJANGO_SETTINGS_MODULE="hangar.settings")
-    server = subprocess.Popen([str(Path(sys.executable).parent / "gunicorn"), "-c", "deploy/gunicorn.conf.py",
-                               "hangar.wsgi"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    base = f"http://127.0.0.1:{port}"
+    server, base = start_gunicorn(ROOT, {"DATABASE_URL": f"sqlite:///{db}", "CACHE_URL": cache_url})
     try:
-        wait_for(f"{base}/api/ping/")
         body = json.dumps(_cases()[heavy][2]).encode()
         answers, pings, done = [], [], threading.Event()
 
@@ -169,8 +161,7 @@ def together(db: str, heavy: str, cache_url: str) -> None:
         print(json.dumps({"heavy": heavy, "answers": sorted(answers, key=lambda a: a["request"]),
                           "pings": len(pings), "slowest_ping": round(max(pings), 3)}, ensure_ascii=False))
     finally:
-        server.terminate()
-        server.wait(timeout=30)
+        stop_gunicorn(server)
 
 
 def costs(games: int) -> None:
