@@ -138,7 +138,7 @@ def test_fuzz_signed_in_others(case, fuzz_world, fuzz_tally):
 
 
 def test_fuzz_sent_enough_requests(request, fuzz_tally, api_schema):
-    """Runs after the four fuzz tests (file order): the target of issue #8 cannot silently shrink."""
+    """Runs after the four fuzz tests (file order): the fuzz's request target (MIN_REQUESTS) cannot silently shrink."""
     selected = {getattr(item, "originalname", item.name) for item in request.session.items}
     fuzz = {f"test_fuzz_{mode}_{part}" for mode in ("anonymous", "signed_in") for part in ("lists", "others")}
     if not fuzz <= selected:

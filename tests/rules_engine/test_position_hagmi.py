@@ -1,7 +1,8 @@
-"""HAGMI! positions (issue 17 part 2; rules_engine/hagmi/position.py, docs/positions.md "HAGMI!"): every step of the
-seeded games (30 on each push, 100 under `dev.py test --full`) exports to a position that loads back to the same legal actions, the same export, the same next state
-and the same result; the module knows every field of the state; bad positions are refused with the path of the bad
-field; the example file loads, lists its legal actions and draws on the replay board."""
+"""HAGMI! positions (rules_engine/hagmi/position.py, docs/positions.md "HAGMI!"): every step of the seeded games
+(30 on each push, 100 under `dev.py test --full`) exports to a position that loads back to the same legal actions,
+the same export, the same next state and the same result; the module knows every field of the state; bad positions
+are refused with the path of the bad field; the example file loads, lists its legal actions and draws on the replay
+board."""
 from __future__ import annotations
 
 import ast

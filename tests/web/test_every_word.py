@@ -339,7 +339,7 @@ PARTS = 2  # each language's pages in two tests (every other page), so that no t
 @pytest.mark.parametrize("language, part", [(language, part) for language in LANGUAGES for part in range(PARTS)],
                          ids=[f"{language}-{part + 1}of{PARTS}" for language in LANGUAGES for part in range(PARTS)])
 def test_every_page_speaks_the_players_language(site, language, part):
-    """Issue 15: no slug, raw Markdown, engine text or word of the other language on any page (this test: every
+    """No slug, raw Markdown, engine text or word of the other language on any page (this test: every
     other page, from the first or the second)."""
     problems = problems_of(site, language, (part, PARTS))
     if os.environ.get("HANGAR_CRAWL_DUMP"):  # all of them, for the one fixing them: HANGAR_CRAWL_DUMP=/tmp/words
