@@ -16,6 +16,7 @@ gives the players' win rate instead.
 
 **Strength** (`--strength`): in each game's first sample mirror, each pair of policies (random, greedy, search)
 against each other, both ways round on every deal: the row policy's win rate (draws count half) with its interval.
+Last, each policy's decisions per CPU second (its own time inside `choose`, over every game it played here).
 
 Who goes first is left to the game (HAGMI: option `first_player: "random"` except in co-op; MWDA and Warcaster
 roll it), so the script runs unchanged on an older checkout: `--code PATH` runs the same measurement on another
@@ -102,6 +103,21 @@ def _matchups(e: dict[str, Any], system: str) -> list[tuple[str, dict[str, Any],
     return rows
 
 
+class Timed:
+    """A policy whose decisions and CPU time inside `choose` are counted (its decisions per second)."""
+
+    def __init__(self, policy: Any) -> None:
+        self.policy, self.name = policy, policy.name
+        self.calls, self.seconds = 0, 0.0
+
+    def choose(self, state: Any, rng: Any) -> Any:
+        started = time.process_time()
+        action = self.policy.choose(state, rng)
+        self.seconds += time.process_time() - started
+        self.calls += 1
+        return action
+
+
 def _play_cell(e: dict[str, Any], system: str, document: dict[str, Any], opponent: dict[str, Any],
                options: dict[str, Any], policies: tuple[str, str], deals: int, seed: int) -> dict[str, Any]:
     """Play `deals` deals twice (policies swapped); counts from the point of view of policies[0] and of the first
@@ -110,7 +126,7 @@ def _play_cell(e: dict[str, Any], system: str, document: dict[str, Any], opponen
     simulator = e["simulator_for"](system)
     snapshot = e["build_snapshot"](document, cards, opponent, policy=policies[0], options=options or None)
     prepared = simulator.prepare(snapshot)
-    a, b = (e["get_policy"](simulator.policy_name(name)) for name in policies)
+    a, b = (Timed(e["get_policy"](simulator.policy_name(name))) for name in policies)
     tally: Counter[str] = Counter()
     ends: Counter[str] = Counter()
     length = 0.0
@@ -136,7 +152,9 @@ def _play_cell(e: dict[str, Any], system: str, document: dict[str, Any], opponen
     n = tally["games"]
     return {"games": n, "draws": tally["draws"], "a_wins": tally["a_wins"], "first_wins": tally["first_wins"],
             "p0_wins": tally["p0_wins"], "length": length / n if n else 0.0, "ended_by": dict(ends),
-            "cpu_seconds": time.process_time() - cpu}
+            "cpu_seconds": time.process_time() - cpu,
+            "decisions": {policies[0]: [a.calls, a.seconds], policies[1]: [b.calls, b.seconds]}
+            if policies[0] != policies[1] else {policies[0]: [a.calls + b.calls, a.seconds + b.seconds]}}
 
 
 def measure(root: Path, systems: list[str], deals: int, policies: list[str], strength: bool, pure: bool,
@@ -192,6 +210,15 @@ def report(label: str, result: dict[str, Any]) -> list[str]:
             n = row["games"]
             lines.append(f"| {row['system']} | {row['matchup']} | {row['policy']} | {row['against']} | {n} | "
                          f"{_rate(row['a_wins'] + row['draws'] / 2, n)} | {_pct(row['draws'] / n)} % |")
+    speed: dict[tuple[str, str], list[float]] = {}
+    for row in result["sanity"] + result["strength"]:
+        for policy, (calls, seconds) in row["decisions"].items():
+            total = speed.setdefault((row["system"], policy), [0, 0.0])
+            total[0] += calls
+            total[1] += seconds
+    lines += ["", "| game | policy | decisions | CPU s in the policy | decisions per CPU second |", "|---|---|---:|---:|---:|"]
+    for (system, policy), (calls, seconds) in speed.items():
+        lines.append(f"| {system} | {policy} | {calls} | {seconds:.1f} | {calls / seconds if seconds else 0:,.0f} |")
     return lines + [""]
 
 
