@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
+from django.utils.translation import ngettext, pgettext
 
 from . import presenters as p
 from . import vocabulary
@@ -115,6 +115,31 @@ class _Builder:
                  [words[outcome] for _key, outcome in OUTCOMES], [{"label": _("games"), "data": games}],
                  horizontal=True, value_axis=_("games"), integer=True, colours=["#1f5fa8", "#8a8f98", "#b8492a"])
 
+    def seats(self) -> None:
+        """Who went first (the run's seat mode, or why the order is fixed), the list's win rate going first and
+        going second with their intervals, and who played each side."""
+        seats = self.result.get("seats")
+        if isinstance(seats, Mapping):
+            self.stat("seats", _("Who goes first"), seat_mode_words(seats), ("seats.mode", "seats.applies",
+                                                                             "seats.fixed_by", "seats.pairs"))
+            labels, values, lows, highs = [], [], [], []
+            for seat, label in (("first", _("Win rate going first")), ("second", _("Win rate going second"))):
+                block = seats.get(seat) if isinstance(seats.get(seat), Mapping) else {}
+                self.stat(f"seat-{seat}", label, seat_rate_words(block), (f"seats.{seat}",))
+                if block.get("games"):
+                    low, high = (list(block.get("win_rate_interval") or []) + [None, None])[:2]
+                    labels.append(_("going first") if seat == "first" else _("going second"))
+                    values.append(percent(block.get("win_rate")))
+                    lows.append(percent(low))
+                    highs.append(percent(high))
+            if len(labels) == 2:  # one bar would only repeat the win rate above
+                self.chart("seats", _("Win rate going first and going second, with 95 percent intervals"),
+                           ("seats.first", "seats.second"), type="winrate", labels=labels, values=values, lows=lows,
+                           highs=highs, interval_label=interval_words())
+        policies = self.result.get("policies")
+        if isinstance(policies, Mapping):
+            self.stat("policies", _("Who plays each side"), policies_words(self.system, policies), ("policies",))
+
     def ended_by(self) -> None:
         counts = self.result.get("ended_by") or {}
         ordered = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
@@ -213,6 +238,42 @@ class _Builder:
                  horizontal=True, value_axis=pgettext("simulation", "times in all"), integer=True)
 
 
+def seat_mode_words(seats: Mapping[str, Any]) -> str:
+    """The run's seat mode in words, or why the order is fixed (the rules; an opponent that takes no turns)."""
+    if seats.get("applies") is False:
+        if seats.get("fixed_by") == "rules":
+            return _("Fixed by the rules: the players always go first")
+        return _("Fixed: the opponent takes no turns, so the order does not matter")
+    mode = seats.get("mode")
+    if mode == "list-first":
+        return _("You always go first")
+    if mode == "random":
+        return _("A coin toss each game")
+    pairs = seats.get("pairs") or 0
+    return ngettext("Both seats: %(n)s deal played going first and going second",
+                    "Both seats: %(n)s deals played going first and going second", pairs) % {"n": number(pairs)}
+
+
+def seat_rate_words(block: Mapping[str, Any]) -> str:
+    """A seat's win rate with its 95 % interval and how many games it rests on ("no games" when none)."""
+    games = block.get("games") or 0
+    if not games:
+        return _("no games in this seat")
+    low, high = (list(block.get("win_rate_interval") or []) + [None, None])[:2]
+    return ngettext("%(rate)s (%(low)s – %(high)s), %(n)s game", "%(rate)s (%(low)s – %(high)s), %(n)s games",
+                    games) % {"rate": _percent_text(block.get("win_rate")), "low": _percent_text(low),
+                              "high": _percent_text(high), "n": number(games)}
+
+
+def policies_words(system: str, policies: Mapping[str, Any]) -> str:
+    """Who plays each side: "you: Greedy · the opponent: Random legal moves" (or "played by the rules")."""
+    theirs = policies.get("opponent")
+    return _("you: %(mine)s · the opponent: %(theirs)s") % {
+        "mine": policy_label(system, str(policies.get("list") or "")),
+        "theirs": policy_label(system, str(theirs)) if theirs else _("played by the rules"),
+    }
+
+
 def _percent_text(value: Any) -> str:
     return f"{100 * value:.1f}%" if isinstance(value, (int, float)) and not isinstance(value, bool) else "–"
 
@@ -222,6 +283,7 @@ def result_view(system: str, result: Mapping[str, Any], snapshot: Mapping[str, A
     """The stats and charts of one result (see the module docstring); `prefix` keeps element ids unique."""
     build = _Builder(system, result, snapshot, prefix)
     build.outcome()
+    build.seats()
     game = getattr(build, system, None) if system in ("hagmi", "mwda", "warcaster") else None
     if game is not None:
         game()

@@ -29,10 +29,11 @@ dice as they were, and a policy that draws more numbers changes nothing but its 
 """
 from __future__ import annotations
 
+import hashlib
 import random
 from typing import Any, NamedTuple
 
-from rules_engine.core.rng import derive_seed
+from rules_engine.core.rng import _encode_part, derive_seed
 
 __all__ = ["SEAT_MODES", "DEFAULT_SEATS", "SIDES", "LIST", "OPPONENT", "GamePlan", "check_seats", "deal_of",
            "first_of", "game_plan", "seat_pairs"]
@@ -79,20 +80,70 @@ def first_of(seed: int, index: int, mode: str, applies: bool = True) -> int | No
     return random.Random(derive_seed(seed, "game", index, "seat")).randrange(2)
 
 
-def _stream(*parts: int | str) -> random.Random:
-    return random.Random(derive_seed(*parts))
+class _Stream(random.Random):
+    """A `random.Random` seeded with `derive_seed(*parts)` on its first use, then a plain `random.Random` (its class
+    is swapped): seeding a Mersenne Twister costs as much as a tenth of a quick game, and a stream a game never draws
+    from (a greedy policy's, a goldfish's) need not be seeded at all. It draws exactly what
+    `random.Random(derive_seed(*parts))` draws. `key` is the parts' encoding (`derive_seed`'s), given ready-made."""
+
+    def __new__(cls, key: bytes) -> "_Stream":
+        return super().__new__(cls)
+
+    def __init__(self, key: bytes) -> None:  # no seeding here (random.Random.__init__ would seed)
+        self._key = key
+        self.gauss_next = None
+
+    # A method bound before the first draw (shuffle binds `getrandbits` once) may still be called after the class
+    # swap: each one seeds only if that has not happened yet, then calls random.Random's own.
+
+    def random(self) -> float:
+        _start(self)
+        return random.Random.random(self)
+
+    def getrandbits(self, k: int) -> int:
+        _start(self)
+        return random.Random.getrandbits(self, k)
+
+    def getstate(self) -> Any:
+        _start(self)
+        return random.Random.getstate(self)
+
+    def setstate(self, state: Any) -> None:
+        _start(self)
+        random.Random.setstate(self, state)
+
+    def seed(self, *args: Any, **kwargs: Any) -> None:
+        _start(self)
+        random.Random.seed(self, *args, **kwargs)
+
+
+def _start(stream: random.Random) -> None:
+    """Seed a `_Stream` that has not been seeded yet and make it a plain random.Random (nothing if it is one)."""
+    key = stream.__dict__.pop("_key", None)
+    if key is None:
+        return
+    stream.__class__ = random.Random  # type: ignore[assignment]
+    random.Random.seed(stream, int.from_bytes(hashlib.sha256(key).digest()[:8], "big"))
+
+
+_DEAL, _GAME, _DICE, _SETUP, _POLICY = (_encode_part(word) for word in ("deal", "game", "dice", "setup", "policy"))
+_SIDE_KEYS = tuple(_encode_part(side) for side in SIDES)
 
 
 def game_plan(seed: int, index: int, mode: str = DEFAULT_SEATS, applies: bool = True) -> GamePlan:
-    """The deal, the first player and the streams of game `index` of the run seeded `seed` (module docstring)."""
+    """The deal, the first player and the streams of game `index` of the run seeded `seed` (module docstring). The
+    dice stream is seeded at once; the others when first drawn from (`_Stream`), with the same numbers."""
     deal = deal_of(index, mode, applies)
+    run = _encode_part(seed)
+    dealt = run + _DEAL + _encode_part(deal)
+    played = run + _GAME + _encode_part(index)
     return GamePlan(
         index=index,
         deal=deal,
         first=first_of(seed, index, mode, applies),
-        dice=_stream(seed, "deal", deal, "dice"),
-        setup=(_stream(seed, "deal", deal, "setup", SIDES[0]), _stream(seed, "deal", deal, "setup", SIDES[1])),
-        policies=(_stream(seed, "game", index, "policy", SIDES[0]), _stream(seed, "game", index, "policy", SIDES[1])),
+        dice=random.Random(int.from_bytes(hashlib.sha256(dealt + _DICE).digest()[:8], "big")),
+        setup=(_Stream(dealt + _SETUP + _SIDE_KEYS[0]), _Stream(dealt + _SETUP + _SIDE_KEYS[1])),
+        policies=(_Stream(played + _POLICY + _SIDE_KEYS[0]), _Stream(played + _POLICY + _SIDE_KEYS[1])),
     )
 
 

@@ -325,3 +325,30 @@ def test_engines_take_the_first_player_and_keep_their_own_order_without_it():
     coop = simulator_for("hagmi").prepare(snap("hagmi", opponent="coop-ironshell-cradle")).game
     with pytest.raises(ValueError, match="players always take their turns first"):
         coop.new_initial_state(random.Random(1), first_player=1)
+
+
+def test_a_stream_draws_what_a_generator_seeded_with_its_derived_seed_draws():
+    """The streams are seeded on first use (cheaper), with exactly derive_seed's seed: (seed, "deal", d, "dice"),
+    (seed, "deal", d, "setup", side), (seed, "game", i, "policy", side)."""
+    from rules_engine.core.rng import derive_seed
+
+    plan = game_plan(11, 7, "both")
+    expected = {
+        "dice": random.Random(derive_seed(11, "deal", 3, "dice")),
+        "setup list": random.Random(derive_seed(11, "deal", 3, "setup", "list")),
+        "setup opponent": random.Random(derive_seed(11, "deal", 3, "setup", "opponent")),
+        "policy list": random.Random(derive_seed(11, "game", 7, "policy", "list")),
+        "policy opponent": random.Random(derive_seed(11, "game", 7, "policy", "opponent")),
+    }
+    got = dict(zip(expected, (plan.dice, *plan.setup, *plan.policies)))
+    for name, stream in got.items():
+        reference = expected[name]
+        deck = list(range(30))
+        reference.shuffle(deck)
+        mine = list(range(30))
+        stream.shuffle(mine)
+        assert mine == deck and stream.random() == reference.random(), name
+        assert type(stream) is random.Random and stream.getstate() == reference.getstate(), name
+    fresh = game_plan(11, 7, "both").policies[0]
+    assert fresh.getstate() == random.Random(derive_seed(11, "game", 7, "policy", "list")).getstate()
+    assert fresh.choice("abcdef") == random.Random(derive_seed(11, "game", 7, "policy", "list")).choice("abcdef")
