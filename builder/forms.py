@@ -96,7 +96,7 @@ SEARCH_COST = _("Search plays much better than greedy, but each game takes about
 
 def seat_choices() -> list[tuple[str, str]]:
     """Who goes first (rules_engine.core.seats), in words."""
-    return [("both", _("Both seats: every deal twice, you first then second (fair)")),
+    return [("both", _("Both seats (fair)")),
             ("list-first", _("You always go first")),
             ("random", _("A coin toss each game"))]
 

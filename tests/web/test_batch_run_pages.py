@@ -90,6 +90,6 @@ def test_gauntlet_and_doctor_pages_show_the_win_rate_going_first_and_going_secon
         for seat in ("first", "second"):
             low, high = row["seats"][seat]["win_rate_interval"]
             assert f"{100 * row['seats'][seat]['win_rate']:.1f}% ({100 * low:.1f}% – {100 * high:.1f}%)" in page
-        assert "Who goes first: Both seats: 2 deals played going first and going second." in page
+        assert "Who goes first: Both seats (2 deals, each played going first and going second)." in page
         japanese = owner_client.get(f"/simulations/{run.public_id}/", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
         assert "先攻（95%信頼区間）" in japanese and "後攻（95%信頼区間）" in japanese

@@ -219,12 +219,17 @@ def test_a_run_page_shows_the_win_rate_going_first_and_going_second_with_interva
     assert "Win rate going first" in page and "Win rate going second" in page
     for seat in ("first", "second"):
         low, high = seats[seat]["win_rate_interval"]
-        assert f"{100 * seats[seat]['win_rate']:.1f}% ({100 * low:.1f}% – {100 * high:.1f}%), 3 games" in page
-    assert "Both seats: 3 deals played going first and going second" in page
+        figure = re.search(rf'<div id="stat-seat-{seat}-{run.public_id}"><dt>(.*?)</dt><dd>(.*?)</dd>', page)
+        assert figure, seat
+        assert figure.group(2) == (f"{100 * seats[seat]['win_rate']:.1f}% <span class=\"figure-detail\">95% interval "
+                                   f"{100 * low:.1f}% – {100 * high:.1f}%, 3 games</span>")
+    assert "Who goes first: Both seats (3 deals, each played going first and going second)" in page
     assert f'<script id="seats-{run.public_id}" type="application/json">' in page
-    assert "you: Greedy (plays the strongest card it can) · the opponent: Greedy" in page
+    assert ("Greedy (plays the strongest card it can) for you, Greedy (plays the strongest card it can) for the "
+            "opponent") in page
     japanese = owner_client.get(f"/simulations/{run.public_id}/", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
-    assert "先攻の勝率" in japanese and "後攻の勝率" in japanese and "両方：3通りの配りを先攻と後攻で1回ずつ" in japanese
+    assert "先攻の勝率" in japanese and "後攻の勝率" in japanese
+    assert "先攻・後攻：両方（3通りの配りを先攻と後攻で1回ずつ）" in japanese and "95%信頼区間" in japanese
     assert "Win rate going first" not in japanese
 
 
@@ -234,5 +239,5 @@ def test_against_the_beasts_the_page_says_the_order_is_fixed_by_the_rules(make_l
     run = SimulationRun.objects.get()
     play_all(run)
     page = owner_client.get(f"/simulations/{run.public_id}/").content.decode()
-    assert "Fixed by the rules: the players always go first" in page and "no games in this seat" in page
-    assert "the opponent: played by the rules" in page
+    assert "Fixed by the rules (the players always go first)" in page and "no games in this seat" in page
+    assert "for you; the opponent is played by the rules" in page
