@@ -352,3 +352,20 @@ def test_a_stream_draws_what_a_generator_seeded_with_its_derived_seed_draws():
     fresh = game_plan(11, 7, "both").policies[0]
     assert fresh.getstate() == random.Random(derive_seed(11, "game", 7, "policy", "list")).getstate()
     assert fresh.choice("abcdef") == random.Random(derive_seed(11, "game", 7, "policy", "list")).choice("abcdef")
+
+
+@pytest.mark.parametrize("system", sorted(GAMES))
+def test_a_search_policy_never_draws_from_the_real_games_dice(system):
+    """The search policies play their rollouts on clones whose generator is drawn from the policy's own stream:
+    choosing leaves the real state's dice generator exactly where it was."""
+    simulator = simulator_for(system)
+    prepared = simulator.prepare(snap(system))
+    plan = simulator.plan(prepared, 5, 0)
+    state = simulator.new_state(prepared, plan)
+    search = get_policy(f"{system}-search")
+    before = state.rng.getstate()
+    policy_stream = plan.policies[state.current_player()]
+    drawn_before = policy_stream.getstate()
+    search.choose(state, policy_stream)
+    assert state.rng.getstate() == before
+    assert policy_stream.getstate() != drawn_before, "the search drew from its own stream"
