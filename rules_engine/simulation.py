@@ -38,6 +38,7 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple, Protocol
 
+from rules_engine.core.report import SEAT_OUTCOME
 from rules_engine.core.rng import game_rng
 from rules_engine.core.runner import SimulationError, chunk_ranges, merge_summaries, run_games
 from rules_engine.core.seats import DEFAULT_SEATS, GamePlan, check_seats, game_plan, seat_pairs
@@ -551,13 +552,16 @@ def run_parallel_chunks(snapshot, *, games: int, seed: int, workers: int, on_chu
 
 def simulation_result(summary: Summary, snapshot: Mapping[str, Any], *, games: int, seed: int) -> dict[str, Any]:
     """The run's report: the simulator's figures plus what identifies the run; for a game system (a
-    BaseSimulator) also who played each side (`policies`) and the list's results by seat (`seats`)."""
+    BaseSimulator) also who played each side (`policies`) and, for games played from their plans (a run, not games
+    played on from a position), the list's results by seat (`seats`)."""
     simulator = simulator_for(snapshot.get("system"))
     report = simulator.result(summary, snapshot, games=games, seed=seed)
     opponent = snapshot.get("opponent") or {}
     extra: dict[str, Any] = {}
     if isinstance(simulator, BaseSimulator):
-        extra = {"policies": policies_of(simulator, snapshot), "seats": seats_of(simulator, summary, snapshot, games)}
+        extra = {"policies": policies_of(simulator, snapshot)}
+        if SEAT_OUTCOME in summary:  # games played from their plans (not from a position, whose turn is given)
+            extra["seats"] = seats_of(simulator, summary, snapshot, games)
     return {
         "system": snapshot.get("system"),
         "opponent": opponent.get("slug"),

@@ -369,3 +369,17 @@ def test_a_search_policy_never_draws_from_the_real_games_dice(system):
     search.choose(state, policy_stream)
     assert state.rng.getstate() == before
     assert policy_stream.getstate() != drawn_before, "the search drew from its own stream"
+
+
+def test_games_played_on_from_a_position_report_no_seats():
+    """A position says whose turn it is: its games' summary names both sides' policies but has no seat figures."""
+    from rules_engine.positions import export_position, simulate_position
+
+    simulator = simulator_for("mwda")
+    snapshot = snap("mwda")
+    prepared = simulator.prepare(snapshot)
+    state = simulator.new_state(prepared, simulator.plan(prepared, 1, 0))
+    doc = export_position("mwda", state)
+    doc["list"], doc["opponent"] = snapshot["list"], snapshot["opponent"]
+    result = simulate_position(doc, snapshot["cards"], games=2, seed=1)
+    assert "seats" not in result and result["policies"] == {"list": "greedy", "opponent": "greedy"}
