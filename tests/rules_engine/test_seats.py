@@ -383,3 +383,18 @@ def test_games_played_on_from_a_position_report_no_seats():
     doc["list"], doc["opponent"] = snapshot["list"], snapshot["opponent"]
     result = simulate_position(doc, snapshot["cards"], games=2, seed=1)
     assert "seats" not in result and result["policies"] == {"list": "greedy", "opponent": "greedy"}
+
+
+def test_play_out_hands_each_player_its_own_generator_and_refuses_a_wrong_count():
+    from rules_engine.core.game import EngineError
+
+    simulator = simulator_for("mwda")
+    prepared = simulator.prepare(snap("mwda", policy="random", opponent_policy="greedy"))
+    plan = simulator.plan(prepared, 2, 0)
+    with pytest.raises(EngineError, match="2 policies but 1 policy generators"):
+        play_out(simulator.new_state(prepared, plan), prepared.policies, [plan.policies[0]])
+    state = simulator.new_state(prepared, plan)
+    list_stream, their_stream = plan.policies
+    play_out(state, prepared.policies, (list_stream, their_stream))
+    assert type(list_stream) is random.Random, "the list's random policy drew from its own stream"
+    assert "_key" in their_stream.__dict__, "the greedy opponent never drew: its stream was never even seeded"
