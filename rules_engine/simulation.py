@@ -486,14 +486,16 @@ def _prepared(snapshot: Mapping[str, Any], key: str | None = None) -> tuple[Simu
 
 def game_player(simulator: Simulator, prepared: Any) -> tuple[Callable[[int, Any], Mapping[str, Any]],
                                                               Callable[[int, int], Any]]:
-    """(play(index, plan), plan_for(seed, index)) for `run_games`: a BaseSimulator plays each game from its
-    GamePlan (its seats and separate streams); another simulator with the one generator `game_rng(seed, index)`."""
-    play_game = getattr(simulator, "play_game", None)
-    if play_game is not None and isinstance(prepared, PreparedGame):
+    """(play(index, plan), plan_for(seed, index)) for `run_games`: `play_one` is called with each game's GamePlan
+    (its seats and separate streams) for a BaseSimulator, which plays it with `play_game`; another simulator gets the
+    one generator `game_rng(seed, index)`."""
+    def play(index: int, plan: Any) -> Mapping[str, Any]:
+        return simulator.play_one(prepared, index, plan)
+
+    if hasattr(simulator, "play_game") and isinstance(prepared, PreparedGame):
         seats, applies = prepared.seats, prepared.seats_apply
-        return ((lambda index, plan: play_game(prepared, plan)),
-                (lambda seed, index: game_plan(seed, index, seats, applies)))
-    return (lambda index, rng: simulator.play_one(prepared, index, rng)), game_rng
+        return play, (lambda seed, index: game_plan(seed, index, seats, applies))
+    return play, game_rng
 
 
 def play_chunk(snapshot: Mapping[str, Any], *, seed: int, start: int, count: int,
