@@ -140,6 +140,8 @@ class SimulationRunSerializer(serializers.ModelSerializer):
     id = serializers.CharField(source="public_id")
     list = serializers.SerializerMethodField()
     progress = serializers.SerializerMethodField(help_text="0-100")
+    seats = serializers.SerializerMethodField(
+        help_text="who goes first: both (each deal played going first and going second), list-first or random")
     result = serializers.SerializerMethodField(help_text="the simulator's report, once status is done")
     error = serializers.SerializerMethodField(help_text="why the run failed or was cancelled")
     status_url = serializers.SerializerMethodField()
@@ -147,7 +149,7 @@ class SimulationRunSerializer(serializers.ModelSerializer):
     class Meta:
         model = SimulationRun
         fields = [
-            "id", "kind", "status", "progress", "system", "list", "opponent", "policy", "games", "seed",
+            "id", "kind", "status", "progress", "system", "list", "opponent", "policy", "seats", "games", "seed",
             "engine_version",
             "chunks_total", "chunks_done", "created_at", "started_at", "finished_at", "result", "error",
             "status_url",
@@ -161,6 +163,16 @@ class SimulationRunSerializer(serializers.ModelSerializer):
         request = self.context.get("request")
         visible = selectors.list_can_see(run.game_list, getattr(request, "user", None))
         return run.game_list.slug if visible else None
+
+    @extend_schema_field(serializers.ChoiceField(choices=SEAT_MODES))
+    def get_seats(self, run: SimulationRun) -> str:
+        """The run's seat mode, from its frozen snapshot (a batch's: its first leg's; absent = both)."""
+        frozen = run.snapshot if isinstance(run.snapshot, dict) else {}
+        legs = frozen.get("legs")
+        if isinstance(legs, list) and legs and isinstance(legs[0], dict):
+            frozen = legs[0].get("snapshot") or {}
+        seats = frozen.get("seats")
+        return seats if seats in SEAT_MODES else DEFAULT_SEATS
 
     def get_progress(self, run: SimulationRun) -> int:
         return selectors.simulation_progress(run)

@@ -150,6 +150,7 @@ def test_every_run_endpoint_takes_the_seat_mode_and_refuses_a_bad_one_naming_sea
     for seats in ("both", "list-first", "random"):
         response = owner_client.post(url, {**payload, "seats": seats, "seed": len(seats)}, format="json")
         assert response.status_code == 202, response.content
+        assert owner_client.get(response.json()["status_url"]).json()["seats"] == seats
         frozen = SimulationRun.objects.get(public_id=response.json()["id"]).snapshot
         snapshots = [leg["snapshot"] for leg in frozen["legs"]] if "legs" in frozen else [frozen]
         for snapshot in snapshots:
