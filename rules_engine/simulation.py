@@ -188,11 +188,6 @@ class BaseSimulator:
         except ValueError as exc:
             raise SimulationInputError(f"seats: {exc}") from None
         applies = self.seats_apply(snapshot.get("opponent"))
-        if applies and "first_player" in options:
-            raise SimulationInputError(
-                "snapshot.options.first_player: who goes first in a run against this opponent is set by `seats` "
-                "(both, list-first or random); leave the option out"
-            )
         try:
             game = self.new_game(snapshot.get("list") or {}, cards, snapshot.get("opponent"), options)
         except tuple(error for error, _ in self.input_errors) as exc:
@@ -384,6 +379,15 @@ def check_run(snapshot: Any, *, games: Any, seed: Any) -> Simulator:
     except ValueError as exc:
         raise SimulationInputError(f"seats: {exc}") from None
     simulator = simulator_for(snapshot.get("system"))
+    options = snapshot.get("options")
+    if (isinstance(simulator, BaseSimulator) and isinstance(options, Mapping) and "first_player" in options
+            and simulator.seats_apply(snapshot.get("opponent"))):
+        # A run's seat mode says who goes first against a policy-played opponent (a game set up by hand, outside a
+        # run, still follows the option).
+        raise SimulationInputError(
+            "snapshot.options.first_player: who goes first in a run against this opponent is set by `seats` "
+            "(both, list-first or random); leave the option out"
+        )
     check_list_size(snapshot, simulator)
     return simulator
 

@@ -301,7 +301,9 @@ def test_a_bad_seat_mode_and_a_first_player_option_are_refused_naming_the_field(
         simulate(bad, games=2, seed=1)
     fixed = {**snap("mwda"), "options": {"first_player": 1}}
     with pytest.raises(SimulationInputError, match=r"^snapshot.options.first_player: .*set by `seats`"):
-        simulator_for("mwda").prepare(fixed)
+        simulate(fixed, games=2, seed=1)
+    prepared = simulator_for("mwda").prepare(fixed)  # a game set up by hand, outside a run, follows the option
+    assert prepared.game.new_initial_state(random.Random(3)).first == 1
     goldfish = {**snap("mwda", opponent="goldfish"), "options": {"first_player": 1}}
     assert simulate(goldfish, games=3, seed=1)["seats"]["second"]["games"] == 3, "the option decides there"
 
