@@ -94,11 +94,29 @@ SEARCH_COST = _("Search plays much better than greedy, but each game takes about
                 "(a co-op game against the beasts, seconds): start with fewer games.")
 
 
+def seat_choices() -> list[tuple[str, str]]:
+    """Who goes first (rules_engine.core.seats), in words."""
+    return [("both", _("Both seats (fair)")),
+            ("list-first", _("You always go first")),
+            ("random", _("A coin toss each game"))]
+
+
+SEATS_HELP = _("Going first is worth a lot; with both seats the list plays every deal once going first and once "
+               "going second, so its win rate is not the seat's luck. The result shows both. Against the beasts "
+               "(co-op) or a target that takes no turns the order is fixed.")
+
+
+def seats_field() -> forms.ChoiceField:
+    return forms.ChoiceField(label=_("Who goes first"), choices=seat_choices(), initial="both", required=False,
+                             help_text=SEATS_HELP)
+
+
 class SimulationForm(forms.Form):
     opponent = forms.ChoiceField(label=_("Opponent"), choices=[])
     policy = forms.ChoiceField(label=_("How your side plays"), choices=[], initial="greedy", help_text=SEARCH_COST)
     opponent_policy = forms.ChoiceField(label=_("How the opponent plays (a deck, army or force)"), choices=[],
                                         required=False, initial=SAME_POLICY)
+    seats = seats_field()
     games = forms.IntegerField(label=_("Games"), min_value=1, initial=500)
     seed = forms.IntegerField(label=_("Seed (same seed, same result)"), min_value=0, max_value=2**63 - 1, initial=1)
 
@@ -155,6 +173,7 @@ class BatchForm(forms.Form):
         self.fields["opponent_policy"] = forms.ChoiceField(
             label=_("How the opponent plays (a deck, army or force)"), required=False, initial=SAME_POLICY,
             choices=[(SAME_POLICY, _("The same way as your side"))] + list(policies))
+        self.fields["seats"] = seats_field()
         limit = min(settings.HANGAR_MAX_GAMES, MAX_GAMES)
         self.fields["games"] = forms.IntegerField(
             label=_("Games per change and opponent") if doctor else _("Games per opponent"), min_value=1,

@@ -13,11 +13,14 @@ number of games with the same run seed:
       ]
     }
 
-Game i of every leg plays with `game_rng(seed, i)`, exactly as a plain `simulate` of that leg's snapshot with the
-same seed does, so a gauntlet row equals the separate run against that opponent, and the doctor's baseline equals a
-plain run of the list. Because game i of a doctor's changed list starts from the same seed as game i of the
-baseline, the two are *paired* (common random numbers): the per-game outcomes (a `PerGame` stat, "w"/"l"/"d"),
-compared game by game, give a much narrower interval for the difference than two independent runs would.
+Game i of every leg plays from `game_plan(seed, i, seats)` (rules_engine.core.seats: its deal, who goes first and
+its separate streams), exactly as a plain `simulate` of that leg's snapshot with the same seed does, so a gauntlet
+row equals the separate run against that opponent, and the doctor's baseline equals a plain run of the list. Every
+leg carries the run's seat mode in its snapshot (`seats`). Because game i of a doctor's changed list has the same
+seat, the same dice, the same opponent's deck order and the same opponent's policy stream as game i of the baseline
+(only the list's own shuffle and choices differ), the two are *paired* (common random numbers): the per-game
+outcomes (a `PerGame` stat, "w"/"l"/"d"), compared game by game, give a much narrower interval for the difference
+than two independent runs would.
 
 A batch is cut into chunks leg by leg (`batch_chunks`: leg 0's chunks, then leg 1's, ...); every chunk is a summary
 that merges exactly, so the result is the same byte for byte whatever the chunk size, the number of processes or
@@ -29,11 +32,11 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from rules_engine.core.rng import game_rng  # noqa: F401  (documented: game i plays with game_rng(seed, i))
 from rules_engine.core.runner import SimulationError, chunk_ranges, merge_summaries, run_games
 from rules_engine.core.stats import Z_95, Summary
 from rules_engine.simulation import (
-    ENGINE_VERSION, SNAPSHOT_SCHEMA, SimulationInputError, _prepared, check_run, chunk_size_for, simulation_result,
+    ENGINE_VERSION, SNAPSHOT_SCHEMA, SimulationInputError, _prepared, check_run, chunk_size_for, game_player,
+    simulation_result,
 )
 
 BATCH_SCHEMA = "hangar.batch/1"
@@ -121,8 +124,8 @@ def play_batch_chunk(batch: Mapping[str, Any], *, seed: int, leg: int, start: in
         simulator.summarise(summary, record)
         summary.per_game(OUTCOMES).add(start + summary.games, OUTCOME_CHARS[record["outcome"]])
 
-    return run_games(lambda index, rng: simulator.play_one(prepared, index, rng), games=count, seed=seed,
-                     start=start, summarise=summarise)
+    play, plan_for = game_player(simulator, prepared)
+    return run_games(play, games=count, seed=seed, start=start, summarise=summarise, plan_for=plan_for)
 
 
 def _play_task(batch: Mapping[str, Any], seed: int, leg: int, start: int, count: int) -> Summary:

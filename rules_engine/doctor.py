@@ -628,6 +628,7 @@ def doctor_batch(
             leg_snapshot = build_snapshot(
                 document, cards, snapshot.get("opponent") or {}, policy=snapshot.get("policy"),
                 options=snapshot.get("options") or None, opponent_policy=snapshot.get("opponent_policy"),
+                seats=snapshot.get("seats"),
             )
             leg: dict[str, Any] = {"key": f"{key}@{opponent_key}", "change": key, "opponent": opponent_key,
                                    "weight": weight, "snapshot": leg_snapshot}

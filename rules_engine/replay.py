@@ -1,7 +1,8 @@
 """Replay one game of a simulation run from its frozen snapshot: the event log the table is redrawn from.
 
-Game i of a run seeded S always plays with `game_rng(S, i)` (rules_engine.core.runner), so playing that one game
-again, with the snapshot's simulator and the same policies as `play_one`, gives exactly the game the run counted.
+Game i of a run seeded S always plays from `game_plan(S, i, seats)` (rules_engine.core.seats: its deal, who goes
+first, its dice, each side's set-up and policy streams), so playing that one game again, with the snapshot's
+simulator and the same policies and streams as `play_game`, gives exactly the game the run counted.
 `replay_events` returns the game's event log and its record (the same record `simulator.record` gave the run).
 A card game (HAGMI!) has no table to redraw from its log: its board module (`rules_engine/<game>/board.py`, found
 by `_BOARD_MODULES`) watches the state while it plays and gives the board at the end of every turn (`boards`) and
@@ -15,7 +16,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules_engine.core.game import play_out
-from rules_engine.core.rng import game_rng
 from rules_engine.simulation import SimulationInputError, simulator_for
 
 __all__ = ["replay_events", "table_of", "step_turns", "position_at", "board_events", "state_board", "state_codes",
@@ -39,16 +39,17 @@ def replay_events(snapshot: Mapping[str, Any], seed: int, game_index: int) -> di
     system = snapshot.get("system")
     simulator = simulator_for(system)
     prepared = simulator.prepare(snapshot)
-    rng = game_rng(seed, game_index)
-    # The same steps as BaseSimulator.play_one, keeping the state (play_one keeps only the record).
-    state = prepared.game.new_initial_state(rng)
+    # The same steps as BaseSimulator.play_game, keeping the state (play_game keeps only the record).
+    plan = simulator.plan(prepared, seed, game_index)
+    state = simulator.new_state(prepared, plan)
     max_steps = getattr(simulator, "max_steps", 100_000)
     board = importlib.import_module(_BOARD_MODULES[system]) if system in _BOARD_MODULES else None
     watcher = board.Boards() if board is not None else None  # the HAGMI board of every turn (hagmi/board.py)
-    play_out(state, prepared.policies, rng, max_steps, watcher=watcher)
+    play_out(state, prepared.policies, plan.policies, max_steps, watcher=watcher)
     boards: list[dict[str, Any]] = watcher.finish(state) if watcher is not None else []
     events = state.events.to_list()
     record = simulator.record(state)
+    record["seat"] = simulator.seat_of(plan, state)
     return {
         "system": system,
         "table": table_of(system, events),
@@ -101,10 +102,10 @@ def position_at(snapshot: Mapping[str, Any], seed: int, game_index: int, step: i
     system = snapshot["system"]
     simulator = simulator_for(system)
     prepared = simulator.prepare(snapshot)
-    rng = game_rng(seed, game_index)
-    state = prepared.game.new_initial_state(rng)
+    plan = simulator.plan(prepared, seed, game_index)
+    state = simulator.new_state(prepared, plan)
     watcher = _PositionAt(system, turns[step])
-    play_out(state, prepared.policies, rng, getattr(simulator, "max_steps", 100_000), watcher=watcher)
+    play_out(state, prepared.policies, plan.policies, getattr(simulator, "max_steps", 100_000), watcher=watcher)
     position = watcher.position or {}
     # The list's cards (to summarise games card by card), never its name or notes: a shared run's step may be
     # downloaded by anyone with the run's link, and a private list's name stays its owner's (docs/security.md).

@@ -12,15 +12,19 @@ worker on any machine plays it without the database (DESIGN.md §4):
       "policy": "greedy",
       "opponent_policy": "random",   # optional: who plays the other side when it is played by a policy (a deck,
                                      # an army, a force); absent: the same policy as the list's
+      "seats": "list-first",         # optional: who goes first, "both" (absent: every deal played from both
+                                     # seats), "list-first" or "random" (rules_engine.core.seats)
       "options": { ruleset options (RULES.md interpretations) }
     }
 
 Each game system registers a `Simulator`. A run of G games with seed S is cut into chunks of consecutive game
 indices so that one chunk takes about 1–5 s: the simulator's size for the opponent (`chunk_size_for`), made smaller
 when timing the first games of the snapshot shows that its games are slower than that size assumes
-(`measured_chunk_size`; a huge deck). Game i always plays with `game_rng(S, i)` and summaries merge exactly
-(integer arithmetic, rules_engine.core.stats), so the result is the same byte for byte whatever the chunk size,
-the number of processes or workers, or the order in which chunks finish.
+(`measured_chunk_size`; a huge deck). Game i always plays with `game_plan(S, i, seats)` (its deal, who goes first
+and its separate streams: dice, each side's set-up, each side's policy; rules_engine.core.seats) and summaries merge
+exactly (integer arithmetic, rules_engine.core.stats), so the result is the same byte for byte whatever the chunk
+size, the number of processes or workers, or the order in which chunks finish. A simulator that is not a
+`BaseSimulator` (no `play_game`) plays game i with the one generator `game_rng(S, i)`.
 
 A list far larger than any format of its game (`Simulator.max_list_size`) is refused (`ListTooLargeToSimulate`)
 before anything is prepared: its games would be slow enough to tie up workers for hours.
@@ -34,8 +38,10 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple, Protocol
 
+from rules_engine.core.report import SEAT_OUTCOME
 from rules_engine.core.rng import game_rng
 from rules_engine.core.runner import SimulationError, chunk_ranges, merge_summaries, run_games
+from rules_engine.core.seats import DEFAULT_SEATS, GamePlan, check_seats, game_plan, seat_pairs
 from rules_engine.core.stats import Summary
 
 SNAPSHOT_SCHEMA = "hangar.snapshot/1"
@@ -88,13 +94,18 @@ class Simulator(Protocol):
 
     # Optional: `max_list_size` (int), the most cards / units a simulated list may hold in all (several times the
     # largest format's size; None or absent: no limit), and `list_size_noun` ("cards") for the refusal message.
+    # Optional (a BaseSimulator has them): `seats_apply(opponent)`, `order_fixed_by(opponent)` and
+    # `play_game(prepared, plan)`, which plays a game from its GamePlan (seats and separate streams).
 
 
 class PreparedGame(NamedTuple):
-    """A snapshot compiled once per process: the game (cards parsed) and one policy per player."""
+    """A snapshot compiled once per process: the game (cards parsed), one policy per player, the run's seat mode and
+    whether seats apply against its opponent."""
 
     game: Any
     policies: list[Any]
+    seats: str = DEFAULT_SEATS
+    seats_apply: bool = True
 
 
 class BaseSimulator:
@@ -114,12 +125,32 @@ class BaseSimulator:
     max_steps = 100_000
     max_list_size: int | None = None  # a system sets it from its formats (see Simulator)
     list_size_noun = "cards"
+    # Opponent kinds a policy plays (another list: a deck, an army, a force). Against them who goes first is the
+    # run's seat mode; the others (a goldfish, HAGMI's 機獣) take no decisions and keep the game's own order.
+    policy_opponents: frozenset[str] = frozenset()
+    fixed_order: Mapping[str, str] = {}  # opponent kind -> why the order is fixed: "rules" or "no_turns"
 
     def new_game(self, document: Mapping[str, Any], cards: Mapping[str, Any], opponent: Any, options: Mapping[str, Any]):
         raise NotImplementedError
 
     def record(self, state: Any) -> dict[str, Any]:
         raise NotImplementedError
+
+    def seats_apply(self, opponent: Any) -> bool:
+        """Whether who goes first is the run's to choose against `opponent` (a policy plays it)."""
+        return isinstance(opponent, Mapping) and opponent.get("kind") in self.policy_opponents
+
+    def order_fixed_by(self, opponent: Any) -> str | None:
+        """Why the order is fixed against `opponent`: "rules" (the rules say who goes first), "no_turns" (the
+        opponent takes no turns); None when seats apply."""
+        if self.seats_apply(opponent):
+            return None
+        kind = opponent.get("kind") if isinstance(opponent, Mapping) else None
+        return self.fixed_order.get(kind, "no_turns")
+
+    def first_player_of(self, state: Any) -> int:
+        """Who took the first turn of a game (a system reads it from its state)."""
+        return int(state.first)
 
     def policy_name(self, name: Any) -> str:
         """Short names ("greedy") mean this system's players; other names are the core registry's."""
@@ -153,11 +184,16 @@ class BaseSimulator:
             except ValueError as exc:
                 raise SimulationInputError(f"opponent_policy: {exc}") from None
         try:
+            seats = check_seats(snapshot.get("seats"))
+        except ValueError as exc:
+            raise SimulationInputError(f"seats: {exc}") from None
+        applies = self.seats_apply(snapshot.get("opponent"))
+        try:
             game = self.new_game(snapshot.get("list") or {}, cards, snapshot.get("opponent"), options)
         except tuple(error for error, _ in self.input_errors) as exc:
             prefix = next(where for error, where in self.input_errors if isinstance(exc, error))
             raise SimulationInputError(f"{prefix}: {exc}" if prefix else str(exc)) from None
-        return PreparedGame(game, [policy, opponent_policy])
+        return PreparedGame(game, [policy, opponent_policy], seats, applies)
 
     chunk_sizes: Mapping[str, int] = {}  # opponent kind -> games per chunk (measured: docs/benchmarks.md)
 
@@ -165,7 +201,33 @@ class BaseSimulator:
         kind = opponent.get("kind") if isinstance(opponent, Mapping) else None
         return self.chunk_sizes.get(kind, CHUNK_SIZE)
 
+    def plan(self, prepared: PreparedGame, seed: int, game_index: int) -> GamePlan:
+        """Game `game_index`'s deal, seat and streams in the run seeded `seed` (rules_engine.core.seats)."""
+        return game_plan(seed, game_index, prepared.seats, prepared.seats_apply)
+
+    def new_state(self, prepared: PreparedGame, plan: GamePlan) -> Any:
+        """The game dealt from `plan`: its dice, each side's set-up stream and, when seats apply, its first player."""
+        return prepared.game.new_initial_state(plan.dice, first_player=plan.first, setup_rngs=plan.setup)
+
+    def seat_of(self, plan: GamePlan, state: Any) -> str:
+        """"first" or "second": the list's seat in a game (the plan's, else the game's own choice)."""
+        first = plan.first if plan.first is not None else self.first_player_of(state)
+        return "first" if first == 0 else "second"
+
+    def play_game(self, prepared: PreparedGame, plan: GamePlan) -> dict[str, Any]:
+        """Play one game from its plan; its record, with the list's `seat`."""
+        from rules_engine.core.game import play_out
+
+        state = play_out(self.new_state(prepared, plan), prepared.policies, plan.policies, max_steps=self.max_steps)
+        record = self.record(state)
+        record["seat"] = self.seat_of(plan, state)
+        return record
+
     def play_one(self, prepared: PreparedGame, game_index: int, rng: Any) -> dict[str, Any]:
+        """Play one game: from its GamePlan (as a run does), or with one generator for the dice, the shuffles and
+        both policies (the game's own first player)."""
+        if isinstance(rng, GamePlan):
+            return self.play_game(prepared, rng)
         from rules_engine.core.game import play_out
 
         state = play_out(prepared.game.new_initial_state(rng), prepared.policies, rng, max_steps=self.max_steps)
@@ -233,10 +295,16 @@ def build_snapshot(
     policy: str,
     options: Mapping[str, Any] | None = None,
     opponent_policy: str | None = None,
+    seats: str | None = None,
 ) -> dict[str, Any]:
     """Freeze a list, the cards it and the opponent need, the opponent and the policy into a snapshot.
     `opponent_policy` (None: the list's policy plays both sides) is kept only when given, so a snapshot without
-    it hashes as before."""
+    it hashes as before; `seats` only when it is not the default (`both`), for the same reason. A bad seat mode
+    raises SimulationInputError naming `seats`."""
+    try:
+        seats = check_seats(seats)
+    except ValueError as exc:
+        raise SimulationInputError(f"seats: {exc}") from None
     system = document.get("system")
     simulator = simulator_for(system)
     needed = list_codes(document) | simulator.referenced_cards(opponent)
@@ -251,6 +319,8 @@ def build_snapshot(
     }
     if opponent_policy:
         snapshot["opponent_policy"] = opponent_policy
+    if seats != DEFAULT_SEATS:
+        snapshot["seats"] = seats
     return snapshot
 
 
@@ -304,7 +374,20 @@ def check_run(snapshot: Any, *, games: Any, seed: Any) -> Simulator:
         raise SimulationInputError(f"games: expected an integer from 1 to {MAX_GAMES}, got {games!r}")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
         raise SimulationInputError(f"seed: expected an integer from 0 to 2**63-1, got {seed!r}")
+    try:
+        check_seats(snapshot.get("seats"))
+    except ValueError as exc:
+        raise SimulationInputError(f"seats: {exc}") from None
     simulator = simulator_for(snapshot.get("system"))
+    options = snapshot.get("options")
+    if (isinstance(simulator, BaseSimulator) and isinstance(options, Mapping) and "first_player" in options
+            and simulator.seats_apply(snapshot.get("opponent"))):
+        # A run's seat mode says who goes first against a policy-played opponent (a game set up by hand, outside a
+        # run, still follows the option).
+        raise SimulationInputError(
+            "snapshot.options.first_player: who goes first in a run against this opponent is set by `seats` "
+            "(both, list-first or random); leave the option out"
+        )
     check_list_size(snapshot, simulator)
     return simulator
 
@@ -345,12 +428,13 @@ def measure_game_cost(
     passed or `max_games` games were played, at least one: a fraction of a second for any list within
     `max_list_size`. The games' results are thrown away. A game that raises raises SimulationError naming it."""
     simulator, prepared = _prepared(snapshot)
+    play, plan_for = game_player(simulator, prepared)
     played, started = 0, clock()
     durations: list[float] = []
     last = started
     while True:
         try:
-            simulator.play_one(prepared, played, game_rng(seed, played))
+            play(played, plan_for(seed, played))
         except Exception as exc:
             raise SimulationError(
                 f"game {played} of the run seeded {seed} failed: {type(exc).__name__}: {exc}"
@@ -404,18 +488,27 @@ def _prepared(snapshot: Mapping[str, Any], key: str | None = None) -> tuple[Simu
     return found
 
 
+def game_player(simulator: Simulator, prepared: Any) -> tuple[Callable[[int, Any], Mapping[str, Any]],
+                                                              Callable[[int, int], Any]]:
+    """(play(index, plan), plan_for(seed, index)) for `run_games`: `play_one` is called with each game's GamePlan
+    (its seats and separate streams) for a BaseSimulator, which plays it with `play_game`; another simulator gets the
+    one generator `game_rng(seed, index)`."""
+    def play(index: int, plan: Any) -> Mapping[str, Any]:
+        return simulator.play_one(prepared, index, plan)
+
+    if hasattr(simulator, "play_game") and isinstance(prepared, PreparedGame):
+        seats, applies = prepared.seats, prepared.seats_apply
+        return play, (lambda seed, index: game_plan(seed, index, seats, applies))
+    return play, game_rng
+
+
 def play_chunk(snapshot: Mapping[str, Any], *, seed: int, start: int, count: int,
                snapshot_key: str | None = None) -> Summary:
     """Play games start .. start+count-1 of the run seeded `seed` (one Celery task = one chunk). `snapshot_key`:
     the snapshot's `snapshot_hash`, when known."""
     simulator, prepared = _prepared(snapshot, snapshot_key)
-    return run_games(
-        lambda index, rng: simulator.play_one(prepared, index, rng),
-        games=count,
-        seed=seed,
-        start=start,
-        summarise=simulator.summarise,
-    )
+    play, plan_for = game_player(simulator, prepared)
+    return run_games(play, games=count, seed=seed, start=start, summarise=simulator.summarise, plan_for=plan_for)
 
 
 def _play_chunk_task(snapshot: Mapping[str, Any], seed: int, start: int, count: int) -> Summary:
@@ -464,10 +557,17 @@ def run_parallel_chunks(snapshot, *, games: int, seed: int, workers: int, on_chu
 
 
 def simulation_result(summary: Summary, snapshot: Mapping[str, Any], *, games: int, seed: int) -> dict[str, Any]:
-    """The run's report: the simulator's figures plus what identifies the run."""
+    """The run's report: the simulator's figures plus what identifies the run; for a game system (a
+    BaseSimulator) also who played each side (`policies`) and, for games played from their plans (a run, not games
+    played on from a position), the list's results by seat (`seats`)."""
     simulator = simulator_for(snapshot.get("system"))
     report = simulator.result(summary, snapshot, games=games, seed=seed)
     opponent = snapshot.get("opponent") or {}
+    extra: dict[str, Any] = {}
+    if isinstance(simulator, BaseSimulator):
+        extra = {"policies": policies_of(simulator, snapshot)}
+        if SEAT_OUTCOME in summary:  # games played from their plans (not from a position, whose turn is given)
+            extra["seats"] = seats_of(simulator, summary, snapshot, games)
     return {
         "system": snapshot.get("system"),
         "opponent": opponent.get("slug"),
@@ -476,7 +576,34 @@ def simulation_result(summary: Summary, snapshot: Mapping[str, Any], *, games: i
         "games": games,
         "seed": seed,
         "engine_version": ENGINE_VERSION,
+        **extra,
         **report,
+    }
+
+
+def policies_of(simulator: BaseSimulator, snapshot: Mapping[str, Any]) -> dict[str, str | None]:
+    """Who plays each side, by the snapshot's names: the list's policy and the opponent's (its `opponent_policy`,
+    else the list's); the opponent's is None when no policy plays it (the rules do: a goldfish, HAGMI's 機獣)."""
+    opponent = snapshot.get("opponent") or {}
+    mine = snapshot.get("policy") or simulator.default_policy
+    theirs = snapshot.get("opponent_policy") or mine
+    return {"list": mine, "opponent": theirs if simulator.seats_apply(opponent) else None}
+
+
+def seats_of(simulator: BaseSimulator, summary: Summary, snapshot: Mapping[str, Any], games: int) -> dict[str, Any]:
+    """The seat mode, whether it applies (else why the order is fixed), the deals played from both seats and the
+    list's wins, losses, draws and win rate (95 % Wilson interval) going first and going second."""
+    from rules_engine.core.report import seat_fields
+
+    opponent = snapshot.get("opponent") or {}
+    mode = check_seats(snapshot.get("seats"))
+    applies = simulator.seats_apply(opponent)
+    return {
+        "mode": mode,
+        "applies": applies,
+        "fixed_by": simulator.order_fixed_by(opponent),
+        "pairs": seat_pairs(games, mode, applies),
+        **seat_fields(summary),
     }
 
 
@@ -486,5 +613,5 @@ __all__ = [
     "chunk_size_for_cost", "measured_chunk_size", "list_size", "check_list_size", "CHUNK_SECONDS_MAX",
     "CHUNK_TARGET_SECONDS", "PROBE_SECONDS", "PROBE_MAX_GAMES",
     "SIMULATORS", "register_simulator", "simulator_for", "snapshot_hash", "list_codes", "build_snapshot", "check_run", "chunks", "play_chunk",
-    "simulate", "simulation_result", "run_parallel_chunks",
+    "simulate", "simulation_result", "run_parallel_chunks", "game_player", "policies_of", "seats_of",
 ]

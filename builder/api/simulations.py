@@ -18,6 +18,7 @@ from rest_framework.views import APIView
 from builder import selectors, services
 from builder.models import RunKind, RunStatus, SimulationRun
 from builder.throttles import AnonThrottle, ScopedThrottle, UserThrottle
+from rules_engine.core.seats import DEFAULT_SEATS, SEAT_MODES
 from rules_engine.simulation import MAX_GAMES
 
 from .serializers import ErrorSerializer, ListDocumentField, RevisionSerializer
@@ -43,6 +44,16 @@ def _errors(*codes: int) -> dict[int, OpenApiResponse]:
     return {code: ERRORS[code] for code in codes}
 
 
+def seats_field() -> serializers.ChoiceField:
+    """Who goes first (rules_engine.core.seats): both (each deal from both seats), list-first or random."""
+    return serializers.ChoiceField(
+        choices=SEAT_MODES, required=False, default=DEFAULT_SEATS,
+        help_text="who takes the first turn: both (default: every deal played twice, the list first then second), "
+                  "list-first, or random (a coin per game); no effect where the rules fix the order",
+        error_messages={"invalid_choice": f"expected one of {', '.join(SEAT_MODES)}, got \"{{input}}\"."},
+    )
+
+
 # --- serializers --------------------------------------------------------------------------------------------
 
 
@@ -54,6 +65,7 @@ class SimulationCreateSerializer(serializers.Serializer):
     opponent_policy = serializers.CharField(
         required=False, allow_blank=True, max_length=64, default=None, allow_null=True,
         help_text="who plays the other side (default: the same policy as the list)")
+    seats = seats_field()
     games = serializers.IntegerField(min_value=1, help_text=f"games to play (at most {MAX_GAMES}, see limits)")
     seed = serializers.IntegerField(min_value=0, max_value=SEED_MAX, help_text="same seed, same result")
 
@@ -81,6 +93,7 @@ class GauntletCreateSerializer(serializers.Serializer):
     opponent_policy = serializers.CharField(
         required=False, allow_blank=True, max_length=64, default=None, allow_null=True,
         help_text="who plays the other side, and an opponent list (default: the same policy as the list)")
+    seats = seats_field()
     games = serializers.IntegerField(min_value=1, help_text="games against each opponent (the total is limited)")
     seed = serializers.IntegerField(min_value=0, max_value=SEED_MAX, help_text="same seed, same result")
 
@@ -127,6 +140,8 @@ class SimulationRunSerializer(serializers.ModelSerializer):
     id = serializers.CharField(source="public_id")
     list = serializers.SerializerMethodField()
     progress = serializers.SerializerMethodField(help_text="0-100")
+    seats = serializers.SerializerMethodField(
+        help_text="who goes first: both (each deal played going first and going second), list-first or random")
     result = serializers.SerializerMethodField(help_text="the simulator's report, once status is done")
     error = serializers.SerializerMethodField(help_text="why the run failed or was cancelled")
     status_url = serializers.SerializerMethodField()
@@ -134,7 +149,7 @@ class SimulationRunSerializer(serializers.ModelSerializer):
     class Meta:
         model = SimulationRun
         fields = [
-            "id", "kind", "status", "progress", "system", "list", "opponent", "policy", "games", "seed",
+            "id", "kind", "status", "progress", "system", "list", "opponent", "policy", "seats", "games", "seed",
             "engine_version",
             "chunks_total", "chunks_done", "created_at", "started_at", "finished_at", "result", "error",
             "status_url",
@@ -148,6 +163,16 @@ class SimulationRunSerializer(serializers.ModelSerializer):
         request = self.context.get("request")
         visible = selectors.list_can_see(run.game_list, getattr(request, "user", None))
         return run.game_list.slug if visible else None
+
+    @extend_schema_field(serializers.ChoiceField(choices=SEAT_MODES))
+    def get_seats(self, run: SimulationRun) -> str:
+        """The run's seat mode, from its frozen snapshot (a batch's: its first leg's; absent = both)."""
+        frozen = run.snapshot if isinstance(run.snapshot, dict) else {}
+        legs = frozen.get("legs")
+        if isinstance(legs, list) and legs and isinstance(legs[0], dict):
+            frozen = legs[0].get("snapshot") or {}
+        seats = frozen.get("seats")
+        return seats if seats in SEAT_MODES else DEFAULT_SEATS
 
     def get_progress(self, run: SimulationRun) -> int:
         return selectors.simulation_progress(run)
@@ -202,8 +227,8 @@ class SimulationViewSet(viewsets.GenericViewSet):
         asked_at = timezone.now()
         run = services.simulation_start(
             user=request.user, game_list=game_list, document=data.get("document"), opponent_slug=data["opponent"],
-            policy=data["policy"], opponent_policy=data.get("opponent_policy"), games=data["games"],
-            seed=data["seed"],
+            policy=data["policy"], opponent_policy=data.get("opponent_policy"), seats=data["seats"],
+            games=data["games"], seed=data["seed"],
         )
         return started(run, request, asked_at)
 
@@ -266,8 +291,8 @@ class _BatchStartView(APIView):
         opponents = [{name: value for name, value in opponent.items()} for opponent in data["opponents"]]
         return {
             "user": request.user, "game_list": game_list, "document": data.get("document"), "opponents": opponents,
-            "policy": data["policy"], "opponent_policy": data.get("opponent_policy"), "games": data["games"],
-            "seed": data["seed"],
+            "policy": data["policy"], "opponent_policy": data.get("opponent_policy"), "seats": data["seats"],
+            "games": data["games"], "seed": data["seed"],
         }, data
 
 

@@ -27,8 +27,8 @@ from rules_engine.systems import system as game_system
 
 from .lists import check_document, list_update
 from .simulations import (
-    catalog_of, check_games_limit, check_list_cards, check_opponent_policy, check_policy, load_simulator_modules,
-    opponent_of, start_run,
+    catalog_of, check_games_limit, check_list_cards, check_opponent_policy, check_policy, check_seats,
+    load_simulator_modules, opponent_of, start_run,
 )
 
 MAX_LEGS = batches.MAX_LEGS  # opponents of a gauntlet; (changes + 1) × opponents of a doctor run
@@ -129,12 +129,12 @@ def _check_batch(batch: dict[str, Any], *, games: Any, seed: Any) -> None:
         raise SimulationInvalid(str(exc)) from exc
 
 
-def _snapshots(document, catalog, opponents, policy: str, opponent_policy: str | None
+def _snapshots(document, catalog, opponents, policy: str, opponent_policy: str | None, seats: str = "both"
                ) -> list[tuple[str, float, dict[str, Any]]]:
     load_simulator_modules()
     try:  # exactly the snapshot a plain simulation_start builds against each opponent: the rows equal those runs
         return [(key, weight, engine.build_snapshot(document, catalog.cards, opponent, policy=policy,
-                                                    opponent_policy=opponent_policy))
+                                                    opponent_policy=opponent_policy, seats=seats))
                 for key, weight, opponent in opponents]
     except engine.SimulationInputError as exc:
         raise SimulationInvalid(str(exc)) from exc
@@ -171,17 +171,19 @@ def _start(user, kind: str, batch: dict[str, Any], game_list, games, seed, oppon
 
 def gauntlet_start(
     *, user, game_list: GameList | None = None, document: Any = None, opponents: Any, policy: Any = None,
-    opponent_policy: Any = None, games: Any, seed: Any,
+    opponent_policy: Any = None, seats: Any = None, games: Any, seed: Any,
 ) -> SimulationRun:
-    """Start (or reuse) a gauntlet run: the list against every opponent, `games` games each on seed `seed`; its
-    result (gauntlet_result) has a row per opponent, each exactly the plain run against it, and the weighted total.
-    Raises SimulationInvalid (400), SimulationLimitExceeded (429) or SimulationBrokerUnavailable (503)."""
+    """Start (or reuse) a gauntlet run: the list against every opponent, `games` games each on seed `seed` with
+    seat mode `seats`; its result (gauntlet_result) has a row per opponent, each exactly the plain run against it,
+    and the weighted total. Raises SimulationInvalid (400), SimulationLimitExceeded (429) or
+    SimulationBrokerUnavailable (503)."""
     doc = _document(game_list=game_list, document=document)
     catalog = catalog_of(doc["system"])
     policy, opponent_policy = check_policy(policy), check_opponent_policy(opponent_policy)
+    seats = check_seats(seats)
     check_list_cards(doc, catalog)
     found = check_opponents(user, doc["system"], catalog, opponents)
-    batch = batches.gauntlet_batch(_snapshots(doc, catalog, found, policy, opponent_policy))
+    batch = batches.gauntlet_batch(_snapshots(doc, catalog, found, policy, opponent_policy, seats))
     return _start(user, RunKind.GAUNTLET, batch, game_list, games, seed, found, policy)
 
 
@@ -200,7 +202,7 @@ def _check_changes(changes: Any, opponents: int) -> int:
 
 def doctor_start(
     *, user, game_list: GameList | None = None, document: Any = None, opponents: Any, changes: Any = DEFAULT_CHANGES,
-    policy: Any = None, opponent_policy: Any = None, games: Any, seed: Any,
+    policy: Any = None, opponent_policy: Any = None, seats: Any = None, games: Any, seed: Any,
 ) -> SimulationRun:
     """Start (or reuse) a list doctor run: the (legal) list and up to `changes` single changes of it
     (candidate_changes), each against every opponent on the same seeds; its result (doctor_result) has the list's
@@ -208,6 +210,7 @@ def doctor_start(
     doc = _document(game_list=game_list, document=document)
     catalog = catalog_of(doc["system"])
     policy, opponent_policy = check_policy(policy), check_opponent_policy(opponent_policy)
+    seats = check_seats(seats)
     check_list_cards(doc, catalog)
     found = check_opponents(user, doc["system"], catalog, opponents, most=MAX_LEGS // 2)
     limit = _check_changes(changes, len(found))
@@ -215,7 +218,7 @@ def doctor_start(
         candidates = doctor_engine.candidate_changes(doc, catalog, limit=limit)
     except ValueError as exc:
         raise SimulationInvalid(f"list: {exc}", code="doctor.illegal_list", details={"path": "list"}) from exc
-    snapshots = _snapshots(doc, catalog, found, policy, opponent_policy)
+    snapshots = _snapshots(doc, catalog, found, policy, opponent_policy, seats)
     batch = doctor_engine.doctor_batch(snapshots[0][2], candidates, snapshots, catalog.cards)
     return _start(user, RunKind.DOCTOR, batch, game_list, games, seed, found, policy)
 

@@ -39,6 +39,7 @@ from rules_engine import doctor as doctor_engine
 from rules_engine import simulation as engine
 from rules_engine.core.runner import SimulationError as GameFailed
 from rules_engine.core.runner import merge_summaries
+from rules_engine.core import seats as seat_modes
 from rules_engine.core.stats import Summary
 
 from builder.errors import (
@@ -97,6 +98,16 @@ def check_opponent_policy(opponent_policy: Any) -> str | None:
     return opponent_policy
 
 
+def check_seats(seats: Any) -> str:
+    """The run's seat mode (rules_engine.core.seats): None or "" = "both"; else one of both, list-first, random
+    (400 naming `seats` otherwise)."""
+    try:
+        return seat_modes.check_seats(seats)
+    except ValueError as exc:
+        raise SimulationInvalid(f"seats: {exc}.", details={"path": "seats", "choices": list(seat_modes.SEAT_MODES)}
+                                ) from None
+
+
 def catalog_of(system: str):
     catalog = catalog_for(system)
     if catalog is None:
@@ -135,18 +146,22 @@ def check_list_cards(document: Mapping[str, Any], catalog, *, path: str = "") ->
 
 
 def simulation_snapshot_build(
-    *, document: dict[str, Any], opponent_slug: Any, policy: Any = None, opponent_policy: Any = None
+    *, document: dict[str, Any], opponent_slug: Any, policy: Any = None, opponent_policy: Any = None,
+    seats: Any = None,
 ) -> dict[str, Any]:
     """The hangar.snapshot/1 of a normalised list document against the current catalog (rules_engine.simulation.
-    build_snapshot: the list, every card it and the opponent use, the opponent's dict, the policy, the options)."""
+    build_snapshot: the list, every card it and the opponent use, the opponent's dict, the policy, the seat mode,
+    the options)."""
     system = document["system"]
     catalog = catalog_of(system)
     opponent = opponent_of(system, opponent_slug)
     policy, opponent_policy = check_policy(policy), check_opponent_policy(opponent_policy)
+    seats = check_seats(seats)
     check_list_cards(document, catalog)
     load_simulator_modules()
     try:  # the same snapshot as `manage.py simulate` builds, so both share stored results
-        return engine.build_snapshot(document, catalog.cards, opponent, policy=policy, opponent_policy=opponent_policy)
+        return engine.build_snapshot(document, catalog.cards, opponent, policy=policy, opponent_policy=opponent_policy,
+                                     seats=seats)
     except engine.SimulationInputError as exc:
         raise SimulationInvalid(str(exc)) from exc
 
@@ -220,7 +235,7 @@ def check_broker() -> None:
 
 def _snapshot_from(
     *, snapshot: Any, game_list: GameList | None, document: Any, opponent_slug: Any, policy: Any,
-    opponent_policy: Any = None,
+    opponent_policy: Any = None, seats: Any = None,
 ) -> dict[str, Any]:
     given = [name for name, value in (("snapshot", snapshot), ("list", game_list), ("document", document))
              if value is not None]
@@ -234,7 +249,7 @@ def _snapshot_from(
     else:
         doc, _system = check_document(document)
     return simulation_snapshot_build(document=doc, opponent_slug=opponent_slug, policy=policy,
-                                     opponent_policy=opponent_policy)
+                                     opponent_policy=opponent_policy, seats=seats)
 
 
 def _reuse(user, run: SimulationRun) -> SimulationRun:
@@ -260,14 +275,17 @@ def simulation_start(
     opponent_slug: Any = None,
     policy: Any = None,
     opponent_policy: Any = None,
+    seats: Any = None,
     games: Any,
     seed: Any,
 ) -> SimulationRun:
     """Start (or reuse) a run of `games` games seeded `seed` of a saved list, a posted list document, or a ready
-    snapshot (then the opponent and policies are the snapshot's). Raises SimulationInvalid (400),
-    SimulationLimitExceeded (429) or SimulationBrokerUnavailable (503) with nothing written."""
+    snapshot (then the opponent, policies and seat mode are the snapshot's). `seats`: who goes first, "both"
+    (default), "list-first" or "random". Raises SimulationInvalid (400), SimulationLimitExceeded (429) or
+    SimulationBrokerUnavailable (503) with nothing written."""
     frozen = dict(_snapshot_from(snapshot=snapshot, game_list=game_list, document=document,
-                                 opponent_slug=opponent_slug, policy=policy, opponent_policy=opponent_policy))
+                                 opponent_slug=opponent_slug, policy=policy, opponent_policy=opponent_policy,
+                                 seats=seats))
     check_snapshot(frozen, games=games, seed=seed)
     return start_run(
         user=user, kind=RunKind.SIMULATION, frozen=frozen, game_list=game_list, games=games, seed=seed,

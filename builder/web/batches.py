@@ -67,7 +67,7 @@ def _batch_new(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
             data = form.cleaned_data
             common = {"user": request.user, "game_list": game_list, "opponents": form.chosen_opponents(),
                       "policy": data["policy"], "opponent_policy": data.get("opponent_policy") or None,
-                      "games": data["games"], "seed": data["seed"]}
+                      "seats": data.get("seats") or None, "games": data["games"], "seed": data["seed"]}
 
             def start():
                 try:
@@ -149,6 +149,40 @@ def _length_words(unit: str) -> str:
     return _("turns") if unit == "turns" else _("rounds")
 
 
+def seat_cells(result: dict[str, Any]) -> dict[str, str]:
+    """A row's win rate going first and going second, each with its 95 % interval ("–" with no games there)."""
+    seats = result.get("seats") if isinstance(result.get("seats"), dict) else {}
+    cells = {}
+    for seat in ("first", "second"):
+        block = seats.get(seat) if isinstance(seats.get(seat), dict) else {}
+        if block.get("games"):
+            low, high = block["win_rate_interval"]
+            cells[seat] = f"{percent(block['win_rate'])} ({percent(low)} – {percent(high)})"
+        else:
+            cells[seat] = "–"
+    return cells
+
+
+def seat_labels() -> dict[str, str]:
+    """The column headings of the seats: "Going first (95% interval)", "Going second (95% interval)"."""
+    interval = results.interval_words()
+    return {"first_label": _("Going first (%(interval)s)") % {"interval": interval},
+            "second_label": _("Going second (%(interval)s)") % {"interval": interval}}
+
+
+def seats_about(system: str, results_: list[dict[str, Any]]) -> dict[str, str] | None:
+    """The run's seat mode and who played each side, in words, from its rows' results (None for an old result)."""
+    applied = [r for r in results_ if isinstance(r.get("seats"), dict)]
+    if not applied:
+        return None
+    played = next((r for r in applied if r["seats"].get("applies")), applied[0])
+    fixed = [r for r in applied if not r["seats"].get("applies")]
+    return {"seats": results.seat_mode_words(played["seats"]),
+            "fixed": _("Against the beasts or a target that takes no turns the order is fixed by the rules.")
+            if fixed and len(fixed) < len(applied) else "",
+            "policies": results.policies_words(system, played.get("policies") or {})}
+
+
 def batch_view(run: SimulationRun) -> dict[str, Any]:
     """What a finished gauntlet or doctor run shows: rows in words and numbers, the chart, the sentences."""
     result = run.result if isinstance(run.result, dict) else None
@@ -161,7 +195,8 @@ def batch_view(run: SimulationRun) -> dict[str, Any]:
             low, high = row["win_rate_interval"]
             rows.append({"name": opponent_words(run.system, row), "weight": f"{row['weight'] * 100:.0f} %",
                          "win_rate": percent(row["win_rate"]), "interval": f"{percent(low)} – {percent(high)}",
-                         "length": "–" if row["length"]["mean"] is None else f"{row['length']['mean']:.1f}"})
+                         "length": "–" if row["length"]["mean"] is None else f"{row['length']['mean']:.1f}",
+                         **seat_cells(row.get("result") or {})})
         total = result["total"]
         low, high = total["win_rate_interval"]
         chart = {"id": f"gauntlet-{run.public_id}", "type": "winrate",
@@ -172,6 +207,8 @@ def batch_view(run: SimulationRun) -> dict[str, Any]:
                  "highs": [results.percent(row["win_rate_interval"][1]) for row in result["opponents"]],
                  "interval_label": results.interval_words()}
         return {"kind": GAUNTLET, "rows": rows, "chart": chart, "interval_label": results.interval_words(),
+                **seat_labels(),
+                "about": seats_about(run.system, [row.get("result") or {} for row in result["opponents"]]),
                 "length_unit": _length_words(total["length"]["unit"]),
                 "total": {"win_rate": percent(total["win_rate"]), "interval": f"{percent(low)} – {percent(high)}",
                           "length": "–" if total["length"]["mean"] is None else f"{total['length']['mean']:.1f}"}}
@@ -180,7 +217,7 @@ def batch_view(run: SimulationRun) -> dict[str, Any]:
         low, high = row["result"]["win_rate_interval"]
         baseline.append({"name": opponent_words(run.system, {**row, "key": row["opponent"]}),
                          "weight": f"{row['weight'] * 100:.0f} %", "win_rate": percent(row["result"]["win_rate"]),
-                         "interval": f"{percent(low)} – {percent(high)}"})
+                         "interval": f"{percent(low)} – {percent(high)}", **seat_cells(row["result"])})
     changes = []
     for rank, change in enumerate(result["changes"], 1):
         stats = change["stats"]
@@ -190,6 +227,8 @@ def batch_view(run: SimulationRun) -> dict[str, Any]:
                         "label": (change.get("label") or {}).get(lang)})
     refusal = apply_refusal(run) if run.game_list_id is not None else None
     return {"kind": DOCTOR, "baseline": baseline, "changes": changes, "best": result.get("best"),
+            "about": seats_about(run.system, [row["result"] for row in result["baseline"]["opponents"]]),
+            **seat_labels(),
             "interval_label": results.interval_words(),
             "can_apply": run.game_list_id is not None and refusal is None,
             "apply_note": refusal_words(refusal.reason) if refusal is not None else None}

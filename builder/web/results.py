@@ -2,7 +2,8 @@
 `result`) as a number or a chart, in the UI language, with card and unit names from the run's frozen snapshot.
 
     view = result_view("mwda", run.result, run.snapshot, prefix=run.public_id)
-    view["stats"]   -> [{"id", "label", "value", "keys"}]        the headline numbers (a <dl>)
+    view["stats"]   -> [{"id", "label", "value", "detail", "keys"}]  the headline numbers (a <dl>)
+    view["notes"]   -> [{"id", "label", "value", "keys"}]        how the run was played (who went first, policies)
     view["charts"]  -> [{"id", "type", "title", ..., "keys"}]     Chart.js specs (templates/partials/chart.html)
 
 Each figure names the result keys it shows (`keys`, dotted paths: "turns.histogram" shows every bar of that
@@ -15,7 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
+from django.utils.translation import ngettext, pgettext
 
 from . import presenters as p
 from . import vocabulary
@@ -76,10 +77,17 @@ class _Builder:
     def __init__(self, system: str, result: Mapping[str, Any], snapshot: Mapping[str, Any] | None, prefix: str):
         self.system, self.result, self.snapshot, self.prefix = system, result, snapshot or {}, prefix
         self.stats: list[dict[str, Any]] = []
+        self.notes: list[dict[str, Any]] = []
         self.charts: list[dict[str, Any]] = []
 
-    def stat(self, name: str, label: str, value: str, keys: tuple[str, ...]) -> None:
+    def stat(self, name: str, label: str, value: str, keys: tuple[str, ...], detail: str = "") -> None:
+        """A headline figure; `detail` (its interval, its number of games) is shown smaller under it."""
         self.stats.append({"id": f"stat-{name}-{self.prefix}", "name": name, "label": label, "value": value,
+                           "detail": detail, "keys": list(keys)})
+
+    def note(self, name: str, label: str, value: str, keys: tuple[str, ...]) -> None:
+        """A sentence about how the run was played (who went first, who played each side), above the figures."""
+        self.notes.append({"id": f"note-{name}-{self.prefix}", "name": name, "label": label, "value": value,
                            "keys": list(keys)})
 
     def chart(self, name: str, title: str, keys: tuple[str, ...], **spec: Any) -> None:
@@ -114,6 +122,32 @@ class _Builder:
         self.bar("outcomes", _("Wins, draws and losses"), tuple(key for key, _o in OUTCOMES),
                  [words[outcome] for _key, outcome in OUTCOMES], [{"label": _("games"), "data": games}],
                  horizontal=True, value_axis=_("games"), integer=True, colours=["#1f5fa8", "#8a8f98", "#b8492a"])
+
+    def seats(self) -> None:
+        """Who went first (the run's seat mode, or why the order is fixed), the list's win rate going first and
+        going second with their intervals, and who played each side."""
+        seats = self.result.get("seats")
+        if isinstance(seats, Mapping):
+            self.note("seats", _("Who goes first"), seat_mode_words(seats), ("seats.mode", "seats.applies",
+                                                                             "seats.fixed_by", "seats.pairs"))
+            labels, values, lows, highs = [], [], [], []
+            for seat, label in (("first", _("Win rate going first")), ("second", _("Win rate going second"))):
+                block = seats.get(seat) if isinstance(seats.get(seat), Mapping) else {}
+                self.stat(f"seat-{seat}", label, _percent_text(block.get("win_rate")) if block.get("games") else "–",
+                          (f"seats.{seat}",), detail=seat_rate_words(block))
+                if block.get("games"):
+                    low, high = (list(block.get("win_rate_interval") or []) + [None, None])[:2]
+                    labels.append(_("going first") if seat == "first" else _("going second"))
+                    values.append(percent(block.get("win_rate")))
+                    lows.append(percent(low))
+                    highs.append(percent(high))
+            if len(labels) == 2:  # one bar would only repeat the win rate above
+                self.chart("seats", _("Win rate going first and going second, with 95 percent intervals"),
+                           ("seats.first", "seats.second"), type="winrate", labels=labels, values=values, lows=lows,
+                           highs=highs, interval_label=interval_words())
+        policies = self.result.get("policies")
+        if isinstance(policies, Mapping):
+            self.note("policies", _("Who plays each side"), policies_words(self.system, policies), ("policies",))
 
     def ended_by(self) -> None:
         counts = self.result.get("ended_by") or {}
@@ -213,6 +247,43 @@ class _Builder:
                  horizontal=True, value_axis=pgettext("simulation", "times in all"), integer=True)
 
 
+def seat_mode_words(seats: Mapping[str, Any]) -> str:
+    """The run's seat mode in words, or why the order is fixed (the rules; an opponent that takes no turns)."""
+    if seats.get("applies") is False:
+        if seats.get("fixed_by") == "rules":
+            return _("Fixed by the rules (the players always go first)")
+        return _("Fixed (the opponent takes no turns, so the order does not matter)")
+    mode = seats.get("mode")
+    if mode == "list-first":
+        return _("You always go first")
+    if mode == "random":
+        return _("A coin toss each game")
+    pairs = seats.get("pairs") or 0
+    return ngettext("Both seats (%(n)s deal, played going first and going second)",
+                    "Both seats (%(n)s deals, each played going first and going second)", pairs) % {"n": number(pairs)}
+
+
+def seat_rate_words(block: Mapping[str, Any]) -> str:
+    """A seat's 95 % interval and how many games it rests on ("no games" when none)."""
+    games = block.get("games") or 0
+    if not games:
+        return _("no games in this seat")
+    low, high = (list(block.get("win_rate_interval") or []) + [None, None])[:2]
+    return ngettext("%(interval)s %(low)s – %(high)s, %(n)s game", "%(interval)s %(low)s – %(high)s, %(n)s games",
+                    games) % {"interval": interval_words(), "low": _percent_text(low), "high": _percent_text(high),
+                              "n": number(games)}
+
+
+def policies_words(system: str, policies: Mapping[str, Any]) -> str:
+    """Who plays each side: "Greedy (...) for you, Random legal moves for the opponent" (the opponent "played by the
+    rules" when no policy plays it)."""
+    mine, theirs = policy_label(system, str(policies.get("list") or "")), policies.get("opponent")
+    if not theirs:
+        return _("%(mine)s for you; the opponent is played by the rules") % {"mine": mine}
+    return _("%(mine)s for you, %(theirs)s for the opponent") % {"mine": mine,
+                                                                  "theirs": policy_label(system, str(theirs))}
+
+
 def _percent_text(value: Any) -> str:
     return f"{100 * value:.1f}%" if isinstance(value, (int, float)) and not isinstance(value, bool) else "–"
 
@@ -222,17 +293,18 @@ def result_view(system: str, result: Mapping[str, Any], snapshot: Mapping[str, A
     """The stats and charts of one result (see the module docstring); `prefix` keeps element ids unique."""
     build = _Builder(system, result, snapshot, prefix)
     build.outcome()
+    build.seats()
     game = getattr(build, system, None) if system in ("hagmi", "mwda", "warcaster") else None
     if game is not None:
         game()
     build.ended_by()
-    return {"stats": build.stats, "charts": build.charts, "question_keys": list(QUESTION_KEYS)}
+    return {"stats": build.stats, "notes": build.notes, "charts": build.charts, "question_keys": list(QUESTION_KEYS)}
 
 
 def shown_keys(view: Mapping[str, Any]) -> set[str]:
     """Every result key (dotted path) some part of the page shows."""
     keys = set(view.get("question_keys") or ())
-    for figure in [*view.get("stats", ()), *view.get("charts", ())]:
+    for figure in [*view.get("stats", ()), *view.get("notes", ()), *view.get("charts", ())]:
         keys.update(figure.get("keys") or ())
     return keys
 

@@ -43,7 +43,8 @@ def simulation_new(request: HttpRequest, slug: str) -> HttpResponse:
             data = form.cleaned_data
             run, status = start_from_form(form, lambda: services.simulation_start(
                 user=request.user, game_list=game_list, opponent_slug=data["opponent"], policy=data["policy"],
-                opponent_policy=data.get("opponent_policy") or None, games=data["games"], seed=data["seed"],
+                opponent_policy=data.get("opponent_policy") or None, seats=data.get("seats") or None,
+                games=data["games"], seed=data["seed"],
             ))
             if run is not None:
                 return redirect("simulation_detail", public_id=run.public_id)

@@ -58,7 +58,11 @@ class Game(Protocol):
     name: str
     num_players: int
 
-    def new_initial_state(self, rng: random.Random) -> State: ...
+    def new_initial_state(self, rng: random.Random) -> State:
+        """A new game dealt with `rng` (its dice). The engines also take `first_player` (0 or 1: who takes the
+        first turn; None: the game's own option or roll) and `setup_rngs` (one generator per player for that side's
+        set-up shuffles and placement; None: `rng`), which a simulation run passes (rules_engine.core.seats)."""
+        ...
 
 
 class EngineError(Exception):
@@ -106,14 +110,23 @@ class Watcher(Protocol):
 
 
 def play_out(
-    state: State, policies: Sequence[Policy], rng: random.Random, max_steps: int = DEFAULT_MAX_STEPS,
-    watcher: Watcher | None = None,
+    state: State, policies: Sequence[Policy], rng: random.Random | Sequence[random.Random],
+    max_steps: int = DEFAULT_MAX_STEPS, watcher: Watcher | None = None,
 ) -> State:
-    """Play `state` to its end in place (and return it): `policies[p]` chooses for player p, with `rng`.
+    """Play `state` to its end in place (and return it): `policies[p]` chooses for player p, with `rng[p]` when
+    `rng` is one generator per player (a run's: each side's own policy stream, rules_engine.core.seats), or with
+    the one generator `rng` for every player (positions, tests). The state's own generator (its dice) is never
+    handed to a policy.
 
     Every chosen action is checked (by the state's `apply`). Raises StepLimitError if the game is not over after
     `max_steps` actions (every game must terminate), IllegalActionError if a policy breaks the rules.
     """
+    if isinstance(rng, random.Random):
+        rngs: Sequence[random.Random] = [rng] * len(policies)
+    else:
+        rngs = rng
+        if len(rngs) != len(policies):
+            raise EngineError(f"{len(policies)} policies but {len(rngs)} policy generators")
     steps = 0
     choosers = [f"policy {policy.name!r} (player {player})" for player, policy in enumerate(policies)]  # for errors
     if watcher is not None:
@@ -124,7 +137,7 @@ def play_out(
         player = state.current_player()
         if not 0 <= player < len(policies):
             raise EngineError(f"turn {state.turn}: player {player} has no policy ({len(policies)} given)")
-        action = policies[player].choose(state, rng)
+        action = policies[player].choose(state, rngs[player])
         if watcher is not None:
             watcher.before(state, action)
         apply_checked(state, action, chooser=choosers[player])

@@ -15,24 +15,46 @@ def outcome_of(winner: Any) -> str:
     return "win" if winner == PLAYER else "loss" if winner == OPPONENT else "draw"
 
 
+SEATS = ("first", "second")  # the list's seat: it took the first turn of the game, or the opponent did
+SEAT_OUTCOME = "seat_outcome"  # the Tally of "<seat>:<outcome>" (first:win, second:draw ...)
+
+
 def add_outcome(summary: Summary, record: Mapping[str, Any]) -> None:
-    """Count one game's `outcome` and `ended_by`."""
+    """Count one game's `outcome` and `ended_by`, and its outcome by the list's `seat` when the record has one."""
     summary.tally("outcome").add(record["outcome"])
     summary.tally("ended_by").add(record["ended_by"])
+    seat = record.get("seat")
+    if seat is not None:
+        summary.tally(SEAT_OUTCOME).add(f"{seat}:{record['outcome']}")
+
+
+def _outcome_counts(wins: int, losses: int, draws: int, games: int) -> dict[str, Any]:
+    low, high = wilson_interval(wins, games) if games else (0.0, 0.0)
+    return {
+        "wins": wins,
+        "losses": losses,
+        "draws": draws,
+        "win_rate": round(wins / games, 6) if games else 0.0,
+        "win_rate_interval": [round(low, 6), round(high, 6)],
+    }
 
 
 def outcome_fields(summary: Summary, games: int) -> dict[str, Any]:
     """wins, losses, draws, win_rate and its 95% Wilson interval."""
     outcome = summary.tally("outcome")
-    wins = outcome["win"]
-    low, high = wilson_interval(wins, games) if games else (0.0, 0.0)
-    return {
-        "wins": wins,
-        "losses": outcome["loss"],
-        "draws": outcome["draw"],
-        "win_rate": round(wins / games, 6) if games else 0.0,
-        "win_rate_interval": [round(low, 6), round(high, 6)],
-    }
+    return _outcome_counts(outcome["win"], outcome["loss"], outcome["draw"], games)
+
+
+def seat_fields(summary: Summary) -> dict[str, dict[str, Any]]:
+    """The list's games going first and going second: for each seat its `games`, wins, losses, draws, win_rate
+    and 95 % Wilson interval (the same fields as `outcome_fields`). The two seats add up to the run's totals."""
+    tally = summary.tally(SEAT_OUTCOME) if SEAT_OUTCOME in summary else None
+    fields = {}
+    for seat in SEATS:
+        counts = [tally[f"{seat}:{name}"] if tally is not None else 0 for name in ("win", "loss", "draw")]
+        games = sum(counts)
+        fields[seat] = {"games": games, **_outcome_counts(*counts, games)}
+    return fields
 
 
 def ended_by(summary: Summary) -> dict[str, int]:

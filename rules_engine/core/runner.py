@@ -1,17 +1,17 @@
 """Run many seeded games and fold their records into one mergeable `Summary` (DESIGN.md §4).
 
-Game i of a run seeded S always plays with `game_rng(S, i)`, so its record does not depend on the chunk or
-worker that plays it. A run is split into chunks of consecutive game indices (`chunk_ranges`); each chunk's
+Game i of a run seeded S always plays with `game_rng(S, i)` (or, given `plan_for`, with `plan_for(S, i)`: the
+game's deal, seat and streams, rules_engine.core.seats), so its record does not depend on the chunk or worker that
+plays it. A run is split into chunks of consecutive game indices (`chunk_ranges`); each chunk's
 summary is merged in chunk-index order (`merge_summaries`). Summaries merge exactly (integer arithmetic, see
 stats.py), so the result is the same bit for bit whatever the chunk size, the number of workers or the merge
 order. A Celery task computes one chunk with `run_games(..., start=r.start, games=len(r))`.
 
-`play_one(game_index, rng) -> record` plays one game and returns a mapping describing it;
-`summarise(summary, record)` adds that record to a summary. `run_games` counts the game (`summary.games`).
+`play_one(game_index, rng) -> record` plays one game (`rng`: what `plan_for` gives, by default the generator) and
+returns a mapping describing it; `summarise(summary, record)` adds that record to a summary. `run_games` counts the game (`summary.games`).
 """
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -21,7 +21,7 @@ from rules_engine.core.stats import Summary
 __all__ = ["PlayOne", "Summarise", "DEFAULT_CHUNK_SIZE", "SimulationError", "run_games", "chunk_ranges",
            "merge_summaries"]
 
-PlayOne = Callable[[int, random.Random], Mapping[str, Any]]
+PlayOne = Callable[[int, Any], Mapping[str, Any]]
 Summarise = Callable[[Summary, Mapping[str, Any]], None]
 
 DEFAULT_CHUNK_SIZE = 500
@@ -39,16 +39,18 @@ def _check_int(name: str, value: Any, minimum: int | None = 0) -> int:
 
 
 def run_games(
-    play_one: PlayOne, *, games: int, seed: int, start: int = 0, summarise: Summarise
+    play_one: PlayOne, *, games: int, seed: int, start: int = 0, summarise: Summarise,
+    plan_for: Callable[[int, int], Any] = game_rng,
 ) -> Summary:
-    """Play games start .. start + games - 1 of the run seeded `seed`, in order, into a new Summary."""
+    """Play games start .. start + games - 1 of the run seeded `seed`, in order, into a new Summary. Game i is
+    played with `plan_for(seed, i)` (default `game_rng`: one generator for everything)."""
     _check_int("games", games)
     _check_int("seed", seed, None)
     _check_int("start", start)
     summary = Summary()
     for index in range(start, start + games):
         try:
-            record = play_one(index, game_rng(seed, index))
+            record = play_one(index, plan_for(seed, index))
             summarise(summary, record)
         except SimulationError:
             raise

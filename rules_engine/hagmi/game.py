@@ -147,14 +147,25 @@ class HagmiGame:
             return {"kind": "coop", "mothership": ship, "beast_deck": deck}
         raise ValueError(f'opponent "kind": expected goldfish, coop or deck, got {kind!r}')
 
-    def new_initial_state(self, rng: random.Random) -> "HagmiState":
-        return HagmiState(self, rng)
+    def new_initial_state(self, rng: random.Random, first_player: int | None = None,
+                          setup_rngs: list[random.Random] | tuple[random.Random, ...] | None = None) -> "HagmiState":
+        """A new game: `rng` is its dice. `first_player` (0 the list, 1 the opponent) takes the first turn, else the
+        option `first_player` says who; `setup_rngs[p]` shuffles player p's decks (None: `rng`)."""
+        if first_player is not None:
+            if first_player not in (0, 1):
+                raise ValueError(f"first_player: expected 0 or 1, got {first_player!r}")
+            if self.sides[1]["kind"] == "coop" and first_player != 0:
+                raise ValueError("first_player: in 機獣討滅戦線 the players always take their turns first")
+        return HagmiState(self, rng, first_player=first_player, setup_rngs=setup_rngs)
 
 
 class HagmiState(Table):
-    def __init__(self, game: HagmiGame, rng: random.Random, copy_of: HagmiState | None = None) -> None:
+    def __init__(self, game: HagmiGame, rng: random.Random, copy_of: HagmiState | None = None,
+                 first_player: int | None = None,
+                 setup_rngs: list[random.Random] | tuple[random.Random, ...] | None = None) -> None:
         """A new game of `game`, set up and played up to the first decision; or, with `copy_of`, a copy of that
-        state (`clone`: compiled classes cannot be deep-copied by `copy`)."""
+        state (`clone`: compiled classes cannot be deep-copied by `copy`). `first_player` and `setup_rngs`: see
+        `HagmiGame.new_initial_state`."""
         self.game = game
         self.options = game.options
         self.rng = rng
@@ -174,7 +185,10 @@ class HagmiState(Table):
             self._copy_from(copy_of)
             return
         for index, side in enumerate(game.sides):
-            self._setup_side(index, side)
+            self._setup_side(index, side, setup_rngs[index] if setup_rngs is not None else rng)
+        if first_player is not None:  # 先攻 decided by the run (its seats)
+            self._start_turn(first_player)
+            return
         first = self.options["first_player"]  # 先攻 (RULES.md §1.3 setup)
         self._start_turn(0 if first == "list" else 1 if first == "opponent" else self.rng.randrange(2))
 
@@ -201,19 +215,20 @@ class HagmiState(Table):
         self.cards.extend(self.game.card(code) for code in codes)
         return list(range(start, len(self.cards)))
 
-    def _setup_side(self, index: int, side: dict[str, Any]) -> None:
+    def _setup_side(self, index: int, side: dict[str, Any], shuffler: random.Random) -> None:
+        """Player `index`'s cards, its decks shuffled with `shuffler` (that side's own set-up stream in a run)."""
         if side["kind"] == "coop":
             ship = self.game.card(side["mothership"])
             self.beasts = beast_rules.BeastSide(index=index, mothership=ship, cores=ship.cores,
                                                 deck=self._new_uids(side["beast_deck"]))
-            self.rng.shuffle(self.beasts.deck)
+            shuffler.shuffle(self.beasts.deck)
             self.players.append(Player(index=index, kind="coop"))
             return
         player = Player(index=index, kind=side["kind"])
         for zone in ("weapons", "tactics", "damage_deck", "secret"):
             setattr(player, zone, self._new_uids(side.get(zone, [])))
         for zone in ("weapons", "tactics", "damage_deck"):  # 秘策 is set aside, not shuffled
-            self.rng.shuffle(getattr(player, zone))
+            shuffler.shuffle(getattr(player, zone))
         self.players.append(player)
         if player.kind == "deck":
             weapons, tactics = self.game.opening

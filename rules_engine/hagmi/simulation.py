@@ -28,6 +28,10 @@ class HagmiSimulator(BaseSimulator):
     default_options = DEFAULT_OPTIONS
     input_errors = ((CardDataError, "card data"), (ValueError, ""))
     chunk_sizes = {"goldfish": 4000, "deck": 2000, "coop": 500}  # ~2 800, ~1 500, ~350 games/s
+    # Seats apply against a deck; 機獣討滅戦線 fixes the order (the players always go first) and a goldfish takes no
+    # turns: there the option `first_player` decides, as before.
+    policy_opponents = frozenset({"deck"})
+    fixed_order = {"coop": "rules", "goldfish": "no_turns"}
     # The formats are built around a 40-card main deck (tactics-v4: 20 兵器 + 20 作戦; v3: 20 in all) plus a few
     # damage and 秘策 cards, and cap copies (H4), not size: 10× a 40-card deck is far beyond any real one.
     max_list_size = 400
@@ -35,6 +39,10 @@ class HagmiSimulator(BaseSimulator):
 
     def new_game(self, document, cards, opponent, options) -> HagmiGame:
         return HagmiGame(document, cards, opponent, options)
+
+    def first_player_of(self, state: Any) -> int:
+        """The player of the game's first turn (its first `turn_start` event)."""
+        return next((event.player for event in state.events if event.kind == "turn_start"), PLAYER)
 
     def referenced_cards(self, opponent: Mapping[str, Any]) -> set[str]:
         kind = opponent.get("kind")

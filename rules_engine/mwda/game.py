@@ -155,17 +155,27 @@ class MwdaGame:
             return Side(self._army(opponent.get("list"), "opponent.list"), goldfish=False)
         raise CardDataError("-", "opponent.kind", f"expected goldfish or army, got {kind!r}")
 
-    def new_initial_state(self, rng: random.Random) -> MwdaState:
+    def new_initial_state(self, rng: random.Random, first_player: int | None = None,
+                          setup_rngs: list[random.Random] | tuple[random.Random, ...] | None = None) -> MwdaState:
+        """A new battle: `rng` picks the terrain and rolls the dice. `first_player` (0 or 1) takes the first turn of
+        every round, else the option `first_player` (a roll by default); `setup_rngs[p]` places player p's army
+        (None: `rng`)."""
         options = self.options
+        if first_player is not None and first_player not in (0, 1):
+            raise MwdaOptionError(f"first_player: expected 0 or 1, got {first_player!r}")
         if options["layout"] == "random":
             layout = geo.choose_layout(rng)
         else:
             layout = next(lay for lay in geo.LAYOUTS if lay.name == options["layout"])
         units: list[Unit] = []
         for player, side in enumerate(self.sides):
-            for (x, y), spec in zip(deployment(len(side.specs), player, rng), side.specs):
+            placer = setup_rngs[player] if setup_rngs is not None else rng
+            for (x, y), spec in zip(deployment(len(side.specs), player, placer), side.specs):
                 units.append(Unit(len(units), player, spec, x, y))
-        first = rng.randrange(2) if options["first_player"] == "roll" else options["first_player"]
+        if first_player is not None:
+            first = first_player
+        else:
+            first = rng.randrange(2) if options["first_player"] == "roll" else options["first_player"]
         state = MwdaState(options=options, layout=layout, units=units, orders=self.orders,
                           goldfish=(self.sides[0].goldfish, self.sides[1].goldfish), first=first, rng=rng)
         state.log("setup", None, {"table": layout.to_dict(), "first": first, "orders": list(self.orders),

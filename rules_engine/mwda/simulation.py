@@ -29,6 +29,9 @@ class MwdaSimulator(BaseSimulator):
     default_policy = "mwda-greedy"
     input_errors = ((MwdaOptionError, "snapshot.options"), (CardDataError, "card data"))
     chunk_sizes = {"goldfish": 500, "army": 500}  # ~300 battles/s
+    # Seats apply against an army; a goldfish never gets an order (its first player is the roll of the option).
+    policy_opponents = frozenset({"army"})
+    fixed_order = {"goldfish": "no_turns"}
     # The largest format (standard-500) fields at most 25 units at the cheapest bundled unit's 20 points: 4× that.
     max_list_size = 100
     list_size_noun = "units"

@@ -110,8 +110,13 @@ class WarcasterGame:
         # state creates units in), the uid of the first unit with an equal spec, worked out once per game.
         self.spec_class = _spec_classes([spec for units, _, _ in self.sides for spec in units])
 
-    def new_initial_state(self, rng: random.Random) -> WarcasterState:
-        return WarcasterState(self, rng)
+    def new_initial_state(self, rng: random.Random, first_player: int | None = None,
+                          setup_rngs: list[random.Random] | tuple[random.Random, ...] | None = None) -> WarcasterState:
+        """A new game: `rng` rolls the dice. `first_player` (0 or 1) takes the first turn of every pulse round, else
+        a roll of `rng` says who; `setup_rngs[p]` shuffles player p's cypher deck (None: `rng`)."""
+        if first_player is not None and first_player not in (0, 1):
+            raise ValueError(f"first_player: expected 0 or 1, got {first_player!r}")
+        return WarcasterState(self, rng, first_player=first_player, setup_rngs=setup_rngs)
 
 
 def _spec_classes(specs: list[UnitSpec]) -> list[int]:
@@ -122,9 +127,12 @@ def _spec_classes(specs: list[UnitSpec]) -> list[int]:
 
 
 class WarcasterState(Table):
-    def __init__(self, game: WarcasterGame | None, rng: random.Random, copy_of: WarcasterState | None = None) -> None:
+    def __init__(self, game: WarcasterGame | None, rng: random.Random, copy_of: WarcasterState | None = None,
+                 first_player: int | None = None,
+                 setup_rngs: list[random.Random] | tuple[random.Random, ...] | None = None) -> None:
         """A new game of `game`, set up and played up to the first choice; or, with `copy_of`, a copy of that
-        state (`clone`: compiled classes cannot be deep-copied by `copy`); with neither, an empty table."""
+        state (`clone`: compiled classes cannot be deep-copied by `copy`); with neither, an empty table.
+        `first_player` and `setup_rngs`: see `WarcasterGame.new_initial_state`."""
         source = copy_of
         super().__init__(source.options if source is not None else game.options if game is not None
                          else dict(DEFAULT_OPTIONS), rng, copy_of=source)
@@ -146,12 +154,12 @@ class WarcasterState(Table):
         if game is None:  # an empty table (default options), which a position fills in (warcaster/position.py)
             return
         deployment.set_out(self, game.sides)
-        self.first = rng.randrange(2)
+        self.first = first_player if first_player is not None else rng.randrange(2)
         self.log_game("setup", {"table": [self.size, self.size], "objective": list(self.centre),
                                 "objective_radius": self.options["objective_radius"], "first_player": self.first,
                                 "sides": [deployment.side_info(self, p) for p in (0, 1)]})
         for side in self.sides:
-            rng.shuffle(side.deck)
+            (setup_rngs[side.player] if setup_rngs is not None else rng).shuffle(side.deck)
             cyphers.draw(self, side.player, int(self.options["hand_limit"]))
             if side.goldfish:
                 movement.set_up_goldfish(self, side)

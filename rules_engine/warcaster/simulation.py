@@ -32,6 +32,9 @@ class WarcasterSimulator(BaseSimulator):
     default_options = DEFAULT_OPTIONS
     input_errors = ((CardDataError, "card data"), (ValueError, ""))
     chunk_sizes = {"goldfish": 400, "force": 250}  # about a second a chunk in pure Python (compiled: ~400 greedy games/s)
+    # Seats apply against a force; the goldfish never acts (its first player is the game's roll).
+    policy_opponents = frozenset({"force"})
+    fixed_order = {"goldfish": "no_turns"}
     # The largest format (full) holds at most 3 heroes (and their attachments), 15 units and a 15-cypher rack
     # (W1-W3): under 40 in all; about 4× that.
     max_list_size = 150

@@ -134,3 +134,25 @@ def test_the_schema_describes_the_new_endpoints(client):
     assert response.status_code == 200
     text = response.content.decode()
     assert "/api/gauntlets/" in text and "/api/doctor/" in text and "/api/simulations/{public_id}/apply/" in text
+
+
+@pytest.mark.parametrize("url", ["/api/simulations/", "/api/gauntlets/", "/api/doctor/"])
+def test_every_run_endpoint_takes_the_seat_mode_and_refuses_a_bad_one_naming_seats(owner_client, saved_list, url):
+    """`seats`: both (default, kept out of the snapshot), list-first or random; another value is a 400 naming it."""
+    payload = {"list": saved_list.slug, "games": 2, "seed": 1}
+    payload.update({"opponent": "goldfish"} if url == "/api/simulations/" else
+                   {"opponents": [{"opponent": "goldfish"}]})
+    bad = owner_client.post(url, {**payload, "seats": "sometimes"}, format="json")
+    assert bad.status_code == 400, bad.content
+    error = bad.json()["error"]
+    assert "seats" in error["message"] and "both, list-first, random" in error["message"], error
+    assert not SimulationRun.objects.exists()
+    for seats in ("both", "list-first", "random"):
+        response = owner_client.post(url, {**payload, "seats": seats, "seed": len(seats)}, format="json")
+        assert response.status_code == 202, response.content
+        assert owner_client.get(response.json()["status_url"]).json()["seats"] == seats
+        frozen = SimulationRun.objects.get(public_id=response.json()["id"]).snapshot
+        snapshots = [leg["snapshot"] for leg in frozen["legs"]] if "legs" in frozen else [frozen]
+        for snapshot in snapshots:
+            assert snapshot.get("seats", "both") == seats
+            assert ("seats" in snapshot) == (seats != "both")

@@ -130,3 +130,41 @@ def test_opponent_policy_is_in_the_result(bundled):
 def test_bad_gauntlet_arguments_say_what_is_wrong(bundled, args, message):
     with pytest.raises(CommandError, match=message):
         simulate(str(LIST), *args, "--games", "5")
+
+
+@pytest.mark.parametrize("seats", ["both", "list-first", "random"])
+def test_simulate_accepts_each_seat_mode_and_reports_both_seats(bundled, seats):
+    """--seats both|list-first|random: the result's seat block, the win rate going first and going second (each
+    with its interval) and the policy on each side, in the JSON and in the plain output."""
+    args = [str(LIST), "--opponent", "sample-fortress", "--games", "21", "--seed", "3", "--seats", seats]
+    result = json.loads(simulate(*args, "--json"))
+    assert result["seats"]["mode"] == seats and result["policies"] == {"list": "greedy", "opponent": "greedy"}
+    first, second = result["seats"]["first"], result["seats"]["second"]
+    assert first["games"] + second["games"] == 21 and first["wins"] + second["wins"] == result["wins"]
+    if seats == "both":  # an odd count: the last deal has its list-first game only
+        assert (first["games"], second["games"], result["seats"]["pairs"]) == (11, 10, 10)
+    text = simulate(*args)
+    assert "going first" in text and "list played by greedy, opponent by greedy" in text
+    if seats != "list-first":
+        assert "going second " in text and "% (" in text.split("going second ")[1]
+
+
+def test_simulate_against_the_beasts_says_the_order_is_fixed_by_the_rules(bundled):
+    text = simulate(str(LIST), "--opponent", "coop-ironshell-cradle", "--games", "4", "--seed", "1")
+    assert "order fixed by the rules (the players always go first)" in text and "opponent by the rules" in text
+
+
+def test_a_bad_seat_mode_is_refused_naming_the_choices(bundled):
+    with pytest.raises(CommandError, match=r"--seats: invalid choice: 'first' \(choose from .*both.*list-first.*random"):
+        simulate(str(LIST), "--opponent", "goldfish", "--seats", "first")
+
+
+def test_doctor_takes_the_seat_mode_into_every_leg(bundled):
+    out = StringIO()
+    call_command("doctor", str(LIST), "--opponent", "sample-fortress", "--games", "4", "--seed", "2", "--changes", "2",
+                 "--seats", "list-first", "--json", stdout=out)
+    result = json.loads(out.getvalue())
+    for row in result["baseline"]["opponents"]:
+        assert row["result"]["seats"]["mode"] == "list-first" and row["result"]["seats"]["second"]["games"] == 0
+    with pytest.raises(CommandError, match="--seats: invalid choice"):
+        call_command("doctor", str(LIST), "--opponent", "goldfish", "--seats", "sometimes", stdout=StringIO())

@@ -22,7 +22,6 @@ from typing import Any
 import pytest
 
 from rules_engine.core.game import play_out
-from rules_engine.core.rng import game_rng
 from rules_engine.simulation import ENGINE_VERSION, simulate, simulator_for
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -47,13 +46,14 @@ def benchmark_cases() -> dict[str, dict[str, Any]]:
 
 
 def fingerprint(snapshot: dict[str, Any]) -> dict[str, str]:
-    """sha256 of the 60 games' event logs (game by game, in order) and of the run's summary."""
+    """sha256 of the 60 games' event logs (game by game, in order, as the run plays them) and of the run's
+    summary."""
     simulator = simulator_for(snapshot["system"])
     prepared = simulator.prepare(snapshot)
     logs = hashlib.sha256()
-    for index in range(GAMES):
-        rng = game_rng(SEED, index)
-        state = play_out(prepared.game.new_initial_state(rng), prepared.policies, rng,
+    for index in range(GAMES):  # the run's games: each from its plan (its seat and separate streams)
+        plan = simulator.plan(prepared, SEED, index)
+        state = play_out(simulator.new_state(prepared, plan), prepared.policies, plan.policies,
                          max_steps=getattr(simulator, "max_steps", 100_000))
         logs.update(json.dumps(state.events.to_list(), sort_keys=True, ensure_ascii=False).encode())
     summary = simulate(snapshot, games=GAMES, seed=SEED, workers=1)

@@ -70,3 +70,26 @@ def test_after_the_lists_cards_change_the_run_page_says_so_and_apply_saves_nothi
     assert response.redirect_chain == [(f"/simulations/{doctor.public_id}/", 302)]
     assert "have changed since this doctor run" in response.content.decode()
     assert game_list.revisions.count() == 2  # the edit above; nothing applied
+
+
+def test_gauntlet_and_doctor_pages_show_the_win_rate_going_first_and_going_second(owner_client, make_list, owner,
+                                                                                  published):
+    """Each gauntlet row and each row of the doctor's list as it is: the win rate going first and going second,
+    each with its 95 % interval, and how the seats were chosen and who played each side."""
+    game_list = make_list(hagmi_legal_doc())
+    opponents = [{"opponent": "sample-vanguard", "weight": 1}]
+    gauntlet = services.gauntlet_start(user=owner, game_list=game_list, opponents=opponents, games=4, seed=1)
+    doctor = services.doctor_start(user=owner, game_list=game_list, opponents=opponents, changes=1, games=4, seed=1)
+    for run in (gauntlet, doctor):
+        play_all(run)
+        run.refresh_from_db()
+        page = owner_client.get(f"/simulations/{run.public_id}/").content.decode()
+        assert "Going first (95% interval)" in page and "Going second (95% interval)" in page
+        row = run.result["opponents"][0]["result"] if run.kind == "gauntlet" else \
+            run.result["baseline"]["opponents"][0]["result"]
+        for seat in ("first", "second"):
+            low, high = row["seats"][seat]["win_rate_interval"]
+            assert f"{100 * row['seats'][seat]['win_rate']:.1f}% ({100 * low:.1f}% – {100 * high:.1f}%)" in page
+        assert "Who goes first: Both seats (2 deals, each played going first and going second)." in page
+        japanese = owner_client.get(f"/simulations/{run.public_id}/", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+        assert "先攻（95%信頼区間）" in japanese and "後攻（95%信頼区間）" in japanese

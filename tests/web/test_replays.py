@@ -204,7 +204,8 @@ def test_sentences_name_cards_units_and_sides(make_list, owner, owner_client, pu
     assert "Steel Wolves Strike Troopers 1" in text and "Steel Wolves Strike Troopers 2" in text  # two of one card
     assert turns[0]["heading"] == "Setup" and turns[1]["heading"] == "Round 1 · Turn 1 (you)"
     attack = next(line for line in text.splitlines() if " against defense " in line)
-    assert re.search(r"attack \d+ \+ dice [\d+]+, \d+ in all, against defense \d+, a (hit for \d+ damage|miss)\.$", attack)
+    assert re.search(r"attack \d+ \+ dice [\d+]+, \d+ in all, against defense \d+, "
+                     r"a (hit for \d+ damage( \(\d+ of \d+ clicks left\))?|miss)\.$", attack)
     page = owner_client.get(f"/simulations/{run.public_id}/games/0/", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
     assert "ラウンド1・ターン1（あなた）" in page and "を配置（" in page
     assert "結果" in page and f"{run.opponent}<" not in page and "greedy" not in page
@@ -276,7 +277,6 @@ def test_the_hagmi_board_counts_follow_the_game(make_list, owner, owner_client, 
 @pytest.mark.parametrize("system", ["hagmi", "coop"])
 def test_watching_the_hagmi_board_keeps_the_game_the_run_counted(make_list, owner, published, system):
     from rules_engine.core.game import play_out
-    from rules_engine.core.rng import game_rng
     from rules_engine.simulation import simulator_for
 
     run = sample_run(make_list, owner, system)
@@ -284,9 +284,12 @@ def test_watching_the_hagmi_board_keeps_the_game_the_run_counted(make_list, owne
     outcomes = []
     for index in range(run.games):
         game = replay_events(run.snapshot, run.seed, index)
-        prepared, rng = simulator.prepare(run.snapshot), game_rng(run.seed, index)
-        plain = play_out(prepared.game.new_initial_state(rng), prepared.policies, rng, max_steps=simulator.max_steps)
-        assert game["events"] == plain.events.to_list() and game["record"] == simulator.record(plain)
+        prepared = simulator.prepare(run.snapshot)
+        plan = simulator.plan(prepared, run.seed, index)  # the run's game: its seat and streams
+        plain = play_out(simulator.new_state(prepared, plan), prepared.policies, plan.policies,
+                         max_steps=simulator.max_steps)
+        assert game["events"] == plain.events.to_list()
+        assert game["record"] == {**simulator.record(plain), "seat": simulator.seat_of(plan, plain)}
         outcomes.append(game["outcome"])
     result = run.result
     assert (outcomes.count("win"), outcomes.count("loss"), outcomes.count("draw")) == (

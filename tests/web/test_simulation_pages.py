@@ -197,3 +197,47 @@ def test_an_mwda_army_plays_defensively_when_asked(make_list, owner_client, publ
     play_all(run)
     page = owner_client.get(f"/simulations/{run.public_id}/").content.decode()
     assert "Defensive (shoots from range, never charges, falls back)" in page and 'class="winrate"' in page
+
+
+def test_a_run_page_shows_the_win_rate_going_first_and_going_second_with_intervals(make_list, owner_client,
+                                                                                    published):
+    """The form offers the three seat modes in words; the result gives the win rate going first and going second,
+    each with its 95 % interval, how the seats were chosen and who played each side, in English and Japanese."""
+    game_list = make_list(hagmi_legal_doc("Blue rush"))
+    form = owner_client.get(f"/lists/{game_list.slug}/simulate/").content.decode()
+    assert [value for value, _words, _selected in options(form, "seats")] == ["both", "list-first", "random"]
+    assert options(form, "seats")[0][2], "both seats is the default"
+    assert "Going first is worth a lot" in form
+    bad = start(owner_client, game_list, opponent="sample-vanguard", games=4, seats="sometimes")
+    assert bad.status_code == 400 and not SimulationRun.objects.exists()
+    start(owner_client, game_list, opponent="sample-vanguard", games=6, seats="both")
+    run = SimulationRun.objects.get()
+    play_all(run)
+    run.refresh_from_db()
+    seats = run.result["seats"]
+    page = owner_client.get(f"/simulations/{run.public_id}/").content.decode()
+    assert "Win rate going first" in page and "Win rate going second" in page
+    for seat in ("first", "second"):
+        low, high = seats[seat]["win_rate_interval"]
+        figure = re.search(rf'<div id="stat-seat-{seat}-{run.public_id}"><dt>(.*?)</dt><dd>(.*?)</dd>', page)
+        assert figure, seat
+        assert figure.group(2) == (f"{100 * seats[seat]['win_rate']:.1f}% <span class=\"figure-detail\">95% interval "
+                                   f"{100 * low:.1f}% – {100 * high:.1f}%, 3 games</span>")
+    assert "Who goes first: Both seats (3 deals, each played going first and going second)" in page
+    assert f'<script id="seats-{run.public_id}" type="application/json">' in page
+    assert ("Greedy (plays the strongest card it can) for you, Greedy (plays the strongest card it can) for the "
+            "opponent") in page
+    japanese = owner_client.get(f"/simulations/{run.public_id}/", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert "先攻の勝率" in japanese and "後攻の勝率" in japanese
+    assert "先攻・後攻：両方（3通りの配りを先攻と後攻で1回ずつ）" in japanese and "95%信頼区間" in japanese
+    assert "Win rate going first" not in japanese
+
+
+def test_against_the_beasts_the_page_says_the_order_is_fixed_by_the_rules(make_list, owner_client, published):
+    game_list = make_list(hagmi_legal_doc("Blue rush"))
+    start(owner_client, game_list, opponent="coop-ironshell-cradle", games=2, seats="random")
+    run = SimulationRun.objects.get()
+    play_all(run)
+    page = owner_client.get(f"/simulations/{run.public_id}/").content.decode()
+    assert "Fixed by the rules (the players always go first)" in page and "no games in this seat" in page
+    assert "for you; the opponent is played by the rules" in page

@@ -64,9 +64,12 @@ def test_every_key_of_a_result_is_shown_on_its_page(make_list, owner, owner_clie
     view = results.result_view(system, run.result, run.snapshot, prefix=run.public_id)
     assert results.unshown_paths(run.result, view) == set()
     page = owner_client.get(f"/simulations/{run.public_id}/").content.decode()
-    for stat in view["stats"]:
-        assert re.search(rf'<div id="{stat["id"]}"[^>]*><dt>[^<]+</dt><dd[^>]*>{re.escape(stat["value"])}</dd>',
-                         page), stat
+    for stat in view["stats"]:  # the figure, and under it its detail (an interval and a count) when it has one
+        detail = f' <span class="figure-detail">{stat["detail"]}</span>' if stat.get("detail") else ""
+        assert re.search(rf'<div id="{stat["id"]}"[^>]*><dt>[^<]+</dt><dd[^>]*>{re.escape(stat["value"] + detail)}'
+                         '</dd>', page), stat
+    for note in view["notes"]:  # how the run was played: who went first, who played each side
+        assert f'<li id="{note["id"]}">' in page and note["value"].replace("'", "&#x27;") in page, note
     for chart in view["charts"]:
         assert f'id="{chart["id"]}-figure"' in page, chart["id"]
         if not chart.get("empty"):

@@ -1,5 +1,6 @@
 """`python manage.py doctor FILE --opponent SLUG[=WEIGHT] ... [--opponent-list FILE[=WEIGHT] ...] --games N --seed S
-[--changes K] [--workers W] [--policy NAME] [--opponent-policy NAME] [--json]` (issue 20, the list doctor).
+[--changes K] [--workers W] [--policy NAME] [--opponent-policy NAME] [--seats MODE] [--json]` (issue 20, the list
+doctor).
 
 Tries single changes to the list in FILE (one copy out, one copy of a catalog card in, one swap: at most K of them,
 chosen by rules_engine.doctor.candidate_changes, each keeping the list legal), plays each changed list N games with
@@ -15,7 +16,7 @@ import json
 from django.core.management.base import BaseCommand
 
 from builder.errors import WorkOverBudget
-from builder.management.commands.simulate import bad_input, read_run_inputs
+from builder.management.commands.simulate import add_seats_argument, bad_input, read_run_inputs
 from builder.services.budget import COMMAND_MORE, check_run_work
 from rules_engine.batch import run_batch
 from rules_engine.doctor import candidate_changes, doctor_batch, doctor_result
@@ -39,6 +40,7 @@ class Command(BaseCommand):
                             help=f"how many changes to try at most (default {DEFAULT_CHANGES})")
         parser.add_argument("--policy", default="greedy", help="the list's player: greedy (default), search or random")
         parser.add_argument("--opponent-policy", default=None, help="the other side's player (default: --policy)")
+        add_seats_argument(parser)
         parser.add_argument("--workers", type=int, default=1, help="local processes (default 1)")
         parser.add_argument("--json", action="store_true", help="print the report as JSON")
 
@@ -50,7 +52,8 @@ class Command(BaseCommand):
         if options["changes"] < 1:
             raise bad_input("--changes must be at least 1")
         document, catalog, opponents = read_run_inputs(options)
-        policies = {"policy": options["policy"], "opponent_policy": options["opponent_policy"]}
+        policies = {"policy": options["policy"], "opponent_policy": options["opponent_policy"],
+                    "seats": options["seats"]}
         try:
             changes = candidate_changes(document, catalog, limit=options["changes"])
         except ValueError as error:

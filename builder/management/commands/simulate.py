@@ -1,5 +1,6 @@
 """`python manage.py simulate FILE --opponent SLUG --games N --seed S [--policy NAME] [--opponent-policy NAME]
-[--workers K] [--json]` (DESIGN.md §2.4), and `python manage.py simulate --list-opponents SYSTEM`.
+[--seats both|list-first|random] [--workers K] [--json]` (DESIGN.md §2.4), and
+`python manage.py simulate --list-opponents SYSTEM`.
 
 Plays the list in FILE (hangar.list/1 JSON, a BattleScribe roster or the text format) against a sample opponent of
 the loaded catalog, in this process or in K local processes. The same seed gives the same summary, byte for byte,
@@ -9,6 +10,11 @@ A **gauntlet** (issue 20): several `--opponent SLUG[=WEIGHT]` and/or `--opponent
 file, played by `--opponent-policy`), weights 1 unless given (a "meta": they are normalised). It prints a row per
 opponent (win rate, interval, game length) and the weighted total; each row is exactly the result of the plain run
 against that opponent with the same seed.
+
+`--seats` (rules_engine/core/seats.py): `both` (default) plays every deal twice, the list going first then second
+(games 2d and 2d+1; an odd --games leaves the last deal with its list-first game only), `list-first` always gives
+the list the first turn, `random` tosses a coin per game. The output gives the win rate going first and going
+second, each with its 95 % interval, and who played each side.
 """
 from __future__ import annotations
 
@@ -24,6 +30,7 @@ from cards.models import Opponent
 from cards.selectors import catalog_for
 from cards.systems import SYSTEMS
 from rules_engine.batch import gauntlet_batch, gauntlet_result, run_batch
+from rules_engine.core.seats import DEFAULT_SEATS, SEAT_MODES
 from rules_engine.simulation import (
     MAX_GAMES,
     SimulationInputError,
@@ -62,6 +69,7 @@ class Command(BaseCommand):
         parser.add_argument("--opponent-policy", default=None,
                             help="the other side's player, when a policy plays it (a deck, army or force): "
                                  "default the same as --policy")
+        add_seats_argument(parser)
         parser.add_argument("--workers", type=int, default=1, help="local processes (default 1)")
         parser.add_argument("--json", action="store_true", help="print the summary as JSON")
         parser.add_argument("--list-opponents", metavar="SYSTEM", help="list the opponent slugs of a system")
@@ -78,7 +86,8 @@ class Command(BaseCommand):
             raise bad_input("--workers must be at least 1")
         document, catalog, opponents = read_run_inputs(options)
         system = document["system"]
-        policies = {"policy": options["policy"], "opponent_policy": options["opponent_policy"]}
+        policies = {"policy": options["policy"], "opponent_policy": options["opponent_policy"],
+                    "seats": options["seats"]}
         gauntlet = len(opponents) > 1 or opponents[0][2] is not None or bool(options["opponent_list"])
         try:
             if gauntlet:
@@ -111,6 +120,15 @@ class Command(BaseCommand):
         for row in rows:
             kind = row.data.get("kind", "")
             self.stdout.write(f"{row.slug:<28} {kind:<10} {row.name}")
+
+
+def add_seats_argument(parser) -> None:
+    """--seats both|list-first|random (simulate and doctor); a bad value exits 2 naming the choices."""
+    parser.add_argument("--seats", default=DEFAULT_SEATS, choices=SEAT_MODES,
+                        help="who takes the first turn: both (default: every deal played twice, going first then "
+                             "second; an odd --games leaves the last deal with its list-first game only), "
+                             "list-first, or random (a coin toss per game). No effect against 機獣 (co-op: the "
+                             "players always go first) or a goldfish (it takes no turns)")
 
 
 def read_run_inputs(options) -> tuple[dict, object, list[tuple[str, dict, float | None]]]:
@@ -173,6 +191,9 @@ def describe_gauntlet(result: dict) -> list[str]:
     policy = result["policy"] + (f" vs {result['opponent_policy']}" if result.get("opponent_policy") else "")
     lines = [f"{result['system']} gauntlet ({policy}), {result['games']} games per opponent, seed {result['seed']},"
              f" engine {result['engine_version']}"]
+    first = next((row["result"] for row in result["opponents"] if "seats" in row.get("result", {})), None)
+    if first is not None:
+        lines.append("  " + seats_line(first))
     unit = result["total"]["length"]["unit"]
     for row in result["opponents"]:
         low, high = row["win_rate_interval"]
@@ -180,6 +201,8 @@ def describe_gauntlet(result: dict) -> list[str]:
         lines.append(f"  {row['key']:<28} weight {row['weight']:.2f}  win rate {row['win_rate']:.1%}"
                      f" ({low:.1%}-{high:.1%})  {unit} {length:.1f}" if length is not None else
                      f"  {row['key']:<28} weight {row['weight']:.2f}  win rate {row['win_rate']:.1%} ({low:.1%}-{high:.1%})")
+        if "seats" in row.get("result", {}):
+            lines.append(f"  {'':<28} {seat_rates(row['result']['seats'])}")
     low, high = result["total"]["win_rate_interval"]
     lines.append(f"  {'weighted total':<28}               win rate {result['total']['win_rate']:.1%} ({low:.1%}-{high:.1%})")
     return lines
@@ -194,9 +217,40 @@ def describe(result: dict) -> list[str]:
         f"  win rate {result['win_rate']:.1%} (95% interval {low:.1%}-{high:.1%}):"
         f" {result['wins']} won, {result['losses']} lost, {result['draws']} drawn",
     ]
+    if "seats" in result:
+        lines.append("  " + seat_rates(result["seats"]))
+        lines.append("  " + seats_line(result))
     for key, value in result.items():
         if isinstance(value, dict) and "mean" in value and value["mean"] is not None:
             lines.append(f"  {key.replace('_', ' ')}: mean {value['mean']:.2f}")
     if result.get("ended_by"):
         lines.append("  ended by: " + ", ".join(f"{reason} {count}" for reason, count in result["ended_by"].items()))
     return lines
+
+
+def seat_rates(seats: dict) -> str:
+    """"going first 55.0% (48.1%-61.7%, 250 games), going second ..." ("no games" for an empty seat)."""
+    parts = []
+    for seat in ("first", "second"):
+        block = seats[seat]
+        if block["games"]:
+            low, high = block["win_rate_interval"]
+            parts.append(f"going {seat} {block['win_rate']:.1%} ({low:.1%}-{high:.1%}, {block['games']} games)")
+        else:
+            parts.append(f"going {seat}: no games")
+    return ", ".join(parts)
+
+
+def seats_line(result: dict) -> str:
+    """The seat mode (or why the order is fixed) and who played each side."""
+    seats = result["seats"]
+    if not seats["applies"]:
+        mode = ("order fixed by the rules (the players always go first)" if seats["fixed_by"] == "rules"
+                else "order fixed (the opponent takes no turns)")
+    elif seats["mode"] == "both":
+        mode = f"seats: both ({seats['pairs']} deals played going first and going second)"
+    else:
+        mode = f"seats: {seats['mode']}"
+    policies = result.get("policies") or {}
+    return (f"{mode}; list played by {policies.get('list')}, opponent by "
+            f"{policies.get('opponent') or 'the rules'}")
