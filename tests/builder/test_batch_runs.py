@@ -318,3 +318,71 @@ def test_a_doctor_budget_below_the_minimum_is_refused_naming_games_and_writes_no
     assert info.value.code == "doctor.too_few_games"
     assert info.value.details == {"path": "games", "minimum": 1000, "given": 999, "changes": 3, "opponents": 1}
     assert not SimulationRun.objects.exists() and published == []
+
+
+@pytest.fixture
+def decoy_army(owner, db):
+    """The planted weakness (tests/support/planted.py) as a saved list, its catalog imported."""
+    from cards.services import package_import
+    from tests.support import planted
+
+    package_import(planted.mwda_package(), source="tests/support/planted")
+    return services.list_create(owner=owner, document=planted.weak_army(), visibility="private")
+
+
+def test_the_confirm_stage_is_added_once_when_the_screen_is_merged_and_only_its_chunks_are_published(
+        owner, decoy_army, published, django_capture_on_commit_callbacks):
+    """Through the services as the workers drive them: the screen's chunks, then — when the last one is stored —
+    the confirm stage on a seed derived from the run seed, its chunks numbered after the screen's and published on
+    commit (only they); a screen chunk delivered again, a second merge and the watchdog change nothing but re-queue
+    the missing confirm chunks; the result is byte for byte the in-process run_doctor of the frozen batch, and the
+    swap back of the decoy is its one confirmed change."""
+    from rules_engine.doctor import confirm_seed, run_doctor
+    from tests.support import planted
+
+    with django_capture_on_commit_callbacks(execute=True):
+        run = services.doctor_start(user=owner, game_list=decoy_army, opponents=[{"opponent": planted.OPPONENT}],
+                                    changes=3, games=budget(3), seed=SEED)
+    screen_chunks = run.chunks_total
+    assert [args[1] for args, _options in published] == list(range(screen_chunks))
+    assert [stage["stage"] for stage in run.stages] == ["screen"]
+    published.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        for index in range(screen_chunks):
+            services.simulation_chunk_play(run_id=run.pk, index=index)
+    run.refresh_from_db()
+    assert run.status == RunStatus.RUNNING and run.result is None
+    assert [stage["stage"] for stage in run.stages] == ["screen", "confirm"]
+    assert run.stages[1]["seed"] == confirm_seed(SEED, 1)
+    assert run.chunks_total > screen_chunks
+    assert [args[1] for args, _options in published] == list(range(screen_chunks, run.chunks_total))
+    total = run.chunks_total
+    assert services.simulation_chunk_play(run_id=run.pk, index=0) is False  # a redelivered screen chunk
+    services.simulation_finish(run_id=run.pk)  # a second merge of the screen: no third stage
+    run.refresh_from_db()
+    assert len(run.stages) == 2 and run.chunks_total == total
+    assert services.simulations_requeue_stalled(older_than=-1)["requeued"] == [run.public_id]
+    play_all(run)
+    run.refresh_from_db()
+    assert run.status == RunStatus.DONE, run.error
+    assert sorted(SimulationChunk.objects.filter(run=run).values_list("index", flat=True)) == list(range(total))
+    assert same(run.result, run_doctor(run.snapshot, games=budget(3), seed=SEED))
+    assert run.result["best"] == planted.SWAP_BACK
+    assert [c["key"] for c in run.result["changes"] if c["confirmed"]] == [planted.SWAP_BACK]
+    assert selectors.simulation_progress(run) == 100
+
+
+def test_a_doctor_run_cancelled_in_its_confirm_stage_plays_no_more_and_keeps_no_result(owner, decoy_army, published):
+    from tests.support import planted
+
+    run = services.doctor_start(user=owner, game_list=decoy_army, opponents=[{"opponent": planted.OPPONENT}],
+                                changes=3, games=budget(3), seed=SEED)
+    for index in range(run.chunks_total):
+        services.simulation_chunk_play(run_id=run.pk, index=index)
+    run.refresh_from_db()
+    assert len(run.stages) == 2 and 0 < selectors.simulation_progress(run) < 100
+    services.simulation_cancel(run=run, user=owner)
+    for index in range(run.chunks_total):
+        assert services.simulation_chunk_play(run_id=run.pk, index=index) is False
+    run.refresh_from_db()
+    assert run.status == RunStatus.CANCELLED and run.result is None
