@@ -147,3 +147,25 @@ def test_the_doctor_confirms_the_swap_back_of_a_planted_weakness_and_names_the_u
         low, high = change["stats"]["interval"]
         assert high > low and change["verdict"] in ("better", "none", "worse")
     assert report["games_played"] <= report["games"] == 1000
+
+
+def test_a_change_that_changed_no_game_gets_no_detectable_effect_and_an_interval_of_some_width():
+    """A "change" whose list is the list itself plays every game the same: no game changed, so its verdict is "no
+    detectable effect", its interval reflects the games played (not "±0.0"), it is not confirmed (no Apply), and
+    with nothing better than the list the run stops after the screen, its unplayed games reported."""
+    _batch0, catalog, opponent = _batch(0, planted.strong_army())
+    army = planted.strong_army()
+    same = doctor.Change(kind=doctor.SWAP, out="MW-017", into="MW-017", section="army", section_into="army",
+                         document=army, size_change=0, key="swap:army:MW-017>MW-017", system="mwda")
+    snapshot = build_snapshot(army, catalog.cards, opponent, policy="greedy")
+    batch = doctor_batch(snapshot, [same], [(planted.OPPONENT, 1.0, snapshot)], catalog.cards)
+    report = run_doctor(batch, games=minimum_games(1, 1), seed=3)
+    (change,) = report["changes"]
+    assert change["stats"]["gains"] == change["stats"]["losses"] == 0
+    assert change["verdict"] == "none" and not change["confirmed"] and report["best"] is None
+    low, high = change["stats"]["interval"]
+    assert low < 0 < high and high == pytest.approx(1 - 0.0125 ** (1 / 100), abs=1e-6)
+    assert change["sentence"]["en"].startswith("No detectable effect: +0.0 % (95 % interval -4.3 to +4.3;")
+    assert change["sentence"]["ja"].startswith("検出できる効果なし：")
+    assert [stage["stage"] for stage in report["stages"]] == ["screen"]
+    assert report["games_played"] == 200 < report["games"] == 800
