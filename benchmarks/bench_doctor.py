@@ -30,7 +30,8 @@ from bench_machine import machine  # noqa: E402
 
 from rules_engine.batch import run_batch  # noqa: E402
 from rules_engine.core.catalog import Catalog  # noqa: E402
-from rules_engine.doctor import candidate_changes, doctor_batch, doctor_result  # noqa: E402
+from rules_engine.batch import outcomes_of  # noqa: E402
+from rules_engine.doctor import BASELINE, candidate_changes, doctor_batch, paired_difference  # noqa: E402
 from rules_engine.simulation import build_snapshot, list_size  # noqa: E402
 
 
@@ -63,15 +64,21 @@ def main() -> None:
         started = time.perf_counter()
         summaries = run_batch(batch, games=args.games, seed=args.seed, workers=workers)
         timings[workers] = time.perf_counter() - started
-        reports[workers] = doctor_result(batch, summaries, games=args.games, seed=args.seed)
-    assert json.dumps(reports[1], sort_keys=True) == json.dumps(reports[2], sort_keys=True), "1 and 2 workers differ"
+        reports[workers] = [json.dumps(summary.to_dict(exact=True), sort_keys=True) for summary in summaries]
+    assert reports[1] == reports[2], "1 and 2 workers differ"
 
-    report = reports[1]
-    paired, unpaired = [], []
-    for change in report["changes"]:
-        for row in change["opponents"]:
-            paired.append(row["stats"]["half_width"])
-            unpaired.append(row["stats"]["unpaired_half_width"])
+    # Every leg played the same games (one stage of the doctor, every change on the run seed: the screen of a budget
+    # of legs × games); per change and opponent, the paired half-width against the unpaired one.
+    outcomes = {leg["key"]: outcomes_of(summary, args.games) for leg, summary in zip(batch["legs"], summaries)}
+    paired, unpaired, rates = [], [], {}
+    for leg in batch["legs"]:
+        base = outcomes[f"{BASELINE}@{leg['opponent']}"]
+        if leg["change"] == BASELINE:
+            rates[leg["opponent"]] = round(base.count("w") / args.games, 6)
+            continue
+        stats = paired_difference(base, outcomes[leg["key"]])
+        paired.append(stats["half_width"])
+        unpaired.append(stats["unpaired_half_width"])
     ratio = [u / p for p, u in zip(paired, unpaired) if p > 0]
     print(json.dumps({
         "machine": machine(),
@@ -86,8 +93,7 @@ def main() -> None:
         "half_width_unpaired_median": round(statistics.median(unpaired), 4),
         "width_ratio_median": round(statistics.median(ratio), 2) if ratio else None,
         "games_saved_factor_median": round(statistics.median(r * r for r in ratio), 1) if ratio else None,
-        "baseline": {row["opponent"]: row["result"]["win_rate"] for row in report["baseline"]["opponents"]},
-        "top_changes": [change["sentence"]["en"] for change in report["changes"][:5]],
+        "baseline": rates,
     }, ensure_ascii=False, indent=2))
 
 

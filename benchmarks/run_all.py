@@ -17,6 +17,7 @@ Benchmarks (NAME: command, about how long on 2 cores):
   warcaster        bench_warcaster.py --games 1000 --repeat 3                   2 min
   search           bench_search.py --games 1000 --workers 2                     8 min
   doctor           bench_doctor.py --games 2000 --changes 30                    8 min
+  doctor-stages    bench_doctor_stages.py (budgets 4 000-16 000 against 30 × 200 and 30 × 600)  3 min
   api              bench_api.py --seconds 10 --rounds 5        (needs wrk)      2 min
   workers          bench_workers.py --games 20000              (filesystem broker + SQLite)   2 min
   workers-redis    bench_workers.py --games 20000 --broker REDIS/15             (needs Redis)  2 min
@@ -301,6 +302,25 @@ def parse_doctor(output: str) -> list[Row]:
     ]
 
 
+def parse_doctor_stages(output: str) -> list[Row]:
+    """bench_doctor_stages.py: the games the doctor's two stages and the fixed 30 × N design need to a confirmed,
+    independently validated answer (the same family-wise error rate, 5 %)."""
+    try:
+        report = json.loads(output[output.index("{"):])
+    except ValueError:
+        return [Row("list doctor, two stages against the fixed design", "fixed 30 × N", "?", None, "", None)]
+
+    def fewest(design: str) -> int | None:
+        found = [row["games"] for row in report["runs"] if row["design"].startswith(design) and row["true_better"]]
+        return min(found) if found else None
+
+    staged, fixed = fewest("doctor"), fewest("fixed")
+    return [Row("list doctor: fewest games to a confirmed, validated answer (two stages against fixed 30 × N)",
+                f"{fixed} games" if fixed else "none found", f"{staged} games" if staged else "none found",
+                round(staged / fixed, 2) if staged and fixed else None, "<= 1",
+                (staged <= fixed) if staged and fixed else None)]
+
+
 def benchmarks(options) -> list[Benchmark]:
     redis15 = options.redis.rstrip("/").rsplit("/", 1)[0] + "/15" if options.redis.count("/") > 2 else options.redis + "/15"
     engine = ["--games", "200", "--repeat", "3"]
@@ -318,6 +338,9 @@ def benchmarks(options) -> list[Benchmark]:
                   ["bench_search.py", "--games", "20"], parse_search),
         Benchmark("doctor", ["bench_doctor.py", "--games", "2000", "--changes", "30"],
                   ["bench_doctor.py", "--games", "20", "--changes", "3"], parse_doctor),
+        Benchmark("doctor-stages", ["bench_doctor_stages.py"],
+                  ["bench_doctor_stages.py", "--budgets", "3700", "--fixed", "100", "--seeds", "1", "--validate", "200"],
+                  parse_doctor_stages),
         Benchmark("api", ["bench_api.py", "--seconds", "10", "--rounds", "5"],
                   ["bench_api.py", "--seconds", "2", "--rounds", "1"], parse_api, needs_wrk),
         Benchmark("workers", ["bench_workers.py", "--games", "20000"],

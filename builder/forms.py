@@ -176,8 +176,10 @@ class BatchForm(forms.Form):
         self.fields["seats"] = seats_field()
         limit = min(settings.HANGAR_MAX_GAMES, MAX_GAMES)
         self.fields["games"] = forms.IntegerField(
-            label=_("Games per change and opponent") if doctor else _("Games per opponent"), min_value=1,
-            max_value=limit, initial=200 if doctor else 500)
+            label=_("Games in all (every change, opponent and stage)") if doctor else _("Games per opponent"),
+            min_value=1, max_value=limit, initial=6000 if doctor else 500,
+            help_text=_("At least (changes + 1) × 100 + 600 games per opponent: 100 games per list to screen, 300 "
+                        "per list to confirm.") if doctor else "")
         if doctor:
             self.fields["changes"] = forms.IntegerField(label=_("Changes to try"), min_value=1, max_value=60,
                                                         initial=30)

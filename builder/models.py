@@ -169,6 +169,9 @@ class SimulationRun(models.Model):
     chunk_size = models.PositiveIntegerField(null=True, blank=True)
     chunks_done = models.PositiveIntegerField(default=0)
     requeues = models.PositiveIntegerField(default=0)  # watchdog re-enqueues in a row without progress (reset when a chunk is stored)
+    # A doctor run's stages (rules_engine.doctor: the screen, then the confirm stage added when the screen's chunks
+    # are merged): {"stage", "round", "seed", "games", "legs"} each; its chunks are cut stage after stage.
+    stages = models.JSONField(default=list, blank=True)
     result = models.JSONField(null=True, blank=True)
     error = models.TextField(blank=True)  # why the run failed or was cancelled, for people
     reused_from = models.ForeignKey("self", on_delete=models.SET_NULL, null=True, blank=True, related_name="+")

@@ -21,7 +21,7 @@ from .errors import ListInputError, ListNotFound
 from .listio import (
     MAX_ENTRIES, ListFormatError, RosterExportError, check_envelope, export_list_json, export_list_text, export_roster,
 )
-from .models import ACTIVE_STATUSES, GameList, ListRevision, RunStatus, SimulationRun, Visibility
+from .models import ACTIVE_STATUSES, GameList, ListRevision, RunKind, RunStatus, SimulationRun, Visibility
 
 LIST_SCHEMA = "hangar.list/1"
 SHARED_VISIBILITIES = (Visibility.UNLISTED, Visibility.PUBLIC)
@@ -429,13 +429,16 @@ def simulation_progress(run: SimulationRun) -> int:
         return 100
     if not run.chunks_total:
         return 0
+    if run.kind == RunKind.DOCTOR and run.stages and run.games:  # its chunks grow by a stage: count its budget
+        return min(99, simulation_games_played(run) * 100 // run.games)
     return min(99, run.chunks_done * 100 // run.chunks_total)
 
 
 def simulation_games_played(run: SimulationRun) -> int:
     """How many of the run's games are played: all once it is done, else the games of its stored chunks."""
     if run.status == RunStatus.DONE:
-        return run.games
+        played = (run.result or {}).get("games_played") if isinstance(run.result, dict) else None
+        return played if isinstance(played, int) else run.games  # a doctor run may stop short of its budget
     return run.chunks.aggregate(total=Sum("games"))["total"] or 0
 
 

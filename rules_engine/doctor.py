@@ -1,9 +1,17 @@
-"""The list doctor (issue 20), engine side: which single changes of a list to try, and how to read their games.
+"""The list doctor, engine side: which single changes of a list to try, how to judge their games, in two stages.
 
-    from rules_engine.doctor import candidate_changes, paired_difference, verdict_sentence, rank_changes
+    from rules_engine.doctor import candidate_changes, doctor_batch, run_doctor
     changes = candidate_changes(doc, catalog, limit=30)       # legal single changes, most relevant first
-    stats = paired_difference("wwlw...", "wwww...")           # the list's outcomes, then a candidate's, same seeds
-    verdict_sentence(change, stats, catalog.cards, "en")      # "+4.1 % (±1.2): replace 1× Supply Drop with 1× ..."
+    batch = doctor_batch(snapshot, changes, opponents, catalog.cards)
+    report = run_doctor(batch, games=4000, seed=1)            # the budget in games, all stages together
+    report["changes"][0]["sentence"]["en"]  # "Confirmed better: +4.1 % (95 % interval +1.2 to +7.0; adjusted p ..."
+
+A run screens every change on the run seed (paired with the list: game i of both starts from the same seed), then
+replays the leaders on fresh seeds (the confirm stage); a change is called better only when the confirm stage finds
+it so after Holm's correction for the changes tested there. The tests are exact sign tests on the games whose
+outcome changed; the intervals are exact (Clopper–Pearson) and never of zero width. Below `minimum_games` a run is
+refused (TooFewGames). The services store and publish the stages (builder.services.simulations); everything that
+decides is here.
 
 Pure Python: never imports Django nor a game package. It reaches a game only through the registry
 (rules_engine.systems: sections, default sections, costs, opponent-only categories, the engine's card reader) and
@@ -16,7 +24,7 @@ from __future__ import annotations
 import json
 import math
 import zlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -27,8 +35,10 @@ from rules_engine.simulation import list_size
 from rules_engine.systems import GameSystem, system
 
 __all__ = [
-    "Change", "candidate_changes", "doctor_batch", "doctor_result", "combine_paired", "sentence", "BASELINE", "change_from_key", "paired_difference", "rank_changes", "verdict_sentence",
-    "REMOVE", "ADD", "SWAP",
+    "Change", "candidate_changes", "doctor_batch", "doctor_result", "sentence", "BASELINE", "change_from_key",
+    "paired_difference", "paired_test", "sign_test", "holm", "benjamini_hochberg", "clopper_pearson", "rank_changes",
+    "verdict_sentence", "REMOVE", "ADD", "SWAP", "SCREEN", "CONFIRM", "TooFewGames", "minimum_games", "screen_stage",
+    "next_stage", "stage_chunks", "stage_summaries", "stage_batch", "confirm_seed", "rarely_used", "run_doctor",
 ]
 
 REMOVE, ADD, SWAP = "remove", "add", "swap"
@@ -564,25 +574,9 @@ def paired_difference(base: str, cand: str) -> dict[str, Any]:
     }
 
 
-def _points_text(value: float) -> str:
-    shown = f"{abs(value) * 100:.1f}"
-    return ("-" if value < 0 and shown != "0.0" else "+") + shown
-
-
-def verdict_sentence(change: Change, stats: Mapping[str, Any], cards: Mapping[str, Mapping[str, Any]],
-                     lang: str = "en") -> str:
-    """"+4.1 % (±1.2): replace 1× Supply Drop with 1× Recon Drone" / "+4.1 %（±1.2）：補給物資 1枚を偵察ドローン 1枚に
-    入れ替える": the change of win rate in percentage points, one decimal, the sign always shown, the half-width of
-    its 95 % interval, the change in words and, when it changes the count or the points, its label in brackets."""
-    return sentence(stats, change.describe(cards, lang), change.label(lang), lang)
-
-
-def sentence(stats: Mapping[str, Any], words: str, label: str | None, lang: str = "en") -> str:
-    """`verdict_sentence` from a change's words and label (what a stored doctor run keeps of each change)."""
-    delta, half = float(stats["delta"]), float(stats["half_width"])
-    if lang == "ja":
-        return f"{_points_text(delta)} %（±{half * 100:.1f}）：{words}" + (f"（{label}）" if label else "")
-    return f"{_points_text(delta)} % (±{half * 100:.1f}): {words}" + (f" ({label})" if label else "")
+def _points_text(value: float, decimals: int = 1) -> str:
+    shown = f"{abs(value) * 100:.{decimals}f}"
+    return ("-" if value < 0 and float(shown) != 0 else "+") + shown
 
 
 def rank_changes(results: Iterable[Any]) -> list[Any]:
@@ -602,9 +596,382 @@ def rank_changes(results: Iterable[Any]) -> list[Any]:
     return sorted(results, key=sort_key)
 
 
+# --- exact paired tests, intervals and the correction for testing many changes at once ------------------------
+#
+# docs/simulations.md, "List doctor: candidates and paired statistics". A change is judged on the games whose
+# outcome it changed (the discordant pairs: `gains`, games the changed list won and the list lost; `losses`, the
+# other way round); a draw is not a win. The games that came out the same say nothing about which list is better.
+
+ALPHA = 0.05  # the chance, over all the changes of a run, of calling one "better" or "worse" when it is neither
+CONFIDENCE = 0.95
+CORRECTION = "holm"  # Holm's step-down correction: the family-wise error rate of a stage's changes stays ≤ ALPHA
+
+
+def sign_test(gains: int, losses: int) -> float:
+    """The exact two-sided sign test (McNemar's exact test) on the discordant pairs: under "no effect" each of the
+    m = gains + losses games that changed went either way with probability ½, so p = min(1, 2·P(X ≤ min(gains,
+    losses))) for X ~ Binomial(m, ½), summed exactly with integers (always exact, whatever m). No game changed: 1."""
+    for value in (gains, losses):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise ValueError(f"gains and losses are counts of games, got {value!r}")
+    m = gains + losses
+    if m == 0:
+        return 1.0
+    k = min(gains, losses)
+    term, tail = 1, 1  # C(m, 0)
+    for i in range(k):
+        term = term * (m - i) // (i + 1)
+        tail += term
+    return float(min(Fraction(1), Fraction(2 * tail, 2 ** m)))
+
+
+def holm(p_values: Sequence[float]) -> list[float]:
+    """Holm's adjusted p-values, in the order given: with the p-values sorted p(1) ≤ … ≤ p(m), the j-th smallest is
+    adjusted to max over i ≤ j of min(1, (m − i + 1)·p(i)). Rejecting every adjusted p < α keeps the chance of any
+    false rejection among the m tests at most α, whatever their dependence (ties keep the given order)."""
+    m = len(p_values)
+    order = sorted(range(m), key=lambda i: (p_values[i], i))
+    adjusted = [1.0] * m
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * float(p_values[i])))
+        adjusted[i] = running
+    return adjusted
+
+
+def benjamini_hochberg(p_values: Sequence[float]) -> list[float]:
+    """Benjamini–Hochberg adjusted p-values (false discovery rate), in the order given: the j-th smallest is
+    min over i ≥ j of min(1, m·p(i)/i). Not the doctor's correction (Holm is: a player acts on one change, so one
+    false "better" is one too many); kept for comparison in benchmarks/bench_doctor.py."""
+    m = len(p_values)
+    order = sorted(range(m), key=lambda i: (p_values[i], i))
+    adjusted = [1.0] * m
+    running = 1.0
+    for rank in range(m - 1, -1, -1):
+        i = order[rank]
+        running = min(running, min(1.0, m * float(p_values[i]) / (rank + 1)))
+        adjusted[i] = running
+    return adjusted
+
+
+def _betacf(a: float, b: float, x: float) -> float:
+    """The continued fraction of the regularised incomplete beta function (modified Lentz)."""
+    tiny = 1e-300
+    qab, qap, qam = a + b, a + 1.0, a - 1.0
+    c, d = 1.0, 1.0 - qab * x / qap
+    d = 1.0 / (d if abs(d) > tiny else tiny)
+    h = d
+    for m in range(1, 100_000):
+        m2 = 2 * m
+        for aa in (m * (b - m) * x / ((qam + m2) * (a + m2)), -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))):
+            d = 1.0 + aa * d
+            d = 1.0 / (d if abs(d) > tiny else tiny)
+            c = 1.0 + aa / c
+            c = c if abs(c) > tiny else tiny
+            step = d * c
+            h *= step
+        if abs(step - 1.0) < 1e-15:
+            break
+    return h
+
+
+def _betainc(a: float, b: float, x: float) -> float:
+    """I_x(a, b), the regularised incomplete beta function (P(X ≥ a) for X ~ Binomial(a + b − 1, x))."""
+    if x <= 0.0:
+        return 0.0
+    if x >= 1.0:
+        return 1.0
+    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x))
+    if x < (a + 1.0) / (a + b + 2.0):
+        return front * _betacf(a, b, x) / a
+    return 1.0 - front * _betacf(b, a, 1.0 - x) / b
+
+
+def _beta_quantile(q: float, a: float, b: float) -> float:
+    low, high = 0.0, 1.0
+    for _ in range(80):
+        mid = (low + high) / 2
+        if _betainc(a, b, mid) < q:
+            low = mid
+        else:
+            high = mid
+    return (low + high) / 2
+
+
+def clopper_pearson(successes: int, trials: int, confidence: float = CONFIDENCE) -> tuple[float, float]:
+    """The exact (Clopper–Pearson) interval of a binomial proportion: never narrower than the data allow. 0 of n
+    gives [0, 1 − (α/2)^(1/n)] (about 3.7/n at 95 %: the rule of three's two-sided cousin); n of n the mirror."""
+    if trials <= 0:
+        return 0.0, 1.0
+    tail = (1.0 - confidence) / 2
+    low = 0.0 if successes == 0 else (tail ** (1.0 / trials) if successes == trials
+                                      else _beta_quantile(tail, successes, trials - successes + 1))
+    high = 1.0 if successes == trials else (1.0 - tail ** (1.0 / trials) if successes == 0
+                                             else _beta_quantile(1.0 - tail, successes + 1, trials - successes))
+    return low, high
+
+
+def _discordant(base: str, cand: str) -> tuple[int, int, int, int]:
+    """(gains, losses, the list's wins, the changed list's wins) of two outcome strings of the same games."""
+    b, c = _wins(base, "base"), _wins(cand, "candidate")
+    if len(b) != len(c):
+        raise ValueError(f"the outcomes must be of the same games: {len(b)} base and {len(c)} candidate games")
+    gains = sum(1 for x, y in zip(b, c) if y and not x)
+    losses = sum(1 for x, y in zip(b, c) if x and not y)
+    return gains, losses, sum(b), sum(c)
+
+
+def paired_test(parts: Iterable[tuple[float, str, str]], confidence: float = CONFIDENCE) -> dict[str, Any]:
+    """A change judged on the same games as the list: (weight, the list's outcomes, the changed list's outcomes)
+    per opponent ("w"/"l"/"d" by game index), weights normalised.
+
+    delta = Σ w·(gains − losses)/n. `p_value`: the exact sign test on all the discordant pairs when every opponent
+    weighs the same (one opponent included); with unequal weights, the score test of the weighted difference (under
+    "no effect" each discordant game is ±w/n with probability ½: z = delta / √(Σ w²·m/n²)), `exact` False.
+    `interval`: 95 % for the paired difference of win rates, from exact Clopper–Pearson intervals of each
+    opponent's gain rate and loss rate at 1 − 0.05/(2·opponents) each (Bonferroni): delta ∈ [Σ w(gain_low −
+    loss_high), Σ w(gain_high − loss_low)], valid whatever the games' dependence, never of zero width (no game
+    changed of n: about ±4.4/n). Conservative: a little wider than the test, which decides the verdict."""
+    parts = [(float(w), base, cand) for w, base, cand in parts if w > 0]
+    if not parts:
+        raise ValueError("paired_test needs at least one opponent with a weight above 0")
+    total = sum(w for w, _b, _c in parts)
+    level = 1.0 - (1.0 - confidence) / (2 * len(parts))
+    rows = []
+    for w, base, cand in parts:
+        gains, losses, wins_b, wins_c = _discordant(base, cand)
+        rows.append((w / total, len(base), gains, losses, wins_b, wins_c))
+    n_max = max(n for _w, n, *_ in rows)
+    delta = sum(w * (g - f) / n for w, n, g, f, _b, _c in rows if n)
+    low = high = 0.0
+    for w, n, g, f, _b, _c in rows:
+        g_low, g_high = clopper_pearson(g, n, level)
+        f_low, f_high = clopper_pearson(f, n, level)
+        low += w * (g_low - f_high)
+        high += w * (g_high - f_low)
+    gains, losses = sum(r[2] for r in rows), sum(r[3] for r in rows)
+    exact = len({round(r[0], 12) for r in rows}) == 1 and len({r[1] for r in rows}) == 1
+    if exact:
+        p_value = sign_test(gains, losses)
+    else:
+        variance = sum(w * w * (g + f) / (n * n) for w, n, g, f, _b, _c in rows if n)
+        p_value = 1.0 if variance <= 0 else math.erfc(abs(delta) / math.sqrt(variance) / math.sqrt(2))
+    return {
+        "games": n_max,
+        "gains": gains,
+        "losses": losses,
+        "base_win_rate": round(sum(w * b / n for w, n, _g, _f, b, _c in rows if n), 6),
+        "win_rate": round(sum(w * c / n for w, n, _g, _f, _b, c in rows if n), 6),
+        "delta": round(delta, 6),
+        "interval": [round(max(-1.0, low), 6), round(min(1.0, high), 6)],
+        "half_width": round((min(1.0, high) - max(-1.0, low)) / 2, 6),
+        "p_value": round(p_value, 9),
+        "exact": exact,
+    }
+
+
+def _p_text(p: float) -> str:
+    return "< 0.001" if p < 0.001 else f"{p:.3f}"
+
+
+def _interval_text(low: float, high: float) -> tuple[str, str]:
+    """Both ends in percentage points, as many decimals (1 to 4) as it takes for them to differ and for an end that
+    is not 0 not to read 0: an interval never reads "+0.0 to +0.0"."""
+    def end(value: float, decimals: int) -> str:
+        return ("-" if value < 0 else "+") + f"{abs(value) * 100:.{decimals}f}"
+
+    def unclear(decimals: int) -> bool:  # both ends the same, or an end that is not 0 shown as 0
+        a, b = round(low * 100, decimals), round(high * 100, decimals)
+        return a == b or (low != 0 and a == 0) or (high != 0 and b == 0)
+
+    decimals = 1
+    while decimals < 4 and unclear(decimals):
+        decimals += 1
+    return end(low, decimals), end(high, decimals)
+
+
+VERDICTS = ("better", "none", "worse")
+
+
+def sentence(stats: Mapping[str, Any], words: str, label: str | None, lang: str = "en",
+             verdict: str = "none") -> str:
+    """A change in one line: its verdict in words, the change of win rate in percentage points (sign always shown),
+    its 95 % interval (never "±0.0"), the adjusted p-value and the change in words, with its label in brackets.
+
+    "Confirmed better: +4.1 % (95 % interval +1.2 to +7.0; adjusted p 0.003): replace 1× A with 1× B"
+    "改善を確認：+4.1 %（95 %区間 +1.2〜+7.0、補正後のp値 0.003）：A 1枚をB 1枚に入れ替える"
+    "No detectable effect: …" / "検出できる効果なし：…"; "Worse: …" / "悪化：…"."""
+    delta = float(stats["delta"])
+    low, high = _interval_text(*stats["interval"])
+    p = _p_text(float(stats.get("adjusted_p", stats.get("p_value", 1.0))))
+    if lang == "ja":
+        head = {"better": "改善を確認", "worse": "悪化", "none": "検出できる効果なし"}[verdict]
+        return (f"{head}：{_points_text(delta)} %（95 %区間 {low}〜{high}、補正後のp値 {p}）：{words}"
+                + (f"（{label}）" if label else ""))
+    head = {"better": "Confirmed better", "worse": "Worse", "none": "No detectable effect"}[verdict]
+    return (f"{head}: {_points_text(delta)} % (95 % interval {low} to {high}; adjusted p {p}): {words}"
+            + (f" ({label})" if label else ""))
+
+
+def verdict_sentence(change: Change, stats: Mapping[str, Any], cards: Mapping[str, Mapping[str, Any]],
+                     lang: str = "en", verdict: str = "none") -> str:
+    """`sentence` for a Change (its words and label in `lang`)."""
+    return sentence(stats, change.describe(cards, lang), change.label(lang), lang, verdict)
+
+
 # --- a doctor run: the baseline and every change, against every opponent, on the same seeds ------------------
 
 BASELINE = "baseline"  # the key of the list as it is
+SCREEN, CONFIRM = "screen", "confirm"
+STAGES = (SCREEN, CONFIRM)
+# The two stages (docs/simulations.md "List doctor: stages and the budget"). The screen plays the list and every
+# change MIN_SCREEN_GAMES games at least against each opponent; the confirm stage replays the list and the leaders
+# (at most MAX_LEADERS changes that did better than the list in the screen) on fresh seeds, MIN_CONFIRM_GAMES at
+# least each: enough to find a 5-point change in win rate 80 % of the time (exact sign test, α = 0.05, up to 10 %
+# of the games changed by the change; the reasoning is in the docs).
+MIN_SCREEN_GAMES = 100
+MIN_CONFIRM_GAMES = 300
+SCREEN_SHARE = 0.5  # of the budget, when it is more than the minimum
+MAX_LEADERS = 3
+RARELY_USED = 0.02  # a card (unit) used less than this per copy and game is named as a candidate to cut
+
+
+class TooFewGames(ValueError):
+    """The budget cannot screen every change and confirm one: `minimum` games in all are needed."""
+
+    def __init__(self, games: int, minimum: int, changes: int, opponents: int) -> None:
+        self.games, self.minimum, self.changes, self.opponents = games, minimum, changes, opponents
+        super().__init__(
+            f"games: a list doctor run of {changes} change{'s' if changes != 1 else ''} against {opponents} "
+            f"opponent{'s' if opponents != 1 else ''} needs at least {minimum} games in all ({MIN_SCREEN_GAMES} "
+            f"games per list and opponent to screen the list and its changes, then {MIN_CONFIRM_GAMES} per list "
+            f"and opponent to confirm a change on fresh seeds); {games} given. Fewer games could not tell a "
+            "5-point change from luck.")
+
+
+def minimum_games(changes: int, opponents: int) -> int:
+    """The smallest budget of a doctor run of `changes` changes against `opponents` opponents: the screen at
+    MIN_SCREEN_GAMES per list (the list and each change) and opponent, then one leader confirmed at
+    MIN_CONFIRM_GAMES per list (the list and the leader) and opponent."""
+    return opponents * ((changes + 1) * MIN_SCREEN_GAMES + 2 * MIN_CONFIRM_GAMES)
+
+
+def confirm_seed(seed: int, round_: int = 1) -> int:
+    """The seed of confirm round `round_`: derive_seed(seed, "doctor", "confirm", round), kept to 63 bits (a run
+    seed is below 2**63). Fresh games: none of them is a screen game."""
+    from rules_engine.core.rng import derive_seed
+
+    return derive_seed(seed, "doctor", "confirm", round_) >> 1
+
+
+def _shape(batch: Mapping[str, Any]) -> tuple[list[tuple[str, float]], list[str]]:
+    """(opponent key, weight) of every opponent and the change keys, in the batch's order."""
+    opponents: list[tuple[str, float]] = []
+    changes: list[str] = []
+    for leg in batch["legs"]:
+        if leg["change"] == BASELINE:
+            opponents.append((leg["opponent"], leg.get("weight", 1)))
+        elif leg["change"] not in changes:
+            changes.append(leg["change"])
+    return opponents, changes
+
+
+def screen_stage(batch: Mapping[str, Any], *, games: int, seed: int) -> dict[str, Any]:
+    """The first stage of a doctor run of budget `games`: every leg (the list and each change against each
+    opponent) on the run seed, max(MIN_SCREEN_GAMES, SCREEN_SHARE of the budget) games each, leaving at least
+    MIN_CONFIRM_GAMES per list and opponent for one leader. TooFewGames below minimum_games."""
+    opponents, changes = _shape(batch)
+    minimum = minimum_games(len(changes), len(opponents))
+    if isinstance(games, bool) or not isinstance(games, int) or games < minimum:
+        raise TooFewGames(games, minimum, len(changes), len(opponents))
+    lists = len(batch["legs"])
+    reserve = 2 * len(opponents) * MIN_CONFIRM_GAMES
+    per_list = min(max(MIN_SCREEN_GAMES, int(games * SCREEN_SHARE) // lists), (games - reserve) // lists)
+    return {"stage": SCREEN, "round": 0, "seed": seed, "games": per_list, "legs": list(range(lists))}
+
+
+def stage_batch(batch: Mapping[str, Any], stage: Mapping[str, Any]) -> dict[str, Any]:
+    """The legs a stage plays, as a batch of their own (rules_engine.batch.run_batch plays it)."""
+    return {**batch, "legs": [batch["legs"][i] for i in stage["legs"]]}
+
+
+def stage_chunks(batch: Mapping[str, Any], stages: Sequence[Mapping[str, Any]],
+                 chunk_size: int | None = None) -> list[tuple[int, int, range]]:
+    """(stage index, leg index, game indices) of every chunk of a doctor run, stage after stage, each stage leg by
+    leg (the screen's chunks are exactly rules_engine.batch.batch_chunks of the batch). Stage s's games play on
+    stages[s]["seed"]."""
+    from rules_engine.core.runner import chunk_ranges
+    from rules_engine.simulation import chunk_size_for
+
+    out: list[tuple[int, int, range]] = []
+    for index, stage in enumerate(stages):
+        for leg in stage["legs"]:
+            size = chunk_size or chunk_size_for(batch["legs"][leg]["snapshot"])
+            out.extend((index, leg, games) for games in chunk_ranges(stage["games"], size))
+    return out
+
+
+def stage_summaries(batch: Mapping[str, Any], stages: Sequence[Mapping[str, Any]],
+                    chunks: Iterable[tuple[int, int, Any]]) -> list[dict[int, Any]]:
+    """Merge chunk summaries (stage, leg, Summary), in chunk order, into one summary per leg of each stage."""
+    from rules_engine.core.runner import merge_summaries
+
+    parts: list[dict[int, list[Any]]] = [{leg: [] for leg in stage["legs"]} for stage in stages]
+    for stage, leg, summary in chunks:
+        parts[stage][leg].append(summary)
+    return [{leg: merge_summaries(found) for leg, found in stage.items()} for stage in parts]
+
+
+def _analyse(batch: Mapping[str, Any], stage: Mapping[str, Any], merged: Mapping[int, Any]) -> dict[str, Any]:
+    """Every change a stage played: its paired test against the list over the opponents, and Holm's adjusted
+    p-value over the stage's changes (`adjusted_p`, `significant`: adjusted p < ALPHA)."""
+    from rules_engine.batch import outcomes_of
+
+    opponents, _changes = _shape(batch)
+    weights = dict(opponents)
+    outcomes: dict[tuple[str, str], str] = {}
+    for index in stage["legs"]:
+        leg = batch["legs"][index]
+        outcomes[(leg["change"], leg["opponent"])] = outcomes_of(merged[index], stage["games"])
+    keys = [key for key in _shape(batch)[1] if all((key, o) in outcomes for o, _w in opponents)]
+    found: dict[str, Any] = {}
+    for key in keys:
+        stats = paired_test((weights[o], outcomes[(BASELINE, o)], outcomes[(key, o)]) for o, _w in opponents)
+        stats["opponents"] = [
+            {"opponent": o, "weight": round(w / (sum(x for _o, x in opponents) or 1), 6),
+             "stats": paired_test([(1.0, outcomes[(BASELINE, o)], outcomes[(key, o)])])}
+            for o, w in opponents]
+        found[key] = stats
+    for key, adjusted in zip(keys, holm([found[k]["p_value"] for k in keys])):
+        found[key]["adjusted_p"] = round(adjusted, 9)
+        found[key]["significant"] = adjusted < ALPHA
+    return found
+
+
+def next_stage(batch: Mapping[str, Any], stages: Sequence[Mapping[str, Any]], merged: Sequence[Mapping[int, Any]],
+               *, games: int, seed: int) -> dict[str, Any] | None:
+    """The stage to play after the last one played, or None when the run is over.
+
+    After the screen: the leaders are the changes whose win rate beat the list's (delta > 0), smallest p-value
+    first (then the larger delta, then the key), at most MAX_LEADERS; the rest of the budget is spread over the
+    list and the leaders against every opponent (fewer leaders when each would get less than MIN_CONFIRM_GAMES),
+    played on confirm_seed(seed, 1). No leader (nothing beat the list): the run is over, its unspent games say so.
+    After the confirm stage: over."""
+    if len(stages) != 1 or stages[0]["stage"] != SCREEN:
+        return None
+    screen = _analyse(batch, stages[0], merged[0])
+    leaders = sorted((key for key, stats in screen.items() if stats["delta"] > 0),
+                     key=lambda key: (screen[key]["p_value"], -screen[key]["delta"], key))[:MAX_LEADERS]
+    opponents, _changes = _shape(batch)
+    left = games - sum(stage["games"] * len(stage["legs"]) for stage in stages)
+    while leaders and left // ((len(leaders) + 1) * len(opponents)) < MIN_CONFIRM_GAMES:
+        leaders.pop()
+    if not leaders:
+        return None
+    playing = {BASELINE, *leaders}
+    legs = [i for i, leg in enumerate(batch["legs"]) if leg["change"] in playing]
+    return {"stage": CONFIRM, "round": 1, "seed": confirm_seed(seed, 1),
+            "games": left // ((len(leaders) + 1) * len(opponents)), "legs": legs, "leaders": leaders}
 
 
 def doctor_batch(
@@ -645,58 +1012,98 @@ def doctor_batch(
             "list": _plain(baseline.get("list") or {}), "legs": legs}
 
 
-def combine_paired(parts: Iterable[tuple[float, Mapping[str, Any]]]) -> dict[str, Any]:
-    """One paired comparison over several opponents: (weight, `paired_difference`) each, weights normalised. The
-    opponents' games are independent, so delta = Σ w·delta_k and var = Σ w²·var_k (var_k from the half-widths)."""
-    parts = [(w, stats) for w, stats in parts if w > 0]
-    total = sum(w for w, _ in parts)
-    if len(parts) == 1:
-        return dict(parts[0][1])
-    out: dict[str, Any] = {"games": sum(stats["games"] for _, stats in parts)}
-    for name in ("base_win_rate", "win_rate", "delta"):
-        out[name] = round(sum(w / total * stats[name] for w, stats in parts), 6)
-    half = Z95 * math.sqrt(sum((w / total) ** 2 * (stats["half_width"] / Z95) ** 2 for w, stats in parts))
-    unpaired = Z95 * math.sqrt(sum((w / total) ** 2 * (stats["unpaired_half_width"] / Z95) ** 2 for w, stats in parts))
-    low, high = max(-1.0, out["delta"] - half), min(1.0, out["delta"] + half)
-    out.update(interval=[round(low, 6), round(high, 6)], half_width=round(half, 6),
-               unpaired_half_width=round(unpaired, 6), significant=low > 0 or high < 0)
-    return out
+def rarely_used(batch: Mapping[str, Any], baseline: Sequence[tuple[float, Any]], games: int) -> list[dict[str, Any]]:
+    """The list's cards (units) used less than RARELY_USED times per copy and game, never-used first: from the
+    game's per-card tally of the list's own games (GameSystem.use_tally: HAGMI cards played from hand, MWDA damage
+    dealt by each unit, Warcaster cyphers played), over the opponents by weight. `baseline`: (normalised weight,
+    summary) per opponent. Only the sections the tally covers are read (HAGMI's damage deck is turned up, never
+    played). [] for a game without such a tally."""
+    game = system(batch.get("system") or "")
+    tally, sections = getattr(game, "use_tally", ("", ())) or ("", ())
+    if not tally or not games:
+        return []
+    cards_of = {}
+    for leg in batch["legs"]:
+        cards_of = (leg["snapshot"].get("cards") or {}) if leg["change"] == BASELINE else cards_of
+        if cards_of:
+            break
+    copies: dict[tuple[str, str], int] = {}
+    for section in sections:
+        for entry in ((batch.get("list") or {}).get("sections") or {}).get(section) or []:
+            if isinstance(entry, Mapping) and isinstance(entry.get("card"), str):
+                qty = entry.get("qty", 1)
+                copies[(section, entry["card"])] = copies.get((section, entry["card"]), 0) + (
+                    qty if isinstance(qty, int) and not isinstance(qty, bool) and qty > 0 else 1)
+    found = []
+    for (section, code), count in copies.items():
+        used = 0.0
+        total = 0
+        for weight, summary in baseline:
+            counts = summary.tally(tally).to_dict()["counts"] if tally in summary else {}
+            used += weight * counts.get(code, 0) / games
+            total += counts.get(code, 0)
+        per_copy = used / count
+        if per_copy < RARELY_USED:
+            card = cards_of.get(code) or {}
+            found.append({"card": code, "section": section, "copies": count, "name": card.get("name") or code,
+                          "name_en": card.get("name_en") or card.get("name") or code,
+                          "per_game": round(per_copy, 6), "never": total == 0})
+    return sorted(found, key=lambda row: (not row["never"], row["per_game"], row["section"], row["card"]))
 
 
-def doctor_result(batch: Mapping[str, Any], summaries: list[Any], *, games: int, seed: int) -> dict[str, Any]:
-    """The doctor's report: the list's own result against each opponent (exactly a plain `simulate` with this seed),
-    then every change, best first, with its paired win-rate change over the weighted opponents, its interval and its
-    sentence in English and Japanese."""
-    from rules_engine.batch import leg_results, outcomes_of, weighted_total
+def doctor_result(batch: Mapping[str, Any], stages: Sequence[Mapping[str, Any]],
+                  merged: Sequence[Mapping[int, Any]], *, games: int, seed: int) -> dict[str, Any]:
+    """The doctor's report from its stages (each stage's merged summary per leg, `stage_summaries`).
+
+    `baseline`: the list's own result against each opponent in the screen (exactly a plain `simulate` of
+    stages[0]["games"] games with the run seed). `rarely_used`: the cards to cut first. `changes`: every change
+    with its verdict — "better" only when the confirm stage, on fresh seeds, finds it better with Holm's adjusted
+    p < ALPHA and its 95 % interval above 0; "worse" when its last stage finds it worse so (adjusted p < ALPHA, the
+    interval below 0); else "none" (no detectable effect) — the figures of
+    the last stage it played (`stage`), its screen figures, its confirm figures (or None), its sentence in English
+    and Japanese. Confirmed changes first (best first), then the changes that cut a rarely used card, then the rest
+    by their change in win rate."""
+    from rules_engine.batch import leg_results, weighted_total
     from rules_engine.simulation import ENGINE_VERSION
 
-    results = leg_results(batch, summaries, games=games, seed=seed)
     legs = batch["legs"]
-    outcomes = {leg["key"]: outcomes_of(summary, games) for leg, summary in zip(legs, summaries)}
-    opponents: list[tuple[str, float]] = []
-    for leg in legs:
-        if leg["change"] == BASELINE:
-            opponents.append((leg["opponent"], leg.get("weight", 1)))
-    weight_sum = sum(w for _, w in opponents) or 1
+    opponents, keys = _shape(batch)
+    weight_sum = sum(w for _o, w in opponents) or 1
+    screen_stage_ = stages[0]
+    base_index = [i for i in screen_stage_["legs"] if legs[i]["change"] == BASELINE]
+    sub = {**batch, "legs": [legs[i] for i in base_index]}
+    results = leg_results(sub, [merged[0][i] for i in base_index], games=screen_stage_["games"], seed=seed)
     baseline_rows = []
-    for leg, result in zip(legs, results):
-        if leg["change"] == BASELINE:
-            opponent = leg["snapshot"].get("opponent") or {}
-            baseline_rows.append({"opponent": leg["opponent"], "name": opponent.get("name"),
-                                  "name_en": opponent.get("name_en"), "weight": round(leg.get("weight", 1) / weight_sum, 6),
-                                  "result": result})
-    total = weighted_total([(row["weight"], row["result"]["wins"], games) for row in baseline_rows])
-    changes = []
+    for i, result in zip(base_index, results):
+        leg = legs[i]
+        opponent = leg["snapshot"].get("opponent") or {}
+        baseline_rows.append({"opponent": leg["opponent"], "name": opponent.get("name"),
+                              "name_en": opponent.get("name_en"),
+                              "weight": round(leg.get("weight", 1) / weight_sum, 6), "result": result})
+    total = weighted_total([(row["weight"], row["result"]["wins"], screen_stage_["games"]) for row in baseline_rows])
+    unused = rarely_used(batch, [(row["weight"], merged[0][i]) for row, i in zip(baseline_rows, base_index)],
+                         screen_stage_["games"])
+    unused_codes = {(row["section"], row["card"]) for row in unused}
+
+    analysed = [_analyse(batch, stage, found) for stage, found in zip(stages, merged)]
+    screen = analysed[0]
+    confirm = analysed[1] if len(analysed) > 1 else {}
+    about_of = {}
     for leg in legs:
-        if leg["change"] == BASELINE or leg["opponent"] != opponents[0][0]:
-            continue
-        key = leg["change"]
-        per_opponent = []
-        for opponent_key, weight in opponents:
-            stats = paired_difference(outcomes[f"{BASELINE}@{opponent_key}"], outcomes[f"{key}@{opponent_key}"])
-            per_opponent.append({"opponent": opponent_key, "weight": round(weight / weight_sum, 6), "stats": stats})
-        stats = combine_paired((row["weight"], row["stats"]) for row in per_opponent)
-        about = leg["about"]
+        if leg["change"] != BASELINE and leg["change"] not in about_of:
+            about_of[leg["change"]] = leg["about"]
+    changes = []
+    for key in keys:
+        about = about_of[key]
+        final = confirm.get(key) or screen[key]
+        low, high = final["interval"]
+        if key in confirm and final["significant"] and final["delta"] > 0 and low > 0:
+            verdict = "better"
+        elif final["significant"] and final["delta"] < 0 and high < 0:
+            verdict = "worse"
+        else:
+            verdict = "none"
+        stats = {name: value for name, value in final.items() if name != "opponents"}
         changes.append({
             "key": key,
             **{name: about[name] for name in ("kind", "out", "into", "section", "section_into", "size_change",
@@ -704,22 +1111,66 @@ def doctor_result(batch: Mapping[str, Any], summaries: list[Any], *, games: int,
             "changes_count": bool(about["size_change"] or about["sizes"] or about["points_change"]),
             "description": about["description"],
             "label": about["label"],
+            "stage": CONFIRM if key in confirm else SCREEN,
+            "verdict": verdict,
+            "confirmed": verdict == "better",
+            "p_value": stats["p_value"],
+            "adjusted_p": stats["adjusted_p"],
+            "cuts_rarely_used": about["out"] is not None and (about["section"], about["out"]) in unused_codes,
             "stats": stats,
-            "sentence": {lang: sentence(stats, about["description"][lang], about["label"][lang], lang)
+            "screen": {name: value for name, value in screen[key].items() if name != "opponents"},
+            "confirm": ({name: value for name, value in confirm[key].items() if name != "opponents"}
+                        if key in confirm else None),
+            "sentence": {lang: sentence(stats, about["description"][lang], about["label"][lang], lang, verdict)
                          for lang in ("en", "ja")},
-            "opponents": per_opponent,
+            "opponents": final["opponents"],
         })
-    changes = rank_changes(changes)
+    changes.sort(key=lambda c: (not c["confirmed"], not c["cuts_rarely_used"], -c["stats"]["delta"], c["key"]))
     first = legs[0]["snapshot"]
+    played = sum(stage["games"] * len(stage["legs"]) for stage in stages)
     return {
         "kind": "doctor",
         "system": batch.get("system"),
         "policy": first.get("policy"),
         **({"opponent_policy": first["opponent_policy"]} if first.get("opponent_policy") else {}),
         "games": games,
+        "games_played": played,
         "seed": seed,
         "engine_version": ENGINE_VERSION,
+        "correction": {"method": CORRECTION, "alpha": ALPHA, "confidence": CONFIDENCE},
+        "minimum_games": minimum_games(len(keys), len(opponents)),
+        "stages": [{"stage": stage["stage"], "round": stage["round"], "seed": stage["seed"],
+                    "games": stage["games"], "lists": len(stage["legs"]) // max(1, len(opponents)),
+                    "games_total": stage["games"] * len(stage["legs"]),
+                    "changes": [legs[i]["change"] for i in stage["legs"]
+                                if legs[i]["change"] != BASELINE and legs[i]["opponent"] == opponents[0][0]]}
+                   for stage in stages],
         "baseline": {"opponents": baseline_rows, "total": total},
+        "rarely_used": unused,
         "changes": changes,
-        "best": next((c["key"] for c in changes if c["stats"]["significant"] and c["stats"]["delta"] > 0), None),
+        "best": next((c["key"] for c in changes if c["confirmed"]), None),
     }
+
+
+def run_doctor(batch: Mapping[str, Any], *, games: int, seed: int, workers: int = 1, chunk_size: int | None = None,
+               on_stage: Any = None, on_chunk: Any = None) -> dict[str, Any]:
+    """A whole doctor run here (workers=1) or in local processes: the screen, then the confirm stage when a change
+    beat the list; the same report, byte for byte, as the workers' run of the same batch, budget and seed.
+    TooFewGames below minimum_games. `on_stage(stage)` is told before each stage, `on_chunk(done, total)` after each
+    chunk of it."""
+    from rules_engine.batch import run_batch
+
+    stages = [screen_stage(batch, games=games, seed=seed)]
+    merged: list[dict[int, Any]] = []
+    while True:
+        stage = stages[-1]
+        if on_stage:
+            on_stage(stage)
+        summaries = run_batch(stage_batch(batch, stage), games=stage["games"], seed=stage["seed"], workers=workers,
+                              chunk_size=chunk_size, on_chunk=on_chunk)
+        merged.append(dict(zip(stage["legs"], summaries)))
+        following = next_stage(batch, stages, merged, games=games, seed=seed)
+        if following is None:
+            break
+        stages.append(following)
+    return doctor_result(batch, stages, merged, games=games, seed=seed)

@@ -56,6 +56,9 @@ class GameSystem:
     check_card: Callable[[Mapping[str, Any]], Any] | None = None
     # Sections whose entries are units on the table (counted 体 / "units"), not cards: the list doctor's wording.
     unit_sections: tuple[str, ...] = ()
+    # The per-card tally of a simulation's summary that tells how much each card (unit) of the list was used, and the
+    # sections it covers: the list doctor names the cards used (almost) never as the first candidates to cut.
+    use_tally: tuple[str, tuple[str, ...]] = ("", ())
     # The real maxima of the game's formats (a game's length, a zone, a side, a position) and the measured cost of
     # its games by policy (rules_engine/bounds.py): positions past them are refused, every entry that plays games
     # estimates its work from them (builder/services/budget.py).

@@ -107,6 +107,10 @@ class DoctorCreateSerializer(GauntletCreateSerializer):
     changes = serializers.IntegerField(
         required=False, min_value=1, default=services.batches.DEFAULT_CHANGES,
         help_text="how many single changes to try at most (fewer with several opponents: 64 lists × opponents)")
+    games = serializers.IntegerField(
+        min_value=1, help_text="the run's budget: games in all, every stage, change and opponent together; below "
+        "the doctor's minimum ((changes + 1) × 100 + 2 × 300 per opponent) a 400 doctor.too_few_games, path games, "
+        "with details.minimum")
 
 
 class DoctorApplySerializer(serializers.Serializer):
@@ -311,12 +315,14 @@ class GauntletView(_BatchStartView):
 
 
 class DoctorView(_BatchStartView):
-    """The list doctor: a legal list and up to `changes` single changes of it, on the same seeds, ranked."""
+    """The list doctor: a legal list and up to `changes` single changes of it within a budget of `games` games: a
+    screen on the run seed, then the leaders confirmed on fresh seeds; a verdict per change."""
 
     params_class = DoctorCreateSerializer
 
     @extend_schema(
-        summary="Start a list doctor run: single changes of a legal list ranked by their paired change in win rate",
+        summary="Start a list doctor run: single changes of a legal list screened, the leaders confirmed on fresh "
+                "seeds, a verdict per change",
         request=DoctorCreateSerializer,
         responses={202: SimulationStartedSerializer, **_errors(400, 403, 404, 429, 503)},
     )

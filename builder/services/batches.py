@@ -155,12 +155,20 @@ def _start(user, kind: str, batch: dict[str, Any], game_list, games, seed, oppon
     _check_batch(batch, games=games, seed=seed)
     legs = len(batch["legs"])
     limit = min(settings.HANGAR_MAX_GAMES, engine.MAX_GAMES)
+    label = ",".join(key for key, _w, _o in opponents)
+    if kind == RunKind.DOCTOR:  # `games` is the whole run's budget (rules_engine.doctor: screen, then confirm)
+        stages = [_doctor_screen(batch, games=games, seed=seed)]
+        return start_run(
+            user=user, kind=kind, frozen=batch, game_list=game_list, games=games, seed=seed,
+            opponent=label if len(label) <= 64 else f"{len(opponents)} opponents", policy=policy,
+            chunk_size=lambda: batch_chunk_size(batch, seed=seed),
+            chunks_total=lambda size: len(doctor_engine.stage_chunks(batch, stages, size)), stages=stages,
+        )
     if legs > 1 and games * legs > limit:  # games is a checked int here
         raise SimulationLimitExceeded(
             f"games: {games} games × {legs} lists and opponents is {games * legs} games, more than the {limit} a "
             "run may play; play fewer games, opponents or changes.",
             details={"path": "games", "limit": limit, "legs": legs})
-    label = ",".join(key for key, _w, _o in opponents)
     return start_run(
         user=user, kind=kind, frozen=batch, game_list=game_list, games=games, seed=seed,
         opponent=label if len(label) <= 64 else f"{len(opponents)} opponents", policy=policy,
@@ -200,13 +208,26 @@ def _check_changes(changes: Any, opponents: int) -> int:
     return changes
 
 
+def _doctor_screen(batch: dict[str, Any], *, games: int, seed: int) -> dict[str, Any]:
+    """The screen stage of a doctor run of budget `games`; a budget below the doctor's minimum is a 400
+    (doctor.too_few_games) naming `games`, with the minimum and why."""
+    try:
+        return doctor_engine.screen_stage(batch, games=games, seed=seed)
+    except doctor_engine.TooFewGames as exc:
+        raise SimulationInvalid(str(exc), code="doctor.too_few_games",
+                                details={"path": "games", "minimum": exc.minimum, "given": exc.games,
+                                         "changes": exc.changes, "opponents": exc.opponents}) from exc
+
+
 def doctor_start(
     *, user, game_list: GameList | None = None, document: Any = None, opponents: Any, changes: Any = DEFAULT_CHANGES,
     policy: Any = None, opponent_policy: Any = None, seats: Any = None, games: Any, seed: Any,
 ) -> SimulationRun:
-    """Start (or reuse) a list doctor run: the (legal) list and up to `changes` single changes of it
-    (candidate_changes), each against every opponent on the same seeds; its result (doctor_result) has the list's
-    own rows (exactly the plain runs) and the changes ranked by their paired change in win rate."""
+    """Start (or reuse) a list doctor run of `games` games in all (its budget): the (legal) list and up to `changes`
+    single changes of it (candidate_changes) screened against every opponent on the same seeds, then the leaders
+    replayed on fresh seeds (rules_engine.doctor: the confirm stage, added when the screen is merged); its result
+    (doctor_result) has the list's own rows (exactly the plain runs of the screen's games), the cards it rarely used
+    and every change with its verdict. A budget below the minimum is a 400 (doctor.too_few_games, path games)."""
     doc = _document(game_list=game_list, document=document)
     catalog = catalog_of(doc["system"])
     policy, opponent_policy = check_policy(policy), check_opponent_policy(opponent_policy)

@@ -93,9 +93,12 @@ def _snapshot_game_cost(snapshot: Mapping[str, Any]) -> float:
 
 def run_cost(frozen: Mapping[str, Any], games: Any) -> float:
     """Estimated engine seconds of a run of `games` games of a snapshot, or of every leg of a batch (a gauntlet's
-    opponents, a doctor's changes × opponents)."""
+    opponents); a doctor's `games` is its budget over all its legs (each game counted at its dearest leg)."""
     legs = frozen.get("legs")
-    if isinstance(legs, list):
+    if isinstance(legs, list) and frozen.get("kind") == "doctor":  # `games` is the doctor's budget over all its legs
+        costs = [_snapshot_game_cost(leg.get("snapshot") or {}) for leg in legs if isinstance(leg, Mapping)]
+        per_game = max(costs) if costs else 0.0
+    elif isinstance(legs, list):
         per_game = sum(_snapshot_game_cost(leg.get("snapshot") or {}) for leg in legs if isinstance(leg, Mapping))
     else:
         per_game = _snapshot_game_cost(frozen)
@@ -143,8 +146,11 @@ def check_run_work(frozen: Mapping[str, Any], games: Any, *, budget: float | Non
     dear = any((bounds := bounds_of(system)) is not None and bounds.policy_factor(policy) > 2
                for system, policy in _run_policies(frozen))
     legs = frozen.get("legs")
-    what = f"{games} games" + (f" × {len(legs)} lists and opponents" if isinstance(legs, list) and len(legs) > 1
-                               else "")
+    if isinstance(legs, list) and frozen.get("kind") == "doctor":
+        what = f"a list doctor run of {games} games in all"
+    else:
+        what = f"{games} games" + (f" × {len(legs)} lists and opponents" if isinstance(legs, list) and len(legs) > 1
+                                   else "")
     check_budget(cost, run_budget() if budget is None else budget, path="policy" if dear else "games", what=what,
                  more=more)
     return cost

@@ -260,7 +260,7 @@ def _reuse(user, run: SimulationRun) -> SimulationRun:
     return SimulationRun.objects.create(
         owner=user, system=run.system, kind=run.kind, snapshot=run.snapshot, snapshot_hash=run.snapshot_hash,
         opponent=run.opponent, policy=run.policy, games=run.games, seed=run.seed,
-        engine_version=run.engine_version, status=RunStatus.DONE, chunks_total=run.chunks_total,
+        engine_version=run.engine_version, status=RunStatus.DONE, chunks_total=run.chunks_total, stages=run.stages,
         chunk_size=run.chunk_size, chunks_done=run.chunks_total, result=run.result, reused_from=run, started_at=now,
         finished_at=now, heartbeat_at=now,
     )
@@ -297,11 +297,12 @@ def simulation_start(
 
 def start_run(
     *, user, kind: str, frozen: dict[str, Any], game_list: GameList | None, games: int, seed: int, opponent: str,
-    policy: str, chunk_size, chunks_total,
+    policy: str, chunk_size, chunks_total, stages: list[dict[str, Any]] | None = None,
 ) -> SimulationRun:
     """Reuse an identical stored run (same kind, frozen snapshot or batch, games, seed and engine) or create one
     and publish its chunks on commit. `chunk_size()` plays a few games (called outside the transaction) and
-    `chunks_total(size)` counts the chunks of that size. The frozen input must be checked already."""
+    `chunks_total(size)` counts the chunks of that size. `stages`: a doctor run's first stage (its later stages are
+    added when a stage's chunks are merged, simulation_finish). The frozen input must be checked already."""
     check_run_work(frozen, games)  # the run budget (builder/services/budget.py): 400 over it, nothing written
     key = {
         "kind": kind,
@@ -325,7 +326,7 @@ def start_run(
         check_concurrent_runs(user)
         run = SimulationRun.objects.create(
             owner=user, game_list=game_list, system=frozen["system"], snapshot=frozen, chunk_size=size,
-            chunks_total=chunks_total(size), **key,
+            chunks_total=chunks_total(size), stages=list(stages or []), **key,
         )
         transaction.on_commit(partial(enqueue_chunks, run.pk, range(run.chunks_total)))
     return run
@@ -386,13 +387,14 @@ def simulation_chunk_play(
             status=RunStatus.RUNNING, started_at=timezone.now(), heartbeat_at=timezone.now()
         )
     leg, games = cut[index]
+    seed = run_chunk_seed(run, index)
     load_simulator_modules()
     try:
         if leg is None:
             summary = engine.play_chunk(run.snapshot, seed=run.seed, start=games.start, count=len(games),
                                         snapshot_key=run.snapshot_hash)  # stored at submit: not hashed per chunk
         else:  # a gauntlet or doctor run: one leg of its batch (rules_engine.batch)
-            summary = batches.play_batch_chunk(run.snapshot, seed=run.seed, leg=leg, start=games.start,
+            summary = batches.play_batch_chunk(run.snapshot, seed=seed, leg=leg, start=games.start,
                                                count=len(games))
     except (engine.SimulationInputError, GameFailed) as exc:
         if type(exc.__cause__).__name__ == "SoftTimeLimitExceeded":
@@ -409,10 +411,35 @@ def run_chunks(run: SimulationRun) -> list[tuple[int | None, range]]:
     """(leg, game indices) of every chunk of the run, by global chunk index: leg None for a plain run, cut by the
     chunk size stored at submit (the simulator's default for a run stored before chunk sizes were measured); for a
     gauntlet or doctor run, the batch's legs one after the other (rules_engine.batch.batch_chunks), every leg cut by
-    the run's one stored chunk size, so every worker and the watchdog cut it the same way."""
-    if run.kind in (RunKind.GAUNTLET, RunKind.DOCTOR):
+    the run's one stored chunk size, so every worker and the watchdog cut it the same way; a doctor run's stages one
+    after the other (rules_engine.doctor.stage_chunks: its screen's chunks are the batch's, its confirm stage's come
+    after them once the screen is merged)."""
+    if run.kind == RunKind.DOCTOR:
+        return [(leg, games) for _stage, leg, games in _doctor_plan(run)]
+    if run.kind == RunKind.GAUNTLET:
         return [(leg, games) for leg, games in batches.batch_chunks(run.snapshot, run.games, run.chunk_size)]
     return [(None, games) for games in engine.chunks(run.games, run.snapshot, run.chunk_size)]
+
+
+def doctor_stages(run: SimulationRun) -> list[dict[str, Any]]:
+    """A doctor run's stages as stored; a doctor run stored before stages were: one stage of every leg on the run
+    seed (what it played)."""
+    if run.stages:
+        return list(run.stages)
+    return [{"stage": doctor_engine.SCREEN, "round": 0, "seed": run.seed, "games": run.games,
+             "legs": list(range(len((run.snapshot or {}).get("legs") or [])))}]
+
+
+def _doctor_plan(run: SimulationRun) -> list[tuple[int, int, range]]:
+    return doctor_engine.stage_chunks(run.snapshot, doctor_stages(run), run.chunk_size)
+
+
+def run_chunk_seed(run: SimulationRun, index: int) -> int:
+    """The seed chunk `index` plays on: the run seed, or for a doctor run the seed of the chunk's stage."""
+    if run.kind != RunKind.DOCTOR:
+        return run.seed
+    stage, _leg, _games = _doctor_plan(run)[index]
+    return int(doctor_stages(run)[stage]["seed"])
 
 
 def run_chunk_ranges(run: SimulationRun) -> list[range]:
@@ -437,7 +464,7 @@ def _chunk_label(index: int, games: range | None, leg: str | None = None) -> str
 def simulation_chunk_failed(*, run_id: int, index: int, error: BaseException, attempts: int) -> bool:
     """A chunk task raised something else than a game error (a bug, a malformed summary...) on its last attempt:
     the run fails with the chunk and the error, and keeps no partial result. True when the run was active."""
-    run = SimulationRun.objects.filter(pk=run_id).only("games", "snapshot", "chunk_size", "kind").first()
+    run = SimulationRun.objects.filter(pk=run_id).only("games", "seed", "snapshot", "chunk_size", "kind", "stages").first()
     if run is None:
         return False
     cut = run_chunks(run)
@@ -488,11 +515,43 @@ def simulation_finish(*, run_id: int) -> SimulationRun | None:
         summaries = list(run.chunks.order_by("index").values_list("summary", flat=True))
         if len(summaries) != run.chunks_total:
             return run
-        run.result = _run_result(run, [Summary.from_dict(summary) for summary in summaries])
+        parsed = [Summary.from_dict(summary) for summary in summaries]
+        if run.kind == RunKind.DOCTOR:
+            following = _doctor_next_stage(run, parsed)
+            if following is not None:
+                return following
+        run.result = _run_result(run, parsed)
         run.status = RunStatus.DONE
         run.chunks_done = run.chunks_total
         run.finished_at = run.heartbeat_at = timezone.now()
         run.save(update_fields=["result", "status", "chunks_done", "finished_at", "heartbeat_at"])
+    return run
+
+
+def _doctor_merged(run: SimulationRun, summaries: list[Summary]) -> list[dict[int, Summary]]:
+    plan = _doctor_plan(run)
+    return doctor_engine.stage_summaries(run.snapshot, doctor_stages(run),
+                                         [(stage, leg, summary) for (stage, leg, _g), summary in zip(plan, summaries)])
+
+
+def _doctor_next_stage(run: SimulationRun, summaries: list[Summary]) -> SimulationRun | None:
+    """Called under the run's row lock when every chunk of a doctor run's stages so far is stored: when the engine
+    (rules_engine.doctor.next_stage) asks for another stage, it is stored with its chunks counted in chunks_total,
+    and those chunks only are published on commit (their indices follow the stored ones: a stored chunk never
+    changes index, a redelivered old chunk is skipped, the watchdog re-queues the missing new ones, a cancel stops
+    them). Returns the run then, None when the run is over (the caller merges it)."""
+    stages = doctor_stages(run)
+    following = doctor_engine.next_stage(run.snapshot, stages, _doctor_merged(run, summaries), games=run.games,
+                                         seed=run.seed)
+    if following is None:
+        return None
+    first = run.chunks_total
+    run.stages = [*stages, following]
+    run.chunks_total = len(_doctor_plan(run))
+    run.heartbeat_at = timezone.now()
+    run.requeues = 0
+    run.save(update_fields=["stages", "chunks_total", "heartbeat_at", "requeues"])
+    transaction.on_commit(partial(enqueue_chunks, run.pk, range(first, run.chunks_total)))
     return run
 
 
@@ -503,10 +562,12 @@ def _run_result(run: SimulationRun, summaries: list[Summary]) -> dict[str, Any]:
     if run.kind == RunKind.SIMULATION:
         merged = merge_summaries(summaries)
         return engine.simulation_result(merged, run.snapshot, games=run.games, seed=run.seed)
+    if run.kind == RunKind.DOCTOR:
+        return doctor_engine.doctor_result(run.snapshot, doctor_stages(run), _doctor_merged(run, summaries),
+                                           games=run.games, seed=run.seed)
     legs = [leg for leg, _games in run_chunks(run)]
     per_leg = batches.leg_summaries(run.snapshot, list(zip(legs, summaries)))
-    report = batches.gauntlet_result if run.kind == RunKind.GAUNTLET else doctor_engine.doctor_result
-    return report(run.snapshot, per_leg, games=run.games, seed=run.seed)
+    return batches.gauntlet_result(run.snapshot, per_leg, games=run.games, seed=run.seed)
 
 
 def simulation_fail(*, run_id: int, reason: str) -> bool:

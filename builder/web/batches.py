@@ -1,7 +1,7 @@
 """Gauntlet and list doctor pages (issue 20): start one from a list, read its rows, apply a change.
 
 A gauntlet plays the list against several weighted opponents (the sample ones and your other lists); the doctor
-tries single changes on the same seeds and ranks them. Both are simulation runs (builder.services), watched on the
+screens single changes on the same seeds, confirms the leaders on fresh ones and gives each a verdict. Both are simulation runs (builder.services), watched on the
 run's page like any other; `batch_view` turns their results into the rows, chart and sentences the page shows.
 """
 from __future__ import annotations
@@ -74,6 +74,9 @@ def _batch_new(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
                     return (services.doctor_start(**common, changes=data["changes"]) if kind == DOCTOR
                             else services.gauntlet_start(**common))
                 except SimulationInvalid as error:  # the list given by its link: said next to it, in words
+                    if error.code == "doctor.too_few_games":  # the budget: said next to the games, in words
+                        form.add_error("games", too_few_games_words(error.details or {}))
+                        return None
                     if error.code != "simulation.opponent_list" or not data.get("another_list") \
                             or (error.details or {}).get("list") != data["another_list"]:
                         raise
@@ -137,6 +140,31 @@ def refusal_words(reason: str) -> str:
                  "Run the doctor again.")
     return _("The list's cards have changed since this doctor run: its figures are for the cards it had then. "
              "Run the doctor again on the list as it is now.")
+
+
+def too_few_games_words(details: dict[str, Any]) -> str:
+    """Why the doctor refused its budget, in the page's language (the service's doctor.too_few_games details)."""
+    return _("The list doctor needs at least %(minimum)s games in all for this run (changes to try: %(changes)s; "
+             "opponents: %(opponents)s): 100 games per list and opponent to screen the list and every change, then "
+             "300 per list and opponent to confirm a change on fresh games. With fewer games a 5-point change could "
+             "not be told from luck. Give more games, or try fewer changes.") % {
+        "minimum": details.get("minimum"), "changes": details.get("changes"), "opponents": details.get("opponents")}
+
+
+VERDICT_WORDS = {"better": lambda: _("Confirmed better"), "worse": lambda: _("Worse"),
+                 "none": lambda: _("No detectable effect")}
+
+
+def correction_words() -> str:
+    return _("Many changes are tested at once, so some would look better by luck alone. Holm's correction is used: "
+             "across the changes tested in a stage, the chance of calling any of them better or worse when it is "
+             "not is at most 5 percent; the adjusted p-value of each change is shown. A change is called better only "
+             "when it is confirmed on fresh games (the second stage).")
+
+
+def _stage_words(stage: dict[str, Any]) -> str:
+    return _("Screen: the list and every change") if stage["stage"] == "screen" \
+        else _("Confirm: the list and the leaders, on fresh games")
 
 
 def opponent_words(system: str, row: dict[str, Any]) -> str:
@@ -220,15 +248,29 @@ def batch_view(run: SimulationRun) -> dict[str, Any]:
                          "interval": f"{percent(low)} – {percent(high)}", **seat_cells(row["result"])})
     changes = []
     for rank, change in enumerate(result["changes"], 1):
+        verdict = change.get("verdict") or "none"
         stats = change["stats"]
         changes.append({"rank": rank, "key": change["key"], "sentence": change["sentence"].get(lang) or
-                        change["sentence"]["en"], "significant": stats["significant"],
-                        "better": stats["significant"] and stats["delta"] > 0,
+                        change["sentence"]["en"], "verdict": verdict, "verdict_words": VERDICT_WORDS[verdict](),
+                        "confirmed": bool(change.get("confirmed")),
+                        "cuts_rarely_used": bool(change.get("cuts_rarely_used")),
+                        "stage": _("confirm") if change.get("stage") == "confirm" else _("screen"),
+                        "adjusted_p": "< 0.001" if stats.get("adjusted_p", 1) < 0.001
+                        else f"{stats.get('adjusted_p', 1):.3f}",
                         "label": (change.get("label") or {}).get(lang)})
+    stages = [{"name": _stage_words(stage), "lists": stage["lists"], "games": results.number(stage["games"]),
+               "total": results.number(stage["games_total"])} for stage in result.get("stages") or []]
+    unused = [{"name": (row["name"] if lang == "ja" else row["name_en"]) or row["card"], "copies": row["copies"],
+               "use": _("never used") if row["never"] else
+               _("used %(times)s times a game per copy") % {"times": f"{row['per_game']:.3f}"}}
+              for row in result.get("rarely_used") or []]
     refusal = apply_refusal(run) if run.game_list_id is not None else None
     return {"kind": DOCTOR, "baseline": baseline, "changes": changes, "best": result.get("best"),
             "about": seats_about(run.system, [row["result"] for row in result["baseline"]["opponents"]]),
             **seat_labels(),
+            "stages": stages, "rarely_used": unused, "correction": correction_words(),
+            "played": results.number(result.get("games_played", result.get("games"))),
+            "budget": results.number(result.get("games")),
             "interval_label": results.interval_words(),
             "can_apply": run.game_list_id is not None and refusal is None,
             "apply_note": refusal_words(refusal.reason) if refusal is not None else None}

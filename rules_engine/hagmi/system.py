@@ -33,6 +33,7 @@ SYSTEM = GameSystem(
     odds_error=OddsError,
     sample_hand=sample_hand,
     list_opponent_kind="deck",
+    use_tally=("cards_played", ("weapons", "tactics")),  # played from hand; the damage deck is turned up, not played
     simulator_module="rules_engine.hagmi.simulation",
     check_card=parse_card,  # its skills by the engine's own vocabulary (hagmi/skills.py validate_skill)
     bounds=PlayBounds(

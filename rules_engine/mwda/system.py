@@ -25,6 +25,7 @@ SYSTEM = GameSystem(
     _default_section=default_section,
     list_opponent_kind="army",
     unit_sections=("army",),
+    use_tally=("unit_damage", ("army",)),  # damage each unit dealt: a unit that never reaches or hits deals none
     simulator_module="rules_engine.mwda.simulation",
     check_card=unit_spec,  # its dial, weapons and abilities as the engine reads them
     bounds=PlayBounds(

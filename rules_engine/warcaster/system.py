@@ -27,6 +27,7 @@ SYSTEM = GameSystem(
     _default_section=default_section,
     list_opponent_kind="force",
     unit_sections=("force",),
+    use_tally=("cyphers_played", ("rack",)),
     simulator_module="rules_engine.warcaster.simulation",
     weapon_odds=weapon_odds,  # W11's exact odds on the card pages
     typical_target=typical_target,

@@ -11,6 +11,7 @@ import pytest
 from builder import selectors, services
 from builder.errors import DoctorApplyRefused, ListNotFound, ListPermissionDenied, SimulationInvalid, SimulationLimitExceeded
 from builder.models import RunKind, RunStatus, SimulationChunk, SimulationRun
+from rules_engine.doctor import minimum_games
 from tests.support.simulations import hagmi_catalog, play_all, published  # noqa: F401
 
 from .conftest import hagmi_doc
@@ -21,12 +22,17 @@ SEED = 7
 GAMES = 12
 
 
+def budget(changes: int) -> int:
+    """The smallest budget of a doctor run of `changes` changes against one opponent (the doctor's minimum)."""
+    return minimum_games(changes, 1)
+
+
 def same(a, b) -> bool:
     return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
 
 
-def plain(user, **kwargs):
-    run = services.simulation_start(user=user, games=GAMES, seed=SEED, **kwargs)
+def plain(user, games=GAMES, **kwargs):
+    run = services.simulation_start(user=user, games=games, seed=SEED, **kwargs)
     play_all(run)
     run.refresh_from_db()
     assert run.status == RunStatus.DONE, run.error
@@ -66,13 +72,15 @@ def test_a_gauntlet_row_is_the_plain_run_against_that_opponent(owner, mine, riva
 
 def test_a_doctor_run_baseline_is_the_plain_run_and_a_change_applies_as_a_revision(owner, mine, published):
     run = services.doctor_start(user=owner, game_list=mine, opponents=[{"opponent": "goldfish"}], changes=3,
-                                games=GAMES, seed=SEED)
+                                games=budget(3), seed=SEED)
     assert run.kind == RunKind.DOCTOR
     play_all(run)
     run.refresh_from_db()
     assert run.status == RunStatus.DONE, run.error
     (row,) = run.result["baseline"]["opponents"]
-    assert same(row["result"], plain(owner, game_list=mine, opponent_slug="goldfish"))
+    screen = run.result["stages"][0]
+    assert screen["stage"] == "screen" and screen["seed"] == SEED
+    assert same(row["result"], plain(owner, games=screen["games"], game_list=mine, opponent_slug="goldfish"))
     changes = run.result["changes"]
     assert 1 <= len(changes) <= 3 and all(change["sentence"]["en"] and change["sentence"]["ja"] for change in changes)
     key = changes[0]["key"]
@@ -87,7 +95,7 @@ def test_a_doctor_run_baseline_is_the_plain_run_and_a_change_applies_as_a_revisi
 
 def test_doctor_apply_refuses_unknown_changes_other_users_and_runs_without_a_list(owner, other, mine, published):
     run = services.doctor_start(user=owner, game_list=mine, opponents=[{"opponent": "goldfish"}], changes=2,
-                                games=4, seed=SEED)
+                                games=budget(2), seed=SEED)
     play_all(run)
     run.refresh_from_db()
     with pytest.raises(SimulationInvalid, match="has no change 'nope'") as info:
@@ -98,7 +106,7 @@ def test_doctor_apply_refuses_unknown_changes_other_users_and_runs_without_a_lis
     with pytest.raises(ListNotFound):
         services.doctor_apply(user=other, run=run, change_key=run.result["changes"][0]["key"])
     loose = services.doctor_start(user=owner, document=hagmi_doc(), opponents=[{"opponent": "goldfish"}], changes=2,
-                                  games=4, seed=SEED + 1)  # another seed: not the run above, reused
+                                  games=budget(2), seed=SEED + 1)  # another seed: not the run above, reused
     play_all(loose)
     loose.refresh_from_db()
     with pytest.raises(SimulationInvalid, match="has no saved list"):
@@ -114,7 +122,7 @@ def test_doctor_apply_waits_for_a_finished_run_and_refuses_a_list_whose_cards_ch
     after the list's cards changed the figures are for other cards (409, nothing saved). A new name is no change
     of cards: the applied revision keeps it and takes the change's cards."""
     run = services.doctor_start(user=owner, game_list=mine, opponents=[{"opponent": "goldfish"}], changes=2,
-                                games=GAMES, seed=SEED)
+                                games=budget(2), seed=SEED)
     services.simulation_chunk_play(run_id=run.pk, index=0)
     run.refresh_from_db()
     key = doctor_keys(run)[0]
@@ -143,7 +151,7 @@ def test_doctor_apply_waits_for_a_finished_run_and_refuses_a_list_whose_cards_ch
 
 def test_doctor_apply_refuses_a_cancelled_run(owner, mine, published):
     run = services.doctor_start(user=owner, game_list=mine, opponents=[{"opponent": "goldfish"}], changes=1,
-                                games=GAMES, seed=SEED)
+                                games=budget(1), seed=SEED)
     key = doctor_keys(run)[0]
     services.simulation_cancel(run=run, user=owner)
     run.refresh_from_db()
@@ -164,7 +172,7 @@ def changed_document(run, key):
 def test_doctor_apply_on_a_public_list_of_someone_else_is_refused(owner, other, hagmi_catalog, published):
     theirs = services.list_create(owner=other, document=hagmi_doc(name="Theirs"), visibility="public")
     run = services.doctor_start(user=owner, game_list=theirs, opponents=[{"opponent": "goldfish"}], changes=1,
-                                games=4, seed=SEED)
+                                games=budget(1), seed=SEED)
     play_all(run)
     run.refresh_from_db()
     with pytest.raises(ListPermissionDenied):
@@ -213,7 +221,7 @@ def test_a_cancelled_batch_run_plays_no_more_chunks_and_keeps_no_result(owner, m
 
 def test_the_watchdog_requeues_the_missing_chunks_of_a_batch_run(owner, mine, published):
     run = services.doctor_start(user=owner, game_list=mine, opponents=[{"opponent": "goldfish"}], changes=2,
-                                games=GAMES, seed=SEED)
+                                games=budget(2), seed=SEED)
     services.simulation_chunk_play(run_id=run.pk, index=0)
     assert selectors.simulation_missing_chunks(run) == list(range(1, run.chunks_total))
     report = services.simulations_requeue_stalled(older_than=-1)
@@ -229,7 +237,7 @@ def test_kind_is_part_of_the_reuse_key(owner, mine, published):
     assert services.gauntlet_start(user=owner, game_list=mine, opponents=[{"opponent": "goldfish"}], games=4,
                                    seed=SEED).pk == gauntlet.pk
     doctor = services.doctor_start(user=owner, game_list=mine, opponents=[{"opponent": "goldfish"}], changes=1,
-                                   games=4, seed=SEED)
+                                   games=budget(1), seed=SEED)
     simulation = services.simulation_start(user=owner, game_list=mine, opponent_slug="goldfish", games=4, seed=SEED)
     assert len({gauntlet.pk, doctor.pk, simulation.pk}) == 3
     assert simulation.kind == RunKind.SIMULATION
@@ -287,10 +295,94 @@ def test_the_doctor_needs_a_legal_list_and_a_sane_number_of_changes(owner, publi
     assert not SimulationRun.objects.exists()
 
 
-def test_a_batch_run_counts_every_leg_against_the_games_limit(owner, published, hagmi_catalog, settings):
+def test_a_batch_run_counts_every_leg_against_the_games_limit(owner, rival, published, hagmi_catalog, settings):
+    """A gauntlet's games are per opponent: every leg counts. A doctor's games are its whole budget."""
     settings.HANGAR_MAX_GAMES = 100
-    with pytest.raises(SimulationLimitExceeded, match=r"40 games × 4 lists and opponents is 160 games, more than the 100"
+    with pytest.raises(SimulationLimitExceeded, match=r"60 games × 2 lists and opponents is 120 games, more than the 100"
                        ) as info:
-        services.doctor_start(user=owner, document=hagmi_doc(), opponents=[{"opponent": "goldfish"}], changes=3,
-                              games=40, seed=SEED)
+        services.gauntlet_start(user=owner, document=hagmi_doc(), opponents=[{"opponent": "goldfish"},
+                                                                             {"list": rival.slug}], games=60, seed=SEED)
     assert info.value.details["path"] == "games"
+    with pytest.raises(SimulationLimitExceeded, match=r"1000 games is more than the 100") as info:
+        services.doctor_start(user=owner, document=hagmi_doc(), opponents=[{"opponent": "goldfish"}], changes=3,
+                              games=1000, seed=SEED)
+    assert info.value.details["path"] == "games"
+
+
+def test_a_doctor_budget_below_the_minimum_is_refused_naming_games_and_writes_nothing(owner, published, hagmi_catalog):
+    """Below (changes + 1) × 100 + 2 × 300 games per opponent the doctor could not tell a 5-point change from luck:
+    a 400 doctor.too_few_games naming games, with the minimum; nothing is written, nothing published."""
+    with pytest.raises(SimulationInvalid, match="needs at least 1000 games in all") as info:
+        services.doctor_start(user=owner, document=hagmi_doc(), opponents=[{"opponent": "goldfish"}], changes=3,
+                              games=999, seed=SEED)
+    assert info.value.code == "doctor.too_few_games"
+    assert info.value.details == {"path": "games", "minimum": 1000, "given": 999, "changes": 3, "opponents": 1}
+    assert not SimulationRun.objects.exists() and published == []
+
+
+@pytest.fixture
+def decoy_army(owner, db):
+    """The planted weakness (tests/support/planted.py) as a saved list, its catalog imported."""
+    from cards.services import package_import
+    from tests.support import planted
+
+    package_import(planted.mwda_package(), source="tests/support/planted")
+    return services.list_create(owner=owner, document=planted.weak_army(), visibility="private")
+
+
+def test_the_confirm_stage_is_added_once_when_the_screen_is_merged_and_only_its_chunks_are_published(
+        owner, decoy_army, published, django_capture_on_commit_callbacks):
+    """Through the services as the workers drive them: the screen's chunks, then — when the last one is stored —
+    the confirm stage on a seed derived from the run seed, its chunks numbered after the screen's and published on
+    commit (only they); a screen chunk delivered again, a second merge and the watchdog change nothing but re-queue
+    the missing confirm chunks; the result is byte for byte the in-process run_doctor of the frozen batch, and the
+    swap back of the decoy is its one confirmed change."""
+    from rules_engine.doctor import confirm_seed, run_doctor
+    from tests.support import planted
+
+    with django_capture_on_commit_callbacks(execute=True):
+        run = services.doctor_start(user=owner, game_list=decoy_army, opponents=[{"opponent": planted.OPPONENT}],
+                                    changes=3, games=budget(3), seed=SEED)
+    screen_chunks = run.chunks_total
+    assert [args[1] for args, _options in published] == list(range(screen_chunks))
+    assert [stage["stage"] for stage in run.stages] == ["screen"]
+    published.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        for index in range(screen_chunks):
+            services.simulation_chunk_play(run_id=run.pk, index=index)
+    run.refresh_from_db()
+    assert run.status == RunStatus.RUNNING and run.result is None
+    assert [stage["stage"] for stage in run.stages] == ["screen", "confirm"]
+    assert run.stages[1]["seed"] == confirm_seed(SEED, 1)
+    assert run.chunks_total > screen_chunks
+    assert [args[1] for args, _options in published] == list(range(screen_chunks, run.chunks_total))
+    total = run.chunks_total
+    assert services.simulation_chunk_play(run_id=run.pk, index=0) is False  # a redelivered screen chunk
+    services.simulation_finish(run_id=run.pk)  # a second merge of the screen: no third stage
+    run.refresh_from_db()
+    assert len(run.stages) == 2 and run.chunks_total == total
+    assert services.simulations_requeue_stalled(older_than=-1)["requeued"] == [run.public_id]
+    play_all(run)
+    run.refresh_from_db()
+    assert run.status == RunStatus.DONE, run.error
+    assert sorted(SimulationChunk.objects.filter(run=run).values_list("index", flat=True)) == list(range(total))
+    assert same(run.result, run_doctor(run.snapshot, games=budget(3), seed=SEED))
+    assert run.result["best"] == planted.SWAP_BACK
+    assert [c["key"] for c in run.result["changes"] if c["confirmed"]] == [planted.SWAP_BACK]
+    assert selectors.simulation_progress(run) == 100
+
+
+def test_a_doctor_run_cancelled_in_its_confirm_stage_plays_no_more_and_keeps_no_result(owner, decoy_army, published):
+    from tests.support import planted
+
+    run = services.doctor_start(user=owner, game_list=decoy_army, opponents=[{"opponent": planted.OPPONENT}],
+                                changes=3, games=budget(3), seed=SEED)
+    for index in range(run.chunks_total):
+        services.simulation_chunk_play(run_id=run.pk, index=index)
+    run.refresh_from_db()
+    assert len(run.stages) == 2 and 0 < selectors.simulation_progress(run) < 100
+    services.simulation_cancel(run=run, user=owner)
+    for index in range(run.chunks_total):
+        assert services.simulation_chunk_play(run_id=run.pk, index=index) is False
+    run.refresh_from_db()
+    assert run.status == RunStatus.CANCELLED and run.result is None

@@ -42,14 +42,18 @@ def test_a_gauntlet_starts_202_and_reads_back_with_its_kind_and_rows(owner_clien
 
 def test_a_doctor_run_then_apply_is_201_with_the_new_revision(owner_client, other_client, saved_list):
     response = owner_client.post("/api/doctor/", {
-        "list": saved_list.slug, "opponents": [{"opponent": "goldfish"}], "changes": 2, "games": 4, "seed": 3,
+        "list": saved_list.slug, "opponents": [{"opponent": "goldfish"}], "changes": 2, "games": 900, "seed": 3,
     }, format="json")
     assert response.status_code == 202, response.content
     run_id = response.json()["id"]
     run = finish(run_id)
     status = owner_client.get(f"/api/simulations/{run_id}/").json()
     assert status["kind"] == "doctor" and status["result"]["baseline"]["opponents"][0]["opponent"] == "goldfish"
-    key = status["result"]["changes"][0]["key"]
+    result = status["result"]
+    assert result["games"] == 900 and result["correction"]["method"] == "holm" and result["stages"][0]["stage"] == "screen"
+    for change in result["changes"]:
+        assert {"stage", "p_value", "adjusted_p", "confirmed", "verdict", "stats", "sentence"} <= set(change)
+    key = result["changes"][0]["key"]
     assert other_client.post(f"/api/simulations/{run_id}/apply/", {"change": key}, format="json").status_code == 404
     bad = owner_client.post(f"/api/simulations/{run_id}/apply/", {"change": "nope"}, format="json")
     assert bad.status_code == 400 and "has no change 'nope'" in bad.json()["error"]["message"]
@@ -66,7 +70,7 @@ def test_a_doctor_run_then_apply_is_201_with_the_new_revision(owner_client, othe
 
 def test_apply_before_the_run_is_done_is_a_409_with_the_reason(owner_client, saved_list):
     run_id = owner_client.post("/api/doctor/", {
-        "list": saved_list.slug, "opponents": [{"opponent": "goldfish"}], "changes": 1, "games": 4, "seed": 5,
+        "list": saved_list.slug, "opponents": [{"opponent": "goldfish"}], "changes": 1, "games": 800, "seed": 5,
     }, format="json").json()["id"]
     run = SimulationRun.objects.get(public_id=run_id)
     key = next(leg["change"] for leg in run.snapshot["legs"] if leg["change"] != "baseline")
@@ -103,6 +107,7 @@ def test_opponent_policy_is_accepted_by_simulation_start(owner_client, saved_lis
     ("/api/doctor/", {"changes": 500}, "at most 63 changes"),
     ("/api/doctor/", {"document": hagmi_doc(weapons=4), "list": None}, "the list doctor needs a legal list"),
     ("/api/doctor/", {"opponent_policy": 5}, "opponent_policy"),
+    ("/api/doctor/", {"changes": 2, "games": 899}, "needs at least 900 games in all"),
 ])
 def test_bad_input_is_a_400_with_a_message(owner_client, saved_list, url, fields, words):
     payload = {"list": saved_list.slug, "opponents": [{"opponent": "goldfish"}], "games": 4, "seed": 1, **fields}
@@ -111,6 +116,17 @@ def test_bad_input_is_a_400_with_a_message(owner_client, saved_list, url, fields
     assert response.status_code == 400, response.content
     error = response.json()["error"]
     assert words in error["message"] or words in str(error.get("details")), error
+    assert not SimulationRun.objects.exists()
+
+
+def test_a_doctor_budget_below_the_minimum_is_a_400_with_its_code_field_and_minimum(owner_client, saved_list):
+    response = owner_client.post("/api/doctor/", {"list": saved_list.slug, "opponents": [{"opponent": "goldfish"}],
+                                                  "changes": 2, "games": 40, "seed": 1}, format="json")
+    assert response.status_code == 400, response.content
+    error = response.json()["error"]
+    assert error["code"] == "doctor.too_few_games"
+    assert error["details"]["path"] == "games" and error["details"]["minimum"] == 900
+    assert "could not tell a 5-point change from luck" in error["message"]
     assert not SimulationRun.objects.exists()
 
 

@@ -12,7 +12,7 @@ from rules_engine.batch import (
 )
 from rules_engine.construction import validate_list
 from rules_engine.core.stats import PerGame, Summary
-from rules_engine.doctor import BASELINE, candidate_changes, doctor_batch, doctor_result
+from rules_engine.doctor import BASELINE, candidate_changes, doctor_batch, minimum_games, run_doctor
 from rules_engine.simulation import SimulationInputError, build_snapshot, simulate, snapshot_hash
 from tests.rules_engine.test_doctor import _catalog, _list
 
@@ -65,15 +65,17 @@ def test_the_doctor_baseline_is_the_plain_run_and_outcomes_follow_game_indices()
     changes = candidate_changes(snapshot["list"], HAGMI, limit=3)
     batch = doctor_batch(snapshot, changes, [("sample-vanguard", 1.0, snapshot)], HAGMI.cards)
     summaries = run_batch(batch, games=25, seed=9, chunk_size=10)
-    result = doctor_result(batch, summaries, games=25, seed=9)
     alone = simulate(snapshot, games=25, seed=9)
-    assert result["baseline"]["opponents"][0]["result"] == alone
     base = outcomes_of(summaries[0], 25)
     assert len(base) == 25 and base.count("w") == alone["wins"]
+    result = run_doctor(batch, games=minimum_games(3, 1), seed=9, chunk_size=10)
+    assert result["stages"][0]["games"] == 100  # the screen: the run seed, the list's plain run
+    assert result["baseline"]["opponents"][0]["result"] == simulate(snapshot, games=100, seed=9)
     assert {change["key"] for change in result["changes"]} == {change.key for change in changes}
     assert [leg["change"] for leg in batch["legs"]] == [BASELINE] + [change.key for change in changes]
     for change in result["changes"]:
-        assert change["sentence"]["en"].startswith(("+", "-")) and "%" in change["sentence"]["ja"]
+        assert change["sentence"]["en"].startswith(("Confirmed better: ", "No detectable effect: ", "Worse: "))
+        assert "%" in change["sentence"]["ja"]
 
 
 PAPER = {"code": "T-PAPER", "name": "紙の兵", "name_en": "Paper Troopers", "kind": "infantry", "points": 30,
@@ -82,9 +84,10 @@ PAPER = {"code": "T-PAPER", "name": "紙の兵", "name_en": "Paper Troopers", "k
          "dial": [{"primary_damage": 0, "move": 1, "attack": 1, "defense": 5}]}
 
 
-def test_the_doctor_finds_a_planted_bad_unit_with_an_interval_that_excludes_zero():
+def test_the_doctor_confirms_taking_out_a_planted_bad_unit_with_an_interval_that_excludes_zero():
     """A unit that cannot hurt anyone and falls at the first hit, in place of the Highland Grenadiers of the same
-    points: the best change takes it out, and its paired interval is above 0. No change breaks the list (M1-M4)."""
+    points: the confirmed change takes it out, and its paired interval is above 0. No change breaks the list
+    (M1-M4)."""
     catalog = _catalog("mwda", [PAPER])
     document = _list("mwda", "highland-line")
     document["sections"]["army"][2] = {"card": "T-PAPER", "qty": 1}
@@ -94,11 +97,12 @@ def test_the_doctor_finds_a_planted_bad_unit_with_an_interval_that_excludes_zero
     changes = candidate_changes(document, catalog, limit=6)
     assert all(validate_list(change.document, catalog)["legal"] for change in changes)
     batch = doctor_batch(snapshot, changes, [("steel-wolves-pack", 1.0, snapshot)], catalog.cards)
-    result = doctor_result(batch, run_batch(batch, games=200, seed=7), games=200, seed=7)
+    result = run_doctor(batch, games=minimum_games(len(changes), 1), seed=7)
     best = result["changes"][0]
-    assert best["out"] == "T-PAPER" and best["kind"] == "swap"
+    assert best["out"] == "T-PAPER" and best["kind"] == "swap" and best["confirmed"]
     assert best["stats"]["interval"][0] > 0 and best["stats"]["significant"]
     assert result["best"] == best["key"]
+    assert best["sentence"]["en"].startswith("Confirmed better: +")
     assert best["sentence"]["en"].endswith("replace 1× Paper Troopers with 1× Highland Grenadiers")
     assert best["sentence"]["ja"].endswith("紙の兵 1体を高地連隊擲弾兵 1体に入れ替える")
 

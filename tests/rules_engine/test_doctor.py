@@ -257,21 +257,26 @@ def test_small_and_degenerate_samples():
         paired_difference("wx", "ww")
 
 
-def test_verdict_sentence_in_english_and_japanese():
+def test_verdict_sentence_says_the_verdict_the_interval_and_the_adjusted_p_in_english_and_japanese():
     catalog = CATALOGS["hagmi"]
     doc = _list("hagmi", "sample-vanguard")
     swap = change_from_key(doc, catalog, "swap:tactics:HS-029>HS-032")
-    stats = {"delta": 0.041, "half_width": 0.012}
-    assert verdict_sentence(swap, stats, catalog.cards, "en") == \
-        "+4.1 % (±1.2): replace 1× Supply Drop with 1× No Retreat"
-    assert verdict_sentence(swap, stats, catalog.cards, "ja") == "+4.1 %（±1.2）：補給物資 1枚を不退転 1枚に入れ替える"
-    worse = {"delta": -0.0251, "half_width": 0.0099}
+    stats = {"delta": 0.041, "interval": [0.012, 0.07], "adjusted_p": 0.0031}
+    assert verdict_sentence(swap, stats, catalog.cards, "en", "better") == \
+        "Confirmed better: +4.1 % (95 % interval +1.2 to +7.0; adjusted p 0.003): replace 1× Supply Drop with 1× No Retreat"
+    assert verdict_sentence(swap, stats, catalog.cards, "ja", "better") == \
+        "改善を確認：+4.1 %（95 %区間 +1.2〜+7.0、補正後のp値 0.003）：補給物資 1枚を不退転 1枚に入れ替える"
+    worse = {"delta": -0.0251, "interval": [-0.04, -0.011], "adjusted_p": 0.0004}
     remove = change_from_key(doc, catalog, "remove:damage:HS-056")
-    assert verdict_sentence(remove, worse, catalog.cards, "en") == \
-        "-2.5 % (±1.0): remove 1× Strike of Fury (Damage: 4 cards instead of 5)"
-    assert verdict_sentence(remove, worse, catalog.cards, "ja") == \
-        "-2.5 %（±1.0）：怒りの一撃を1枚抜く（ダメージ 4枚（元は5枚））"
-    assert verdict_sentence(swap, {"delta": 0.0, "half_width": 0.0}, catalog.cards, "en").startswith("+0.0 % (±0.0)")
+    assert verdict_sentence(remove, worse, catalog.cards, "en", "worse") == \
+        "Worse: -2.5 % (95 % interval -4.0 to -1.1; adjusted p < 0.001): remove 1× Strike of Fury (Damage: 4 cards instead of 5)"
+    assert verdict_sentence(remove, worse, catalog.cards, "ja", "worse") == \
+        "悪化：-2.5 %（95 %区間 -4.0〜-1.1、補正後のp値 < 0.001）：怒りの一撃を1枚抜く（ダメージ 4枚（元は5枚））"
+    nothing = {"delta": 0.0, "interval": [-0.00049, 0.00049], "adjusted_p": 1.0}  # no game changed of 9 000
+    text = verdict_sentence(swap, nothing, catalog.cards, "en")
+    assert text.startswith("No detectable effect: +0.0 % (95 % interval -0.05 to +0.05; adjusted p 1.000)")
+    assert "±" not in text
+    assert verdict_sentence(swap, nothing, catalog.cards, "ja").startswith("検出できる効果なし：")
 
 
 def test_rank_changes_by_delta_then_key():

@@ -284,7 +284,7 @@ def gauntlet_form(world: World, obj) -> dict[str, Any]:
 
 
 def doctor_form(world: World, obj) -> dict[str, Any]:
-    return {"opponent-goldfish": 1, "policy": "greedy", "games": 2, "seed": 3, "changes": 1}
+    return {"opponent-goldfish": 1, "policy": "greedy", "games": 800, "seed": 3, "changes": 1}  # the minimum
 
 
 def simulate_api(world: World, game_list) -> dict[str, Any]:
@@ -304,11 +304,11 @@ def gauntlet_against_list(world: World, game_list) -> dict[str, Any]:
 
 
 def doctor_api(world: World, actor) -> dict[str, Any]:
-    return {"document": hagmi_doc(), "opponents": [{"opponent": "goldfish"}], "changes": 1, "games": 2, "seed": 5}
+    return {"document": hagmi_doc(), "opponents": [{"opponent": "goldfish"}], "changes": 1, "games": 800, "seed": 5}
 
 
 def doctor_of_list(world: World, game_list) -> dict[str, Any]:
-    return {"list": game_list.slug, "opponents": [{"opponent": "goldfish"}], "changes": 1, "games": 2, "seed": 5}
+    return {"list": game_list.slug, "opponents": [{"opponent": "goldfish"}], "changes": 1, "games": 800, "seed": 5}
 
 
 def verify_query(world: World, game_list) -> dict[str, Any]:

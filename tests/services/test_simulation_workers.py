@@ -107,12 +107,12 @@ def test_a_gauntlet_on_two_workers_gives_the_in_process_result(workers, user):
 
 
 def test_a_doctor_run_whose_worker_is_sigkilled_is_finished_by_the_other_with_the_same_result(workers, user):
-    """A list doctor run (issue 20) survives a worker killed mid-run: the chunks it held come back through the
-    watchdog, the other worker plays them, and the result is exactly the in-process doctor_result of the batch."""
+    """A list doctor run survives a worker killed mid-run: the chunks it held come back through the watchdog, the
+    other worker plays them, the confirm stage is published when the screen is merged, and the result is exactly
+    the in-process run_doctor of the batch."""
     from builder.models import RunKind
     from builder.services.simulations import start_run
-    from rules_engine.batch import batch_chunks, run_batch
-    from rules_engine.doctor import candidate_changes, doctor_batch, doctor_result
+    from rules_engine.doctor import candidate_changes, doctor_batch, run_doctor, screen_stage, stage_chunks
     from tests.support.snapshots import bundled_hagmi_catalog, bundled_hagmi_list, bundled_hagmi_snapshot
 
     games = 2000
@@ -120,18 +120,20 @@ def test_a_doctor_run_whose_worker_is_sigkilled_is_finished_by_the_other_with_th
     catalog = bundled_hagmi_catalog()
     changes = candidate_changes(bundled_hagmi_list("sample-fortress"), catalog, limit=2)
     batch = doctor_batch(snapshot, changes, [("sample-vanguard", 1.0, snapshot)], catalog.cards)
+    stages = [screen_stage(batch, games=games, seed=SEED)]
     run = start_run(user=user, kind=RunKind.DOCTOR, frozen=batch, game_list=None, games=games, seed=SEED,
                     opponent="sample-vanguard", policy="greedy", chunk_size=lambda: 250,
-                    chunks_total=lambda size: len(batch_chunks(batch, games, size)))
-    assert run.chunks_total == 24
+                    chunks_total=lambda size: len(stage_chunks(batch, stages, size)), stages=stages)
+    assert run.chunks_total == 6  # the screen: 3 lists × 333 games, 2 chunks each
     deadline = time.monotonic() + RUN_TIMEOUT
     while SimulationChunk.objects.filter(run=run).count() < 2 and time.monotonic() < deadline:
         time.sleep(0.05)
     workers.kill(0)  # SIGKILL mid-run: worker 0's chunk in hand and its prefetched ones are never acked
     run = wait_done(run, workers, watchdog_after=2.0)
     assert run.status == "done", run.error
-    expected = doctor_result(batch, run_batch(batch, games=games, seed=SEED), games=games, seed=SEED)
+    expected = run_doctor(batch, games=games, seed=SEED)
     assert json.dumps(run.result, sort_keys=True) == json.dumps(expected, sort_keys=True)
     indices = list(SimulationChunk.objects.filter(run=run).values_list("index", flat=True))
-    assert sorted(indices) == list(range(24))  # each chunk stored once
+    assert sorted(indices) == list(range(run.chunks_total))  # each chunk stored once, the confirm stage's too
+    assert run.chunks_total == len(stage_chunks(batch, run.stages, 250))
     assert SimulationChunk.objects.filter(run=run, worker=workers.names[1]).exists()

@@ -49,9 +49,19 @@ def hagmi_catalog(db):
 
 
 def play_all(run: SimulationRun, order: list[int] | None = None, worker: str = "test@host") -> None:
-    """Play the run's chunks in this process, as the workers would, in the given order."""
+    """Play the run's chunks in this process, as the workers would, in the given order. A doctor run's next stage
+    (added when its screen is merged, with chunks numbered after the stored ones) is played next, in index order,
+    as the workers would receive its messages."""
+    known = run.chunks_total
     for index in order if order is not None else range(run.chunks_total):
         services.simulation_chunk_play(run_id=run.pk, index=index, worker=worker)
+    while True:
+        current = SimulationRun.objects.get(pk=run.pk)
+        if not current.is_active or current.chunks_total <= known:
+            return
+        for index in range(known, current.chunks_total):
+            services.simulation_chunk_play(run_id=run.pk, index=index, worker=worker)
+        known = current.chunks_total
 
 
 def assert_run_done_once(run: SimulationRun, expected: dict, games: int) -> None:

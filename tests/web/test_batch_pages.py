@@ -9,6 +9,7 @@ import re
 import pytest
 
 from builder.models import ListRevision, SimulationRun
+from tests.support import planted
 from tests.support.simulations import play_all, published, small_chunks  # noqa: F401  (records chunk messages)
 from tests.web.conftest import hagmi_legal_doc
 
@@ -103,22 +104,49 @@ def test_a_gauntlet_run_shows_a_row_per_opponent_and_the_weighted_total(make_lis
     assert "ガントレット：Blue rush" in ja and "重みつき合計" in ja
 
 
-def test_the_doctor_ranks_changes_and_apply_saves_a_new_revision(make_list, owner_client, published):
-    game_list = make_list(hagmi_legal_doc("Blue rush"))
+@pytest.fixture
+def decoy_catalog(catalog):
+    """The bundled MWDA package with the planted decoy tank (tests/support/planted.py) in the catalog."""
+    from cards.services import package_import
+
+    package_import(planted.mwda_package(), source="tests/support/planted")
+
+
+def test_the_doctor_page_shows_stages_verdicts_and_apply_only_on_the_confirmed_change(
+        make_list, owner_client, published, decoy_catalog):
+    """The planted weakness through the form: the stages, the decoy named first as a unit to cut, the correction in
+    one sentence, every change with its verdict and interval (never "±"), and Apply only on the confirmed swap back;
+    in Japanese too. Apply saves it as a new revision."""
+    game_list = make_list(planted.weak_army())
     before = ListRevision.objects.filter(game_list=game_list).count()
+    too_few = owner_client.post(f"/lists/{game_list.slug}/doctor/", {
+        f"opponent-{planted.OPPONENT}": 1, "policy": "greedy", "games": 40, "seed": 2, "changes": 3})
+    assert too_few.status_code == 400 and not SimulationRun.objects.exists()
+    assert "needs at least 1000 games in all" in too_few.content.decode()
+    ja_refusal = owner_client.post(f"/lists/{game_list.slug}/doctor/", {
+        f"opponent-{planted.OPPONENT}": 1, "policy": "greedy", "games": 40, "seed": 2, "changes": 3},
+        HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert "1000" in ja_refusal and "needs at least" not in ja_refusal
     response = owner_client.post(f"/lists/{game_list.slug}/doctor/", {
-        "opponent-sample-vanguard": 1, "policy": "greedy", "games": 10, "seed": 2, "changes": 3})
+        f"opponent-{planted.OPPONENT}": 1, "policy": "greedy", "games": 1000, "seed": 2, "changes": 3})
     run = SimulationRun.objects.get()
     assert response["Location"] == f"/simulations/{run.public_id}/" and run.kind == "doctor"
     play_all(run)
+    run.refresh_from_db()
+    assert [stage["stage"] for stage in run.stages] == ["screen", "confirm"]
     page = owner_client.get(f"/simulations/{run.public_id}/").content.decode()
-    assert "List doctor: Blue rush" in page and "Changes, best first" in page
-    sentences = re.findall(r'<span class="sentence">([^<]+)</span>', page)
-    assert len(sentences) == 3 and all(re.match(r"[+-]\d+\.\d % \(±\d+\.\d\): ", s) for s in sentences)
+    assert "Stages" in page and "Confirm: the list and the leaders, on fresh games" in page
+    assert "Cards to cut first" in page and "Decoy Tank" in page.split("Cards to cut first")[1].split("</ul>")[0]
+    assert "Holm" in page and "±" not in page
+    sentences = [html.unescape(s) for s in re.findall(r'<span class="sentence">(?:<strong>)?([^<]+)', page)]
+    assert len(sentences) == 3
+    assert all(re.match(r"(Confirmed better|No detectable effect|Worse): [+-]\d+\.\d % \(95 % interval ", s)
+               for s in sentences)
     keys = [html.unescape(key) for key in re.findall(r'<input type="hidden" name="change" value="([^"]+)">', page)]
-    assert len(keys) == 3
+    assert keys == [planted.SWAP_BACK] and sentences[0].startswith("Confirmed better")
     ja = owner_client.get(f"/simulations/{run.public_id}/", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
-    assert "リスト診断：Blue rush" in ja and "枚" in ja and "replace" not in ja
+    assert "リスト診断" in ja and "改善を確認" in ja and "補正後のp値" in ja and "Holm" in ja
+    assert "Confirmed better" not in ja and "replace" not in ja and "囮戦車" in ja
     applied = owner_client.post(f"/simulations/{run.public_id}/apply/", {"change": keys[0]})
     assert applied.status_code == 302 and applied["Location"] == f"/lists/{game_list.slug}/"
     assert ListRevision.objects.filter(game_list=game_list).count() == before + 1
@@ -129,7 +157,7 @@ def test_the_doctor_ranks_changes_and_apply_saves_a_new_revision(make_list, owne
 def test_apply_with_an_unknown_change_is_a_clear_error(make_list, owner_client, published):
     game_list = make_list(hagmi_legal_doc())
     owner_client.post(f"/lists/{game_list.slug}/doctor/", {
-        "opponent-sample-vanguard": 1, "policy": "greedy", "games": 5, "seed": 2, "changes": 1})
+        "opponent-sample-vanguard": 1, "policy": "greedy", "games": 800, "seed": 2, "changes": 1})
     run = SimulationRun.objects.get()
     play_all(run)
     response = owner_client.post(f"/simulations/{run.public_id}/apply/", {"change": "swap:weapons:NOPE>NOPE"})

@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 
 from builder import services
+from rules_engine.doctor import minimum_games
+from tests.support import planted
 from tests.support.simulations import play_all, published  # noqa: F401  (records chunk messages)
 from tests.web.conftest import hagmi_legal_doc
 
@@ -13,15 +15,21 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def runs(make_list, owner, published):
+    """A finished gauntlet, a finished doctor run with a confirmed change (the planted decoy of
+    tests/support/planted.py: its swap back) and a queued doctor run."""
+    from cards.services import package_import
+
+    package_import(planted.mwda_package(), source="tests/support/planted")
     game_list = make_list(hagmi_legal_doc())
     opponents = [{"opponent": "goldfish", "weight": 1}]
     done_gauntlet = services.gauntlet_start(user=owner, game_list=game_list, opponents=opponents, games=4, seed=1)
-    done_doctor = services.doctor_start(user=owner, game_list=game_list, opponents=opponents, changes=2, games=4,
-                                        seed=1)
+    army = make_list(planted.weak_army())
+    done_doctor = services.doctor_start(user=owner, game_list=army, opponents=[{"opponent": planted.OPPONENT}],
+                                        changes=3, games=minimum_games(3, 1), seed=1)
     for run in (done_gauntlet, done_doctor):
         play_all(run)
     queued = services.doctor_start(user=owner, document=hagmi_legal_doc("Loose"), opponents=opponents, changes=1,
-                                   games=4, seed=2)
+                                   games=minimum_games(1, 1), seed=2)
     return [done_gauntlet, done_doctor, queued]
 
 
@@ -42,7 +50,8 @@ def test_batch_runs_never_break_the_run_pages(owner_client, other_client, runs):
 def test_the_apply_button_saves_the_change_as_a_revision(owner_client, runs):
     doctor = runs[1]
     doctor.refresh_from_db()
-    key = doctor.result["changes"][0]["key"]
+    key = doctor.result["best"]
+    assert key == planted.SWAP_BACK
     response = owner_client.post(f"/simulations/{doctor.public_id}/apply/", {"change": key})
     assert response.status_code == 302 and response["Location"] == f"/lists/{doctor.game_list.slug}/"
     assert doctor.game_list.revisions.count() == 2
@@ -57,12 +66,12 @@ def test_after_the_lists_cards_change_the_run_page_says_so_and_apply_saves_nothi
 
     doctor = runs[1]
     doctor.refresh_from_db()
-    key = doctor.result["changes"][0]["key"]
+    key = doctor.result["best"]
     page = owner_client.get(f"/simulations/{doctor.public_id}/").content.decode()
     assert f'value="{escape(key)}"' in page and "have changed since this doctor run" not in page
     game_list = doctor.game_list
     edited = selectors.list_document(game_list)
-    edited["sections"]["weapons"][0]["qty"] -= 1
+    edited["sections"]["army"].pop()
     services.list_update(game_list=game_list, user=owner, document=edited, expected_version=game_list.version)
     page = owner_client.get(f"/simulations/{doctor.public_id}/").content.decode()
     assert "have changed since this doctor run" in page and f'value="{escape(key)}"' not in page

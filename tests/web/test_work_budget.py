@@ -192,9 +192,9 @@ def test_the_simulate_command_refuses_work_past_its_budget(tmp_path, settings):
     with pytest.raises(CommandError) as refused:
         call_command("simulate", str(path), "--opponent", "goldfish", "--games", "100", "--policy", "search")
     assert refused.value.returncode == 2 and "policy:" in str(refused.value)
-    with pytest.raises(CommandError) as doctor:  # 3 changes + the list × 1 opponent × 200 greedy games: 1.6 s
-        call_command("doctor", str(path), "--opponent", "goldfish", "--games", "200", "--changes", "3")
-    assert doctor.value.returncode == 2 and "games: 200 games × 4 lists and opponents" in str(doctor.value)
+    with pytest.raises(CommandError) as doctor:  # a budget of 2 000 greedy games in all, past the doctor's minimum
+        call_command("doctor", str(path), "--opponent", "goldfish", "--games", "2000", "--changes", "3")
+    assert doctor.value.returncode == 2 and "games: a list doctor run of 2000 games in all" in str(doctor.value)
 
 
 # ---- storable text and JSON errors ------------------------------------------------------------------------------
