@@ -158,6 +158,8 @@ def test_every_run_endpoint_takes_the_seat_mode_and_refuses_a_bad_one_naming_sea
     payload = {"list": saved_list.slug, "games": 2, "seed": 1}
     payload.update({"opponent": "goldfish"} if url == "/api/simulations/" else
                    {"opponents": [{"opponent": "goldfish"}]})
+    if url == "/api/doctor/":
+        payload.update(changes=2, games=900)  # the doctor's minimum budget for 2 changes against one opponent
     bad = owner_client.post(url, {**payload, "seats": "sometimes"}, format="json")
     assert bad.status_code == 400, bad.content
     error = bad.json()["error"]

@@ -88,7 +88,8 @@ def test_gauntlet_and_doctor_pages_show_the_win_rate_going_first_and_going_secon
     game_list = make_list(hagmi_legal_doc())
     opponents = [{"opponent": "sample-vanguard", "weight": 1}]
     gauntlet = services.gauntlet_start(user=owner, game_list=game_list, opponents=opponents, games=4, seed=1)
-    doctor = services.doctor_start(user=owner, game_list=game_list, opponents=opponents, changes=1, games=4, seed=1)
+    doctor = services.doctor_start(user=owner, game_list=game_list, opponents=opponents, changes=1, games=800,
+                                   seed=1)  # the doctor's minimum budget for one change
     for run in (gauntlet, doctor):
         play_all(run)
         run.refresh_from_db()
@@ -99,6 +100,8 @@ def test_gauntlet_and_doctor_pages_show_the_win_rate_going_first_and_going_secon
         for seat in ("first", "second"):
             low, high = row["seats"][seat]["win_rate_interval"]
             assert f"{100 * row['seats'][seat]['win_rate']:.1f}% ({100 * low:.1f}% – {100 * high:.1f}%)" in page
-        assert "Who goes first: Both seats (2 deals, each played going first and going second)." in page
+        deals = row["seats"]["pairs"]
+        assert deals == (2 if run.kind == "gauntlet" else row["games"] // 2)
+        assert f"Who goes first: Both seats ({deals} deals, each played going first and going second)." in page
         japanese = owner_client.get(f"/simulations/{run.public_id}/", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
         assert "先攻（95%信頼区間）" in japanese and "後攻（95%信頼区間）" in japanese
