@@ -6,10 +6,15 @@ target and only the 機獣 carry its cores away). Played as co-op positions agai
 7 cores charge 1, at 4 the 機獣 get +1 firepower, at 1 one damage to every player)."""
 from __future__ import annotations
 
+import random
+
 from rules_engine.core.catalog import Catalog
-from rules_engine.hagmi.game import DEFAULT_OPTIONS
+from rules_engine.core.game import play_out
+from rules_engine.core.policies import get_policy
+from rules_engine.hagmi.game import DEFAULT_OPTIONS, HagmiGame
+from rules_engine.hagmi.simulation import game_record
 from rules_engine.positions import legal_moves, load_position, play_ids
-from tests.rules_engine.hagmi import PACKAGE, TEST_CARDS
+from tests.rules_engine.hagmi import OPPONENTS, PACKAGE, TEST_CARDS
 
 CARDS = Catalog.build("hagmi", PACKAGE["cards"] + TEST_CARDS, PACKAGE["formats"]).cards
 
@@ -69,3 +74,17 @@ def test_H34_option_hits_a_hit_destroys_one_core_whatever_its_damage():
     state = position(7, options={"mothership_attack": "hits"})
     events = play_ids(state, ["attack:0:mothership.1"])
     assert of_kind(events, "mothership_damage") == [{"amount": 1, "left": 6}]
+
+
+def test_H34_a_co_op_game_ends_by_the_rules_and_its_record_counts_the_cores_destroyed_as_damage_dealt():
+    """Vanguard against 鉄殻の揺籃, greedy: the game ends by H33 or H9, not at the turn limit, and the run summary's
+    damage dealt (game_record) includes the cores the list's attacks destroyed."""
+    game = HagmiGame(OPPONENTS["sample-vanguard"]["list"], CARDS, OPPONENTS["coop-ironshell-cradle"])
+    policy = get_policy("hagmi-greedy")
+    state = play_out(game.new_initial_state(random.Random(4)), [policy, policy], random.Random(4))
+    assert state.outcome().reason in ("mothership cores destroyed", "damage with an empty damage deck")
+    events = state.events.to_list()
+    cores = sum(e["data"]["amount"] for e in events if e["kind"] == "mothership_damage")
+    to_beasts = sum(e["data"]["amount"] for e in events if e["kind"] == "damage" and e["player"] == 1)
+    assert cores > 0
+    assert sum(game_record(state)["damage_by_turn"]) == cores + to_beasts
