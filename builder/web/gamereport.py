@@ -194,6 +194,8 @@ def _deck(deck: Any) -> str:
 def _target(n: Namer, side: Any, target: Any) -> str:
     if isinstance(target, list) and len(target) == 2 and target[0] == "player":
         return n.subject(target[1])
+    if isinstance(target, list) and len(target) == 2 and target[0] == "mothership":  # 母艦 (H34)
+        return _t("replay","the mothership")
     return n.whose(1 - side if isinstance(side, int) else None, n.card(target))
 
 
@@ -357,6 +359,9 @@ _HAGMI: dict[str, Callable[[Namer, Mapping[str, Any]], str | None]] = {
                                    "%(card)s took %(count)s life cores from the mothership (%(left)s left on it).",
                                    e["data"].get("cores"), card=n.card(e["data"].get("card")),
                                    left=e["data"].get("left")),
+    "mothership_damage": lambda n, e: _tn("replay","The mothership lost %(count)s core to the attack (%(left)s left on it).",
+                                          "The mothership lost %(count)s cores to the attack (%(left)s left on it).",
+                                          e["data"].get("amount"), left=e["data"].get("left")),
     "attrition": lambda n, e: _t("replay","Core attrition: the mothership is down to %(cores)s cores; its ability at "
                                  "%(at)s fired.", cores=e["data"].get("cores"), at=e["data"].get("at")),
     "summon_beast": lambda n, e: (

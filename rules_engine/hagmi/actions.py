@@ -20,7 +20,8 @@ Main phase (`decision` "main"):
 
 Battle phase (`decision` "battle"):
 
-- `Attack("attack", unit, targets)`: the unit attacks these targets in order (unit uids or ("player", index)).
+- `Attack("attack", unit, targets)`: the unit attacks these targets in order (unit uids, ("player", index) or,
+  in 機獣討滅戦線, ("mothership", index): H34).
 - `END` = `EndBattle("end")`: end the battle phase and the turn.
 
 Defence (`decision` "defend", the attacked player):
@@ -36,7 +37,7 @@ Emergency window 緊急 (`decision` "emergency", the attacked player, before the
   of the attacked player on the battlefield, as above (once per window; `once_per_turn` as the card says).
 - `PASS` = `Pass("pass",)`: let the hits go on.
 
-A target ("player", index) stands for a player. Payments are listed without duplicates (cards of the same code
+A target ("player", index) stands for a player, ("mothership", index) for the 機獣 side's mothership (母艦, H34). Payments are listed without duplicates (cards of the same code
 are interchangeable) and at most `max_payment_options` per card, cheapest cards first; target lists (a card's
 targets, a multi-N attack's target sets) are cut at `max_target_options`.
 
@@ -149,6 +150,8 @@ def describe(cards: Sequence[Any], action: Any) -> str:
             return name(target)
         if isinstance(target, tuple) and len(target) == 2 and target[0] == "player":
             return f"player {target[1]}"
+        if isinstance(target, tuple) and len(target) == 2 and target[0] == "mothership":
+            return "the mothership"  # 母艦 (H34)
         if isinstance(target, tuple) and len(target) == 2 and all(isinstance(x, int) for x in target):
             return f"refit {name(target[0])} into {name(target[1])}"  # 改装 (H22)
         return "" if target is None else repr(target)

@@ -178,6 +178,28 @@ def remove_beast(state: "Table", unit: Unit, *, dismantle: bool, destroyed_by: i
     check_victory(state)
 
 
+def damage_mothership(state: "Table", index: int, amount: int) -> None:
+    """H34: the players attack the mothership (母艦) as they attack the opponent in a one-on-one game; each point of
+    damage destroys one of its 機獣核 [interpretation, option `mothership_attack` = "cores"; "hits": one core per
+    hit whatever its damage]. Its attrition abilities whose threshold is reached then fire (H30 step 8) and
+    victory is checked (H33)."""
+    side = _side(state)
+    if index != side.index or amount <= 0 or state.over:
+        return
+    per_hit = state.options.get("mothership_attack", "cores") == "hits"
+    destroyed = min(1 if per_hit else amount, side.cores)
+    side.cores -= destroyed
+    state.log("mothership_damage", side.index, {"amount": destroyed, "left": side.cores})
+    check_attrition(state)
+
+
+def mothership_targetable(state: "Table", index: int) -> bool:
+    """H34: the mothership is an attack target while it holds a core (option `mothership_attack`)."""
+    side = state.beasts
+    return (side is not None and index == side.index and side.cores > 0
+            and state.options.get("mothership_attack", "cores") != "never")
+
+
 def check_victory(state: "Table") -> None:
     """H33: the players win when the mothership has no cores and no 機獣 on the battlefield holds one."""
     side = _side(state)

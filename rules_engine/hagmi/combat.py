@@ -31,7 +31,7 @@ ATTACKER, DEFENDER, SIMULTANEOUS = "A", "D", "="
 class Combat:
     attacker: int  # attacking unit uid
     side: int  # its controller
-    targets: list[Any]  # targets still to fight: unit uids or ("player", index)
+    targets: list[Any]  # targets still to fight: unit uids, ("player", index) or ("mothership", index) (H34)
     target: Any = None  # the current (original) target
     defender: int | None = None  # the unit that counters or intercepts
     intercepted: bool = False
@@ -109,6 +109,8 @@ def _label(state: "HagmiState", target: Any) -> Any:
 
 def _alive(state: "HagmiState", target: Any) -> bool:
     if isinstance(target, tuple):
+        if target[0] == "mothership":  # H34: a mothership with no core left is no longer a target
+            return not state.over and state.beasts is not None and state.beasts.cores > 0
         return not state.over
     return state.find_unit(target) is not None
 
@@ -246,7 +248,8 @@ def _hit(state: "HagmiState", combat: Combat, side: str, amount: int) -> None:
             damage.deal_damage(state, original, excess, unreducible=unreducible, by_player=combat.side,
                               attacker=combat.attacker)
     elif victim is not None:
-        damage.damage_player(state, victim[1], amount, attacker=combat.attacker)
+        damage.deal_damage(state, victim, amount, unreducible=unreducible, by_player=combat.side,
+                           attacker=combat.attacker)
 
 
 def _unreducible(state: "HagmiState", uid: int | None) -> bool:
@@ -259,7 +262,7 @@ def goes_on(state: "HagmiState", combat: Combat) -> bool:
     if state.over or state.battle_closed or not attacker_able(state, combat):
         return False  # H10: an attacker unable to attack, or 照明弾, voids the remaining hits
     victim = _victim(state, combat)
-    if victim is None or (isinstance(victim, tuple) and state.over):
+    if victim is None or (isinstance(victim, tuple) and not _alive(state, victim)):
         return False  # H10: the target is destroyed: the remaining hits are lost, never retargeted
     return combat.exchange < len(combat.schedule)
 

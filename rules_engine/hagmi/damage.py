@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rules_engine.core import outcome
-from rules_engine.hagmi import zones
+from rules_engine.hagmi import beasts, zones
 from rules_engine.hagmi.skills import Ctx, resolve_all
 from rules_engine.hagmi.state import Unit
 
@@ -74,11 +74,14 @@ def check_destroyed(state: Table, unit: Unit, by_player: int | None) -> None:
 
 def deal_damage(state: Table, obj: Any, amount: int, *, unreducible: bool = False, source: int | None = None,
                 by_player: int | None = None, attacker: int | None = None) -> int:
-    """Damage to a unit or to a player (("player", index)); returns the excess over a unit's armor left."""
+    """Damage to a unit, to a player (("player", index)) or to the mothership (("mothership", index), H34);
+    returns the excess over a unit's armor left."""
     if isinstance(obj, Unit):
         return damage_unit(state, obj, amount, unreducible=unreducible, by_player=by_player)
     if isinstance(obj, tuple) and obj[0] == "player":
         damage_player(state, obj[1], amount, attacker=attacker if attacker is not None else source)
+    elif isinstance(obj, tuple) and obj[0] == "mothership":
+        beasts.damage_mothership(state, obj[1], amount)
     return 0
 
 

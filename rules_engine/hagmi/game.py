@@ -44,20 +44,24 @@ DEFAULT_OPTIONS: Mapping[str, Any] = {
     "first_player": "list",  # who takes the first turn: "list", "opponent" or "random" (先攻: by the game's dice)
     "attack_on_entry": True,  # a unit may declare an attack in the turn it enters the battlefield
     "first_turn_battle": True,  # the first player has a battle phase in the game's first turn
+    "first_turn_draw": True,  # the first player's draw step (兵站) in the game's first turn
     "max_turns": 60,  # a game still running after this many turns is a draw
     "emergency_skill_limit": "window",  # H10: a 緊急 skill on the battlefield once per window, or "turn"
     "direct_refit_cost": "card_cost",  # H22: a 秘策 card refitting directly pays its cost, or "free"
     "beasts_defend": "never",  # H32: no 機獣 defends; "card": one with a `defend` skill counters / intercepts
     "static_reduce_damage": "own_card",  # H13: static reduce_damage on the unit's card only, or "equipped_and_facilities"
+    "mothership_attack": "cores",  # H34: the players attack the mothership, a core per point of damage; "hits": a
+    # core per hit; "never": the mothership is no target
     "max_payment_options": 12,
     "max_target_options": 12,
 }
 CHOICES: Mapping[str, tuple[Any, ...]] = {
     "damage_clears": ("end_of_turn", "never"), "equal_cost": ("appears", "charger"),
     "player_loss": ("empty_deck", "cannot_turn_up"), "first_player": ("list", "opponent", "random"),
-    "attack_on_entry": (True, False), "first_turn_battle": (True, False),
+    "attack_on_entry": (True, False), "first_turn_battle": (True, False), "first_turn_draw": (True, False),
     "emergency_skill_limit": ("window", "turn"), "direct_refit_cost": ("card_cost", "free"),
     "beasts_defend": ("never", "card"), "static_reduce_damage": ("own_card", "equipped_and_facilities"),
+    "mothership_attack": ("cores", "hits", "never"),
 }
 SECTIONS = {"weapons": "weapons", "tactics": "tactics", "damage": "damage_deck", "secret": "secret"}
 DECK_OF_CATEGORY = {"unit": "兵器", "armament": "兵器", "design": "兵器", "tactic": "作戦", "damage": "ダメージ"}
@@ -328,7 +332,8 @@ class HagmiState(Table):
             unit.used.clear()
         turn_skills(self, index, "on_turn_start")
         if not self.over:
-            zones.logistics_draw(self, index)
+            if self.turn > 1 or self.options["first_turn_draw"]:  # option first_turn_draw = false: 先攻 skips 兵站
+                zones.logistics_draw(self, index)
             self.decision = ("main", index)
 
     def _end_turn(self) -> None:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Iterable
 
 from rules_engine.hagmi import actions as actions_of
 from rules_engine.hagmi.actions import BATTLE, Action
+from rules_engine.hagmi.beasts import mothership_targetable
 from rules_engine.hagmi.refit import design_materials, equip_ok, hidden_ready, skill_choices
 from rules_engine.hagmi.skills import CHOSEN_TARGETS, Ctx, condition_holds, once_key, window_key
 from rules_engine.hagmi.state import ENTERED, Unit
@@ -230,12 +231,15 @@ def main_skills(state: Table, player: int) -> Iterable[tuple[int, int, Any, bool
 
 
 def attack_actions(state: Table, player: int) -> list[Action]:
-    """RULES §1.3 battle phase: each unit attacks once, paying 燃費; targets by 攻撃範囲; with the option
-    attack_on_entry = false, not in the turn it entered (zones.py `enter_unit` marks it)."""
+    """RULES §1.3 battle phase: each unit attacks once, paying 燃費; targets by 攻撃範囲 (the opponent's units and
+    the opponent; in 機獣討滅戦線 the 機獣 and the mothership, H34); with the option attack_on_entry = false, not in
+    the turn it entered (zones.py `enter_unit` marks it)."""
     them = state.opponent_of(player)
     candidates: list[Any] = [u.uid for u in state.units_of(them)]
     if state.is_player_side(them):
         candidates.append(("player", them))
+    elif mothership_targetable(state, them):  # H34: in 機獣討滅戦線 the players attack the mothership too
+        candidates.append(("mothership", them))
     actions: list[Action] = []
     cut = int(state.options["max_target_options"])
     for unit in state.players[player].units:

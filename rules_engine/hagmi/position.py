@@ -284,12 +284,14 @@ def _turn(state: HagmiState, doc: Mapping[str, Any]) -> None:
 
 
 def _target(reader: CardReader, state: HagmiState, value: Any, path: str) -> Any:
-    """A combat target: a card reference (a unit, or a card that was one) or ["player", index]."""
+    """A combat target: a card reference (a unit, or a card that was one), ["player", index] or, in 機獣討滅戦線,
+    ["mothership", index] (H34)."""
     if isinstance(value, list):
-        if (len(value) != 2 or value[0] != "player" or value[1] not in (0, 1) or not isinstance(value[1], int)
-                or isinstance(value[1], bool)):
-            raise PositionError(path, f'expected ["player", 0 or 1] or a card "CODE#UID", got {value!r}')
-        return ("player", int(value[1]))
+        if (len(value) != 2 or value[0] not in ("player", "mothership") or value[1] not in (0, 1)
+                or not isinstance(value[1], int) or isinstance(value[1], bool)):
+            raise PositionError(path, f'expected ["player", 0 or 1], ["mothership", 0 or 1] or a card "CODE#UID", '
+                                      f'got {value!r}')
+        return (str(value[0]), int(value[1]))
     return reader.find(value, path, list(state.all_units()))
 
 

@@ -119,6 +119,12 @@ def game_record(state: Any) -> dict[str, Any]:
                 damage += amount
                 if by_turn:
                     by_turn[-1] += amount
+        elif kind == "mothership_damage":  # H34: cores destroyed by attacking the mothership
+            if event.player == OPPONENT:
+                amount = event.data.get("amount", 0) or 0
+                damage += amount
+                if by_turn:
+                    by_turn[-1] += amount
         elif kind == "damage_player":
             if event.player == OPPONENT and not event.data.get("lost"):  # H9: damage past the last card is lost
                 damage += 1

@@ -197,7 +197,8 @@ def test_a_coop_position_loads_with_its_beasts_and_cores():
     state = _load(doc)
     assert state.beasts.cores == 7 and state.beasts.beasts[0].cores == 1 and state.beasts.index == 1
     hound, beast = state.players[0].units[0].uid, state.beasts.beasts[0].uid
-    assert [move["id"] for move in legal_moves(state)] == [f"attack:{hound}:{beast}", "end"]
+    assert [move["id"] for move in legal_moves(state)] == [f"attack:{hound}:{beast}", f"attack:{hound}:mothership.1",
+                                                          "end"]  # H34: the mothership is a target too
     assert board_of(state)["sides"][1]["cores"] == 7
     assert _load(export_position("hagmi", state)).beasts.cores == 7
 

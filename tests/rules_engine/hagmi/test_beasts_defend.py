@@ -94,7 +94,7 @@ def test_H32_a_beast_with_a_longer_range_counters_first():
 
 def test_H32_the_beast_side_never_gets_a_defence_decision():
     state = position("T-GUARD", "T-WALL", options={"beasts_defend": "card"})
-    assert [move["id"] for move in legal_moves(state)] == ["attack:0:1", "attack:0:2", "end"]
+    assert [move["id"] for move in legal_moves(state)] == ["attack:0:1", "attack:0:2", "attack:0:mothership.1", "end"]
     play_ids(state, ["attack:0:2"])
     assert state.decision == ("battle", 0)  # the 機獣 side defended (or not) by itself
 

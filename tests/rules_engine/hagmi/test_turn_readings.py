@@ -118,3 +118,20 @@ def test_first_turn_battle_false_the_first_player_has_no_battle_phase_in_turn_1(
     act(state, ("end",))
     to_battle(state)
     assert ("attack", hound.uid, (("player", 1),)) in state.legal_actions()
+
+
+def test_first_turn_draw_the_first_player_rolls_logistics_in_turn_1_by_default_and_skips_it_by_option():
+    """The sources name no exception to the draw step (兵站) in the game's first turn [interpretation]; option
+    first_turn_draw = false is the handicap some card games give 先攻: no 兵站 in turn 1, the second player's
+    first turn as usual."""
+    def opening(options):
+        game = HagmiGame({"sections": ONE_KIND}, CATALOG, {"kind": "deck", "list": {"sections": ONE_KIND}}, options)
+        return game.new_initial_state(random.Random(3))
+
+    state = opening({})
+    assert len(kinds(state, "logistics")) == 1 and len(state.players[0].hand) > 4
+    state = opening({"first_turn_draw": False})
+    assert kinds(state, "logistics") == [] and len(state.players[0].hand) == 4 and state.decision == ("main", 0)
+    act(state, ("battle",))
+    act(state, ("end",))  # the second player's first turn: 兵站 as usual
+    assert [e.player for e in state.events if e.kind == "logistics"] == [1] and len(state.players[1].hand) > 4
