@@ -277,8 +277,8 @@ class AppliedChange(NamedTuple):
 
 
 class Refusal(NamedTuple):
-    """Why a doctor's change cannot be applied: `reason` is "playing", "incomplete" or "list_changed" (pages put
-    it in words of their language), `message` says it in English with the run's and the list's ids."""
+    """Why a doctor's change cannot be applied: `reason` is "playing", "incomplete", "list_changed" or
+    "not_confirmed" (pages put it in words of their language), `message` says it in English with the run's and the list's ids."""
 
     reason: str
     message: str
@@ -306,6 +306,16 @@ def apply_refusal(run: SimulationRun, game_list: GameList | None = None) -> Refu
     return None
 
 
+def _unconfirmed(run: SimulationRun, change_key: Any) -> Refusal | None:
+    """A change the doctor did not confirm better on fresh seeds (its verdict is "no detectable effect" or "worse")
+    is never applied: its measured effect may be luck (docs/simulations.md "List doctor")."""
+    for change in (run.result or {}).get("changes") or []:
+        if change.get("key") == change_key and change.get("confirmed"):
+            return None
+    return Refusal("not_confirmed", f"Change {change_key!r} of run {run.public_id} was not confirmed better on fresh "
+                   "games: its effect may be luck, so it is not applied. Only a confirmed change can be applied.")
+
+
 def doctor_apply(*, user, run: SimulationRun, change_key: Any) -> AppliedChange:
     """Save change `change_key` of doctor run `run` as a new revision of the run's list (list_update: only the
     list's owner, not in the trash); returns (the updated list, the new revision). Only a finished run's change
@@ -322,7 +332,7 @@ def doctor_apply(*, user, run: SimulationRun, change_key: Any) -> AppliedChange:
         if selectors.list_can_see(game_list, user):
             raise ListPermissionDenied("Only the owner of this list can change it.")
         raise ListNotFound(f"No list with id {game_list.slug!r}.")
-    refusal = apply_refusal(run, game_list)
+    refusal = apply_refusal(run, game_list) or _unconfirmed(run, change_key)
     if refusal is not None:
         raise DoctorApplyRefused(refusal.message, details={"path": "run", "reason": refusal.reason})
     current = selectors.list_document(game_list)

@@ -138,6 +138,9 @@ def refusal_words(reason: str) -> str:
     if reason == "incomplete":
         return _("This doctor run stopped before all its games were played, so its ranking is incomplete. "
                  "Run the doctor again.")
+    if reason == "not_confirmed":
+        return _("This change was not confirmed better on fresh games: its effect may be luck, so it cannot be "
+                 "applied.")
     return _("The list's cards have changed since this doctor run: its figures are for the cards it had then. "
              "Run the doctor again on the list as it is now.")
 

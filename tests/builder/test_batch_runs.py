@@ -12,7 +12,7 @@ from builder import selectors, services
 from builder.errors import DoctorApplyRefused, ListNotFound, ListPermissionDenied, SimulationInvalid, SimulationLimitExceeded
 from builder.models import RunKind, RunStatus, SimulationChunk, SimulationRun
 from rules_engine.doctor import minimum_games
-from tests.support.simulations import hagmi_catalog, play_all, published  # noqa: F401
+from tests.support.simulations import confirm, hagmi_catalog, play_all, published  # noqa: F401
 
 from .conftest import hagmi_doc
 
@@ -85,6 +85,11 @@ def test_a_doctor_run_baseline_is_the_plain_run_and_a_change_applies_as_a_revisi
     assert 1 <= len(changes) <= 3 and all(change["sentence"]["en"] and change["sentence"]["ja"] for change in changes)
     key = changes[0]["key"]
     before = mine.revisions.count()
+    if not changes[0]["confirmed"]:
+        with pytest.raises(DoctorApplyRefused, match="was not confirmed better") as info:
+            services.doctor_apply(user=owner, run=run, change_key=key)
+        assert info.value.details["reason"] == "not_confirmed" and mine.revisions.count() == before
+        confirm(run, key)  # as the confirm stage marks a change that wins on fresh games
     saved, revision = services.doctor_apply(user=owner, run=run, change_key=key)
     assert revision.number == before + 1 and saved.revisions.count() == before + 1
     legs = [leg for leg in run.snapshot["legs"] if leg["change"] == key]
@@ -144,6 +149,7 @@ def test_doctor_apply_waits_for_a_finished_run_and_refuses_a_list_whose_cards_ch
     assert info.value.details["reason"] == "list_changed" and mine.revisions.count() == revisions
     mine = services.list_update(game_list=mine, user=owner, document=renamed | {"name": "Back"},
                                 expected_version=mine.version)  # the cards the run played, again
+    confirm(run, key)  # only a change confirmed on fresh games is applied
     saved, revision = services.doctor_apply(user=owner, run=run, change_key=key)
     assert saved.name == "Back" and revision.document["name"] == "Back"
     assert revision.document["sections"] == changed_document(run, key)["sections"]

@@ -6,7 +6,7 @@ import pytest
 
 from builder import services
 from builder.models import SimulationRun
-from tests.support.simulations import hagmi_catalog, play_all, published  # noqa: F401
+from tests.support.simulations import confirm, hagmi_catalog, play_all, published  # noqa: F401
 
 from .conftest import hagmi_doc
 
@@ -59,6 +59,12 @@ def test_a_doctor_run_then_apply_is_201_with_the_new_revision(owner_client, othe
     assert bad.status_code == 400 and "has no change 'nope'" in bad.json()["error"]["message"]
     missing = owner_client.post(f"/api/simulations/{run_id}/apply/", {}, format="json")
     assert missing.status_code == 400 and "change" in missing.json()["error"]["message"]
+    if not result["changes"][0]["confirmed"]:  # a change not confirmed on fresh games is never applied: a 409 saying so
+        unconfirmed = owner_client.post(f"/api/simulations/{run_id}/apply/", {"change": key}, format="json")
+        assert unconfirmed.status_code == 409, unconfirmed.content
+        assert unconfirmed.json()["error"]["details"]["reason"] == "not_confirmed"
+        assert saved_list.revisions.count() == 1
+        confirm(run, key)  # as the confirm stage would have marked it, to exercise the apply itself
     applied = owner_client.post(f"/api/simulations/{run_id}/apply/", {"change": key}, format="json")
     assert applied.status_code == 201, applied.content
     data = applied.json()

@@ -74,3 +74,14 @@ def assert_run_done_once(run: SimulationRun, expected: dict, games: int) -> None
     cut = engine_chunks(games, run.snapshot, run.chunk_size)  # the chunk size chosen at submit
     assert chunks.count() == run.chunks_total == run.chunks_done == len(cut)
     assert sum(chunks.values_list("games", flat=True)) == games == run.result["games"]
+
+
+def confirm(run: SimulationRun, key: str) -> None:
+    """Mark change `key` of finished doctor run `run` confirmed better, as its confirm stage does when the change wins
+    on fresh games: the tests of Apply itself (only a confirmed change is applied) use it on a run too small to
+    confirm anything."""
+    run.refresh_from_db()
+    for change in run.result["changes"]:
+        if change["key"] == key:
+            change.update(confirmed=True, verdict="better")
+    run.save(update_fields=["result"])

@@ -105,3 +105,23 @@ def test_gauntlet_and_doctor_pages_show_the_win_rate_going_first_and_going_secon
         assert f"Who goes first: Both seats ({deals} deals, each played going first and going second)." in page
         japanese = owner_client.get(f"/simulations/{run.public_id}/", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
         assert "先攻（95%信頼区間）" in japanese and "後攻（95%信頼区間）" in japanese
+
+
+def test_a_posted_apply_of_a_change_not_confirmed_goes_back_saying_so_and_saves_nothing(owner_client, runs):
+    """Only a change confirmed better on fresh games is applied: the page shows no Apply for the others, and a
+    crafted POST for one goes back to the run with the reason (409 in the API), saving nothing."""
+    from django.utils.html import escape
+
+    doctor = runs[1]
+    doctor.refresh_from_db()
+    key = next(change["key"] for change in doctor.result["changes"] if not change["confirmed"])
+    page = owner_client.get(f"/simulations/{doctor.public_id}/").content.decode()
+    assert f'value="{escape(key)}"' not in page
+    revisions = doctor.game_list.revisions.count()
+    response = owner_client.post(f"/simulations/{doctor.public_id}/apply/", {"change": key}, follow=True)
+    assert response.redirect_chain == [(f"/simulations/{doctor.public_id}/", 302)]
+    assert "was not confirmed better on fresh games" in response.content.decode()
+    japanese = owner_client.post(f"/simulations/{doctor.public_id}/apply/", {"change": key}, follow=True,
+                                 HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert "was not confirmed better" not in japanese
+    assert doctor.game_list.revisions.count() == revisions
