@@ -222,11 +222,24 @@ def apply_qualities(board: Table, attacker: Model, target: Model, weapon: Weapon
         apply_effect(board, target, effect, attacker.player, f"{source}:{weapon.name}")
 
 
-def blast_amount(board: Table, model: Model, weapon: Weapon) -> int:
+BLAST_READINGS = ("damage_roll", "half_pow", "half_pow_minus_arm")  # W13, option blast_damage
+
+
+def blast_damage(board: Table, attacker: Model, model: Model, weapon: Weapon) -> None:
+    """W13's blast damage to one victim (option `blast_damage`) [interpretation]. "damage_roll" (default): a damage
+    roll of the weapon's POW against the victim's ARM (W11, Armor-Piercing applies; no power dice: the arc bought
+    the attack's own rolls), as spray's other models take it (W14); seed 003 has blast on a miss finish off "高DEF
+    低ARM" models, so blast damage passes DEF but meets ARM. "half_pow": ⌈POW/2⌉ straight to health (the reading
+    made for the stat_plus_dice scale, where a hit did about that much); "half_pow_minus_arm": ⌈POW/2⌉ − ARM."""
+    reading = board.options["blast_damage"]
+    if reading == "damage_roll":
+        damage_roll(board, attacker, model, weapon_pow(board, attacker, weapon), 0, ignore_cover=False,
+                    source="blast", weapon=weapon)
+        return
     amount = math.ceil(weapon.pow / 2)
-    if board.options["blast_damage"] == "half_pow_minus_arm":
+    if reading == "half_pow_minus_arm":
         amount = max(0, amount - board.stat(model, "arm"))
-    return amount
+    deal_damage(board, model, amount, "blast", attacker.player)
 
 
 def blast(board: Table, attacker: Model, target: Model, weapon: Weapon, hit: bool) -> None:
@@ -242,7 +255,8 @@ def blast(board: Table, attacker: Model, target: Model, weapon: Weapon, hit: boo
     board.log("blast", attacker.player, {"attacker": attacker.uid, "target": target.uid, "hit": hit,
                                          "victims": [m.uid for m in victims], "at": [target.x, target.y]})
     for model in victims:
-        deal_damage(board, model, blast_amount(board, model, weapon), "blast", attacker.player)
+        if model.alive:
+            blast_damage(board, attacker, model, weapon)
 
 
 def spray_line(board: Table, attacker: Model, target: Model, weapon: Weapon) -> None:

@@ -20,7 +20,7 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from rules_engine.core.policies import register_policy
-from rules_engine.warcaster import combat, cyphers, deployment
+from rules_engine.warcaster import combat, cyphers, deployment, movement
 from rules_engine.warcaster.actions import PASS
 from rules_engine.warcaster.geometry import gap
 from rules_engine.warcaster.models import Effect
@@ -142,11 +142,15 @@ class WarcasterGreedyPolicy:
             if effect.get("duration", "round") == "turn":
                 if state.phase != "cypher1":
                     return 0
+                if effect.get("stat") == "spd" and chosen is not None and chosen.player == player:
+                    return 2 * amount + 3 * _reach_gain(state, state.units[chosen.unit], amount)
                 return sum(2 * amount for m in affected
                            if m.player == player and not state.units[m.unit].activated)
             return sum(1.5 * amount * (1 if m.player == player else -1) for m in affected)
         if kind == "move":
-            return 1.0 if chosen is not None and chosen.player == player else 0.5
+            if chosen is not None and chosen.player == player:
+                return 1.0 + 3 * _reach_gain(state, state.units[chosen.unit], float(effect.get("distance")))
+            return 0.5
         return 0
 
     # --- W10 phase 4
@@ -160,33 +164,42 @@ class WarcasterGreedyPolicy:
             value = _attack_value(state, unit, target, 0)
             if first or value > best:
                 best, first = value, False
-        return best + 0.1 * unit.spec.cst + 1
+        return best + 0.1 * unit.spec.cst + 1 + _objective_bonus(state, unit)
 
     def _score_move(self, state: WarcasterState, action: Any) -> float:
-        """Hold when a target is in reach, else advance; in the last two turns of a pulse round, go for the centre
-        objective when the lead model can reach it: above holding (the W16 points at the round's end outweigh an
-        attack) unless another friendly unit already holds the centre alone."""
+        """Each move is weighed where it leaves the unit (movement.preview): the best attack it can make from
+        there, plus the centre objective when the unit would stand in it and the player does not already hold it
+        alone (W16: 2 points at each pulse round's end, worth a kill of that many CST; half as much before the
+        last two turns of the round, when the other side may still push it off). Without either, advancing
+        (closing in) beats going for the centre, which beats holding; on equal scores hold, then advance.
+        Before, a unit with a target in reach always held, so a melee unit next to the centre fought from just
+        outside it and never contested it (the first player's hero, there first, scored it unopposed)."""
         unit = state.acting_unit
         mode = action.mode
-        in_reach = bool(state.attack_targets(unit))
-        if mode == "hold":
-            return 3 if in_reach else 0
-        if mode == "advance":
-            return 2
-        late = state.turns_taken[state.player] >= state.options["turns_per_round"] - 2
-        lead = unit.alive_models[0]
-        radius = state.options["objective_radius"]
-        centre = (*state.centre, 0.0)
-        if not late or gap(lead.disc, centre) - radius > state.stat(lead, "spd"):
-            return 1
-        mine = theirs = False  # who else has a model within the objective's radius (W16 control)
-        for model in state.on_board():
-            if model.unit != unit.uid and gap(model.disc, centre) <= radius:
-                if model.player == state.player:
-                    mine = True
-                else:
-                    theirs = True
-        return 3.5 if theirs or not mine else 2.5
+        before = movement.preview(state, unit, mode)
+        try:
+            best = 0.0
+            for target in combat.targets_in_reach(state, unit):
+                value = _attack_value(state, unit, target, 0, remember=False)
+                if value > best:
+                    best = value
+            radius = state.options["objective_radius"]
+            centre = (*state.centre, 0.0)
+            in_zone = False
+            for model in unit.alive_models:
+                if gap(model.disc, centre) <= radius:
+                    in_zone = True
+        finally:
+            movement.restore(state, before)
+        score = best + (0.02 if mode == "hold" else 0.01 if mode == "advance" else 0.0)
+        if in_zone:
+            mine, theirs = centre_holders(state, unit.uid)
+            if theirs or not mine:
+                late = state.turns_taken[state.player] >= state.options["turns_per_round"] - 2
+                score += (2.0 if late else 1.0) * state.options["objective_points"]
+        elif best == 0 and mode != "hold":
+            score += 0.5 if mode == "advance" else 0.25
+        return score
 
     def _score_act(self, state: WarcasterState, action: Any) -> float:
         kind = action.kind
@@ -222,7 +235,73 @@ class WarcasterGreedyPolicy:
         return -TYPE_VALUE.get(cypher.cypher_type, 2) - (2 if usable else 0) - 1
 
 
-register_policy("warcaster-greedy")(WarcasterGreedyPolicy)  # not as a decorator: mypyc keeps the class native
+register_policy("warcaster-greedy")(WarcasterGreedyPolicy)
+
+
+def best_attack_after_advance(state: WarcasterState, unit: Unit, extra: float) -> float:
+    """The best attack value the unit would have after advancing its SPD plus `extra` inches (movement.preview)."""
+    before = movement.preview(state, unit, "advance", extra)
+    best = 0.0
+    try:
+        for target in combat.targets_in_reach(state, unit):
+            value = _attack_value(state, unit, target, 0, remember=False)
+            if value > best:
+                best = value
+    finally:
+        movement.restore(state, before)
+    return best
+
+
+def _reach_gain(state: WarcasterState, unit: Unit, extra: float) -> float:
+    """What `extra` inches of movement before its activation (a cypher's advance, SPD +1) add to the attack a
+    friendly unit can make this turn: nothing once it has activated or in the second cypher phase (after the
+    activation). Before, the greedy valued every move cypher at 1, below the threshold to play a card, so a
+    melee force never used the cyphers that bring its units into reach."""
+    if unit.activated or state.phase != "cypher1" or not unit.spec.can_activate or not unit.alive_models:
+        return 0.0
+    return max(0.0, best_attack_after_advance(state, unit, extra) - best_attack_after_advance(state, unit, 0.0))
+
+
+def centre_holders(state: WarcasterState, besides: int = -1) -> tuple[bool, bool]:
+    """(the player to act, the other) have a model within the objective's radius of the table centre (W16
+    control), the models of unit `besides` left out."""
+    radius = state.options["objective_radius"]
+    centre = (*state.centre, 0.0)
+    mine = theirs = False
+    for model in state.on_board():
+        if model.unit != besides and gap(model.disc, centre) <= radius:
+            if model.player == state.player:
+                mine = True
+            else:
+                theirs = True
+    return mine, theirs
+
+
+def can_reach_centre(state: WarcasterState, unit: Unit) -> bool:
+    """The unit's lead model can end its move within the objective's radius of the centre this activation."""
+    lead = unit.alive_models[0]
+    centre = (*state.centre, 0.0)
+    return gap(lead.disc, centre) - state.options["objective_radius"] <= state.stat(lead, "spd")
+
+
+def _objective_bonus(state: WarcasterState, unit: Unit) -> float:
+    """In the last two turns of a pulse round (W16 scores the centre at its end), a unit that can step onto the
+    centre when the player does not hold it alone: the points at stake (2 per round end), as a kill of that many
+    CST counts in `_attack_value`, so that the unit that can take or contest the centre acts first."""
+    if state.turns_taken[state.player] < state.options["turns_per_round"] - 2 or not unit.spec.can_activate:
+        return 0.0
+    mine, theirs = centre_holders(state, unit.uid)
+    if mine and not theirs:
+        return 0.0
+    in_zone = False
+    radius = state.options["objective_radius"]
+    centre = (*state.centre, 0.0)
+    for model in unit.alive_models:
+        if gap(model.disc, centre) <= radius:
+            in_zone = True
+    if in_zone or not can_reach_centre(state, unit):
+        return 0.0
+    return 2.0 * state.options["objective_points"]  # not as a decorator: mypyc keeps the class native
 
 
 def _fights(unit: Unit) -> bool:
@@ -258,9 +337,10 @@ def _expected(state: WarcasterState, stat: int, pow_: int, target: Model, arc: i
     return chance * combat.mean_damage(state.options, pow_, state.stat(target, "arm"), arc)
 
 
-def _attack_value(state: WarcasterState, unit: Unit, target_unit: Unit, arc: int) -> float:
-    """Expected damage of `unit` attacking `target_unit` (arc on the first attack), a kill bonus, minus arc."""
-    memo = state.memo
+def _attack_value(state: WarcasterState, unit: Unit, target_unit: Unit, arc: int, remember: bool = True) -> float:
+    """Expected damage of `unit` attacking `target_unit` (arc on the first attack), a kill bonus, minus arc
+    (`remember`: the plan kept in the state's memo; not for a previewed move, where the models stand elsewhere)."""
+    memo = state.memo if remember else None
     key = ("attack", unit.uid, target_unit.uid)
     plan = memo.get(key) if memo is not None else None
     if plan is None:
