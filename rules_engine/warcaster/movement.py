@@ -58,7 +58,7 @@ def preview(table: Table, unit: Unit, mode: str, extra: float = 0.0) -> list[tup
     as a cypher's advance before it), without logging; returns each model's position before, for `restore`.
     Stats remembered by a frozen table (auras depend on where models stand) are set aside until then."""
     before = [(model, model.x, model.y) for model in unit.alive_models]
-    table.set_aside_stats()
+    table.previewing(True)
     if mode == "hold":
         return before
     for model in unit.alive_models:
@@ -77,7 +77,7 @@ def restore(table: Table, before: list[tuple[Model, float, float]]) -> None:
     for model, x, y in before:
         model.x, model.y = x, y
     table._gaps = {}
-    table.take_back_stats()
+    table.previewing(False)
 
 
 def push_away(table: Table, model: Model, origin: Model, distance: float) -> bool:

@@ -23,7 +23,7 @@ from rules_engine.core.policies import register_policy
 from rules_engine.warcaster import combat, cyphers, deployment, movement
 from rules_engine.warcaster.actions import PASS
 from rules_engine.warcaster.geometry import gap
-from rules_engine.warcaster.models import Effect
+from rules_engine.warcaster.models import EFFECT_NAMES, Effect, Weapon
 from rules_engine.warcaster.state import Model, Unit
 
 if TYPE_CHECKING:  # game.py imports this module (to register the policy)
@@ -116,7 +116,12 @@ class WarcasterGreedyPolicy:
                 return 0
             stat = state.stat(node, state.options["cypher_attack_stat"])
             arc = min(state.units[node.unit].arc, state.options["max_arc_per_attack"])
-            return 3 * _expected(state, stat, effect.get("pow"), chosen, arc) + 2
+            worth = 3 * _expected(state, stat, effect.get("pow"), chosen, arc) + 2
+            qualities = frozenset(effect.get("qualities") or ())
+            if "spray" in qualities or "blast" in qualities:  # its spill, as a weapon's (friendly fire included)
+                weapon = Weapon("cypher", effect.get("type", "ranged"), effect.get("rng"), effect.get("pow"), qualities)
+                worth += 3 * _spill(state, node, chosen, weapon, stat)
+            return worth
         affected = cyphers._affected(state, player, effect, node, chosen)
         if kind == "damage":
             return sum(3 * int(effect.get("amount")) * (1 if m.player != player else -1) for m in affected)
@@ -176,8 +181,10 @@ class WarcasterGreedyPolicy:
         outside it and never contested it (the first player's hero, there first, scored it unopposed)."""
         unit = state.acting_unit
         mode = action.mode
+        staying = _threat(state, unit) if mode != "hold" else 0.0
         before = movement.preview(state, unit, mode)
         try:
+            exposed = _threat(state, unit) - staying if mode != "hold" else 0.0
             best = 0.0
             for target in combat.targets_in_reach(state, unit):
                 value = _attack_value(state, unit, target, 0, remember=False)
@@ -199,6 +206,8 @@ class WarcasterGreedyPolicy:
                 score += (2.0 if late else 1.0) * state.options["objective_points"]
         elif best == 0 and mode != "hold":
             score += 0.5 if mode == "advance" else 0.25
+        if best == 0 and exposed > 0:
+            score -= exposed  # walking into the reach of enemies that would shoot first, with no attack of its own
         return score
 
     def _score_act(self, state: WarcasterState, action: Any) -> float:
@@ -236,6 +245,27 @@ class WarcasterGreedyPolicy:
 
 
 register_policy("warcaster-greedy")(WarcasterGreedyPolicy)
+
+
+def _threat(state: WarcasterState, unit: Unit) -> float:
+    """The expected damage the enemy models that could reach the unit where it stands (their SPD plus their
+    longest weapon) would do to it, one attack per weapon at its nearest model."""
+    total = 0.0
+    options = state.options
+    mine = unit.alive_models
+    for enemy in state.on_board(1 - unit.player):
+        if not enemy.spec.weapons:
+            continue
+        target, distance = combat.nearest_in(enemy, mine)
+        if target is None:
+            continue
+        spd = state.stat(enemy, "spd")
+        for weapon in enemy.spec.weapons:
+            if distance <= spd + weapon.rng:
+                total += combat.chance_to_hit(options, combat.attack_stat(state, enemy, weapon),
+                                              state.stat(target, "def"), 0) * combat.mean_damage(
+                    options, combat.weapon_pow(state, enemy, weapon), combat.armour_against(state, target, weapon), 0)
+    return total
 
 
 def best_attack_after_advance(state: WarcasterState, unit: Unit, extra: float) -> float:
@@ -347,7 +377,7 @@ def _attack_value(state: WarcasterState, unit: Unit, target_unit: Unit, arc: int
         plan = _attack_plan(state, unit, target_unit)
         if memo is not None:
             memo[key] = plan
-    first, terms, remaining = plan
+    first, terms, remaining, spill = plan
     total = 0.0
     if first is not None:  # power dice on the first attack only; the others' terms do not depend on `arc`
         stat, defence, pow_, armour = first
@@ -356,15 +386,49 @@ def _attack_value(state: WarcasterState, unit: Unit, target_unit: Unit, arc: int
         for term in terms:  # in the order the attacks are made, so the sum is the same float every time
             total += term
     bonus = 2 * target_unit.spec.cst if total >= remaining else 0
-    return total + bonus - 0.6 * arc
+    return total + bonus - 0.6 * arc + spill
 
 
-def _attack_plan(state: WarcasterState, unit: Unit,
-                 target_unit: Unit) -> tuple[tuple[int, int, int, int] | None, list[float], int]:
+# W15: a fire or corrosion effect is kept at a pulse round's end on a strike (1/2) and then deals the strikes
+# (4/3 on average when kept): 2/3 of a box a round.
+CONTINUOUS_HARM = 2 / 3
+FRIENDLY_FIRE = 1.5  # a box of damage to a friendly model counts this much against an attack (W13 blast, W14 spray)
+
+
+def _spill(state: WarcasterState, attacker: Model, target: Model, weapon: Weapon, stat: int) -> float:
+    """What an attack's spray (W14: every other model on the line takes a damage roll and the weapon's effects)
+    and blast (W13: the nearest two on a hit, the target itself on a miss) do besides the target's own damage
+    roll, in expected boxes: to enemy models, less `FRIENDLY_FIRE` times to friendly ones."""
+    options = state.options
+    player = attacker.player
+    spill = 0.0
+    if "spray" in weapon.qualities:
+        burns = len(weapon.qualities & EFFECT_NAMES) * CONTINUOUS_HARM
+        victims, _ = combat.spray_victims(state, attacker, target, weapon)
+        for other in victims:
+            harm = combat.mean_damage(options, weapon.pow, combat.armour_against(
+                state, other, weapon, ignore_cover=True), 0) + burns
+            spill += harm if other.player != player else -FRIENDLY_FIRE * harm
+    if "blast" in weapon.qualities:
+        chance = combat.chance_to_hit(options, stat, state.stat(target, "def"), 0)
+        spill += (1 - chance) * combat.expected_blast_damage(state, attacker, target, weapon)
+        for other in combat.blast_victims_on_a_hit(state, target):
+            harm = chance * combat.expected_blast_damage(state, attacker, other, weapon)
+            spill += harm if other.player != player else -FRIENDLY_FIRE * harm
+    return spill
+
+
+def _attack_plan(state: WarcasterState, unit: Unit, target_unit: Unit
+                 ) -> tuple[tuple[int, int, int, int] | None, list[float], int, float]:
     """The attacks `unit` would make on `target_unit` (each model's weapons at the nearest model of the target, in
     the order they are made): the first as (stat, DEF, POW, ARM), the expected damage of each later one (no power
-    dice), and the target's health left."""
+    dice), the target's health left, and the spill: the expected damage its spray (W14: every other model on the
+    line) and blast (W13: the nearest two on a hit, the target on a miss) weapons do to other enemy models, less
+    `FRIENDLY_FIRE` times what they do to friendly ones. Before, the greedy ignored the spill, so a squad sprayed
+    through its own hero standing between it and the enemy."""
     attacks = []
+    spill = 0.0
+    options = state.options
     targets = target_unit.alive_models
     for model in unit.alive_models:
         target, distance = combat.nearest_in(model, targets)
@@ -374,12 +438,14 @@ def _attack_plan(state: WarcasterState, unit: Unit,
                    if distance <= w.rng and not (model.effects and state.blocked(model, w.type))]
         if weapons:
             defence = state.stat(target, "def")
-            attacks += [(combat.attack_stat(state, model, w), defence, combat.weapon_pow(state, model, w),
-                         combat.armour_against(state, target, w)) for w in weapons]
+            for w in weapons:
+                attacks.append((combat.attack_stat(state, model, w), defence, combat.weapon_pow(state, model, w),
+                                combat.armour_against(state, target, w)))
+                if "spray" in w.qualities or "blast" in w.qualities:
+                    spill += _spill(state, model, target, w, combat.attack_stat(state, model, w))
     remaining = sum(m.health for m in targets)
     if not attacks:
-        return None, [], remaining
-    options = state.options
+        return None, [], remaining, spill
     terms = [combat.chance_to_hit(options, stat, defence, 0) * combat.mean_damage(options, pow_, armour, 0)
              for stat, defence, pow_, armour in attacks[1:]]
-    return attacks[0], terms, remaining
+    return attacks[0], terms, remaining, spill

@@ -189,14 +189,13 @@ class Table:
         is worked out once, and the policy may keep its own derived values in `memo`."""
         self._stats, self.memo = [None] * len(self.models), {}
 
-    def set_aside_stats(self) -> None:
-        """While a policy previews a move (movement.preview): stats are worked out afresh, not remembered."""
-        self._set_aside = self._stats
-        self._stats = None
-
-    def take_back_stats(self) -> None:
-        self._stats = self._set_aside
-        self._set_aside = None
+    def previewing(self, on: bool) -> None:
+        """While a policy previews a move (movement.preview, `on`): stats are worked out afresh, not remembered
+        (auras depend on where models stand); after it (not `on`), the remembered ones are back."""
+        if on:
+            self._set_aside, self._stats = self._stats, None
+        else:
+            self._stats, self._set_aside = self._set_aside, None
 
     def thaw(self) -> None:
         """Forget what `freeze` remembered, so no action is ever applied with a stale value."""

@@ -226,7 +226,8 @@ def test_w11_stat_plus_dice_on_the_old_scale_plays_the_same_games_as_before(labe
     """W11: dice_scale = "stat_plus_dice" with the package as it was: the 60 games of the benchmark case have the
     event logs recorded before the dice pools came in (ENGINE_VERSION 2026.12.3); the greedy cases as re-recorded
     when the greedy policy began to contest the W16 centre objective (2026.12.4), and again when it came to weigh
-    each move where it leaves the unit and to value move cyphers (policy changes, no rule); W13 blast damage as
+    each move where it leaves the unit, to value move cyphers and to count the spill of spray and blast (policy
+    changes, no rule); W13 blast damage as
     ⌈POW/2⌉ (blast_damage = "half_pow"), the reading that went with that scale."""
     opponents = {o["slug"]: o for o in OLD_SCALE_PACKAGE["opponents"]}
     slug, policy = label.split(" vs ")[1].split(" (")

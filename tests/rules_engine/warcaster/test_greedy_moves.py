@@ -73,3 +73,34 @@ def test_greedy_keeps_the_move_cypher_when_the_unit_reaches_without_it():
     state.player, state.phase = 0, "cypher1"
     state._legal = None
     assert get_policy("warcaster-greedy").choose(state, random.Random(0)) == PASS
+
+
+NOGITSUNE_SPRAYER = {"card": "WC-020", "qty": 1, "options": {"cortex": "WC-K03", "weapons": ["WC-W06"]}}  # spray, fire
+ENGINEER = {"card": "WC-007", "qty": 1}
+
+
+def _acting(state, unit):
+    state.player, state.phase, state.acting = 0, "act", unit.uid
+    unit.activated = True
+    state._legal = None
+    return state
+
+
+def test_w14_greedy_does_not_spray_through_its_own_model():
+    """W14: a spray hits every model on the line, friend or foe. The only enemy in reach stands behind a friendly
+    Field Engineer: the spray would do it about as much harm as the enemy, and set it on fire. The old greedy
+    counted only the damage to the target and fired; now it waits."""
+    state = table([(NOGITSUNE_SPRAYER, [(15, 5.0)]), (ENGINEER, [(15, 7.6)])], [("WC-015", [(15, 10.0)])])
+    unit = unit_of(state, 0)
+    _acting(state, unit)
+    attack = next(a for a in state.legal_actions() if a.kind == "attack" and a.arc == 0)
+    spray_line = [m.uid for m in state.on_board() if m.player == 0 and m.unit != unit.uid]
+    assert spray_line  # the engineer, on the line
+    assert get_policy("warcaster-greedy").choose(state, random.Random(0)) == ("wait",)
+    assert attack in state.legal_actions()
+
+
+def test_greedy_sprays_when_no_friend_is_on_the_line():
+    state = table([(NOGITSUNE_SPRAYER, [(15, 5.0)]), (ENGINEER, [(10, 4.0)])], [("WC-015", [(15, 10.0)])])
+    _acting(state, unit_of(state, 0))
+    assert get_policy("warcaster-greedy").choose(state, random.Random(0)).kind == "attack"
