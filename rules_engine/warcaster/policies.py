@@ -6,11 +6,14 @@
   (`arc_wanted`), then ends the phase;
 - cyphers: scores each playable cypher on its chosen target (expected damage of attack cyphers from the
   exact strike distribution, kills, effects put on enemies, healing, arc, cards); buffs that last a turn only
-  in the first cypher phase, before the activation they help; keeps the card when nothing scores;
-- activation: the unit with the best attack now; moves hold when a target is in reach, otherwise advance; in the
-  last two turns of a pulse round it goes for the centre objective when it can reach it, even from a target in
-  reach, unless a friendly unit already holds the centre alone (W16); attacks the target with the best expected damage
-  (kills first) and spends arc when the power dice add enough damage;
+  in the first cypher phase, before the activation they help; a move (or SPD) for a friendly unit is worth the
+  attack it brings into reach before the unit activates; keeps the card when nothing scores;
+- activation: the unit with the best attack now (late in a pulse round, with the W16 centre's points for a unit
+  that can step onto a centre the player does not hold alone); each move is weighed where it leaves the unit
+  (movement.preview): the best attack from there, the centre objective if the unit would stand in it, less the
+  damage it would walk into when it gets no attack; attacks the target with the best expected damage (kills
+  first; an attack's spray and blast count for the other enemy models they hit and against the friendly ones)
+  and spends arc when the power dice add enough damage;
 - deploys the most expensive affordable reserve; places gates forward, nearest the centre; keeps its cyphers
   (the discard phase is optional, W10 phase 8), discarding the least useful only when a rule makes it.
 """

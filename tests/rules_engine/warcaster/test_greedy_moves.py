@@ -104,3 +104,17 @@ def test_greedy_sprays_when_no_friend_is_on_the_line():
     state = table([(NOGITSUNE_SPRAYER, [(15, 5.0)]), (ENGINEER, [(10, 4.0)])], [("WC-015", [(15, 10.0)])])
     _acting(state, unit_of(state, 0))
     assert get_policy("warcaster-greedy").choose(state, random.Random(0)).kind == "attack"
+
+
+def test_greedy_does_not_walk_into_reach_of_a_rifle_it_cannot_answer():
+    """Homestead Militia (RNG 10, SPD 5) 24.8″ from a Ridge Sharpshooter (RNG 14, SPD 6): out of each other's reach
+    where they stand. Advancing 5″ gives the Militia no shot (19.8″ > 10″) but puts them within the Sharpshooter's
+    move and range (6 + 14 = 20″), so it would shoot first. The old greedy advanced whenever it had no target; now
+    it holds."""
+    militia = {"card": "WC-015", "qty": 1}
+    state = table([(militia, [(13, 2.0), (14.3, 2.0), (15.6, 2.0), (16.9, 2.0), (18.2, 2.0)])],
+                  [("WC-017", [(15.6, 28.0)])])
+    unit = unit_of(state, 0)
+    _moving(state, unit)
+    assert not state.attack_targets(unit)
+    assert get_policy("warcaster-greedy").choose(state, random.Random(0)) == ("move", "hold")
