@@ -222,47 +222,84 @@ def apply_qualities(board: Table, attacker: Model, target: Model, weapon: Weapon
         apply_effect(board, target, effect, attacker.player, f"{source}:{weapon.name}")
 
 
-def blast_amount(board: Table, model: Model, weapon: Weapon) -> int:
+BLAST_READINGS = ("damage_roll", "half_pow", "half_pow_minus_arm")  # W13, option blast_damage
+
+
+def blast_damage(board: Table, attacker: Model, model: Model, weapon: Weapon) -> None:
+    """W13's blast damage to one victim (option `blast_damage`) [interpretation]. "damage_roll" (default): a damage
+    roll of the weapon's POW against the victim's ARM (W11, Armor-Piercing applies; no power dice: the arc bought
+    the attack's own rolls), as spray's other models take it (W14); seed 003 has blast on a miss finish off "高DEF
+    低ARM" models, so blast damage passes DEF but meets ARM. "half_pow": ⌈POW/2⌉ straight to health (the reading
+    made for the stat_plus_dice scale, where a hit did about that much); "half_pow_minus_arm": ⌈POW/2⌉ − ARM."""
+    reading = board.options["blast_damage"]
+    if reading == "damage_roll":
+        damage_roll(board, attacker, model, weapon_pow(board, attacker, weapon), 0, ignore_cover=False,
+                    source="blast", weapon=weapon)
+        return
     amount = math.ceil(weapon.pow / 2)
-    if board.options["blast_damage"] == "half_pow_minus_arm":
+    if reading == "half_pow_minus_arm":
         amount = max(0, amount - board.stat(model, "arm"))
-    return amount
+    deal_damage(board, model, amount, "blast", attacker.player)
 
 
 def blast(board: Table, attacker: Model, target: Model, weapon: Weapon, hit: bool) -> None:
     """W13: on a hit the 2 nearest models within 2″ of the target (friend or foe, the attacker included) take
     blast damage; on a miss the target does. Blast damage is not an attack: no after-attack rules."""
     if hit:
-        centre = target.disc
-        near = sorted((m for m in board.on_board() if m is not target and gap(m.disc, centre) <= BLAST_RANGE),
-                      key=lambda m: (gap(m.disc, centre), m.uid))
-        victims = near[:BLAST_VICTIMS]
+        victims = blast_victims_on_a_hit(board, target)
     else:
         victims = [target] if target.alive else []
     board.log("blast", attacker.player, {"attacker": attacker.uid, "target": target.uid, "hit": hit,
                                          "victims": [m.uid for m in victims], "at": [target.x, target.y]})
     for model in victims:
-        deal_damage(board, model, blast_amount(board, model, weapon), "blast", attacker.player)
+        if model.alive:
+            blast_damage(board, attacker, model, weapon)
 
 
 def spray_line(board: Table, attacker: Model, target: Model, weapon: Weapon) -> None:
     """W14: every other model on the line from the attacker through the target and on to the weapon's range is
     hit (friend or foe, cover ignored): a damage roll and the weapon's effect qualities each; these hits are not
     attacks of their own (個別の攻撃とは見なされない), so no after-attack rules (after_attack, on_hit) for them."""
+    hit, (ex, ey) = spray_victims(board, attacker, target, weapon)
+    board.log("spray", attacker.player, {"attacker": attacker.uid, "target": target.uid,
+                                         "models": [m.uid for m in hit],
+                                         "line": [[attacker.x, attacker.y], [round(ex, 2), round(ey, 2)]]})
+    for model in hit:
+        if model.alive:
+            damage_roll(board, attacker, model, weapon.pow, 0, ignore_cover=True, source="spray",
+                        weapon=weapon)
+            apply_qualities(board, attacker, model, weapon, "spray")
+
+
+def spray_victims(board: Table, attacker: Model, target: Model,
+                  weapon: Weapon) -> tuple[list[Model], tuple[float, float]]:
+    """W14: the other models a spray from `attacker` through `target` hits (nearest first) and the line's end."""
     length = attacker.spec.radius + weapon.rng
     ax, ay = attacker.x, attacker.y
     ex, ey = extend(ax, ay, target.x, target.y, max(length, norm(target.x - ax, target.y - ay)))
     hit = [m for m in board.on_board() if m is not attacker and m is not target
            and segment_distance(m.x, m.y, ax, ay, ex, ey) <= m.spec.radius]
     hit.sort(key=lambda m: (norm(m.x - ax, m.y - ay), m.uid))
-    board.log("spray", attacker.player, {"attacker": attacker.uid, "target": target.uid,
-                                         "models": [m.uid for m in hit],
-                                         "line": [[ax, ay], [round(ex, 2), round(ey, 2)]]})
-    for model in hit:
-        if model.alive:
-            damage_roll(board, attacker, model, weapon.pow, 0, ignore_cover=True, source="spray",
-                        weapon=weapon)
-            apply_qualities(board, attacker, model, weapon, "spray")
+    return hit, (ex, ey)
+
+
+def blast_victims_on_a_hit(board: Table, target: Model) -> list[Model]:
+    """W13: the 2 nearest models within 2″ of the target (friend or foe, the attacker included)."""
+    centre = target.disc
+    near = sorted((m for m in board.on_board() if m is not target and gap(m.disc, centre) <= BLAST_RANGE),
+                  key=lambda m: (gap(m.disc, centre), m.uid))
+    return near[:BLAST_VICTIMS]
+
+
+def expected_blast_damage(board: Table, attacker: Model, model: Model, weapon: Weapon) -> float:
+    """The mean blast damage one victim takes under the option `blast_damage` (W13), for the greedy policy."""
+    reading = board.options["blast_damage"]
+    if reading == "damage_roll":
+        return mean_damage(board.options, weapon_pow(board, attacker, weapon), armour_against(board, model, weapon), 0)
+    amount = math.ceil(weapon.pow / 2)
+    if reading == "half_pow_minus_arm":
+        amount = max(0, amount - board.stat(model, "arm"))
+    return float(amount)
 
 
 def after_attack(board: Table, attacker: Model, target: Model, hit: bool) -> None:

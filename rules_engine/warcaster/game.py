@@ -34,7 +34,7 @@ DEFAULT_OPTIONS: Mapping[str, Any] = {  # the game's options (a simulation's `op
     "attack_ties": "defender",  # W11 "pools": equal strikes miss; or "attacker" (equal strikes hit)
     "attack_dice": 3,  # W11 "stat_plus_dice": action dice in an attack roll
     "damage_dice": 3,  # W11 "stat_plus_dice": action dice in a damage roll
-    "blast_damage": "half_pow",  # W13: ⌈POW/2⌉ straight to health; or "half_pow_minus_arm"
+    "blast_damage": "damage_roll",  # W13: a damage roll against ARM; or "half_pow" (⌈POW/2⌉), "half_pow_minus_arm"
     "table_size": 30,  # inches, square
     "objective_radius": 3,  # W16: centre objective, within 3″ of the table centre
     "objective_points": 2,  # W16: per pulse round end
@@ -75,8 +75,8 @@ class WarcasterGame:
             elif isinstance(DEFAULT_OPTIONS[key], int) and (isinstance(value, bool) or not isinstance(value, int)
                                                             or value < 0):
                 raise ValueError(f"options.{key}: expected an integer ≥ 0, got {value!r}")
-        if self.options["blast_damage"] not in ("half_pow", "half_pow_minus_arm"):
-            raise ValueError(f"options.blast_damage: expected 'half_pow' or 'half_pow_minus_arm', "
+        if self.options["blast_damage"] not in combat.BLAST_READINGS:
+            raise ValueError(f"options.blast_damage: expected {' or '.join(map(repr, combat.BLAST_READINGS))}, "
                              f"got {self.options['blast_damage']!r}")
         if self.options["charging_recall"] not in charging.RECALL_READINGS:
             raise ValueError(f"options.charging_recall: expected 'any' or 'one_holder', "

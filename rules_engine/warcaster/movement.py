@@ -53,6 +53,33 @@ def move_unit(table: Table, unit: Unit, mode: str) -> None:
     table.log("move", None, {"unit": unit.uid, "mode": mode, "models": moved})
 
 
+def preview(table: Table, unit: Unit, mode: str, extra: float = 0.0) -> list[tuple[Model, float, float]]:
+    """Move the unit as `move_unit` would (a policy weighing its move reads the table there; `extra` inches more,
+    as a cypher's advance before it), without logging; returns each model's position before, for `restore`.
+    Stats remembered by a frozen table (auras depend on where models stand) are set aside until then."""
+    before = [(model, model.x, model.y) for model in unit.alive_models]
+    table.previewing(True)
+    if mode == "hold":
+        return before
+    for model in unit.alive_models:
+        spd = table.stat(model, "spd")
+        if spd <= 0:
+            continue
+        if mode == "advance":
+            advance(table, model, spd + extra)
+        else:
+            move_model(table, model, table.centre, spd + extra, table.options["objective_radius"] / 2)
+    return before
+
+
+def restore(table: Table, before: list[tuple[Model, float, float]]) -> None:
+    """Put the models of a `preview` back where they stood."""
+    for model, x, y in before:
+        model.x, model.y = x, y
+    table._gaps = {}
+    table.previewing(False)
+
+
 def push_away(table: Table, model: Model, origin: Model, distance: float) -> bool:
     """An enemy model moved by a cypher or ability: pushed straight away from the origin."""
     dx, dy = model.x - origin.x, model.y - origin.y

@@ -6,11 +6,14 @@
   (`arc_wanted`), then ends the phase;
 - cyphers: scores each playable cypher on its chosen target (expected damage of attack cyphers from the
   exact strike distribution, kills, effects put on enemies, healing, arc, cards); buffs that last a turn only
-  in the first cypher phase, before the activation they help; keeps the card when nothing scores;
-- activation: the unit with the best attack now; moves hold when a target is in reach, otherwise advance; in the
-  last two turns of a pulse round it goes for the centre objective when it can reach it, even from a target in
-  reach, unless a friendly unit already holds the centre alone (W16); attacks the target with the best expected damage
-  (kills first) and spends arc when the power dice add enough damage;
+  in the first cypher phase, before the activation they help; a move (or SPD) for a friendly unit is worth the
+  attack it brings into reach before the unit activates; keeps the card when nothing scores;
+- activation: the unit with the best attack now (late in a pulse round, with the W16 centre's points for a unit
+  that can step onto a centre the player does not hold alone); each move is weighed where it leaves the unit
+  (movement.preview): the best attack from there, the centre objective if the unit would stand in it, less the
+  damage it would walk into when it gets no attack; attacks the target with the best expected damage (kills
+  first; an attack's spray and blast count for the other enemy models they hit and against the friendly ones)
+  and spends arc when the power dice add enough damage;
 - deploys the most expensive affordable reserve; places gates forward, nearest the centre; keeps its cyphers
   (the discard phase is optional, W10 phase 8), discarding the least useful only when a rule makes it.
 """
@@ -20,10 +23,10 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from rules_engine.core.policies import register_policy
-from rules_engine.warcaster import combat, cyphers, deployment
+from rules_engine.warcaster import combat, cyphers, deployment, movement
 from rules_engine.warcaster.actions import PASS
 from rules_engine.warcaster.geometry import gap
-from rules_engine.warcaster.models import Effect
+from rules_engine.warcaster.models import EFFECT_NAMES, Effect, Weapon
 from rules_engine.warcaster.state import Model, Unit
 
 if TYPE_CHECKING:  # game.py imports this module (to register the policy)
@@ -116,7 +119,12 @@ class WarcasterGreedyPolicy:
                 return 0
             stat = state.stat(node, state.options["cypher_attack_stat"])
             arc = min(state.units[node.unit].arc, state.options["max_arc_per_attack"])
-            return 3 * _expected(state, stat, effect.get("pow"), chosen, arc) + 2
+            worth = 3 * _expected(state, stat, effect.get("pow"), chosen, arc) + 2
+            qualities = frozenset(effect.get("qualities") or ())
+            if "spray" in qualities or "blast" in qualities:  # its spill, as a weapon's (friendly fire included)
+                weapon = Weapon("cypher", effect.get("type", "ranged"), effect.get("rng"), effect.get("pow"), qualities)
+                worth += 3 * _spill(state, node, chosen, weapon, stat)
+            return worth
         affected = cyphers._affected(state, player, effect, node, chosen)
         if kind == "damage":
             return sum(3 * int(effect.get("amount")) * (1 if m.player != player else -1) for m in affected)
@@ -142,11 +150,15 @@ class WarcasterGreedyPolicy:
             if effect.get("duration", "round") == "turn":
                 if state.phase != "cypher1":
                     return 0
+                if effect.get("stat") == "spd" and chosen is not None and chosen.player == player:
+                    return 2 * amount + 3 * _reach_gain(state, state.units[chosen.unit], amount)
                 return sum(2 * amount for m in affected
                            if m.player == player and not state.units[m.unit].activated)
             return sum(1.5 * amount * (1 if m.player == player else -1) for m in affected)
         if kind == "move":
-            return 1.0 if chosen is not None and chosen.player == player else 0.5
+            if chosen is not None and chosen.player == player:
+                return 1.0 + 3 * _reach_gain(state, state.units[chosen.unit], float(effect.get("distance")))
+            return 0.5
         return 0
 
     # --- W10 phase 4
@@ -160,33 +172,46 @@ class WarcasterGreedyPolicy:
             value = _attack_value(state, unit, target, 0)
             if first or value > best:
                 best, first = value, False
-        return best + 0.1 * unit.spec.cst + 1
+        return best + 0.1 * unit.spec.cst + 1 + _objective_bonus(state, unit)
 
     def _score_move(self, state: WarcasterState, action: Any) -> float:
-        """Hold when a target is in reach, else advance; in the last two turns of a pulse round, go for the centre
-        objective when the lead model can reach it: above holding (the W16 points at the round's end outweigh an
-        attack) unless another friendly unit already holds the centre alone."""
+        """Each move is weighed where it leaves the unit (movement.preview): the best attack it can make from
+        there, plus the centre objective when the unit would stand in it and the player does not already hold it
+        alone (W16: 2 points at each pulse round's end, worth a kill of that many CST; half as much before the
+        last two turns of the round, when the other side may still push it off). Without either, advancing
+        (closing in) beats going for the centre, which beats holding; on equal scores hold, then advance.
+        Before, a unit with a target in reach always held, so a melee unit next to the centre fought from just
+        outside it and never contested it (the first player's hero, there first, scored it unopposed)."""
         unit = state.acting_unit
         mode = action.mode
-        in_reach = bool(state.attack_targets(unit))
-        if mode == "hold":
-            return 3 if in_reach else 0
-        if mode == "advance":
-            return 2
-        late = state.turns_taken[state.player] >= state.options["turns_per_round"] - 2
-        lead = unit.alive_models[0]
-        radius = state.options["objective_radius"]
-        centre = (*state.centre, 0.0)
-        if not late or gap(lead.disc, centre) - radius > state.stat(lead, "spd"):
-            return 1
-        mine = theirs = False  # who else has a model within the objective's radius (W16 control)
-        for model in state.on_board():
-            if model.unit != unit.uid and gap(model.disc, centre) <= radius:
-                if model.player == state.player:
-                    mine = True
-                else:
-                    theirs = True
-        return 3.5 if theirs or not mine else 2.5
+        staying = _threat(state, unit) if mode != "hold" else 0.0
+        before = movement.preview(state, unit, mode)
+        try:
+            exposed = _threat(state, unit) - staying if mode != "hold" else 0.0
+            best = 0.0
+            for target in combat.targets_in_reach(state, unit):
+                value = _attack_value(state, unit, target, 0, remember=False)
+                if value > best:
+                    best = value
+            radius = state.options["objective_radius"]
+            centre = (*state.centre, 0.0)
+            in_zone = False
+            for model in unit.alive_models:
+                if gap(model.disc, centre) <= radius:
+                    in_zone = True
+        finally:
+            movement.restore(state, before)
+        score = best + (0.02 if mode == "hold" else 0.01 if mode == "advance" else 0.0)
+        if in_zone:
+            mine, theirs = centre_holders(state, unit.uid)
+            if theirs or not mine:
+                late = state.turns_taken[state.player] >= state.options["turns_per_round"] - 2
+                score += (2.0 if late else 1.0) * state.options["objective_points"]
+        elif best == 0 and mode != "hold":
+            score += 0.5 if mode == "advance" else 0.25
+        if best == 0 and exposed > 0:
+            score -= exposed  # walking into the reach of enemies that would shoot first, with no attack of its own
+        return score
 
     def _score_act(self, state: WarcasterState, action: Any) -> float:
         kind = action.kind
@@ -222,7 +247,94 @@ class WarcasterGreedyPolicy:
         return -TYPE_VALUE.get(cypher.cypher_type, 2) - (2 if usable else 0) - 1
 
 
-register_policy("warcaster-greedy")(WarcasterGreedyPolicy)  # not as a decorator: mypyc keeps the class native
+register_policy("warcaster-greedy")(WarcasterGreedyPolicy)
+
+
+def _threat(state: WarcasterState, unit: Unit) -> float:
+    """The expected damage the enemy models that could reach the unit where it stands (their SPD plus their
+    longest weapon) would do to it, one attack per weapon at its nearest model."""
+    total = 0.0
+    options = state.options
+    mine = unit.alive_models
+    for enemy in state.on_board(1 - unit.player):
+        if not enemy.spec.weapons:
+            continue
+        target, distance = combat.nearest_in(enemy, mine)
+        if target is None:
+            continue
+        spd = state.stat(enemy, "spd")
+        for weapon in enemy.spec.weapons:
+            if distance <= spd + weapon.rng:
+                total += combat.chance_to_hit(options, combat.attack_stat(state, enemy, weapon),
+                                              state.stat(target, "def"), 0) * combat.mean_damage(
+                    options, combat.weapon_pow(state, enemy, weapon), combat.armour_against(state, target, weapon), 0)
+    return total
+
+
+def best_attack_after_advance(state: WarcasterState, unit: Unit, extra: float) -> float:
+    """The best attack value the unit would have after advancing its SPD plus `extra` inches (movement.preview)."""
+    before = movement.preview(state, unit, "advance", extra)
+    best = 0.0
+    try:
+        for target in combat.targets_in_reach(state, unit):
+            value = _attack_value(state, unit, target, 0, remember=False)
+            if value > best:
+                best = value
+    finally:
+        movement.restore(state, before)
+    return best
+
+
+def _reach_gain(state: WarcasterState, unit: Unit, extra: float) -> float:
+    """What `extra` inches of movement before its activation (a cypher's advance, SPD +1) add to the attack a
+    friendly unit can make this turn: nothing once it has activated or in the second cypher phase (after the
+    activation). Before, the greedy valued every move cypher at 1, below the threshold to play a card, so a
+    melee force never used the cyphers that bring its units into reach."""
+    if unit.activated or state.phase != "cypher1" or not unit.spec.can_activate or not unit.alive_models:
+        return 0.0
+    return max(0.0, best_attack_after_advance(state, unit, extra) - best_attack_after_advance(state, unit, 0.0))
+
+
+def centre_holders(state: WarcasterState, besides: int = -1) -> tuple[bool, bool]:
+    """(the player to act, the other) have a model within the objective's radius of the table centre (W16
+    control), the models of unit `besides` left out."""
+    radius = state.options["objective_radius"]
+    centre = (*state.centre, 0.0)
+    mine = theirs = False
+    for model in state.on_board():
+        if model.unit != besides and gap(model.disc, centre) <= radius:
+            if model.player == state.player:
+                mine = True
+            else:
+                theirs = True
+    return mine, theirs
+
+
+def can_reach_centre(state: WarcasterState, unit: Unit) -> bool:
+    """The unit's lead model can end its move within the objective's radius of the centre this activation."""
+    lead = unit.alive_models[0]
+    centre = (*state.centre, 0.0)
+    return gap(lead.disc, centre) - state.options["objective_radius"] <= state.stat(lead, "spd")
+
+
+def _objective_bonus(state: WarcasterState, unit: Unit) -> float:
+    """In the last two turns of a pulse round (W16 scores the centre at its end), a unit that can step onto the
+    centre when the player does not hold it alone: the points at stake (2 per round end), as a kill of that many
+    CST counts in `_attack_value`, so that the unit that can take or contest the centre acts first."""
+    if state.turns_taken[state.player] < state.options["turns_per_round"] - 2 or not unit.spec.can_activate:
+        return 0.0
+    mine, theirs = centre_holders(state, unit.uid)
+    if mine and not theirs:
+        return 0.0
+    in_zone = False
+    radius = state.options["objective_radius"]
+    centre = (*state.centre, 0.0)
+    for model in unit.alive_models:
+        if gap(model.disc, centre) <= radius:
+            in_zone = True
+    if in_zone or not can_reach_centre(state, unit):
+        return 0.0
+    return 2.0 * state.options["objective_points"]  # not as a decorator: mypyc keeps the class native
 
 
 def _fights(unit: Unit) -> bool:
@@ -258,16 +370,17 @@ def _expected(state: WarcasterState, stat: int, pow_: int, target: Model, arc: i
     return chance * combat.mean_damage(state.options, pow_, state.stat(target, "arm"), arc)
 
 
-def _attack_value(state: WarcasterState, unit: Unit, target_unit: Unit, arc: int) -> float:
-    """Expected damage of `unit` attacking `target_unit` (arc on the first attack), a kill bonus, minus arc."""
-    memo = state.memo
+def _attack_value(state: WarcasterState, unit: Unit, target_unit: Unit, arc: int, remember: bool = True) -> float:
+    """Expected damage of `unit` attacking `target_unit` (arc on the first attack), a kill bonus, minus arc
+    (`remember`: the plan kept in the state's memo; not for a previewed move, where the models stand elsewhere)."""
+    memo = state.memo if remember else None
     key = ("attack", unit.uid, target_unit.uid)
     plan = memo.get(key) if memo is not None else None
     if plan is None:
         plan = _attack_plan(state, unit, target_unit)
         if memo is not None:
             memo[key] = plan
-    first, terms, remaining = plan
+    first, terms, remaining, spill = plan
     total = 0.0
     if first is not None:  # power dice on the first attack only; the others' terms do not depend on `arc`
         stat, defence, pow_, armour = first
@@ -276,15 +389,49 @@ def _attack_value(state: WarcasterState, unit: Unit, target_unit: Unit, arc: int
         for term in terms:  # in the order the attacks are made, so the sum is the same float every time
             total += term
     bonus = 2 * target_unit.spec.cst if total >= remaining else 0
-    return total + bonus - 0.6 * arc
+    return total + bonus - 0.6 * arc + spill
 
 
-def _attack_plan(state: WarcasterState, unit: Unit,
-                 target_unit: Unit) -> tuple[tuple[int, int, int, int] | None, list[float], int]:
+# W15: a fire or corrosion effect is kept at a pulse round's end on a strike (1/2) and then deals the strikes
+# (4/3 on average when kept): 2/3 of a box a round.
+CONTINUOUS_HARM = 2 / 3
+FRIENDLY_FIRE = 1.5  # a box of damage to a friendly model counts this much against an attack (W13 blast, W14 spray)
+
+
+def _spill(state: WarcasterState, attacker: Model, target: Model, weapon: Weapon, stat: int) -> float:
+    """What an attack's spray (W14: every other model on the line takes a damage roll and the weapon's effects)
+    and blast (W13: the nearest two on a hit, the target itself on a miss) do besides the target's own damage
+    roll, in expected boxes: to enemy models, less `FRIENDLY_FIRE` times to friendly ones."""
+    options = state.options
+    player = attacker.player
+    spill = 0.0
+    if "spray" in weapon.qualities:
+        burns = len(weapon.qualities & EFFECT_NAMES) * CONTINUOUS_HARM
+        victims, _ = combat.spray_victims(state, attacker, target, weapon)
+        for other in victims:
+            harm = combat.mean_damage(options, weapon.pow, combat.armour_against(
+                state, other, weapon, ignore_cover=True), 0) + burns
+            spill += harm if other.player != player else -FRIENDLY_FIRE * harm
+    if "blast" in weapon.qualities:
+        chance = combat.chance_to_hit(options, stat, state.stat(target, "def"), 0)
+        spill += (1 - chance) * combat.expected_blast_damage(state, attacker, target, weapon)
+        for other in combat.blast_victims_on_a_hit(state, target):
+            harm = chance * combat.expected_blast_damage(state, attacker, other, weapon)
+            spill += harm if other.player != player else -FRIENDLY_FIRE * harm
+    return spill
+
+
+def _attack_plan(state: WarcasterState, unit: Unit, target_unit: Unit
+                 ) -> tuple[tuple[int, int, int, int] | None, list[float], int, float]:
     """The attacks `unit` would make on `target_unit` (each model's weapons at the nearest model of the target, in
     the order they are made): the first as (stat, DEF, POW, ARM), the expected damage of each later one (no power
-    dice), and the target's health left."""
+    dice), the target's health left, and the spill: the expected damage its spray (W14: every other model on the
+    line) and blast (W13: the nearest two on a hit, the target on a miss) weapons do to other enemy models, less
+    `FRIENDLY_FIRE` times what they do to friendly ones. Before, the greedy ignored the spill, so a squad sprayed
+    through its own hero standing between it and the enemy."""
     attacks = []
+    spill = 0.0
+    options = state.options
     targets = target_unit.alive_models
     for model in unit.alive_models:
         target, distance = combat.nearest_in(model, targets)
@@ -294,12 +441,14 @@ def _attack_plan(state: WarcasterState, unit: Unit,
                    if distance <= w.rng and not (model.effects and state.blocked(model, w.type))]
         if weapons:
             defence = state.stat(target, "def")
-            attacks += [(combat.attack_stat(state, model, w), defence, combat.weapon_pow(state, model, w),
-                         combat.armour_against(state, target, w)) for w in weapons]
+            for w in weapons:
+                attacks.append((combat.attack_stat(state, model, w), defence, combat.weapon_pow(state, model, w),
+                                combat.armour_against(state, target, w)))
+                if "spray" in w.qualities or "blast" in w.qualities:
+                    spill += _spill(state, model, target, w, combat.attack_stat(state, model, w))
     remaining = sum(m.health for m in targets)
     if not attacks:
-        return None, [], remaining
-    options = state.options
+        return None, [], remaining, spill
     terms = [combat.chance_to_hit(options, stat, defence, 0) * combat.mean_damage(options, pow_, armour, 0)
              for stat, defence, pow_, armour in attacks[1:]]
-    return attacks[0], terms, remaining
+    return attacks[0], terms, remaining, spill

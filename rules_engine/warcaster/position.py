@@ -56,7 +56,7 @@ STATE_FIELDS = {
     "units": "sides[].units", "models": "sides[].units[].models", "acting": "activation.unit",
     "solo_activation": "activation.solo", "winner": "result.winner", "end_reason": "result.reason",
     "size": "options.table_size", "centre": "options.table_size", "spec_class": "worked out from the units",
-    "_board_cache": "cache", "_aura_bearers": "cache", "_gaps": "cache", "_stats": "cache (policy)",
+    "_board_cache": "cache", "_aura_bearers": "cache", "_gaps": "cache", "_stats": "cache (policy)", "_set_aside": "cache (policy)",
     "memo": "cache (policy)", "_legal": "cache", "_targets": "cache",
 }
 MODEL_FIELDS = {"uid": "uid", "unit": "its unit", "player": "its side", "spec": "code (and its unit's)",
@@ -167,7 +167,7 @@ def _options(raw: Any) -> dict[str, Any]:
         elif isinstance(default, int):
             need_int(value, path, 0)
         elif key == "blast_damage":
-            need_choice(value, path, ("half_pow", "half_pow_minus_arm"))
+            need_choice(value, path, ("damage_roll", "half_pow", "half_pow_minus_arm"))
         elif key == "cypher_attack_stat":
             need_choice(value, path, ("foc", "rat"))
         elif not isinstance(value, type(default)):

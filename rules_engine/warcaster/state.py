@@ -115,6 +115,7 @@ class Table:
         self._gaps: dict[tuple[int, int], float] = {}
         # While frozen (`freeze`): by model uid, that model's stats worked out so far (None: none yet).
         self._stats: list[dict[str, int] | None] | None = None
+        self._set_aside: list[dict[str, int] | None] | None = None
         self.memo: dict[Any, Any] | None = None  # a policy's derived values while frozen
         source = copy_of
         if source is None:
@@ -187,6 +188,14 @@ class Table:
         """A policy is about to weigh the legal actions, and nothing on the table changes until `thaw`: each stat
         is worked out once, and the policy may keep its own derived values in `memo`."""
         self._stats, self.memo = [None] * len(self.models), {}
+
+    def previewing(self, on: bool) -> None:
+        """While a policy previews a move (movement.preview, `on`): stats are worked out afresh, not remembered
+        (auras depend on where models stand); after it (not `on`), the remembered ones are back."""
+        if on:
+            self._set_aside, self._stats = self._stats, None
+        else:
+            self._stats, self._set_aside = self._set_aside, None
 
     def thaw(self) -> None:
         """Forget what `freeze` remembered, so no action is ever applied with a stale value."""

@@ -35,7 +35,7 @@ def test_rules_page_shows_every_game_rule_the_engine_plays(catalog, system):
 
 
 @pytest.mark.parametrize(("system", "option", "default"), [
-    ("hagmi", "opening_split", "2/2"), ("mwda", "breakaway_target", "4"), ("warcaster", "blast_damage", "half_pow"),
+    ("hagmi", "opening_split", "2/2"), ("mwda", "breakaway_target", "4"), ("warcaster", "blast_damage", "damage_roll"),
 ])
 def test_rules_page_lists_the_engine_options_with_defaults(catalog, system, option, default):
     page = _simulator_part(Client().get(f"/rules/{system}/").content.decode())

@@ -18,6 +18,8 @@ OPPONENTS = {opp["slug"]: opp for opp in PACKAGE["opponents"]}
 OLD_SCALE_PACKAGE = json.loads((ROOT / "tests/rules_engine/fixtures/warcaster_old_scale/core-sample.json")
                                .read_text(encoding="utf-8"))
 OLD_CARDS = {card["code"]: card for card in OLD_SCALE_PACKAGE["cards"]}
+# The readings the old scale was played with: W11 stat + dice, W13 ⌈POW/2⌉ blast damage.
+OLD_SCALE_OPTIONS = {"dice_scale": "stat_plus_dice", "blast_damage": "half_pow"}
 LISTS = {path.stem: json.loads(path.read_text(encoding="utf-8"))
          for path in sorted((ROOT / "cards/packages/warcaster/lists").glob("*.json"))}
 
@@ -77,9 +79,9 @@ def table(mine: list[tuple[dict[str, Any], list[tuple[float, float]]]],
 def old_scale_table(mine: list[tuple[dict[str, Any], list[tuple[float, float]]]],
                     theirs: list[tuple[str, list[tuple[float, float]]]], *, rack: list[str] = (),
                     options: dict[str, Any] | None = None) -> WarcasterState:
-    """`table` on the old-scale package with W11's earlier reading (option dice_scale = "stat_plus_dice")."""
-    return table(mine, theirs, rack=rack, options={"dice_scale": "stat_plus_dice", **(options or {})},
-                 cards=OLD_CARDS)
+    """`table` on the old-scale package with W11's earlier reading (option dice_scale = "stat_plus_dice") and
+    W13's reading made for it (blast_damage = "half_pow")."""
+    return table(mine, theirs, rack=rack, options={**OLD_SCALE_OPTIONS, **(options or {})}, cards=OLD_CARDS)
 
 
 def unit_of(state: WarcasterState, player: int, index: int = 0) -> Unit:

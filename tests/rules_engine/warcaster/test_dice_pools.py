@@ -20,7 +20,7 @@ from rules_engine.core.rng import game_rng
 from rules_engine.simulation import build_snapshot, simulator_for
 from rules_engine.warcaster import combat, deployment, odds
 from rules_engine.warcaster.game import DEFAULT_OPTIONS, WarcasterGame
-from tests.rules_engine.warcaster import (CARDS, LISTS, OLD_CARDS, OLD_SCALE_PACKAGE, OPPONENTS, Scripted,
+from tests.rules_engine.warcaster import (CARDS, LISTS, OLD_CARDS, OLD_SCALE_OPTIONS, OLD_SCALE_PACKAGE, OPPONENTS, Scripted,
                                           action_dice, events, model_of, power_dice, table, unit_of)
 
 A, P = odds.ACTION_FACES, odds.POWER_FACES
@@ -225,11 +225,14 @@ OLD_CASES = sorted(label.removeprefix("warcaster: ") for label in OLD_FINGERPRIN
 def test_w11_stat_plus_dice_on_the_old_scale_plays_the_same_games_as_before(label):
     """W11: dice_scale = "stat_plus_dice" with the package as it was: the 60 games of the benchmark case have the
     event logs recorded before the dice pools came in (ENGINE_VERSION 2026.12.3); the greedy cases as re-recorded
-    when the greedy policy began to contest the W16 centre objective (2026.12.4: a policy change, no rule)."""
+    when the greedy policy began to contest the W16 centre objective (2026.12.4), and again when it came to weigh
+    each move where it leaves the unit, to value move cyphers and to count the spill of spray and blast (policy
+    changes, no rule); W13 blast damage as
+    ⌈POW/2⌉ (blast_damage = "half_pow"), the reading that went with that scale."""
     opponents = {o["slug"]: o for o in OLD_SCALE_PACKAGE["opponents"]}
     slug, policy = label.split(" vs ")[1].split(" (")
     snapshot = build_snapshot(LISTS["isa-starsteel-vanguard"], OLD_CARDS, opponents[slug], policy=policy.rstrip(")"),
-                              options={"dice_scale": "stat_plus_dice"})
+                              options=OLD_SCALE_OPTIONS)
     simulator = simulator_for("warcaster")
     prepared = simulator.prepare(snapshot)
     logs = hashlib.sha256()
@@ -239,3 +242,44 @@ def test_w11_stat_plus_dice_on_the_old_scale_plays_the_same_games_as_before(labe
                          max_steps=getattr(simulator, "max_steps", 100_000))
         logs.update(json.dumps(state.events.to_list(), sort_keys=True, ensure_ascii=False).encode())
     assert logs.hexdigest() == OLD_FINGERPRINTS["cases"][f"warcaster: {label}"]
+
+
+# --- W13 blast damage at the real scale
+OOTSUNO_ROCKETS = {"card": "WC-021", "qty": 1, "options": {"cortex": "WC-K04", "weapons": ["WC-W08"]}}  # RAT 3, POW 4 blast
+
+
+def _blast_on_a_miss(options=None):
+    """Ootsuno's Rocket Launcher misses Ridge Sharpshooter (DEF 4, ARM 2, health 3); the blast damage roll then
+    shows 3 strikes."""
+    state = table([(OOTSUNO_ROCKETS, [(15, 6)])], [("WC-017", [(15, 14)])], options=options)
+    attacker, target = model_of(state, 0), model_of(state, 1)
+    state.rng = Scripted(action_dice(0, 0, 0) + action_dice(0, 0, 0, 0) + action_dice(1, 1, 1, 0))
+    combat.make_attack(state, attacker, target, attacker.spec.weapons[0], 0)
+    return state, target
+
+
+def test_w13_blast_damage_is_a_damage_roll_against_arm_by_default():
+    """W13 (option blast_damage = "damage_roll", the default): blast damage passes DEF but meets ARM, as seed 003's
+    「高DEF低ARMユニットを仕留める」 has it: on a miss the target takes a damage roll of the weapon's POW (4 action
+    dice, no power dice) against its ARM: 3 strikes − ARM 2 = 1."""
+    assert DEFAULT_OPTIONS["blast_damage"] == "damage_roll"
+    state, target = _blast_on_a_miss()
+    blast, = events(state, "blast")
+    assert (blast.data["hit"], blast.data["victims"]) == (False, [target.uid])
+    roll, = events(state, "damage_roll")
+    assert (roll.data["target"], roll.data["pow"], roll.data["strikes"], roll.data["arm"]) == (target.uid, 4, 3, 2)
+    assert target.health == 3 - 1
+    assert [e.data["source"] for e in events(state, "damage")] == ["blast"]
+
+
+def test_w13_blast_half_pow_option_ignores_arm():
+    """W13, option blast_damage = "half_pow" (the reading made for W11's stat_plus_dice scale): ⌈4/2⌉ = 2 straight
+    to health, whatever the dice and the ARM."""
+    state, target = _blast_on_a_miss({"blast_damage": "half_pow"})
+    assert not events(state, "damage_roll")
+    assert target.health == 3 - 2
+
+
+def test_w13_blast_option_is_validated():
+    with pytest.raises(ValueError, match="options.blast_damage: expected 'damage_roll' or 'half_pow'"):
+        WarcasterGame(LISTS["isa-starsteel-vanguard"], CARDS, OPPONENTS["isa-starsteel-vanguard"], {"blast_damage": "all"})
