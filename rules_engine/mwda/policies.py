@@ -5,23 +5,31 @@ scores above zero.
 - `mwda-greedy`: focus fire (damaged and valuable targets first; a likely kill gets a bonus), keep the best
   range (walk or run towards the nearest enemy until it can shoot), vent when hot, push only when the expected
   damage beats the push's cost (a heat click for a mech — never into a shutdown — a click of damage otherwise).
+  It minds the enemy's reach: a move or a charge costs what the enemy could then do to the unit on its next turn
+  (`threat_at`: each enemy's best shot from where it stands, or its charge or death from above, its order count of
+  them). M10 gives a unit one order a turn, so a unit that ends a move inside an enemy's reach is attacked before
+  it can attack: the greedy walks into such a place only for a blow back worth twice as much (`OPPORTUNITY`), and
+  falls back, when it has no shot, from attacks it cannot answer.
 - `mwda-defensive`: shoots from range but never charges or jumps in, falls back when it cannot shoot and an
   enemy threatens it, vents at the first heat click and pushes only for a likely kill.
 """
 from __future__ import annotations
 
 import random
+from math import sqrt
 from typing import TYPE_CHECKING
 
 from rules_engine.core.policies import register_policy
 from rules_engine.mwda import actions as A
 from rules_engine.mwda import combat
+from rules_engine.mwda import geometry as geo
 
 if TYPE_CHECKING:  # typed, so that compiled code reads the state and its units directly (no Python attribute lookup)
     from rules_engine.mwda.game import MwdaState
     from rules_engine.mwda.state import Unit
 
 KILL_BONUS = 0.5  # share of a unit's points added for eliminating it
+OPPORTUNITY = 0.5  # share of next turn's best attack counted for a move that makes it possible
 
 
 def _value_per_click(target: Unit) -> float:
@@ -90,6 +98,107 @@ def threatened(state: MwdaState, unit: Unit) -> bool:
                for e in state.enemies(unit))
 
 
+def end_point(state: MwdaState, unit: Unit, toward: int, run: bool) -> tuple[float, float]:
+    """Where an `A.Move` would leave the unit if its straight line is clear (M13: the engine may detour or stop short)."""
+    allowance = combat.move_allowance(unit) * (2.0 if run else 1.0)
+    if toward >= 0:
+        enemy = state.units[toward]
+        travel = state.approach_travel(unit, enemy)
+        dx, dy = enemy.x - unit.x, enemy.y - unit.y
+    else:
+        enemy = nearest_enemy(state, unit)
+        travel = allowance
+        dx, dy = unit.x - enemy.x, unit.y - enemy.y
+    norm = sqrt(dx * dx + dy * dy)
+    if norm <= 0.0:
+        return unit.x, unit.y
+    if travel < 0:
+        dx, dy, travel = -dx, -dy, -travel
+    step = travel if travel < allowance else allowance
+    x, y = unit.x + dx / norm * step, unit.y + dy / norm * step
+    radius = unit.spec.radius
+    x = radius if x < radius else geo.TABLE - radius if x > geo.TABLE - radius else x
+    y = radius if y < radius else geo.TABLE - radius if y > geo.TABLE - radius else y
+    return x, y
+
+
+def blow_value(state: MwdaState, attacker: Unit, target: Unit, chance: float, amount: int) -> float:
+    """Expected points removed from `target` by a blow of `amount` clicks hitting with `chance`."""
+    remaining = combat.remaining_clicks(target)
+    dealt = amount if amount < remaining else remaining
+    score = chance * dealt * _value_per_click(target)
+    if dealt >= remaining:
+        score += chance * KILL_BONUS * target.spec.points
+    return score
+
+
+def best_blow(state: MwdaState, attacker: Unit, ax: float, ay: float, target: Unit, tx: float, ty: float) -> float:
+    """The attacker's best attack on `target` (expected points) with the attacker at (ax, ay) and the target at
+    (tx, ty), the attacker given one order and not moving first except for a charge or death from above (M15, M16):
+    a shot in its weapon's band with line of fire (or indirect fire), or a close attack within its move allowance."""
+    edge = sqrt((ax - tx) ** 2 + (ay - ty) ** 2) - attacker.spec.radius - target.spec.radius
+    if edge < 0.0:
+        edge = 0.0
+    dice = state.options["attack_dice"]
+    attack = combat.click(attacker).attack
+    defense = combat.click(target).defense
+    chance = combat.chance_to_hit(attack, defense, dice)
+    best = 0.0
+    for weapon in (0, 1):
+        arm = attacker.spec.primary if weapon == 0 else attacker.spec.secondary
+        if arm is None or not arm.in_range(edge):
+            continue
+        amount = combat.damage_against(attacker.spec, target.spec, weapon, combat.weapon_damage(attacker, weapon))
+        if amount <= 0:
+            continue
+        if not attacker.spec.has("indirect_fire"):
+            others = [(u.x, u.y, u.spec.radius) for u in state.units
+                      if u.alive and u is not attacker and u is not target] if state.options["bases_block_fire"] else []
+            if not geo.line_of_fire(ax, ay, tx, ty, state.layout, others):
+                continue
+        value = blow_value(state, attacker, target, chance, amount)
+        if value > best:
+            best = value
+    damage = combat.primary_damage(attacker)
+    if damage > 0 and attacker.flying == target.flying and edge <= combat.move_allowance(attacker):
+        if attacker.spec.has("jump") and not attacker.flying:
+            damage += state.options["dfa_damage_bonus"]
+        value = blow_value(state, attacker, target, chance, damage)
+        if value > best:
+            best = value
+    return best
+
+
+def threat_at(state: MwdaState, unit: Unit, x: float, y: float) -> float:
+    """Expected points the enemy could remove from `unit` on its next turn were `unit` standing at (x, y): each
+    enemy that may be ordered then (not a goldfish, fewer than 2 tokens) with its best attack from where it stands
+    (or a charge), less what pushing would cost it (M11); the enemy's order count (M2) of the largest."""
+    values: list[float] = []
+    side = 1 - unit.side
+    for enemy in state.units:
+        if not enemy.alive or enemy.side == unit.side or state.goldfish[enemy.side] or enemy.tokens >= 2:
+            continue
+        value = best_blow(state, enemy, enemy.x, enemy.y, unit, x, y) - push_cost(enemy, careful=False)
+        if value > 0.0:
+            values.append(value)
+    values.sort(reverse=True)
+    total = 0.0
+    for value in values[:state.orders[side]]:
+        total += value
+    return total
+
+
+def chance_at(state: MwdaState, unit: Unit, x: float, y: float) -> float:
+    """The best attack `unit` could make on its next turn from (x, y) at the enemies where they stand."""
+    best = 0.0
+    for enemy in state.units:
+        if enemy.alive and enemy.side != unit.side:
+            value = best_blow(state, unit, x, y, enemy, enemy.x, enemy.y)
+            if value > best:
+                best = value
+    return best
+
+
 class _Heuristic:
     name = "mwda-heuristic"
     careful = False
@@ -98,6 +207,7 @@ class _Heuristic:
     def choose(self, state: MwdaState, rng: random.Random) -> A.Action:
         actions = state.legal_actions()
         self._nearest: dict[int, Unit] = {}
+        self._here: dict[int, float] = {}
         best, best_score = actions[0], self.score(state, actions[0])
         for action in actions[1:]:  # the best score; on a tie, the action listed first
             score = self.score(state, action)
@@ -109,6 +219,13 @@ class _Heuristic:
         found = self._nearest.get(unit.uid)
         if found is None:
             found = self._nearest[unit.uid] = nearest_enemy(state, unit)
+        return found
+
+    def threat_here(self, state: MwdaState, unit: Unit) -> float:
+        """`threat_at` where the unit stands (cached for the decision, like `nearest`)."""
+        found = self._here.get(unit.uid)
+        if found is None:
+            found = self._here[unit.uid] = threat_at(state, unit, unit.x, unit.y)
         return found
 
     def score(self, state: MwdaState, action: tuple) -> float:
@@ -125,6 +242,10 @@ class _Heuristic:
         score = attack_score(state, action)
         if kind in ("charge", "dfa"):
             score *= self.melee_factor
+            path = state.contact_paths.get(action)
+            if path:  # the attacker ends in base contact: what the enemy can then do to it (its target included)
+                x, y = path[-1]
+                score -= threat_at(state, unit, x, y) - self.threat_here(state, unit)
         return score - cost
 
     def vent_score(self, unit: Unit) -> float:
@@ -145,11 +266,22 @@ class _Heuristic:
         reach = combat.move_allowance(unit)
         travel = state.approach_travel(unit, nearest)
         if run:
-            return 2.0 if travel > reach else -1.0
-        return 3.0 if travel <= reach else 1.0
+            base = 2.0 if travel > reach else -1.0
+        else:
+            base = 3.0 if travel <= reach else 1.0
+        if base < 0:
+            return base
+        x, y = end_point(state, unit, toward, run)
+        danger = threat_at(state, unit, x, y) - self.threat_here(state, unit)
+        if danger > 0.0:  # the enemy attacks first (M10): worth it only for a much bigger blow back
+            return OPPORTUNITY * chance_at(state, unit, x, y) - danger
+        return base + OPPORTUNITY * chance_at(state, unit, x, y)
 
     def retreat_score(self, state: MwdaState, unit: Unit, run: bool) -> float:
-        return -5.0
+        """Fall back when it takes the unit out of enemy attacks it cannot answer (it has no shot this turn)."""
+        x, y = end_point(state, unit, -1, run)
+        gain = self.threat_here(state, unit) - threat_at(state, unit, x, y)
+        return gain - (2.0 if run else 1.0) if gain > 0.0 else -5.0
 
 
 class GreedyPolicy(_Heuristic):

@@ -24,7 +24,8 @@ class MwdaHooks:
         return GreedyPolicy()
 
     def rank(self, state: Any, actions: list[Any]) -> list[float]:
-        self._greedy._nearest = {}  # the greedy's per-decision cache (set by its choose)
+        self._greedy._nearest = {}  # the greedy's per-decision caches (set by its choose)
+        self._greedy._here = {}
         return [self._greedy.score(state, action) for action in actions]
 
     def determinize(self, state: Any, player: int, rng: random.Random) -> Any:

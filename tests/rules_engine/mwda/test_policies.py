@@ -1,0 +1,59 @@
+"""The MWDA heuristic policies' decisions about where to stand (M10: a move and an attack are two orders, so the
+unit that ends a move inside an enemy's reach is attacked first).
+
+Each position here is one where the greedy policy used to make the bad choice: walk to its own best range inside
+the reach of an enemy that then shoots first, or charge into base contact where a stronger enemy finishes it."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from rules_engine.core.policies import get_policy
+from rules_engine.mwda import actions as A
+from rules_engine.mwda.policies import end_point, threat_at
+from tests.rules_engine.mwda import battle
+
+
+def _choice(state, name: str = "mwda-greedy"):
+    return get_policy(name).choose(state, random.Random(0))
+
+
+def test_greedy_does_not_walk_into_the_range_of_an_enemy_that_would_shoot_first():
+    """M10/M15: 17.75″ apart, both mechs shoot to 10″ and move 10″. Walking to 9.5″ (the old choice) ends the
+    turn inside the enemy's range: it shoots first. The greedy gives no order instead (the
+    defensive policy falls back)."""
+    state = battle([("T-MECH", 18.0, 5.0)], [("T-MECH", 18.0, 24.0)])
+    mover, enemy = state.units
+    assert ("move", mover.uid, enemy.uid, False) in state.legal_actions()  # the old greedy's choice
+    x, y = end_point(state, mover, enemy.uid, False)
+    assert state.edge(mover, enemy) > 10 and y == pytest.approx(enemy.y - 2 * mover.spec.radius - 9.5)
+    assert threat_at(state, mover, x, y) > 0 == threat_at(state, mover, mover.x, mover.y)
+    assert _choice(state) == A.PASS
+    assert _choice(state, "mwda-defensive") != ("move", mover.uid, enemy.uid, False)
+
+
+def test_greedy_still_closes_in_on_an_enemy_it_outranges():
+    """The mech (10″ range) walks to 9.5″ of infantry that shoots to 6″ and moves 8″: nothing answers it there."""
+    state = battle([("T-MECH", 18.0, 5.0)], [("T-INF", 18.0, 24.0)])
+    mover, enemy = state.units
+    assert _choice(state) == ("move", mover.uid, enemy.uid, False)
+
+
+def test_greedy_does_not_charge_where_a_stronger_enemy_then_finishes_it():
+    """M16 charge: the infantry could charge the enemy infantry for 1 damage, but it would end in base contact
+    within the enemy mech's 10″ range (out of it where it stands): the mech's 3 damage costs more than it wins."""
+    state = battle([("T-INF", 18.0, 10.0)], [("T-INF", 18.0, 19.0), ("T-MECH", 18.0, 28.0)])
+    mover, infantry, mech = state.units
+    charge = ("charge", mover.uid, infantry.uid)
+    assert charge in state.legal_actions()  # the old greedy's choice
+    assert _choice(state) != charge
+
+
+def test_greedy_falls_back_from_an_enemy_it_cannot_answer():
+    """Artillery (4–14″) can shoot the mech (10″ range) 12″ away; the mech cannot shoot back this turn. Walking
+    to 9.5″ would still take a shot first; falling back out of 14″ takes none."""
+    state = battle([("T-MECH", 18.0, 14.0)], [("T-ART", 18.0, 28.25)])
+    mover, artillery = state.units
+    assert not [a for a in state.legal_actions() if a[0] == "shoot"]
+    assert _choice(state) in (("move", mover.uid, -1, False), ("move", mover.uid, -1, True))
