@@ -8,8 +8,9 @@ scores above zero.
   It minds the enemy's reach: a move or a charge costs what the enemy could then do to the unit on its next turn
   (`threat_at`: each enemy's best shot from where it stands, or its charge or death from above, its order count of
   them). M10 gives a unit one order a turn, so a unit that ends a move inside an enemy's reach is attacked before
-  it can attack: the greedy walks into such a place only for a blow back worth twice as much (`OPPORTUNITY`), and
-  falls back, when it has no shot, from attacks it cannot answer.
+  it can attack: the greedy walks into such a place only for a blow back worth twice as much (`OPPORTUNITY`),
+  otherwise holds at the edge of the nearest enemy's reach (`A.Advance`), and falls back, when it has no shot,
+  from attacks it cannot answer.
 - `mwda-defensive`: shoots from range but never charges or jumps in, falls back when it cannot shoot and an
   enemy threatens it, vents at the first heat click and pushes only for a likely kill.
 """
@@ -98,12 +99,13 @@ def threatened(state: MwdaState, unit: Unit) -> bool:
                for e in state.enemies(unit))
 
 
-def end_point(state: MwdaState, unit: Unit, toward: int, run: bool) -> tuple[float, float]:
-    """Where an `A.Move` would leave the unit if its straight line is clear (M13: the engine may detour or stop short)."""
+def end_point(state: MwdaState, unit: Unit, toward: int, run: bool, advance: bool = False) -> tuple[float, float]:
+    """Where an `A.Move` (or with `advance`, an `A.Advance`) would leave the unit if its straight line is clear (M13:
+    the engine may detour or stop short)."""
     allowance = combat.move_allowance(unit) * (2.0 if run else 1.0)
     if toward >= 0:
         enemy = state.units[toward]
-        travel = state.approach_travel(unit, enemy)
+        travel = state.advance_travel(unit, enemy) if advance else state.approach_travel(unit, enemy)
         dx, dy = enemy.x - unit.x, enemy.y - unit.y
     else:
         enemy = nearest_enemy(state, unit)
@@ -172,14 +174,15 @@ def best_blow(state: MwdaState, attacker: Unit, ax: float, ay: float, target: Un
 def threat_at(state: MwdaState, unit: Unit, x: float, y: float) -> float:
     """Expected points the enemy could remove from `unit` on its next turn were `unit` standing at (x, y): each
     enemy that may be ordered then (not a goldfish, fewer than 2 tokens) with its best attack from where it stands
-    (or a charge), less what pushing would cost it (M11); the enemy's order count (M2) of the largest."""
+    (or a charge), when that is worth what pushing would cost it (M11); the enemy's order count (M2) of the
+    largest."""
     values: list[float] = []
     side = 1 - unit.side
     for enemy in state.units:
         if not enemy.alive or enemy.side == unit.side or state.goldfish[enemy.side] or enemy.tokens >= 2:
             continue
-        value = best_blow(state, enemy, enemy.x, enemy.y, unit, x, y) - push_cost(enemy, careful=False)
-        if value > 0.0:
+        value = best_blow(state, enemy, enemy.x, enemy.y, unit, x, y)
+        if value > push_cost(enemy, careful=False):  # worth its push (M11): it attacks, and the blow lands in full
             values.append(value)
     values.sort(reverse=True)
     total = 0.0
@@ -239,6 +242,8 @@ class _Heuristic:
         cost = push_cost(unit, careful=self.careful)
         if kind == "move":
             return self.move_score(state, unit, action) - cost
+        if kind == "advance":
+            return self.advance_score(state, unit, action) - cost
         score = attack_score(state, action)
         if kind in ("charge", "dfa"):
             score *= self.melee_factor
@@ -276,6 +281,21 @@ class _Heuristic:
         if danger > 0.0:  # the enemy attacks first (M10): worth it only for a much bigger blow back
             return OPPORTUNITY * chance_at(state, unit, x, y) - danger
         return base + OPPORTUNITY * chance_at(state, unit, x, y)
+
+    def advance_score(self, state: MwdaState, unit: Unit, action: tuple) -> float:
+        """An `A.Advance`: to the edge of the nearest enemy's reach, when nothing else there can attack first."""
+        toward, run = action[2], action[3]  # Advance.toward, Advance.run
+        if unit.uid in state.shooters or state.units[toward] is not self.nearest(state, unit):
+            return -1.0
+        reach = combat.move_allowance(unit)
+        travel = state.advance_travel(unit, state.units[toward])
+        if run and travel <= reach:
+            return -1.0
+        x, y = end_point(state, unit, toward, run, advance=True)
+        danger = threat_at(state, unit, x, y) - self.threat_here(state, unit)
+        if danger > 0.0:
+            return OPPORTUNITY * chance_at(state, unit, x, y) - danger
+        return (1.5 if run else 2.5) + OPPORTUNITY * chance_at(state, unit, x, y)
 
     def retreat_score(self, state: MwdaState, unit: Unit, run: bool) -> float:
         """Fall back when it takes the unit out of enemy attacks it cannot answer (it has no shot this turn)."""

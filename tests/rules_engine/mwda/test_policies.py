@@ -21,16 +21,20 @@ def _choice(state, name: str = "mwda-greedy"):
 
 def test_greedy_does_not_walk_into_the_range_of_an_enemy_that_would_shoot_first():
     """M10/M15: 17.75″ apart, both mechs shoot to 10″ and move 10″. Walking to 9.5″ (the old choice) ends the
-    turn inside the enemy's range: it shoots first. The greedy gives no order instead (the
-    defensive policy falls back)."""
+    turn inside the enemy's range: it shoots first. The greedy walks to the edge of the enemy's reach instead,
+    ½″ outside it (the defensive policy falls back)."""
     state = battle([("T-MECH", 18.0, 5.0)], [("T-MECH", 18.0, 24.0)])
     mover, enemy = state.units
     assert ("move", mover.uid, enemy.uid, False) in state.legal_actions()  # the old greedy's choice
     x, y = end_point(state, mover, enemy.uid, False)
     assert state.edge(mover, enemy) > 10 and y == pytest.approx(enemy.y - 2 * mover.spec.radius - 9.5)
     assert threat_at(state, mover, x, y) > 0 == threat_at(state, mover, mover.x, mover.y)
-    assert _choice(state) == A.PASS
+    choice = _choice(state)
+    assert choice == ("advance", mover.uid, enemy.uid, False)
     assert _choice(state, "mwda-defensive") != ("move", mover.uid, enemy.uid, False)
+    state.apply(choice)
+    assert state.edge(mover, enemy) == pytest.approx(10.5)
+    assert not any(a[0] == "shoot" for a in state.legal_actions())  # the enemy's turn: nothing to shoot
 
 
 def test_greedy_still_closes_in_on_an_enemy_it_outranges():
