@@ -99,7 +99,8 @@ def test_the_doctor_finds_a_planted_bad_unit_with_an_interval_that_excludes_zero
     best = next(change for change in result["changes"] if change["out"] == "T-PAPER")
     assert best["kind"] == "remove"
     assert best["stats"]["interval"][0] > 0 and best["stats"]["significant"]
-    assert best["sentence"]["en"].endswith("remove 1× Paper Troopers (Army: 2 units instead of 3; 262 points instead of 292)")
+    assert best["sentence"]["en"].endswith(
+        "remove 1× Paper Troopers (Army: 2 units instead of 3; 262 points instead of 292)")
     assert "紙の兵を1体抜く" in best["sentence"]["ja"]
 
 
