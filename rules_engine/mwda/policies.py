@@ -10,7 +10,10 @@ scores above zero.
   them). M10 gives a unit one order a turn, so a unit that ends a move inside an enemy's reach is attacked before
   it can attack: the greedy walks into such a place only for a blow back worth twice as much (`OPPORTUNITY`),
   otherwise holds at the edge of the nearest enemy's reach (`A.Advance`), and falls back, when it has no shot,
-  from attacks it cannot answer.
+  from attacks it cannot answer. §2.3 decides a battle at the round limit on points destroyed, and a draw wins
+  nothing: a side level or behind on points loses patience as the game turns run out (`impatience`, `resolve`:
+  one uniform draw of the policy's stream per decision) and then counts only a quarter of that threat, so it
+  steps in for a 1:1 trade or worse; a side ahead keeps minding the reach.
 - `mwda-defensive`: shoots from range but never charges or jumps in, falls back when it cannot shoot and an
   enemy threatens it, vents at the first heat click and pushes only for a likely kill.
 """
@@ -31,6 +34,8 @@ if TYPE_CHECKING:  # typed, so that compiled code reads the state and its units 
 
 KILL_BONUS = 0.5  # share of a unit's points added for eliminating it
 OPPORTUNITY = 0.5  # share of next turn's best attack counted for a move that makes it possible
+RESOLVE_TURNS = 16  # game turns left (both players') from which a side not ahead on points may lose patience
+RESOLVE_FLOOR = 0.25  # the share of the added threat an impatient side still counts
 
 
 def _value_per_click(target: Unit) -> float:
@@ -202,6 +207,28 @@ def chance_at(state: MwdaState, unit: Unit, x: float, y: float) -> float:
     return best
 
 
+def impatience(state: MwdaState, side: int) -> float:
+    """How likely `side` is to step into the enemy's reach this turn (`resolve`): 0 while it is ahead on points
+    destroyed or more than `RESOLVE_TURNS` game turns (both players' turns, this one included) are left, then the
+    share of those turns already gone."""
+    if state.points_destroyed[side] > state.points_destroyed[1 - side]:
+        return 0.0
+    left = 2 * (state.options["max_rounds"] - state.round) + (2 if state.active == state.first else 1)
+    if left >= RESOLVE_TURNS:
+        return 0.0
+    return 1.0 - left / RESOLVE_TURNS
+
+
+def resolve(state: MwdaState, side: int, draw: float) -> float:
+    """The share of the added threat (`threat_at`) a side counts against a move, a charge or a death from above.
+    §2.3 decides the battle at the round limit on points destroyed, equal points a draw, which wins neither side
+    anything: a side ahead keeps minding the enemy's reach (1); a side level or behind loses patience as the game
+    turns run out, counting only `RESOLVE_FLOOR` of the threat when `draw` (uniform in [0, 1)) falls below its
+    `impatience`. The draw keeps the moment unforeseeable: in a mirror the side that steps into the other's reach
+    first is shot first (M10), so a fixed moment would hand the battle to whichever seat reaches it first."""
+    return RESOLVE_FLOOR if draw < impatience(state, side) else 1.0
+
+
 class _Heuristic:
     name = "mwda-heuristic"
     careful = False
@@ -211,6 +238,7 @@ class _Heuristic:
         actions = state.legal_actions()
         self._nearest: dict[int, Unit] = {}
         self._here: dict[int, float] = {}
+        self._resolve = resolve(state, state.active, rng.random())
         best, best_score = actions[0], self.score(state, actions[0])
         for action in actions[1:]:  # the best score; on a tie, the action listed first
             score = self.score(state, action)
@@ -250,7 +278,7 @@ class _Heuristic:
             path = state.contact_paths.get(action)
             if path:  # the attacker ends in base contact: what the enemy can then do to it (its target included)
                 x, y = path[-1]
-                score -= threat_at(state, unit, x, y) - self.threat_here(state, unit)
+                score -= self._resolve * (threat_at(state, unit, x, y) - self.threat_here(state, unit))
         return score - cost
 
     def vent_score(self, unit: Unit) -> float:
@@ -277,7 +305,7 @@ class _Heuristic:
         if base < 0:
             return base
         x, y = end_point(state, unit, toward, run)
-        danger = threat_at(state, unit, x, y) - self.threat_here(state, unit)
+        danger = self._resolve * (threat_at(state, unit, x, y) - self.threat_here(state, unit))
         if danger > 0.0:  # the enemy attacks first (M10): worth it only for a much bigger blow back
             return OPPORTUNITY * chance_at(state, unit, x, y) - danger
         return base + OPPORTUNITY * chance_at(state, unit, x, y)
@@ -292,7 +320,7 @@ class _Heuristic:
         if run and travel <= reach:
             return -1.0
         x, y = end_point(state, unit, toward, run, advance=True)
-        danger = threat_at(state, unit, x, y) - self.threat_here(state, unit)
+        danger = self._resolve * (threat_at(state, unit, x, y) - self.threat_here(state, unit))
         if danger > 0.0:
             return OPPORTUNITY * chance_at(state, unit, x, y) - danger
         return (1.5 if run else 2.5) + OPPORTUNITY * chance_at(state, unit, x, y)

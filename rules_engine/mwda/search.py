@@ -13,7 +13,7 @@ from typing import Any
 
 from rules_engine.core.policies import register_policy
 from rules_engine.core.search import SearchPolicy, fresh_rng
-from rules_engine.mwda.policies import GreedyPolicy
+from rules_engine.mwda.policies import RESOLVE_FLOOR, GreedyPolicy, impatience
 
 
 class MwdaHooks:
@@ -26,6 +26,7 @@ class MwdaHooks:
     def rank(self, state: Any, actions: list[Any]) -> list[float]:
         self._greedy._nearest = {}  # the greedy's per-decision caches (set by its choose)
         self._greedy._here = {}
+        self._greedy._resolve = 1.0 - impatience(state, state.active) * (1.0 - RESOLVE_FLOOR)  # its expected share
         return [self._greedy.score(state, action) for action in actions]
 
     def determinize(self, state: Any, player: int, rng: random.Random) -> Any:

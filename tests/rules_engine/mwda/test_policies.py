@@ -11,7 +11,7 @@ import pytest
 
 from rules_engine.core.policies import get_policy
 from rules_engine.mwda import actions as A
-from rules_engine.mwda.policies import end_point, threat_at
+from rules_engine.mwda.policies import RESOLVE_FLOOR, RESOLVE_TURNS, end_point, impatience, resolve, threat_at
 from tests.rules_engine.mwda import battle
 
 
@@ -61,3 +61,55 @@ def test_greedy_falls_back_from_an_enemy_it_cannot_answer():
     mover, artillery = state.units
     assert not [a for a in state.legal_actions() if a[0] == "shoot"]
     assert _choice(state) in (("move", mover.uid, -1, False), ("move", mover.uid, -1, True))
+
+
+class _Draw(random.Random):
+    """A policy stream whose uniform draw is fixed: the greedy's one draw per decision (`resolve`)."""
+
+    def __init__(self, value: float) -> None:
+        super().__init__(0)
+        self.value = value
+
+    def random(self) -> float:
+        return self.value
+
+
+def _standoff(round_: int, points: tuple[int, int]):
+    """Two mechs (10″ range, 10″ move) ½″ outside each other's reach; player 0 (first) to order, in `round_`
+    with `points` destroyed."""
+    state = battle([("T-MECH", 18.0, 5.0)], [("T-MECH", 18.0, 5.0 + 10.5 + 2 * 1.0)])
+    mover, enemy = state.units
+    state.place(enemy, 18.0, mover.y + 10.5 + mover.spec.radius + enemy.spec.radius)
+    state.round = round_
+    state.points_destroyed = list(points)
+    return state, mover, enemy
+
+
+def test_greedy_level_on_points_late_in_the_battle_steps_into_the_enemy_reach():
+    """§2.3: at the round limit equal points are a draw, which wins neither side anything. Level at 0–0 with 6 game
+    turns left (round 8, the first player's turn) and losing patience (a low draw), the mech steps into its own
+    range, inside the enemy's: it is shot first (M10) but a 1:1 trade is worth a win. Early in the battle, or
+    with patience left (a high draw), it holds ½″ outside the enemy's reach."""
+    state, mover, enemy = _standoff(8, (0, 0))
+    assert state.edge(mover, enemy) == pytest.approx(10.5)
+    step_in = ("move", mover.uid, enemy.uid, False)
+    assert step_in in state.legal_actions()
+    assert impatience(state, 0) == pytest.approx(1 - 6 / RESOLVE_TURNS)  # round 8 to 10: 6 game turns
+    assert get_policy("mwda-greedy").choose(state, _Draw(0.0)) == step_in
+    assert get_policy("mwda-greedy").choose(state, _Draw(0.99)) != step_in
+    early, mover, enemy = _standoff(1, (0, 0))
+    assert impatience(early, 0) == 0.0
+    assert get_policy("mwda-greedy").choose(early, _Draw(0.0)) != ("move", mover.uid, enemy.uid, False)
+
+
+def test_greedy_ahead_on_points_keeps_out_of_the_enemy_reach_to_the_end():
+    """§2.3: a side ahead on points destroyed wins at the round limit: with the same standoff late in the battle
+    it never steps into the enemy's reach (M10: it would be shot first), whatever its draw; the side behind may."""
+    state, mover, enemy = _standoff(8, (30, 0))
+    assert impatience(state, 0) == 0.0 and resolve(state, 0, 0.0) == 1.0
+    choice = get_policy("mwda-greedy").choose(state, _Draw(0.0))
+    assert choice != ("move", mover.uid, enemy.uid, False)
+    state.apply(choice)
+    assert state.edge(mover, enemy) > 10.0  # still outside the enemy's reach
+    behind, _, _ = _standoff(8, (0, 30))
+    assert impatience(behind, 0) > 0.0 and resolve(behind, 0, 0.0) == RESOLVE_FLOOR
