@@ -13,7 +13,8 @@ scores above zero.
   from attacks it cannot answer. §2.3 decides a battle at the round limit on points destroyed, and a draw wins
   nothing: a side level or behind on points loses patience as the game turns run out (`impatience`, `resolve`:
   one uniform draw of the policy's stream per decision) and then counts only a quarter of that threat, so it
-  steps in for a 1:1 trade or worse; a side ahead keeps minding the reach.
+  steps in for a 1:1 trade or worse; a side ahead keeps minding the reach. On a side's last turn (the round
+  limit's round) no blow back follows, so nothing is worth a step into the reach.
 - `mwda-defensive`: shoots from range but never charges or jumps in, falls back when it cannot shoot and an
   enemy threatens it, vents at the first heat click and pushes only for a likely kill.
 """
@@ -239,6 +240,7 @@ class _Heuristic:
         self._nearest: dict[int, Unit] = {}
         self._here: dict[int, float] = {}
         self._resolve = resolve(state, state.active, rng.random())
+        self._later = state.round < state.options["max_rounds"]  # a turn after this one, for a blow back
         best, best_score = actions[0], self.score(state, actions[0])
         for action in actions[1:]:  # the best score; on a tie, the action listed first
             score = self.score(state, action)
@@ -306,9 +308,10 @@ class _Heuristic:
             return base
         x, y = end_point(state, unit, toward, run)
         danger = self._resolve * (threat_at(state, unit, x, y) - self.threat_here(state, unit))
+        blow = OPPORTUNITY * chance_at(state, unit, x, y) if self._later else 0.0
         if danger > 0.0:  # the enemy attacks first (M10): worth it only for a much bigger blow back
-            return OPPORTUNITY * chance_at(state, unit, x, y) - danger
-        return base + OPPORTUNITY * chance_at(state, unit, x, y)
+            return blow - danger
+        return base + blow
 
     def advance_score(self, state: MwdaState, unit: Unit, action: tuple) -> float:
         """An `A.Advance`: to the edge of the nearest enemy's reach, when nothing else there can attack first."""
@@ -321,9 +324,10 @@ class _Heuristic:
             return -1.0
         x, y = end_point(state, unit, toward, run, advance=True)
         danger = self._resolve * (threat_at(state, unit, x, y) - self.threat_here(state, unit))
+        blow = OPPORTUNITY * chance_at(state, unit, x, y) if self._later else 0.0
         if danger > 0.0:
-            return OPPORTUNITY * chance_at(state, unit, x, y) - danger
-        return (1.5 if run else 2.5) + OPPORTUNITY * chance_at(state, unit, x, y)
+            return blow - danger
+        return (1.5 if run else 2.5) + blow
 
     def retreat_score(self, state: MwdaState, unit: Unit, run: bool) -> float:
         """Fall back when it takes the unit out of enemy attacks it cannot answer (it has no shot this turn)."""

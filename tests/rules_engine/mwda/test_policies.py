@@ -1,4 +1,4 @@
-"""The MWDA heuristic policies' decisions about where to stand (M10: a move and an attack are two orders, so the
+"""The MWDA heuristic and search policies' decisions about where to stand (M10: a move and an attack are two orders, so the
 unit that ends a move inside an enemy's reach is attacked first).
 
 Each position here is one where the greedy policy used to make the bad choice: walk to its own best range inside
@@ -12,6 +12,7 @@ import pytest
 from rules_engine.core.policies import get_policy
 from rules_engine.mwda import actions as A
 from rules_engine.mwda.policies import RESOLVE_FLOOR, RESOLVE_TURNS, end_point, impatience, resolve, threat_at
+from rules_engine.mwda.search import MwdaHooks, pending_blows
 from tests.rules_engine.mwda import battle
 
 
@@ -89,7 +90,8 @@ def test_greedy_level_on_points_late_in_the_battle_steps_into_the_enemy_reach():
     """§2.3: at the round limit equal points are a draw, which wins neither side anything. Level at 0–0 with 6 game
     turns left (round 8, the first player's turn) and losing patience (a low draw), the mech steps into its own
     range, inside the enemy's: it is shot first (M10) but a 1:1 trade is worth a win. Early in the battle, or
-    with patience left (a high draw), it holds ½″ outside the enemy's reach."""
+    with patience left (a high draw), it holds ½″ outside the enemy's reach; on its last turn (round 10 of 10)
+    nothing follows to hit back with, so it holds too."""
     state, mover, enemy = _standoff(8, (0, 0))
     assert state.edge(mover, enemy) == pytest.approx(10.5)
     step_in = ("move", mover.uid, enemy.uid, False)
@@ -100,6 +102,9 @@ def test_greedy_level_on_points_late_in_the_battle_steps_into_the_enemy_reach():
     early, mover, enemy = _standoff(1, (0, 0))
     assert impatience(early, 0) == 0.0
     assert get_policy("mwda-greedy").choose(early, _Draw(0.0)) != ("move", mover.uid, enemy.uid, False)
+    last, mover, enemy = _standoff(10, (0, 0))  # the round limit's round: no turn follows for a blow back
+    assert impatience(last, 0) > 0.8
+    assert get_policy("mwda-greedy").choose(last, _Draw(0.0)) != ("move", mover.uid, enemy.uid, False)
 
 
 def test_greedy_ahead_on_points_keeps_out_of_the_enemy_reach_to_the_end():
@@ -113,3 +118,26 @@ def test_greedy_ahead_on_points_keeps_out_of_the_enemy_reach_to_the_end():
     assert state.edge(mover, enemy) > 10.0  # still outside the enemy's reach
     behind, _, _ = _standoff(8, (0, 30))
     assert impatience(behind, 0) > 0.0 and resolve(behind, 0, 0.0) == RESOLVE_FLOOR
+
+
+def test_search_that_lost_patience_counts_the_blows_it_strikes_first():
+    """The search's rollouts stop at the start of the decider's turn, before its blow back (M10: the side to move
+    strikes first). Level late in the battle (§2.3: a draw wins nothing) and with a low draw, its evaluation
+    counts the blows it can strike from where its units stand; with patience left it counts material only, as
+    when it is ahead."""
+    state, mover, enemy = _standoff(8, (0, 0))
+    state.place(enemy, 18.0, mover.y + 9.0 + mover.spec.radius + enemy.spec.radius)  # inside the mover's range
+    assert ("shoot", mover.uid, enemy.uid, 0) in state.legal_actions()
+    blows = pending_blows(state, 0)
+    assert blows > 0.0
+    hooks = MwdaHooks()
+    hooks.draw = 0.0
+    hooks.rank(state, state.legal_actions())  # the search's root: the decider's share of its losses, material
+    assert hooks.evaluate(state, 0) > 0.0
+    hooks.draw = 0.99
+    hooks.rank(state, state.legal_actions())
+    assert hooks.evaluate(state, 0) == 0.0
+    ahead, _, _ = _standoff(8, (30, 0))
+    hooks.draw = 0.0
+    hooks.rank(ahead, ahead.legal_actions())
+    assert hooks._share == 1.0
