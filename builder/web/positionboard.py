@@ -298,10 +298,19 @@ def _m_move(n: gamereport.Namer, uid: int, toward: int, run: bool) -> str:
     return text
 
 
+def _m_advance(n: gamereport.Namer, uid: int, toward: int, run: bool) -> str:
+    if run:
+        return _t("analysis action", "Run %(unit)s to just outside the reach of %(target)s", unit=n.piece(uid),
+                  target=n.piece(toward))
+    return _t("analysis action", "Move %(unit)s to just outside the reach of %(target)s", unit=n.piece(uid),
+              target=n.piece(toward))
+
+
 _MWDA = {
     "pass": lambda n: _t("analysis action", "Pass (give no more orders this turn)"),
     "vent": lambda n, uid: _t("analysis action", "Vent %(unit)s's heat", unit=n.piece(uid)),
     "move": _m_move,
+    "advance": _m_advance,
     "shoot": lambda n, uid, target, weapon: (
         _t("analysis action", "%(unit)s shoots %(target)s", unit=n.piece(uid), target=n.piece(target)) if not weapon
         else _t("analysis action", "%(unit)s shoots %(target)s with its secondary weapon", unit=n.piece(uid),

@@ -253,7 +253,8 @@ LABELS: Mapping[tuple[str, str], Mapping[str, Any]] = {
         "random": pgettext_lazy("policy", "Random legal moves"),
     },
     ("mwda", "policy"): {
-        "greedy": pgettext_lazy("mwda policy", "Aggressive (focus fire, closes in to its best range)"),
+        "greedy": pgettext_lazy("mwda policy", "Aggressive (focus fire, keeps out of the enemy's reach first; steps in "
+                                               "when level or behind late in the battle)"),
         "defensive": pgettext_lazy("mwda policy", "Defensive (shoots from range, never charges, falls back)"),
         "search": pgettext_lazy("mwda policy", "Search (plays out each option with fresh dice)"),
         "random": pgettext_lazy("policy", "Random legal moves"),

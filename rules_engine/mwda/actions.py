@@ -4,13 +4,16 @@ Each record is a `typing.NamedTuple` whose first field `kind` is the action's na
 and serialises to JSON exactly like the bare tuple it stands for (`Shoot("shoot", 3, 7, 0) == ("shoot", 3, 7, 0)`):
 the same-games fingerprints and stored replays do not see the difference, and tests may compare with bare tuples.
 `MwdaState.legal_actions()` lists them in a fixed order: `PASS`, then for each unit that may be ordered (M10/M11)
-its vent, shoot, close, charge, dfa and move actions.
+its vent, shoot, close, charge, dfa, move and advance actions.
 
 - `Pass` ("pass",) — give no more orders this turn (the turn also ends by itself when the orders are used up or
   no unit can be ordered);
 - `Vent` ("vent", uid) — 冷却: a mech removes `vent` heat clicks; an order, but no action token (M10, M17);
 - `Move` ("move", uid, toward, run) — move towards enemy `toward` to the unit's best range (primary max range −
   ½″), or away from the nearest enemy when `toward` is -1; `run` doubles the allowance (M13); breakaway first (M14);
+- `Advance` ("advance", uid, toward, run) — the move order (M13) to the edge of enemy `toward`'s reach: towards it
+  (or back from it) to stand ½″ outside the longest max range of its weapons, or its move allowance when that is
+  longer and it can charge (`Table.reach`); offered when that place differs from the `Move`'s; logged as a move;
 - `Shoot` ("shoot", uid, target, weapon) — ranged attack, weapon 0 primary / 1 secondary (M15, M16);
 - `Close` ("close", uid, target) — close combat 白兵戦 against an enemy in base contact (M16);
 - `Charge` ("charge", uid, target) — 突撃: move up to the move allowance into base contact, then close combat;
@@ -39,6 +42,13 @@ class Move(NamedTuple):
     kind: str  # "move"
     uid: int
     toward: int  # an enemy's uid, or -1: away from the nearest enemy
+    run: bool
+
+
+class Advance(NamedTuple):
+    kind: str  # "advance"
+    uid: int
+    toward: int  # an enemy's uid
     run: bool
 
 
@@ -76,6 +86,7 @@ PASS: Final = Pass("pass")
 # is as cheap as the bare tuple was (and a record found again is the same object, which `list.index` finds first).
 _VENTS: Final[dict[int, Vent]] = {}
 _MOVES: Final[dict[int, Move]] = {}
+_ADVANCES: Final[dict[int, Advance]] = {}
 _SHOOTS: Final[dict[int, Shoot]] = {}
 _CLOSES: Final[dict[int, Close]] = {}
 _CHARGES: Final[dict[int, Charge]] = {}
@@ -94,6 +105,14 @@ def move(uid: int, toward: int, run: bool) -> Move:
     found = _MOVES.get(key)
     if found is None:
         found = _MOVES[key] = tuple.__new__(Move, ("move", uid, toward, run))
+    return found
+
+
+def advance(uid: int, toward: int, run: bool) -> Advance:
+    key = (uid << 21) | (toward << 1) | run
+    found = _ADVANCES.get(key)
+    if found is None:
+        found = _ADVANCES[key] = tuple.__new__(Advance, ("advance", uid, toward, run))
     return found
 
 
@@ -129,18 +148,18 @@ def dfa(uid: int, target: int) -> Dfa:
     return found
 
 
-Order = Union[Vent, Move, Shoot, Close, Charge, Dfa]  # an order to one unit (`uid`)
+Order = Union[Vent, Move, Advance, Shoot, Close, Charge, Dfa]  # an order to one unit (`uid`)
 Attack = Union[Shoot, Close, Charge, Dfa]  # an order that attacks `target`
 Action = Union[Pass, Order]
 
-_RECORDS: Final[dict[str, Any]] = {"pass": Pass, "vent": Vent, "move": Move, "shoot": Shoot, "close": Close,
-                                    "charge": Charge, "dfa": Dfa}
+_RECORDS: Final[dict[str, Any]] = {"pass": Pass, "vent": Vent, "move": Move, "advance": Advance, "shoot": Shoot,
+                                    "close": Close, "charge": Charge, "dfa": Dfa}
 
 
 def record(action: tuple) -> Action:
     """The record equal to `action` (a bare tuple, e.g. from a stored replay or a test); ValueError if its kind is
     unknown or its length wrong."""
-    if isinstance(action, (Pass, Vent, Move, Shoot, Close, Charge, Dfa)):
+    if isinstance(action, (Pass, Vent, Move, Advance, Shoot, Close, Charge, Dfa)):
         return action
     kind = action[0] if action else None
     cls = _RECORDS.get(kind) if isinstance(kind, str) else None

@@ -291,7 +291,8 @@ class MwdaState(Table):
 
     def _unit_actions(self, unit: Unit) -> list[A.Action]:
         """One unit's orders, in the fixed order of actions.py: vent; per enemy shoot (M15), close or charge and
-        death from above (M16, when a path into contact exists); moves towards each enemy and away (M13)."""
+        death from above (M16, when a path into contact exists); moves towards each enemy (to its best range, and
+        to the edge of that enemy's reach) and away (M13)."""
         uid = unit.uid
         actions: list[A.Action] = []
         if unit.spec.is_mech and unit.heat > 0:
@@ -324,6 +325,11 @@ class MwdaState(Table):
                     actions.append(A.move(uid, enemy.uid, False))
                     if runs and abs(travel) > move:
                         actions.append(A.move(uid, enemy.uid, True))
+                edge = self.advance_travel(unit, enemy)
+                if abs(edge) >= 0.25 and abs(edge - travel) >= 0.25:  # the edge of its reach, when that is elsewhere
+                    actions.append(A.advance(uid, enemy.uid, False))
+                    if runs and abs(edge) > move:
+                        actions.append(A.advance(uid, enemy.uid, True))
             actions.append(A.move(uid, -1, False))
             if runs:
                 actions.append(A.move(uid, -1, True))
@@ -347,9 +353,11 @@ class MwdaState(Table):
             self._end_turn()
         else:
             unit = self.units[cast(A.Order, action).uid]
-            orders.give_order(self, unit, kind)
+            orders.give_order(self, unit, "move" if kind == "advance" else kind)  # M13: a move order
             if kind == "move":  # a plain chain, not getattr(f"_do_{kind}"): native calls once compiled
                 movement.move(self, unit, cast(A.Move, action))
+            elif kind == "advance":
+                movement.advance(self, unit, cast(A.Advance, action))
             elif kind == "shoot":
                 combat.shoot(self, unit, cast(A.Shoot, action))
             elif kind == "vent":  # 冷却 (M10, M17): an order without an action token
@@ -430,6 +438,9 @@ class MwdaState(Table):
         unit = self.units[order.uid].spec.name
         if isinstance(order, A.Vent):
             return f"{unit}: vent (冷却)"
+        if isinstance(order, A.Advance):
+            return (f"{unit}: {'run' if order.run else 'move'} to just outside the reach of "
+                    f"{self.units[order.toward].spec.name}")
         if isinstance(order, A.Move):
             where = ("away from the nearest enemy" if order.toward < 0
                      else f"towards {self.units[order.toward].spec.name}")

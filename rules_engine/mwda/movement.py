@@ -64,13 +64,25 @@ def move_to(state: Table, unit: Unit, path: Sequence[geo.Point], *, run: bool, o
 def move(state: Table, unit: Unit, action: A.Move) -> None:
     """The move order (M13): towards enemy `toward` to the unit's best range, or away from the nearest enemy;
     run doubles the allowance; `jump` and `flight` units move over bases and terrain. Breakaway first (M14)."""
-    toward, run = action.toward, action.run
+    toward = action.toward
+    travel = state.approach_travel(unit, state.units[toward]) if toward >= 0 else -1.0
+    walk(state, unit, toward, travel, action.run)
+
+
+def advance(state: Table, unit: Unit, action: A.Advance) -> None:
+    """The move order (M13) to the edge of an enemy's reach: towards (or back from) enemy `toward` to stand ½″
+    outside it (`Table.reach`). Breakaway first (M14)."""
+    walk(state, unit, action.toward, state.advance_travel(unit, state.units[action.toward]), action.run)
+
+
+def walk(state: Table, unit: Unit, toward: int, travel: float, run: bool) -> None:
+    """Move `travel` inches towards enemy `toward` (negative: away from it), or, when `toward` is -1, the whole
+    allowance away from the nearest enemy (M13, M14)."""
     if not breakaway(state, unit):
         return
     allowance = combat.move_allowance(unit) * (2 if run else 1)
     if toward >= 0:
         enemy = state.units[toward]
-        travel = state.approach_travel(unit, enemy)
         dx, dy = enemy.x - unit.x, enemy.y - unit.y
     else:
         enemy = min(state.enemies(unit), key=lambda e: (state.edge(unit, e), e.uid))

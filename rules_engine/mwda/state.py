@@ -146,6 +146,25 @@ class Table:
             wanted = max(wanted, arm.min_range + 0.5)
         return wanted
 
+    @staticmethod
+    def reach(unit: Unit) -> float:
+        """How far from its base edge a unit can attack on its next order without moving first: the longest max
+        range of its weapons, or its move allowance when it can charge (primary damage above 0) and that is longer."""
+        arm = unit.spec.primary
+        reach = float(arm.max_range)
+        second = unit.spec.secondary
+        if second is not None and second.max_range > reach:
+            reach = float(second.max_range)
+        if combat.primary_damage(unit) > 0:
+            move = float(combat.move_allowance(unit))
+            if move > reach:
+                reach = move
+        return reach
+
+    def advance_travel(self, unit: Unit, enemy: Unit) -> float:
+        """Inches to go towards `enemy` (negative: away) to stand ½″ outside its reach."""
+        return self.edge(unit, enemy) - (self.reach(enemy) + 0.5)
+
     def approach_travel(self, unit: Unit, enemy: Unit) -> float:
         """Inches to go towards `enemy` (negative: away) to stand at the best range."""
         return self.edge(unit, enemy) - self.best_range(unit)

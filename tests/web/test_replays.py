@@ -204,8 +204,8 @@ def test_sentences_name_cards_units_and_sides(make_list, owner, owner_client, pu
     assert "Steel Wolves Strike Troopers 1" in text and "Steel Wolves Strike Troopers 2" in text  # two of one card
     assert turns[0]["heading"] == "Setup" and turns[1]["heading"] == "Round 1 · Turn 1 (you)"
     attack = next(line for line in text.splitlines() if " against defense " in line)
-    assert re.search(r"attack \d+ \+ dice [\d+]+, \d+ in all, against defense \d+, "
-                     r"a (hit for \d+ damage( \(\d+ of \d+ clicks left\))?|miss)\.$", attack)
+    assert re.search(r"attack \d+ \+ dice [\d+]+, \d+ in all, against defense \d+, a (miss|hit for \d+ damage"
+                     r"( \(\d+ of \d+ clicks left\)|: .+ was eliminated \(\d+ points\))?)\.$", attack)  # M15, M16
     page = owner_client.get(f"/simulations/{run.public_id}/games/0/", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
     assert "ラウンド1・ターン1（あなた）" in page and "を配置（" in page
     assert "結果" in page and f"{run.opponent}<" not in page and "greedy" not in page

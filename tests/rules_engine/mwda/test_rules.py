@@ -96,6 +96,24 @@ def test_m13_a_move_stops_at_the_best_range_and_goes_around_bases():
     assert len(path) >= 3  # detoured around the friendly tank in the way
 
 
+def test_m13_a_move_to_the_edge_of_an_enemys_reach_stops_half_an_inch_outside_it():
+    """M13: the move order may also stop ½″ outside an enemy's reach — the longest max range of its weapons (T-ART:
+    14″), or its move allowance when that is longer and it can charge (T-TANK: 8″ range, 8″ move) — walking in, or
+    backing off when the unit stands inside it. It is an order like any move: logged as `move`, one token."""
+    state = battle([("T-MECH", 18, 2)], [("T-ART", 6, 34), ("T-TANK", 30, 34)])
+    mover, artillery, tank = state.units
+    assert state.reach(artillery) == 14 and state.reach(tank) == 8
+    assert ("advance", 0, artillery.uid, False) in state.legal_actions()
+    state.apply(("advance", 0, artillery.uid, True))
+    assert state.edge(mover, artillery) == pytest.approx(14.5)
+    assert events(state, "order")[-1]["order"] == "move" and mover.tokens == 1
+    back = battle([("T-MECH", 18, 20)], [("T-ART", 18, 30)])
+    back.apply(("advance", 0, 1, False))
+    assert back.edge(back.units[0], back.units[1]) == pytest.approx(14.5)
+    assert back.units[0].y < 20
+    assert back.describe(("advance", 0, 1, False)).endswith("to just outside the reach of 試験砲車")
+
+
 def test_m14_breakaway_needs_4_to_6_and_a_failure_spends_the_order():
     """M14: in base contact with an enemy, moving needs 1d6 ≥ 4; on a failure the order is spent."""
     outcomes = set()
