@@ -3,6 +3,8 @@ correction for testing many changes at once, the minimum budget, the two stages,
 on two seeds. Hand-made outcomes for the statistics; the bundled MWDA package for the planted weakness."""
 from __future__ import annotations
 
+import copy
+
 import math
 
 import pytest
@@ -117,12 +119,15 @@ def test_below_the_minimum_budget_the_doctor_refuses_and_says_why():
 
 
 def test_the_plain_paired_run_shows_the_decoy_costs_games():
-    """The planted weakness is real: on the same 300 seeds, the army with its tank wins clearly more often than the
-    army with the decoy (exact sign test on the games that changed)."""
+    """The planted weakness is real: on the same 300 seeds, the army with its tank back (the swap's own list, the tank
+    deployed last, as the doctor plays it: where a unit stands in the line matters in MWDA) wins clearly more often
+    than the army with the decoy (exact sign test on the games that changed)."""
     weak, _catalog, _opponent = _batch(0)
-    strong, _c, _o = _batch(0, planted.strong_army())
+    batch, _c, _o = _batch(3)
+    swapped = copy.deepcopy(weak)
+    swapped["legs"][0]["snapshot"] = next(leg for leg in batch["legs"] if leg["change"] == planted.SWAP_BACK)["snapshot"]
     base = outcomes_of(run_batch(weak, games=300, seed=11)[0], 300)
-    fixed = outcomes_of(run_batch(strong, games=300, seed=11)[0], 300)
+    fixed = outcomes_of(run_batch(swapped, games=300, seed=11)[0], 300)
     stats = paired_test([(1.0, base, fixed)])
     assert stats["delta"] >= 0.08 and stats["p_value"] < 0.001 and stats["interval"][0] > 0
 

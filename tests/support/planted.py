@@ -1,6 +1,6 @@
 """A planted weakness for the list doctor's tests: the bundled MWDA Highland Line army with its Cairn Heavy Tank
 swapped for a "Decoy Tank" — the same tank, the same 88 points, whose guns can never hurt (attack 0, damage 0): a
-unit that can never attack. Against the Steel Wolves pack that measurably costs games (the plain paired run in
+unit that can never attack. Against the Republic Knight Guard that measurably costs games (the plain paired run in
 tests/rules_engine/test_doctor_stats.py shows it), so the doctor should give the swap back as its confirmed change,
 and name the decoy as never used."""
 from __future__ import annotations
@@ -11,7 +11,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 DECOY, TANK = "MW-900", "MW-020"
-OPPONENT = "steel-wolves-pack"
+OPPONENT = "republic-knight-guard"  # there the tank measurably wins games (the plain paired run)
 SWAP_BACK = f"swap:army:{DECOY}>{TANK}"
 
 
