@@ -179,14 +179,14 @@ def remove_beast(state: "Table", unit: Unit, *, dismantle: bool, destroyed_by: i
 
 
 def damage_mothership(state: "Table", index: int, amount: int) -> None:
-    """H34: the players attack the mothership (母艦) as they attack the opponent in a one-on-one game; each point of
-    damage destroys one of its 機獣核 [interpretation, option `mothership_attack` = "cores"; "hits": one core per
-    hit whatever its damage]. Its attrition abilities whose threshold is reached then fire (H30 step 8) and
+    """H34: the players attack the mothership (母艦) as they attack the opponent in a one-on-one game; each
+    hit destroys one of its 機獣核 whatever its damage [interpretation, option `mothership_attack` = "hits"; "cores":
+    one core per point of damage]. Its attrition abilities whose threshold is reached then fire (H30 step 8) and
     victory is checked (H33)."""
     side = _side(state)
     if index != side.index or amount <= 0 or state.over:
         return
-    per_hit = state.options.get("mothership_attack", "cores") == "hits"
+    per_hit = state.options.get("mothership_attack", "hits") == "hits"
     destroyed = min(1 if per_hit else amount, side.cores)
     side.cores -= destroyed
     state.log("mothership_damage", side.index, {"amount": destroyed, "left": side.cores})
@@ -197,7 +197,7 @@ def mothership_targetable(state: "Table", index: int) -> bool:
     """H34: the mothership is an attack target while it holds a core (option `mothership_attack`)."""
     side = state.beasts
     return (side is not None and index == side.index and side.cores > 0
-            and state.options.get("mothership_attack", "cores") != "never")
+            and state.options.get("mothership_attack", "hits") != "never")
 
 
 def check_victory(state: "Table") -> None:

@@ -50,8 +50,8 @@ DEFAULT_OPTIONS: Mapping[str, Any] = {
     "direct_refit_cost": "card_cost",  # H22: a 秘策 card refitting directly pays its cost, or "free"
     "beasts_defend": "never",  # H32: no 機獣 defends; "card": one with a `defend` skill counters / intercepts
     "static_reduce_damage": "own_card",  # H13: static reduce_damage on the unit's card only, or "equipped_and_facilities"
-    "mothership_attack": "cores",  # H34: the players attack the mothership, a core per point of damage; "hits": a
-    # core per hit; "never": the mothership is no target
+    "mothership_attack": "hits",  # H34: the players attack the mothership, a core per hit; "cores": a core per
+    # point of damage; "never": the mothership is no target
     "max_payment_options": 12,
     "max_target_options": 12,
 }

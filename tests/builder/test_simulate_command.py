@@ -161,7 +161,8 @@ def test_a_bad_seat_mode_is_refused_naming_the_choices(bundled):
 
 def test_doctor_takes_the_seat_mode_into_every_leg(bundled):
     out = StringIO()
-    call_command("doctor", str(LIST), "--opponent", "sample-fortress", "--games", "4", "--seed", "2", "--changes", "2",
+    # 900 games: the doctor's minimum budget for 2 changes against one opponent
+    call_command("doctor", str(LIST), "--opponent", "sample-fortress", "--games", "900", "--seed", "2", "--changes", "2",
                  "--seats", "list-first", "--json", stdout=out)
     result = json.loads(out.getvalue())
     for row in result["baseline"]["opponents"]:

@@ -227,25 +227,25 @@ def test_the_fixture_positions_need_the_fixture_cards():
     assert error.value.path.startswith("sides[1].units[0]") and "T-EM1" in error.value.message
 
 
-# ---- H34: in 機獣討滅戦線 the players attack the mothership, a core per point of damage ------------------------------
+# ---- H34: in 機獣討滅戦線 the players attack the mothership, a core per hit ---------------------------------------------
 
 
-def test_H34_an_attack_on_the_mothership_destroys_a_core_per_point_and_its_attrition_fires():
-    """H34: 紅蓮丸 (firepower 3) may attack the スカラベ or the mothership; on the mothership 3 points destroy 3 of its
-    8 cores, so the attrition ability at 7 (charge 1) fires: the revealed スパイクローチ (cost 1, no charger yet)
-    becomes a charger (H30 step 2)."""
+def test_H34_an_attack_on_the_mothership_destroys_a_core_per_hit_and_its_attrition_fires():
+    """H34: 紅蓮丸 (firepower 3) may attack the スカラベ or the mothership; on the mothership its hit destroys one of
+    its 8 cores (a core per hit, whatever its 3 points of damage), so the attrition ability at 7 (charge 1) fires:
+    the revealed スパイクローチ (cost 1, no charger yet) becomes a charger (H30 step 2)."""
     state = _load("H34-attack-the-mothership")
     assert _ids(state) == ["attack:1:10", "attack:1:mothership.1", "end"]
     events = play_ids(state, ["attack:1:mothership.1"])
     assert _events(events) == [
         ("attack", {"unit": "HS-001", "uid": 1, "targets": [["mothership", 1]]}),
-        ("mothership_damage", {"amount": 3, "left": 5}),
-        ("attrition", {"at": 7, "cores": 5}),
+        ("mothership_damage", {"amount": 1, "left": 7}),  # a core per hit (H34, option mothership_attack)
+        ("attrition", {"at": 7, "cores": 7}),
         ("charge", {"amount": 1}),
         ("charge_reveal", {"card": "HB-004", "cost": 1, "chargers": 0, "result": "charger"}),
     ]
     after = export_position("hagmi", state)["sides"][1]
-    assert (after["cores"], after["chargers"], after["attrition_fired"]) == (5, ["HB-004#21"], [0])
+    assert (after["cores"], after["chargers"], after["attrition_fired"]) == (7, ["HB-004#21"], [0])
 
 
 def test_H34_option_never_the_mothership_is_no_target():
