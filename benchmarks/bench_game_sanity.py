@@ -10,8 +10,9 @@ each sample deck against each co-op opponent (機獣討滅戦線), with the same
 with `game_rng(seed, d)` twice, the two sides' policies swapped between the two games, so every policy pairing
 meets both seats. A row: games, mean game length (HAGMI: the list's turns; MWDA and Warcaster: rounds), how the
 games ended (the engine's end reasons, in % of games), draws, and the **first player's** win rate with its 95 %
-Wilson interval (who went first is read off the finished game: the state's `first`, else its first turn). In a
-mirror the first player's rate is the seat's edge; in co-op the players always go first (the rules), so the row
+Wilson interval, and the first player's score with draws counted half (who went first is read off the finished
+game: the state's `first`, else its first turn). In a mirror the first player's score is the seat's edge (the
+40–60 % that docs/simulations.md asks of a credible game); in co-op the players always go first (the rules), so the row
 gives the players' win rate instead.
 
 **Strength** (`--strength`): in each game's first sample mirror, each pair of policies (random, greedy, search)
@@ -195,14 +196,15 @@ def _ends(ended_by: dict[str, int], n: int) -> str:
 
 
 def report(label: str, result: dict[str, Any]) -> list[str]:
-    lines = [f"### {label}", "", "| game | matchup | policy | games | length | ended by | draws | first player wins |",
-             "|---|---|---|---:|---:|---|---:|---|"]
+    lines = [f"### {label}", "", "| game | matchup | policy | games | length | ended by | draws | first player wins | "
+             "first player's score (draws ½) |", "|---|---|---|---:|---:|---|---:|---|---|"]
     for row in result["sanity"]:
         n = row["games"]
         coop = " vs coop-" in row["matchup"]
         first = _rate(row["p0_wins"], n) + " (players)" if coop else _rate(row["first_wins"], n)
+        score = "–" if coop else _rate(row["first_wins"] + row["draws"] / 2, n)
         lines.append(f"| {row['system']} | {row['matchup']} | {row['policy']} | {n} | {row['length']:.1f} | "
-                     f"{_ends(row['ended_by'], n)} | {_pct(row['draws'] / n)} % | {first} |")
+                     f"{_ends(row['ended_by'], n)} | {_pct(row['draws'] / n)} % | {first} | {score} |")
     if result["strength"]:
         lines += ["", "| game | matchup | policy | against | games | policy's score (draws ½) | draws |",
                   "|---|---|---|---|---:|---|---:|"]

@@ -33,7 +33,7 @@ SYSTEM = GameSystem(
         # a 300-point army (M1) of units of 10 points and more: 30 units; 60 is past any format
         zones={"units": 60, "eliminated": 60},
         side_items=300, position_items=1_000,
-        game_seconds=0.001, typical_items=28, typical_list_size=10,
+        game_seconds=0.0015, typical_items=28, typical_list_size=10,
         policy_factors={"greedy": 1.0, "random": 1.9, "defensive": 1.0, "search": 60.0},
     ),
 )

@@ -39,7 +39,7 @@ SYSTEM = GameSystem(
         # W1-W3: at most 3 heroes and 15 other units (`full`), a rack of 12-15 cyphers, 3 void gates
         zones={"units": 40, "gates": 10, "hand": 30, "deck": 30, "discard": 30},
         side_items=400, position_items=1_000,
-        game_seconds=0.0025, typical_items=90, typical_list_size=20,
+        game_seconds=0.004, typical_items=90, typical_list_size=20,
         policy_factors={"greedy": 1.0, "random": 0.7, "search": 90.0},
     ),
 )
