@@ -1,6 +1,6 @@
 """`python manage.py doctor FILE --opponent SLUG[=WEIGHT] ... [--opponent-list FILE[=WEIGHT] ...] --games N --seed S
-[--changes K] [--workers W] [--policy NAME] [--opponent-policy NAME] [--seats MODE] [--json]` (issue 20, the list
-doctor).
+[--changes K] [--workers W] [--policy NAME] [--opponent-policy NAME] [--seats MODE] [--json]`: the list
+doctor.
 
 Tries single changes to the list in FILE (one copy out, one copy of a catalog card in, one swap: at most K of them,
 chosen by rules_engine.doctor.candidate_changes, each keeping the list legal) within a budget of N games in all
