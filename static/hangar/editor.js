@@ -236,13 +236,15 @@
   });
 
   // quantities typed in place and loadouts apply on change (Enter in a field submits by itself)
-  var lastSubmit = 0;
-  form.addEventListener("submit", function () { lastSubmit = Date.now(); }, true);
+  // Submits are counted, not timed: a tick in the same millisecond as the previous tick's submit (a quick second
+  // click) must still send itself; a submit after the change (Enter in a field) already carries it.
+  var submits = 0;
+  form.addEventListener("submit", function () { submits += 1; }, true);
   form.addEventListener("change", function (event) {
     var el = event.target;
     if (!el.matches("input.qty, .applies")) { return; }
-    var changedAt = Date.now();
-    window.setTimeout(function () { if (lastSubmit < changedAt) { submitForm(); } }, 0);
+    var seen = submits;
+    window.setTimeout(function () { if (submits === seen) { submitForm(); } }, 0);
   });
 
   /* --- focus stays on the control pressed ----------------------------------------------------------------- */

@@ -108,7 +108,10 @@ def top_in_page(locator) -> float:
 
 
 def wait_idle(page) -> None:
-    """No editor request in flight or queued (htmx marks the form while it asks)."""
+    """No editor request in flight or queued (htmx marks the form while it asks). A ticked box or a typed number
+    submits the form from a zero-delay timer (static/hangar/editor.js), so one macrotask runs first: otherwise the
+    last tick's request may not have started yet, and the page looks idle before it has sent it."""
+    page.evaluate("() => new Promise(resolve => setTimeout(resolve, 0))")
     page.wait_for_function("() => !document.querySelector('#editor.htmx-request')")
 
 
