@@ -14,11 +14,16 @@ BREAKERS = {"card": "WC-005", "qty": 1}  # squad of 3, SPD 5, Resonance Hammer m
 JIN = {"card": "WC-002", "qty": 1}  # hero (arc node)
 
 
-def _moving(state, unit):
-    state.player, state.phase, state.acting = 0, "move", unit.uid
+def _in_phase(state, unit, phase):
+    """Player 0's `unit` activated and at its `phase` ("move" or "act") of its activation."""
+    state.player, state.phase, state.acting = 0, phase, unit.uid
     unit.activated = True
     state._legal = None
     return state
+
+
+def _moving(state, unit):
+    return _in_phase(state, unit, "move")
 
 
 def test_w16_greedy_steps_onto_the_centre_it_can_fight_from_instead_of_holding_outside_it():
@@ -80,10 +85,7 @@ ENGINEER = {"card": "WC-007", "qty": 1}
 
 
 def _acting(state, unit):
-    state.player, state.phase, state.acting = 0, "act", unit.uid
-    unit.activated = True
-    state._legal = None
-    return state
+    return _in_phase(state, unit, "act")
 
 
 def test_w14_greedy_does_not_spray_through_its_own_model():
