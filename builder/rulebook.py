@@ -5,6 +5,10 @@
 - docs/engine-<system>.md, the rules engine: its "Rules (as) implemented" section and the choices listed with its
   options (the engine's own interpretations), and the options table (what a simulation may switch).
 
+A Japanese page reads the Japanese texts: docs/ja/rules.md and docs/ja/engine-<system>.md, the same headings, rule IDs
+and option names in the same order (tests/web/test_rulebook.py checks they do not drift). A document with no
+Japanese file is read in English, and the page says so (`in_page_language`).
+
 Statements the sources do not make are marked `[interpretation` in both documents; `RuleItem.interpretation` says
 so. The texts stay Markdown (with their source tags, [seed 000], [public], ...): the templates render them with
 the `inline_markdown` filter (builder/web/markdown.py: markdown-it-py, sanitised by nh3, tags as badges).
@@ -24,8 +28,14 @@ from django.conf import settings
 from django.utils.translation import get_language, pgettext, pgettext_lazy
 
 DOCS = Path(settings.BASE_DIR) / "docs"
-RULES_DOC = DOCS / "rules.md"
-SYSTEM_HEADINGS = {"hagmi": "HAGMI!", "mwda": "MechWarrior", "warcaster": "Warcaster"}
+DOCS_JA = DOCS / "ja"
+RULES_NAME = "rules.md"
+RULES_DOC = DOCS / RULES_NAME
+
+# How the parser finds its parts in either language's document.
+_CONSTRUCTION = re.compile(r"Construction|構築")
+_ENGINE_RULES = re.compile(r"^(?:rules|ルール)", re.IGNORECASE)
+_ENGINE_OPTIONS = re.compile(r"option|オプション", re.IGNORECASE)
 
 _BULLET = re.compile(r"^- (.*)$")
 _SUB_BULLET = re.compile(r"^ {2,4}(?:-|\d+\.) (.*)$")
@@ -79,6 +89,21 @@ class EngineOption:
 
 def _read(path: Path) -> str:
     return path.read_text(encoding="utf-8") if path.exists() else ""
+
+
+def engine_name(system: str) -> str:
+    return f"engine-{system}.md"
+
+
+def document(name: str, lang: str) -> Path:
+    """The document a page in `lang` reads: docs/ja/<name> on a Japanese page when it exists, else docs/<name>."""
+    japanese = DOCS_JA / name
+    return japanese if lang == "ja" and japanese.exists() else DOCS / name
+
+
+def in_page_language(name: str, lang: str) -> bool:
+    """Whether a page in `lang` reads `name` in its own language (False: the English text, said on the page)."""
+    return lang != "ja" or document(name, lang).parent == DOCS_JA
 
 
 def _split(lines: list[str], marker: str) -> list[tuple[str, list[str]]]:
@@ -146,20 +171,19 @@ def _items(lines: list[str]) -> tuple[RuleItem, ...]:
     return tuple(items)
 
 
-def _system_part(system: str) -> list[tuple[str, list[str]]]:
-    """The ### sections of a system's part of docs/rules.md."""
-    heading = SYSTEM_HEADINGS.get(system)
-    for title, lines in _split(_read(RULES_DOC).splitlines(), "## "):
-        if heading and heading in title:
+def _system_part(system: str, lang: str) -> list[tuple[str, list[str]]]:
+    """The ### sections of a system's part of docs/rules.md (its ## heading names the slug: "(system slug `mwda`)")."""
+    for title, lines in _split(_read(document(RULES_NAME, lang)).splitlines(), "## "):
+        if f"`{system}`" in title:
             return _split(lines, "### ")
     return []
 
 
-@lru_cache(maxsize=1)
-def rule_texts() -> dict[str, str]:
-    """Rule ID → its text in docs/rules.md (the construction table's last column)."""
+@lru_cache(maxsize=2)
+def rule_texts(lang: str = "en") -> dict[str, str]:
+    """Rule ID → its text in docs/rules.md, or docs/ja/rules.md for "ja" (the construction table's last column)."""
     texts: dict[str, str] = {}
-    for line in _read(RULES_DOC).splitlines():
+    for line in _read(document(RULES_NAME, lang)).splitlines():
         match = re.match(r"^- \*\*([HMW]\d+)\b[^*]*\*\*\s*(.*)$", line)
         if match:
             texts[match.group(1)] = match.group(2)
@@ -167,10 +191,10 @@ def rule_texts() -> dict[str, str]:
 
 
 @lru_cache(maxsize=8)
-def game_sections(system: str) -> tuple[RuleSection, ...]:
-    """How a game of `system` is played (docs/rules.md): the sections after its construction section."""
-    sections = _system_part(system)
-    start = next((i + 1 for i, (title, _) in enumerate(sections) if "Construction" in title), len(sections))
+def game_sections(system: str, lang: str = "en") -> tuple[RuleSection, ...]:
+    """How a game of `system` is played (docs/rules.md in `lang`): the sections after its construction section."""
+    sections = _system_part(system, lang)
+    start = next((i + 1 for i, (title, _) in enumerate(sections) if _CONSTRUCTION.search(title)), len(sections))
     found = [RuleSection(_clean_heading(title), _items(lines)) for title, lines in sections[start:]]
     return tuple(section for section in found if section.items)
 
@@ -180,29 +204,29 @@ def _clean_heading(title: str) -> str:
     return re.sub(r"^\d+(\.\d+)*\s+", "", title)
 
 
-def _engine_doc(system: str) -> list[tuple[str, list[str]]]:
-    return _split(_read(DOCS / f"engine-{system}.md").splitlines(), "## ")
+def _engine_doc(system: str, lang: str) -> list[tuple[str, list[str]]]:
+    return _split(_read(document(engine_name(system), lang)).splitlines(), "## ")
 
 
 @lru_cache(maxsize=8)
-def engine_rules(system: str) -> tuple[RuleItem, ...]:
-    """How the engine implements the rules and where it chose (docs/engine-<system>.md): the bullets of its
-    "Rules (as) implemented" section and those of its options section."""
+def engine_rules(system: str, lang: str = "en") -> tuple[RuleItem, ...]:
+    """How the engine implements the rules and where it chose (docs/engine-<system>.md in `lang`): the bullets of
+    its "Rules (as) implemented" section and those of its options section."""
     found: list[RuleItem] = []
-    for title, lines in _engine_doc(system):
-        if title.lower().startswith("rules"):
+    for title, lines in _engine_doc(system, lang):
+        if _ENGINE_RULES.match(title):
             found += _items(lines)
-        elif "option" in title.lower():  # the choices listed beside the options table, without its lead-in lines
+        elif _ENGINE_OPTIONS.search(title):  # the choices listed beside the options table, without its lead-in lines
             found += [item for item in _items(lines) if not item.paragraph]
     return tuple(found)
 
 
 @lru_cache(maxsize=8)
-def engine_options(system: str) -> tuple[EngineOption, ...]:
-    """The engine's options table (docs/engine-<system>.md): names, default, meaning."""
+def engine_options(system: str, lang: str = "en") -> tuple[EngineOption, ...]:
+    """The engine's options table (docs/engine-<system>.md in `lang`): names, default, meaning."""
     options: list[EngineOption] = []
-    for title, lines in _engine_doc(system):
-        if "option" not in title.lower():
+    for title, lines in _engine_doc(system, lang):
+        if not _ENGINE_OPTIONS.search(title):
             continue
         for line in lines:
             row = _OPTION_ROW.match(line.strip())
@@ -222,6 +246,13 @@ SECTION_HEADINGS: dict[str, object] = {
     "機獣討滅戦線 — co-op mode against 機獣 (the sample opponent for HAGMI goldfish tests)": pgettext_lazy(
         "rules heading", "Co-op mode against the beasts (the sample opponent)"),
     "Game (reference engine)": pgettext_lazy("rules heading", "How a game is played"),
+}
+# docs/ja/rules.md's headings, the same words on the page as the English ones.
+SECTION_HEADINGS |= {
+    "ターンの流れ（参照エンジン）": SECTION_HEADINGS["Turn structure (reference engine)"],
+    "ゲーム（参照エンジン）": SECTION_HEADINGS["Game (reference engine)"],
+    "機獣討滅戦線 — 機獣との協力戦（HAGMI のゴールドフィッシュテストの練習相手）": SECTION_HEADINGS[
+        "機獣討滅戦線 — co-op mode against 機獣 (the sample opponent for HAGMI goldfish tests)"],
 }
 
 # The game terms the English docs write in Japanese without a gloss ("兵器 deck", "from 秘策"): on an English page

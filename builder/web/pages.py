@@ -248,7 +248,7 @@ def package_detail(request: HttpRequest, system: str, slug: str) -> HttpResponse
 def rules(request: HttpRequest, system: str) -> HttpResponse:
     game = system_or_404(system)
     lang = p.ui_lang()
-    texts = rulebook.rule_texts()
+    texts = rulebook.rule_texts(lang)
     rows = [{"id": info.id, "code": info.code, "title": info.title(lang), "severity": info.severity,
              "text": texts.get(info.id or "", ""), "interpretation": "[interpretation" in texts.get(info.id or "", "")}
             for info in RULES if info.system in (system, None)]
@@ -257,6 +257,9 @@ def rules(request: HttpRequest, system: str) -> HttpResponse:
     return render(request, "rules.html", {
         "game": game, "system_name": p.system_name(system), "rules": rows, "formats": formats,
         # How the simulator plays: the game rules of docs/rules.md, the engine's own account and its options.
-        "game_sections": rulebook.game_sections(system), "engine_rules": rulebook.engine_rules(system),
-        "engine_options": rulebook.engine_options(system),
+        "game_sections": rulebook.game_sections(system, lang), "engine_rules": rulebook.engine_rules(system, lang),
+        "engine_options": rulebook.engine_options(system, lang),
+        # The texts in the page's language (docs/ja/ on a Japanese page); an untranslated one is said to be English.
+        "rules_translated": rulebook.in_page_language(rulebook.RULES_NAME, lang),
+        "engine_translated": rulebook.in_page_language(rulebook.engine_name(system), lang),
     })

@@ -6,7 +6,8 @@ list of each sample list, a finished run and replays of each game, a list with a
 - a slug of a vocabulary (formats, opponents, policies, end reasons, violation codes, card-field values, sections,
   visibilities, run statuses, sort orders) where words belong;
 - raw Markdown (`**` or a backtick) outside code, and engine text (`key=value`, `P0`, `True`/`False`);
-- a Japanese vocabulary word on an English page, an English vocabulary word on a Japanese page.
+- a Japanese vocabulary word on an English page, an English vocabulary word on a Japanese page;
+- English prose on a Japanese page (the rules pages' texts come from docs/ja/ there).
 
 The lists of words come from the vocabularies themselves (builder/web/vocabulary.py, the packages' formats and
 opponents, the registry's rules and sections), so a new value is checked too. Data is data: card, list, unit and
@@ -284,6 +285,24 @@ def _word(slug: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![\w/.\-]){re.escape(slug)}(?![\w/\-])")
 
 
+# An English word of prose: lower-case Latin letters standing alone. Names (Warcaster, Mobile HQ), abbreviations
+# (SPD, ARM, LCG), code (left out of the text), paths and files (docs/rules.md, odds.py) are not prose.
+ENGLISH_WORD = re.compile(r"(?<![\w/.\-])[a-z]{3,}(?![\w/.\-])")
+ENGLISH_PROSE_SHARE = 0.02  # at most this share of a Japanese page's words may be English ones
+
+
+def english_prose(text: str) -> list[str]:
+    """English prose on a Japanese page (such as rule texts left in English): when English words are more than
+    ENGLISH_PROSE_SHARE of the page's words (a Japanese word counted as two characters), the lines that have them."""
+    english = ENGLISH_WORD.findall(text)
+    japanese = len(JAPANESE.findall(text)) / 2
+    if not english or len(english) <= ENGLISH_PROSE_SHARE * (len(english) + japanese):
+        return []
+    lines = [line for line in text.splitlines() if ENGLISH_WORD.search(line)]
+    return [f"English prose ({len(english)} English words to {japanese:.0f} Japanese) in {line[:120]!r}"
+            for line in lines[:20]]
+
+
 def _without_data(text: str, site: Site) -> str:
     for word in site.data_words:
         text = text.replace(word, " ")
@@ -323,7 +342,8 @@ def problems_of(site: Site, language: str, part: tuple[int, int] = (0, 1)) -> li
             for word in ja_words:
                 if word in words:
                     found.append(f"{where}: the Japanese word {word!r} on an English page")
-        elif name != "rules":  # the rules pages quote the English rule texts (docs/rules.md), said so at their top
+        elif language == "ja":  # the Japanese rules pages read docs/ja/: their rule texts are checked too
+            found += [f"{where}: {problem}" for problem in english_prose(words)]
             for word, pattern in en_patterns.items():
                 if pattern.search(words):
                     found.append(f"{where}: the English word {word!r} on a Japanese page")
@@ -356,3 +376,14 @@ def test_the_crawler_sees_what_it_must_catch():
     assert _word("tactics-v4").search(text) and "兵装" in text
     assert _word("tactics-v4").search("see /formats/tactics-v4/") is None  # a path is not a shown slug
     assert PageText.of("<p>words <code>`code`</code> <script>x=1</script></p>") == "words"
+
+
+def test_a_japanese_page_with_english_prose_fails():
+    """A Japanese rules page whose rule texts are English fails; names, abbreviations, code and paths in Japanese
+    sentences do not count."""
+    english_rule = PageText.of("<h1>HAGMI! の構築ルール</h1><p><strong>H1</strong> The Weapons deck has at least "
+                               "20 cards; each player shuffles the decks separately.</p>")
+    assert english_prose(english_rule)
+    japanese_rule = PageText.of("<p><strong>W11</strong> 攻撃ロールは RAT の数のアタックダイスを振る（<code>pools</code>、"
+                                "docs/rules.md、odds.py、Warcaster、Mobile HQ）。</p>")
+    assert not english_prose(japanese_rule)

@@ -121,8 +121,8 @@ def test_no_raw_markdown_or_bracket_tag_reaches_the_rules_page(catalog, system, 
     text = _text(page[page.index("<main"):])
     assert "**" not in text and "`" not in text
     assert not re.search(r"\[(seed \d{3}|public|interpretation)\b", text)
-    if system == "hagmi":
-        assert "At most <strong>2</strong> copies" in page  # H4's **2**, rendered
+    if system == "hagmi":  # H4's **2**, rendered
+        assert ("At most <strong>2</strong> copies" if language == "en" else "<strong>2</strong> 枚まで") in page
 
 
 @pytest.mark.parametrize("language", ["en", "ja"])
@@ -150,10 +150,100 @@ def test_the_rules_page_has_a_legend_of_its_badges(catalog, language, seed, word
     assert all(title == meaning for title, _badge, meaning in found)  # the tooltip and the legend say the same
 
 
-def test_the_japanese_page_says_once_that_the_rule_texts_are_english(catalog):
-    japanese = Client(HTTP_ACCEPT_LANGUAGE="ja").get("/rules/warcaster/").content.decode()
-    assert japanese.count('class="rules-language-note"') == 1 and "参照ルール（英語）" in japanese
-    assert 'class="rules-language-note"' not in Client().get("/rules/warcaster/").content.decode()
+def test_the_japanese_page_reads_the_japanese_rules_and_says_nothing_of_english(catalog):
+    """docs/ja/ has every rules text: the Japanese page has no "the texts are in English" note, the English page
+    neither."""
+    for language in ("ja", "en"):
+        page = Client(HTTP_ACCEPT_LANGUAGE=language).get("/rules/warcaster/").content.decode()
+        assert 'class="rules-language-note' not in page and "参照ルール（英語）" not in page, language
+
+
+def test_a_document_without_its_japanese_text_is_shown_in_english_and_said_so(catalog, tmp_path, monkeypatch):
+    """An engine document not yet in docs/ja/ is read in English on the Japanese page, and the page says so above
+    it; the rules it does have in Japanese are shown in Japanese."""
+    (tmp_path / "rules.md").write_text((rulebook.DOCS_JA / "rules.md").read_text(encoding="utf-8"), encoding="utf-8")
+    monkeypatch.setattr(rulebook, "DOCS_JA", tmp_path)
+    for cached in (rulebook.rule_texts, rulebook.game_sections, rulebook.engine_rules, rulebook.engine_options):
+        cached.cache_clear()
+    try:
+        page = Client(HTTP_ACCEPT_LANGUAGE="ja").get("/rules/hagmi/").content.decode()
+    finally:
+        for cached in (rulebook.rule_texts, rulebook.game_sections, rulebook.engine_rules, rulebook.engine_options):
+            cached.cache_clear()
+    assert page.count('class="rules-language-note engine-language-note"') == 1
+    assert "兵器デッキは20枚以上" in page  # H1 from docs/ja/rules.md
+    engine = page[page.index('<h3 id="engine">'):]
+    assert "An emergency window" in engine  # docs/engine-hagmi.md, in English
+
+
+@pytest.mark.parametrize("system", sorted(GAME_RULE_IDS))
+def test_each_page_renders_the_rules_in_its_own_language(catalog, system):
+    """The Japanese page shows docs/ja/rules.md and docs/ja/engine-<system>.md, the English page docs/rules.md
+    and docs/engine-<system>.md: each rule's text is the one of its language's document."""
+    def texts(language: str) -> dict[str, str]:
+        return {item.id: " ".join((item.title, item.text, *item.sub))
+                for section in rulebook.game_sections(system, language) for item in section.items}
+
+    for language, other in (("ja", "en"), ("en", "ja")):
+        page = Client(HTTP_ACCEPT_LANGUAGE=language).get(f"/rules/{system}/").content.decode()
+        for rule in GAME_RULE_IDS[system]:
+            item = page[page.index(f'<li id="{rule}">'):]
+            shown = _text(item[:item.index("</li>")])
+            words = _words(texts(language)[rule])
+            assert words and all(word in shown for word in words[:3]), (language, rule, words[:3])
+            if language == "ja":  # not the English text (the English one quotes the seeds' Japanese: not checked)
+                english = [word for word in _words(texts(other)[rule]) if word.isascii()][:3]
+                assert english and not all(word in shown for word in english), (rule, english)
+        table = _text(page[page.index('<h3 id="engine-options">'):])
+        for option in rulebook.engine_options(system, language)[:3]:
+            words = _words(option.meaning)
+            assert words and all(word in table for word in words[:2]), (language, option.names, words[:2])
+
+
+def _words(markdown: str) -> list[str]:
+    """Runs of 4+ Japanese characters or 5+ Latin letters of a text, without its code and source tags."""
+    return re.findall(r"[\u3040-\u30ff\u3400-\u9fff]{4,}|[A-Za-z]{5,}", re.sub(r"`[^`]*`|\[[^]]*\]", "", markdown))
+
+
+def _ids(text: str) -> list[str]:
+    return re.findall(r"\*\*([HMW]\d+)\b", text)
+
+
+def _option_names(text: str) -> list[str]:
+    return re.findall(r"(?i:options?|オプション) `([^`]+)`", text)
+
+
+def test_the_japanese_rules_have_every_rule_id_option_and_heading_of_the_english_ones():
+    """docs/ja/rules.md cannot drift from docs/rules.md: the same rule IDs (H1…, M1…, W1…) in the same order, the
+    same `option` names in the same order, the same number of headings, and every code span of the English text."""
+    english = (rulebook.DOCS / "rules.md").read_text(encoding="utf-8")
+    japanese = (rulebook.DOCS_JA / "rules.md").read_text(encoding="utf-8")
+    assert _ids(english) and _ids(japanese) == _ids(english)
+    assert _option_names(japanese) == _option_names(english)
+    for marker in ("## ", "### "):
+        assert len(re.findall(rf"^{marker}", japanese, re.M)) == len(re.findall(rf"^{marker}", english, re.M))
+    assert set(re.findall(r"`([^`]+)`", english)) <= set(re.findall(r"`([^`]+)`", japanese))
+    for system in GAME_RULE_IDS:  # what the page reads: the same sections and rules
+        assert [s.items and [i.id for i in s.items] for s in rulebook.game_sections(system, "ja")] == [
+            s.items and [i.id for i in s.items] for s in rulebook.game_sections(system, "en")]
+        assert rulebook.rule_texts("ja").keys() == rulebook.rule_texts("en").keys()
+
+
+@pytest.mark.parametrize("system", sorted(GAME_RULE_IDS))
+def test_the_japanese_engine_documents_have_every_rule_id_and_option_of_the_english_ones(system):
+    """docs/ja/engine-<system>.md has the engine's rules (the same rule IDs in the same order, the same number of
+    statements) and its options table (the same option names and defaults in the same order), and every option
+    named in the English statements."""
+    english, japanese = rulebook.engine_rules(system, "en"), rulebook.engine_rules(system, "ja")
+    assert [item.id for item in japanese] == [item.id for item in english]
+    assert [bool(item.interpretation) for item in japanese] == [bool(item.interpretation) for item in english]
+    assert [(o.names, o.default) for o in rulebook.engine_options(system, "ja")] == [
+        (o.names, o.default) for o in rulebook.engine_options(system, "en")]
+    def spans(item: rulebook.RuleItem) -> set[str]:
+        return set(re.findall(r"`([^`]+)`", " ".join((item.title, item.text, *item.sub))))
+
+    for item_en, item_ja in zip(english, japanese, strict=True):
+        assert spans(item_en) <= spans(item_ja), (item_en.id or item_en.title, spans(item_en) - spans(item_ja))
 
 
 @pytest.mark.parametrize(("language", "line"), [
@@ -182,5 +272,16 @@ def test_the_english_page_reads_the_game_terms_in_english_the_japanese_page_in_j
     assert "shuffles the Weapons, Tactics and damage decks separately; Secret is set aside" in text
     assert "<h3>Secret, refit and design <span" in english and "fuel</strong> (燃料)" in english
     japanese = Client(HTTP_ACCEPT_LANGUAGE="ja").get("/rules/hagmi/").content.decode()
-    assert "shuffles the 兵器, 作戦 and damage decks separately; 秘策 is set aside" in japanese
+    assert "兵器デッキ、作戦デッキ、ダメージデッキを別々にシャッフルし、秘策は脇に置く" in japanese
     assert "<h3>秘策・改装・設計 <span" in japanese and "<h3>ターンの流れ</h3>" in japanese
+
+
+@pytest.mark.parametrize("system", sorted(GAME_RULE_IDS))
+def test_the_japanese_rules_page_has_no_english_prose_and_no_policy_slug(catalog, system):
+    """The Japanese rules page reads in Japanese (the every-word crawler's English-prose check), and a policy is
+    named by its label (「強欲」), never by its slug (greedy)."""
+    from tests.web.test_every_word import PageText, english_prose
+
+    text = PageText.of(Client(HTTP_ACCEPT_LANGUAGE="ja").get(f"/rules/{system}/").content.decode())
+    assert not english_prose(text), english_prose(text)
+    assert not re.search(r"(?<![\w/.\-])(?:greedy|search|random|defensive)(?![\w/\-])", text)
