@@ -18,6 +18,7 @@ The format options in force (a package's format `options`, docs/card-fields.md) 
 """
 from __future__ import annotations
 
+import functools
 import json
 import re
 from dataclasses import dataclass
@@ -127,6 +128,19 @@ def _lead(raw: str) -> RuleItem:
     return RuleItem("", title, rest.strip())
 
 
+_CJK_END = re.compile(r"[\u3000-\u30ff\u3400-\u9fff\uff00-\uffef]$")
+_CJK_START = re.compile(r"^[\u3000-\u30ff\u3400-\u9fff\uff00-\uffef]")
+
+
+def _joined(first: str, second: str) -> str:
+    """Two wrapped lines of a bullet as one: a space between them, none between two Japanese characters (Japanese
+    has no spaces between words: "車両・" + "歩兵" is "車両・歩兵")."""
+    if not first:
+        return second
+    gap = "" if _CJK_END.search(first) and _CJK_START.search(second) else " "
+    return f"{first}{gap}{second}"
+
+
 def _items(lines: list[str]) -> tuple[RuleItem, ...]:
     """The bullets of a section (with their wrapped lines and sub-points) and its plain paragraphs; tables,
     code and sub-headings are left out."""
@@ -138,7 +152,8 @@ def _items(lines: list[str]) -> tuple[RuleItem, ...]:
     def flush() -> None:
         nonlocal text, subs, kind
         if text:
-            item = _lead(" ".join(text)) if kind == "bullet" else RuleItem("", "", " ".join(text))
+            whole = functools.reduce(_joined, text, "")
+            item = _lead(whole) if kind == "bullet" else RuleItem("", "", whole)
             items.append(RuleItem(item.id, item.title, item.text, tuple(subs), paragraph=kind == "paragraph"))
         text, subs, kind = [], [], ""
 
@@ -159,7 +174,7 @@ def _items(lines: list[str]) -> tuple[RuleItem, ...]:
             subs.append(sub.group(1).strip())
         elif line.startswith(" ") and kind:
             if subs:
-                subs[-1] += " " + line.strip()
+                subs[-1] = _joined(subs[-1], line.strip())
             else:
                 text.append(line.strip())
         else:

@@ -285,3 +285,12 @@ def test_the_japanese_rules_page_has_no_english_prose_and_no_policy_slug(catalog
     text = PageText.of(Client(HTTP_ACCEPT_LANGUAGE="ja").get(f"/rules/{system}/").content.decode())
     assert not english_prose(text), english_prose(text)
     assert not re.search(r"(?<![\w/.\-])(?:greedy|search|random|defensive)(?![\w/\-])", text)
+
+
+def test_wrapped_japanese_lines_join_without_a_space():
+    """A Japanese bullet wrapped in the Markdown reads as one sentence: no space where two Japanese characters meet
+    at a line break (docs/ja/engine-mwda.md M11 wraps in 「車両・」「歩兵」), a space between English words."""
+    m11 = next(item for item in rulebook.engine_rules("mwda", "ja") if item.id == "M11")
+    assert "車両・歩兵" in m11.text and "・ 歩兵" not in m11.text
+    english = next(item for item in rulebook.engine_rules("mwda", "en") if item.id == "M11")
+    assert "instead of the token" in english.text  # "instead" ends a line, "of" starts the next
