@@ -146,7 +146,7 @@ def _get(url: str, bounds: Bounds, deadline: float) -> tuple[int, str | None, by
         size = 0
         while not response.isclosed():  # it closes itself once the whole body is read
             sock.settimeout(_remaining(url, bounds, deadline))
-            chunk = response.read(CHUNK)
+            chunk = response.read1(CHUNK)  # what one receive brings: the deadline is checked between them
             if not chunk:
                 break
             size += len(chunk)

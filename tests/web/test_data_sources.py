@@ -379,3 +379,27 @@ def test_the_check_data_source_command_checks_and_imports(server, capsys):
     DataSource.objects.create(name="broken", url=server.url("broken"), kind="index")
     with pytest.raises(CommandError, match=r"check failed \(status\): HTTP 500"):
         call_command("check_data_source", "broken")
+
+
+def test_an_index_naming_other_files_or_too_many_is_refused(staff_client, server, worker, monkeypatch):
+    server.files["notes.txt"] = ("catalogue", "cat-notes", "Notes", 1)
+    server.write_index()
+    page = failed_check(staff_client, registered(staff_client, server, name="notes"))
+    assert "The index names notes.txt, which is not a .gst, .gstz, .cat or .catz file" in page
+    del server.files["notes.txt"]
+    server.write_index()
+    monkeypatch.setattr(datasources, "MAX_INDEX_ENTRIES", 2)
+    page = failed_check(staff_client, registered(staff_client, server, name="many"))
+    assert "The index names more than 2 files, the limit" in page
+
+
+def test_a_check_past_its_time_limit_says_so_and_never_stays_checking(staff_client, server, monkeypatch, worker):
+    from celery.exceptions import SoftTimeLimitExceeded
+
+    def too_long(*args):
+        raise SoftTimeLimitExceeded()
+
+    monkeypatch.setattr(datasources, "source_check_run", too_long)
+    page = failed_check(staff_client, registered(staff_client, server))
+    assert "The check took longer than its time limit and was stopped." in page
+    assert 'http-equiv="refresh"' not in page
