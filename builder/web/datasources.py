@@ -57,7 +57,7 @@ class DataSourceForm(forms.Form):
 
 def import_page_context(form: DataSourceForm | None = None) -> dict[str, Any]:
     """What the data import page shows of the sources: each registered one, and the form to register one."""
-    return {"sources": [_row(source) for source in DataSource.objects.all()],
+    return {"sources": [_row(source) for source in DataSource.objects.defer("pending", "preview", "found")],
             "source_form": form or DataSourceForm(prefix="source"),
             "source_file_mb": datasources.MAX_FILE_BYTES // (1024 * 1024),
             "source_total_mb": datasources.MAX_TOTAL_BYTES // (1024 * 1024),
@@ -114,7 +114,7 @@ def error_text(code: str, error: dict[str, Any]) -> str:
 
 
 def _source(pk: int) -> DataSource:
-    source = DataSource.objects.filter(pk=pk).first()
+    source = DataSource.objects.defer("pending").filter(pk=pk).first()  # the fetched files: read by the import only
     if source is None:
         raise Http404("no such data source")
     return source
