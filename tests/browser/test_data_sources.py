@@ -28,11 +28,13 @@ WORDS = {
     "en": {"register": "Register", "check": "Check for updates", "checking": "checking…",
            "update": "update found", "import": "Import as the package's next version", "none": "no update",
            "new": f"Imported: the new package {SLUG}, version r3-5-2",
-           "next": f"Imported: the package {SLUG} is now version r3-5-3", "revised": "new revision"},
+           "next": f"Imported: the package {SLUG} is now version r3-5-3", "revised": "new revision",
+           "http404": "The server answered HTTP 404", "check_it": "Check Warcaster test data for updates"},
     "ja": {"register": "登録", "check": "更新を確認", "checking": "確認中…", "update": "更新があります",
            "import": "パッケージの次のバージョンとして取り込む", "none": "更新なし",
            "new": f"取り込みました。新しいパッケージ {SLUG}、バージョン r3-5-2",
-           "next": f"取り込みました。パッケージ {SLUG} はバージョン r3-5-3", "revised": "新しいリビジョン"},
+           "next": f"取り込みました。パッケージ {SLUG} はバージョン r3-5-3", "revised": "新しいリビジョン",
+           "http404": "サーバーの応答は HTTP 404 でした", "check_it": "Warcaster test data の更新を確認"},
 }
 
 
@@ -72,6 +74,13 @@ def test_staff_register_check_and_import_a_data_source(site, new_page, make_user
     page.set_viewport_size({"width": size[0], "height": size[1]})
     page.context.add_cookies([{"name": "django_language", "value": language, "url": site}])
     log_in(page, site, "curator")
+    gone = DataSource.objects.create(name="Old mirror", url=source_server.url("gone/index.bsi"), kind="index")
+    page.goto(f"{site}/data/sources/{gone.pk}/")
+    page.get_by_role("button", name=words["check"], exact=True).click()
+    expect(page.locator("#source-error")).to_contain_text(words["http404"], timeout=15_000)
+    assert_nothing_covers_a_control(page, f"data source failed {size[0]} {language}")
+    shoot(page, f"data-sources-failed-{size[0]}-{language}")
+    source_server.requests.clear()
     page.goto(f"{site}/data/import/")
     form = page.locator("#register-source")
     form.locator("input[name=source-name]").fill("Warcaster test data")
@@ -101,7 +110,7 @@ def test_staff_register_check_and_import_a_data_source(site, new_page, make_user
     expect(page.locator("table.data-sources")).to_contain_text(words["none"])
     assert_nothing_covers_a_control(page, f"data sources list {size[0]} {language}")
     shoot(page, f"data-sources-list-{size[0]}-{language}")
-    page.locator("table.data-sources").get_by_role("button").click()
+    page.locator("table.data-sources").get_by_role("button", name=words["check_it"], exact=True).click()
     expect(page).to_have_url(f"{site}/data/sources/{source.pk}/")
     expect(page.locator("#source-status")).to_have_text(words["update"], timeout=15_000)
     expect(page.locator("tr.change-revised")).to_contain_text(words["revised"])

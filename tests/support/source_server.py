@@ -9,17 +9,26 @@ import shutil
 import threading
 import time
 import zipfile
+from xml.etree import ElementTree
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 FOLDER = Path(__file__).resolve().parents[1] / "cards" / "fixtures" / "battlescribe" / "folder"
 INDEX_NS = "http://www.battlescribe.net/schema/dataIndexSchema"
-# The fixture folder's files: file name -> (dataType, dataId, dataName, dataRevision)
-FILES = {
-    "hangar-test.gst": ("gamesystem", "hts-0001", "Warcaster Hangar Test", 3),
-    "iron-star-alliance.cat": ("catalogue", "cat-isa-01", "Iron Star Alliance", 5),
-    "star-league.cat": ("catalogue", "cat-sl-01", "Star League", 2),
-}
+
+
+def folder_files() -> dict[str, tuple[str, str, str, int]]:
+    """The fixture folder's files, game system first: file name -> (dataType, dataId, dataName, dataRevision), read
+    from each file's root element, as a publisher's tool writes its index."""
+    files = {}
+    for path in sorted(FOLDER.iterdir(), key=lambda path: (path.suffix != ".gst", path.name)):
+        root = ElementTree.parse(path).getroot()
+        kind = "gamesystem" if root.tag.endswith("}gameSystem") else "catalogue"
+        files[path.name] = (kind, root.get("id"), root.get("name"), int(root.get("revision")))
+    return files
+
+
+FILES = folder_files()
 
 
 def index_xml(files: dict[str, tuple[str, str, str, int]], repositories: list[str] = ()) -> bytes:
