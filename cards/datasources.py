@@ -21,6 +21,7 @@ to say in the reader's language.
 from __future__ import annotations
 
 import io
+import re
 import secrets
 import tempfile
 import zipfile
@@ -151,7 +152,11 @@ def source_check_now(source: DataSource) -> DataSource:
     token = secrets.token_hex(16)
     DataSource.objects.filter(pk=source.pk).update(status=DataSource.Status.CHECKING, check_token=token,
                                                    check_requested_at=timezone.now())
-    source_check_run(source.pk, token)
+    try:
+        source_check_run(source.pk, token)
+    except Exception as error:  # noqa: BLE001  (as the task does: never left "checking")
+        source_check_failed(source.pk, token, "failed", f"the check failed ({error!r})")
+        raise
     source.refresh_from_db()
     return source
 
@@ -264,7 +269,7 @@ def _index_files(index_url: str, entries: list[IndexEntry], repositories: list[s
         if spent >= MAX_TOTAL_BYTES:
             raise SourceError("total_too_big", f"more than {MAX_TOTAL_BYTES} bytes in all", url=index_url,
                               file=entry.file, limit=MAX_TOTAL_BYTES)
-        relative = quote(entry.file.replace("\\", "/"), safe="/")
+        relative = entry.file if urlsplit(entry.file).scheme else quote(entry.file.replace("\\", "/"), safe="/")
         candidates = [urljoin(index_url, relative)] + [urljoin(base.rstrip("/") + "/", relative)
                                                       for base in repositories]
         raw = None
@@ -403,7 +408,7 @@ def source_import(source: DataSource, *, sha256: str, user=None) -> services.Imp
     with transaction.atomic():
         source = DataSource.objects.select_for_update().get(pk=source.pk)
         pending = bytes(source.pending) if source.pending is not None else b""
-        if (source.status != DataSource.Status.UPDATE or not pending or not sha256
+        if (source.status != DataSource.Status.UPDATE or not pending or not re.fullmatch(r"[0-9a-f]{64}", sha256)
                 or not secrets.compare_digest(sha256, source.pending_sha256)):
             raise ImportRefused("stale")
         uploads = _unpack(pending)

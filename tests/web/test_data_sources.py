@@ -321,6 +321,8 @@ def test_a_stale_or_changed_update_is_not_imported(staff_client, server, worker,
     before = counts()
     wrong = staff_client.post(f"/data/sources/{source.pk}/import/", {"sha256": "0" * 64}, HTTP_ACCEPT_LANGUAGE="en")
     assert "This update is no longer waiting to be imported" in staff_client.get(wrong["Location"]).content.decode()
+    odd = staff_client.post(f"/data/sources/{source.pk}/import/", {"sha256": "é" * 64}, HTTP_ACCEPT_LANGUAGE="en")
+    assert odd.status_code == 302  # not a digest: refused as stale, never a server error
     assert counts() == before
     other = registered(staff_client, server, name="second")
     import_update(staff_client, other, check(staff_client, other))  # the package changes since the first check
