@@ -2,7 +2,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from builder.web import analysis, batches, cardeditor, dataimport, lists, pages, replays, simulations
+from builder.web import analysis, batches, cardeditor, dataimport, datasources, lists, pages, replays, simulations
 
 urlpatterns = [
     path("", pages.home, name="home"),
@@ -19,6 +19,11 @@ urlpatterns = [
     path("rules/<slug:system>/", pages.rules, name="rules"),
     path("data/import/", dataimport.data_import, name="data_import"),  # staff: BattleScribe data, spreadsheets
     path("data/import/confirm/", dataimport.data_import_confirm, name="data_import_confirm"),
+    # data sources that update (builder/web/datasources.py): staff only, checked in a Celery task
+    path("data/sources/", datasources.source_register, name="data_source_register"),
+    path("data/sources/<int:pk>/", datasources.source_detail, name="data_source"),
+    path("data/sources/<int:pk>/check/", datasources.source_check, name="data_source_check"),
+    path("data/sources/<int:pk>/import/", datasources.source_import, name="data_source_import"),
     # the card editor (issue 19 part 2): data editors only
     path("data/", cardeditor.data_home, name="data_home"),
     path("data/proposals/", cardeditor.proposal_list, name="proposal_list"),

@@ -1,7 +1,7 @@
 """Admin for the catalog. Read-mostly: rows come from data packages (`load_packages` / `import_package`)."""
 from django.contrib import admin
 
-from .models import Card, CardProposal, CatalogChange, DataPackage, Format, GameSystem, Opponent, PackageDraft
+from .models import Card, CardProposal, CatalogChange, DataPackage, DataSource, Format, GameSystem, Opponent, PackageDraft
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -80,3 +80,10 @@ class CatalogChangeAdmin(ReadOnlyAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False  # the history is kept
+
+
+@admin.register(DataSource)
+class DataSourceAdmin(ReadOnlyAdmin):
+    """Registered and checked on the data import page; an operator may delete one here."""
+    list_display = ["name", "kind", "url", "package_slug", "status", "checked_at", "imported_at"]
+    exclude = ["pending"]

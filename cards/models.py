@@ -196,3 +196,48 @@ class CatalogChange(models.Model):
 
     def __str__(self):
         return f"{self.action} {self.system.slug}/{self.slug} {self.code}"
+
+
+class DataSource(models.Model):
+    """A published BattleScribe data source a staff member registered (docs/data-packages.md "Data sources"): a data
+    index (.bsi or index.xml) or a release archive (.zip). "Check for updates" fetches it in a Celery task
+    (cards.datasources) and keeps what it found: the files' revisions against those last imported, and, when the
+    data would change the package, the fetched files and their preview, until a staff member imports them as the
+    package's next version."""
+
+    class Kind(models.TextChoices):
+        INDEX = "index", "data index"
+        ARCHIVE = "archive", "release archive"
+
+    class Status(models.TextChoices):
+        NEW = "new", "never checked"
+        CHECKING = "checking", "checking"
+        CURRENT = "current", "no update"
+        UPDATE = "update", "update found"
+        FAILED = "failed", "check failed"
+
+    name = models.CharField(max_length=100, unique=True)
+    url = models.CharField(max_length=1000)
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    system = models.SlugField(max_length=32, default="warcaster")  # BattleScribe data becomes a Warcaster package
+    package_slug = models.SlugField(max_length=100, blank=True)  # the package it feeds, once a check converted it
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.NEW)
+    check_token = models.CharField(max_length=64, blank=True)  # the check in flight; a stale task's result is dropped
+    check_requested_at = models.DateTimeField(null=True, blank=True)
+    checked_at = models.DateTimeField(null=True, blank=True)
+    error_code = models.CharField(max_length=20, blank=True)  # what failed (cards.datasources.ERROR_CODES)
+    error = models.JSONField(default=dict, blank=True)  # its url, file, element path, id, numbers, English message
+    revisions = models.JSONField(default=dict, blank=True)  # the files last imported: dataId -> name, type, revision
+    found = models.JSONField(default=list, blank=True)  # the last check's files, each with its revision before
+    pending = models.BinaryField(null=True, blank=True)  # the fetched files awaiting import (one zip)
+    pending_sha256 = models.CharField(max_length=64, blank=True)
+    preview = models.JSONField(null=True, blank=True)  # what importing `pending` would do (cards.datasources)
+    created_by = models.ForeignKey("auth.User", null=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    imported_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self):
+        return f"data source {self.name}"

@@ -283,6 +283,14 @@ HANGAR_SIMULATION_MAX_REQUEUES = int(os.environ.get("HANGAR_SIMULATION_MAX_REQUE
 # and by the services (comma-separated import paths, e.g. "tests.support.toy_simulator").
 HANGAR_SIMULATOR_MODULES = env_list("HANGAR_SIMULATOR_MODULES", "")
 
+# Data sources (docs/data-packages.md "Data sources", docs/security.md "Outbound fetches"): "check for updates" runs
+# in a Celery task; each download ends within this many seconds (connect, redirects and reads together), at most
+# this many redirects. Fetches are https only; the hosts listed here may also be fetched over http and at a loopback
+# or private address (a test server on 127.0.0.1; never set it in production).
+HANGAR_DATA_SOURCE_TIMEOUT = float(os.environ.get("HANGAR_DATA_SOURCE_TIMEOUT", "15"))
+HANGAR_DATA_SOURCE_MAX_REDIRECTS = int(os.environ.get("HANGAR_DATA_SOURCE_MAX_REDIRECTS", "5"))
+HANGAR_DATA_SOURCE_ALLOW_HTTP_HOSTS = env_list("HANGAR_DATA_SOURCE_ALLOW_HTTP_HOSTS", "")
+
 # Production hardening (docs/security.md): `python manage.py check --deploy` is clean when DEBUG is off.
 if not DEBUG:
     # Only a proxy may say "this came over HTTPS"; without one (HANGAR_NUM_PROXIES=0) the header is ignored.

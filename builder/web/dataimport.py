@@ -86,12 +86,18 @@ def _systems() -> list[tuple[str, str]]:
 
 def _form_page(request: HttpRequest, *, bs_form: BattleScribeUploadForm | None = None,
                sheet_form: SheetUploadForm | None = None, problems: list[dict] | None = None, kind: str = "",
-               status: int = 200) -> HttpResponse:
+               status: int = 200, source_form=None) -> HttpResponse:
+    from .datasources import import_page_context  # the data sources section (builder/web/datasources.py)
+
     return render(request, "data/import.html", {
+        **import_page_context(source_form),
         "bs_form": bs_form or BattleScribeUploadForm(prefix="bs"),
         "sheet_form": sheet_form or SheetUploadForm(prefix="sheet", systems=_systems()),
         "problems": problems or [], "kind": kind, "limit_kib": (settings.DATA_UPLOAD_MAX_MEMORY_SIZE or 0) // 1024,
     }, status=status)
+
+
+form_page = _form_page  # the data sources' views render the page with their form's errors
 
 
 @staff_page
@@ -157,6 +163,9 @@ def _battlescribe_summary(preview: services.BattleScribePreview) -> dict[str, An
                     for card in cards if card.get("not_modelled")],
         **_diff_rows(preview.diff, old_cards, new_cards, shown),
     }
+
+
+battlescribe_summary = _battlescribe_summary  # a data source's update is previewed as an upload is
 
 
 def _diff_rows(diff: dict, old_cards: dict, new_cards: dict, shown) -> dict[str, list[dict]]:

@@ -515,6 +515,15 @@ MATRIX: dict[str, list[Call]] = {
     "data_import_confirm": [Call("POST", "/data/import/confirm/", staff_page(409),
                                  data=lambda w, a: {"token": "not-pending", "sha256": "0" * 64}),
                             Call("GET", "/data/import/confirm/", staff_page(405))],
+    # data sources (a bad form is a 400; no source 999999: a 404, so no check is ever queued from here)
+    "data_source_register": [Call("POST", "/data/sources/", staff_page(400), data=lambda w, a: {"source-name": ""}),
+                             Call("GET", "/data/sources/", staff_page(405))],
+    "data_source": [Call("GET", "/data/sources/999999/", staff_page(404))],
+    "data_source_check": [Call("POST", "/data/sources/999999/check/", staff_page(404)),
+                          Call("GET", "/data/sources/999999/check/", staff_page(405))],
+    "data_source_import": [Call("POST", "/data/sources/999999/import/", staff_page(404),
+                                data=lambda w, a: {"sha256": "0" * 64}),
+                           Call("GET", "/data/sources/999999/import/", staff_page(405))],
     # --- the card editor (issue 19 part 2): draft edit, publish, propose, accept; a bad or unchanged card is a 422 ---
     "data_home": [Call("GET", "/data/", editor_page(200), actors=EDITING)],
     "draft_detail": [Call("GET", "/data/hagmi/builder-test/", editor_page(200), actors=EDITING)],
