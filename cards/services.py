@@ -438,14 +438,14 @@ def battlescribe_preview(uploads: list[Upload]) -> BattleScribePreview:
     UploadRefused naming the file, the element path and the id."""
     conversion = _uploaded_conversion(uploads)
     package = conversion.package
-    system = GameSystem.objects.filter(slug="warcaster").first()
+    system = GameSystem.objects.filter(slug=package["system"]).first()
     existing = DataPackage.objects.filter(system=system, slug=package["slug"]).first() if system else None
     errors = checks.check_package(package)
     if not errors and system is not None:
         errors = checks.check_against_catalog(package, catalog_context(system, exclude=existing))
     if errors:
         raise UploadRefused([{"file": "", "path": "", "id": "", "message": error} for error in errors])
-    current = package_document("warcaster", package["slug"])
+    current = package_document(package["system"], package["slug"])
     diff = cards_diff((current or {}).get("cards", []), package["cards"])
     sha256 = hashlib.sha256(checks.canonical_json(package)).hexdigest()
     return BattleScribePreview(package, conversion.report, current, diff,
