@@ -163,6 +163,11 @@ def parse_roster(raw: bytes, catalog_for: CatalogFor, *, filename: str = "roster
         reason = error.reason or error.message
         raise _fail("roster.invalid", f"not valid against roster.xsd: {reason}", where, file=filename,
                     reason=reason)
+    from .hangar_roster import hangar_game, read_hangar_roster  # data Hangar exported, of any game
+
+    game = hangar_game(root.get("gameSystemId") or "")
+    if game is not None:
+        return read_hangar_roster(root, paths.of, catalog_for(game), game)
     return _RosterReader(root, paths, catalog_for, filename).read()
 
 
@@ -324,8 +329,11 @@ def export_roster(doc: Mapping[str, Any], catalog: Catalog, *, zipped: bool = Fa
                   filename: str = "roster.ros") -> bytes:
     """The roster of a normalised hangar.list/1 Warcaster list: XML bytes, or a .rosz zip holding `filename`."""
     xml = _RosterWriter(doc, catalog).write()
-    if not zipped:
-        return xml
+    return zip_roster(xml, filename) if zipped else xml
+
+
+def zip_roster(xml: bytes, filename: str = "roster.ros") -> bytes:
+    """A .rosz: a zip holding the roster as `filename` (.ros), with a fixed date (the same list, the same bytes)."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         archive.writestr(zipfile.ZipInfo(PurePath(filename).with_suffix(".ros").name, (2026, 1, 1, 0, 0, 0)), xml,
