@@ -331,8 +331,8 @@ def card_costs(system: str, card: Mapping[str, Any]) -> list[tuple[str, str, int
 
 
 def warjack_parts(cards: Iterable[Mapping[str, Any]], jack: Mapping[str, Any]) -> dict[str, list[str]]:
-    """{"cortex": codes, "weapons": codes} a warjack's groups link to: the parts of its faction (and universal
-    ones); every part when its faction has none."""
+    """{"cortex": codes, "weapons": codes} a warjack's groups link to: the parts of its faction, universal and
+    mercenary ones; every part when its faction has none."""
     parts: dict[str, list[str]] = {"cortex": [], "weapons": []}
     every: dict[str, list[str]] = {"cortex": [], "weapons": []}
     for card in cards:
@@ -340,7 +340,7 @@ def warjack_parts(cards: Iterable[Mapping[str, Any]], jack: Mapping[str, Any]) -
         if slot is None:
             continue
         every[slot].append(str(card["code"]))
-        if card.get("faction") in (jack.get("faction"), "universal"):
+        if card.get("faction") in (jack.get("faction"), "universal", "mercenary"):  # mercenary: any faction (W6)
             parts[slot].append(str(card["code"]))
     return {slot: parts[slot] or every[slot] for slot in parts}
 
