@@ -16,7 +16,8 @@ and format of such a package keeps its BattleScribe id (`bs_id`) and what a rost
 
 Writing gives a roster valid against the same XSD, with the catalogue's own ids (the entries' link paths, the
 hardpoint groups, the categories, the cost types and the catalogue and game system revisions), so BattleScribe and
-New Recruit open it; a card without a BattleScribe id is refused by code and name. The same list always gives the
+New Recruit open it; a card without a BattleScribe id is refused by code and name (builder.selectors.list_export
+writes such lists, and every other game's, against the data Hangar exports: builder/listio/hangar_roster.py). The same list always gives the
 same bytes (ids are derived from the list), and reading an exported roster gives the list back.
 
 Pure Python (no Django): the reader takes `catalog_for(system) -> Catalog | None`.
