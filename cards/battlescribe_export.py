@@ -175,7 +175,8 @@ def _mwda_profiles(card: Mapping[str, Any]) -> list[tuple[str, str, dict[str, st
             return "-"
         return f"{attack.get('min_range', 0)}-{attack.get('max_range', 0)} {attack.get('damage_type', '')}".strip()
 
-    values = {"Kind": _title(card.get("kind")), "Faction": _title(card.get("faction")), "Rank": _title(card.get("rank")),
+    values = {"Kind": _title(card.get("kind")), "Faction": _title(card.get("faction")),
+              "Rank": _title(card.get("rank")),
               "Points": _text(card.get("points")), "Primary": attack("primary"), "Secondary": attack("secondary"),
               "Move": _text(first.get("move")), "Attack": _text(first.get("attack")),
               "Defense": _text(first.get("defense")), "Damage": _text(first.get("primary_damage")),
@@ -390,7 +391,8 @@ class _Writer:
             "id": system_id(self.system), "name": system_name(self.system), "revision": str(REVISION),
             "battleScribeVersion": BATTLESCRIBE_VERSION, "authorName": "Hangar"})
         self._sub(root, "readme", text=f"{SYSTEMS[self.system].name} / {SYSTEMS[self.system].name_ja}: exported by "
-                                       "Hangar. Each entry's \"Hangar card\" profile holds the card as Hangar reads it.")
+                                       "Hangar. Each entry's hidden \"Hangar card\" profile holds the card as Hangar "
+                                       "reads it.")
         cost_types = self._sub(root, "costTypes")
         for key, name in self.shape.cost_types:
             self._sub(cost_types, "costType", {"id": cost_type_id(self.system, key), "name": name,

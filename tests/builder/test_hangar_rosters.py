@@ -19,6 +19,7 @@ from builder.selectors import list_export, roster_exportable
 from cards import battlescribe_export as bx
 from cards.selectors import catalog_for
 from cards.services import packages_load_bundled
+from tests.support.battlescribe_strict import strict_problems
 
 pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parents[2]
@@ -57,7 +58,7 @@ def test_a_bundled_list_exports_as_a_roster_of_the_exported_data_and_reads_back(
     raw = out.read_bytes()
     root = ET.fromstring(raw)
     roster_schema().validate(root)
-    assert bx.order_problems(root) == []
+    assert strict_problems(root) == []
     ids = exported_ids(system)
     assert root.get("gameSystemId") in ids["gameSystem"]
     assert root.get("gameSystemName") == bx.system_name(system)

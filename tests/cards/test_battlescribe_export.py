@@ -20,6 +20,7 @@ from cards import battlescribe_export as bx
 from cards.models import Card, DataPackage, Format, Opponent
 from cards.selectors import package_document
 from cards.services import import_paths, packages_load_bundled
+from tests.support.battlescribe_strict import strict_problems
 
 pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parents[2]
@@ -28,11 +29,11 @@ BUNDLED = [("hagmi", "core"), ("mwda", "core-sample"), ("warcaster", "core-sampl
 
 def strict_check(raw: bytes) -> ET.Element:
     """The file is valid against Hangar's BattleScribe XSD (cards/schemas/battlescribe/) and its children come in
-    the published schema's sequence order. (Where a strict validator against the published schema exists, it is the
-    one to call here.)"""
+    the published schema's sequence order (and the strict validator of the published model, where the tree has
+    it: tests.support.battlescribe_strict)."""
     root = ET.fromstring(raw)
     battlescribe.parse(battlescribe.SourceFile("exported", raw))  # raises BattleScribeError when not valid
-    assert bx.order_problems(root) == []
+    assert strict_problems(root) == []
     return root
 
 
