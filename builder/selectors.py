@@ -9,7 +9,7 @@ from typing import Any
 
 from django.db.models import Q, QuerySet, Sum
 
-from cards.models import GameSystem
+from cards.models import DataPackage, GameSystem
 from cards.selectors import (
     card_get, cards_diff, catalog_for, catalog_stamp, package_version_get, packages_list, system_get,
 )
@@ -21,6 +21,7 @@ from .errors import ListInputError, ListNotFound
 from .listio import (
     MAX_ENTRIES, ListFormatError, RosterExportError, check_envelope, export_list_json, export_list_text, export_roster,
 )
+from .listio.hangar_roster import export_hangar_roster, uses_battlescribe_ids
 from .models import ACTIVE_STATUSES, GameList, ListRevision, RunKind, RunStatus, SimulationRun, Visibility
 
 LIST_SCHEMA = "hangar.list/1"
@@ -147,13 +148,25 @@ def list_export(document: dict[str, Any], kind: str, *, lang: str = "ja") -> byt
     catalog = catalog_for(system) or Catalog.build(system, [], [])
     if kind == "text":
         return export_list_text(document, catalog, lang=lang)
+    if not uses_battlescribe_ids(document, catalog):  # against the data Hangar exports (hangar_roster)
+        return export_hangar_roster(document, catalog, roster_package(document), zipped=kind == "rosz",
+                                    filename="list.ros")
     return export_roster(document, catalog, zipped=kind == "rosz", filename="list.ros")
 
 
+def roster_package(document: dict[str, Any]) -> dict[str, str]:
+    """The package whose exported catalogue a roster of this list names: the package of its first card, else of
+    its format, else the system's first package ({"slug", "title"})."""
+    system = document["system"]
+    codes = [entry.get("card") for entries in document["sections"].values() for entry in entries]
+    packages = DataPackage.objects.filter(system__slug=system)
+    found = next((p for code in codes[:1] for p in packages.filter(cards__code=code)[:1]), None) \
+        or packages.filter(formats__slug=document.get("format") or "").first() or packages.order_by("slug").first()
+    return {"slug": found.slug, "title": found.title} if found else {"slug": system, "title": system}
+
+
 def roster_exportable(document: dict[str, Any]) -> bool:
-    """The list can be downloaded for BattleScribe / New Recruit (a Warcaster list of imported BattleScribe cards)."""
-    if document["system"] != "warcaster":
-        return False
+    """The list can be downloaded for BattleScribe / New Recruit (every list whose cards are loaded)."""
     try:
         list_export(document, "ros")
     except RosterExportError:

@@ -13,6 +13,8 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(next_page="home"), name="logout"),
     path("catalog/<slug:system>/", pages.catalog, name="catalog"),
     path("catalog/<slug:system>/packages/<slug:slug>/", pages.package_detail, name="package_detail"),
+    path("catalog/<slug:system>/packages/<slug:slug>/battlescribe.zip", pages.package_battlescribe,
+         name="package_battlescribe"),
     path("catalog/<slug:system>/<str:code>/", pages.card_detail, name="card_detail"),
     path("catalog/<slug:system>/<str:code>/odds/", pages.card_odds, name="card_odds"),
     path("catalog/<slug:system>/<str:code>/propose/", cardeditor.card_propose, name="card_propose"),

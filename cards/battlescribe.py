@@ -298,6 +298,10 @@ def convert(paths: Iterable[Path | str]) -> Conversion:
         raise BattleScribeError(where, "", "", f"expected exactly one game system (.gst/.gstz), found {len(systems)}")
     if not catalogues:
         raise BattleScribeError(systems[0].source.name, "", "", "no catalogue (.cat/.catz) given with the game system")
+    from cards.battlescribe_hangar import hangar_conversion, hangar_system  # data Hangar exported, of any game
+
+    if hangar_system(systems[0]) is not None:
+        return hangar_conversion(systems[0], catalogues)
     return Mapper(systems[0], catalogues).run()
 
 

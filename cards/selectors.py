@@ -248,3 +248,21 @@ def package_sha256(system_slug: str, slug: str) -> str:
     refuses a confirm when it changed since the preview."""
     found = DataPackage.objects.filter(system__slug=system_slug, slug=slug).values_list("sha256", flat=True).first()
     return found or ""
+
+
+def package_battlescribe(system_slug: str, slug: str, *, zipped: bool = False) -> dict[str, bytes] | None:
+    """A loaded package as BattleScribe data, {file name: bytes} of its game system and catalogue (zipped one by
+    one as .gstz/.catz when `zipped`), or None when the system has no such package. Bounded by the package's size,
+    which its import bounded (docs/data-packages.md "BattleScribe data out")."""
+    from .battlescribe_export import export_package
+
+    document = package_document(system_slug, slug)
+    return export_package(document, zipped=zipped) if document is not None else None
+
+
+def package_battlescribe_zip(system_slug: str, slug: str) -> bytes | None:
+    """The package page's download: one .zip of the package's .gst and .cat, or None (no such package)."""
+    from .battlescribe_export import export_zip
+
+    document = package_document(system_slug, slug)
+    return export_zip(document) if document is not None else None

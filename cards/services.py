@@ -126,7 +126,8 @@ class BattleScribeReport:
 
 
 def battlescribe_convert(paths: list[Path | str]) -> battlescribe.Conversion:
-    """BattleScribe data (a folder, a .zip or .gst/.gstz/.cat/.catz files) → a Warcaster package (not imported).
+    """BattleScribe data (a folder, a .zip or .gst/.gstz/.cat/.catz files) → a package (not imported): Warcaster's
+    through the mapping, or the package of any game that Hangar exported (cards.battlescribe_hangar).
     Raises PackageError naming the file, the element path and the id of what was refused."""
     try:
         return battlescribe.convert(paths)
@@ -135,7 +136,7 @@ def battlescribe_convert(paths: list[Path | str]) -> battlescribe.Conversion:
 
 
 def battlescribe_import(paths: list[Path | str], *, schema_dir: Path | str | None = None) -> BattleScribeReport:
-    """Convert then import BattleScribe data as one Warcaster package: all checked first, nothing written on a
+    """Convert then import BattleScribe data as one package: all checked first, nothing written on a
     refusal (the package import is one transaction)."""
     conversion = battlescribe_convert(paths)
     source = ", ".join(str(p) for p in paths)
@@ -438,14 +439,14 @@ def battlescribe_preview(uploads: list[Upload]) -> BattleScribePreview:
     UploadRefused naming the file, the element path and the id."""
     conversion = _uploaded_conversion(uploads)
     package = conversion.package
-    system = GameSystem.objects.filter(slug="warcaster").first()
+    system = GameSystem.objects.filter(slug=package["system"]).first()
     existing = DataPackage.objects.filter(system=system, slug=package["slug"]).first() if system else None
     errors = checks.check_package(package)
     if not errors and system is not None:
         errors = checks.check_against_catalog(package, catalog_context(system, exclude=existing))
     if errors:
         raise UploadRefused([{"file": "", "path": "", "id": "", "message": error} for error in errors])
-    current = package_document("warcaster", package["slug"])
+    current = package_document(package["system"], package["slug"])
     diff = cards_diff((current or {}).get("cards", []), package["cards"])
     sha256 = hashlib.sha256(checks.canonical_json(package)).hexdigest()
     return BattleScribePreview(package, conversion.report, current, diff,

@@ -16,7 +16,8 @@ and format of such a package keeps its BattleScribe id (`bs_id`) and what a rost
 
 Writing gives a roster valid against the same XSD, with the catalogue's own ids (the entries' link paths, the
 hardpoint groups, the categories, the cost types and the catalogue and game system revisions), so BattleScribe and
-New Recruit open it; a card without a BattleScribe id is refused by code and name. The same list always gives the
+New Recruit open it; a card without a BattleScribe id is refused by code and name (builder.selectors.list_export
+writes such lists, and every other game's, against the data Hangar exports: builder/listio/hangar_roster.py). The same list always gives the
 same bytes (ids are derived from the list), and reading an exported roster gives the list back.
 
 Pure Python (no Django): the reader takes `catalog_for(system) -> Catalog | None`.
@@ -163,6 +164,11 @@ def parse_roster(raw: bytes, catalog_for: CatalogFor, *, filename: str = "roster
         reason = error.reason or error.message
         raise _fail("roster.invalid", f"not valid against roster.xsd: {reason}", where, file=filename,
                     reason=reason)
+    from .hangar_roster import hangar_game, read_hangar_roster  # data Hangar exported, of any game
+
+    game = hangar_game(root.get("gameSystemId") or "")
+    if game is not None:
+        return read_hangar_roster(root, paths.of, catalog_for(game), game)
     return _RosterReader(root, paths, catalog_for, filename).read()
 
 
@@ -324,8 +330,11 @@ def export_roster(doc: Mapping[str, Any], catalog: Catalog, *, zipped: bool = Fa
                   filename: str = "roster.ros") -> bytes:
     """The roster of a normalised hangar.list/1 Warcaster list: XML bytes, or a .rosz zip holding `filename`."""
     xml = _RosterWriter(doc, catalog).write()
-    if not zipped:
-        return xml
+    return zip_roster(xml, filename) if zipped else xml
+
+
+def zip_roster(xml: bytes, filename: str = "roster.ros") -> bytes:
+    """A .rosz: a zip holding the roster as `filename` (.ros), with a fixed date (the same list, the same bytes)."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         archive.writestr(zipfile.ZipInfo(PurePath(filename).with_suffix(".ros").name, (2026, 1, 1, 0, 0, 0)), xml,

@@ -124,7 +124,8 @@ def _battlescribe_preview(request: HttpRequest) -> HttpResponse:
         preview = services.battlescribe_preview(uploads)
     except services.UploadRefused as error:
         return _form_page(request, bs_form=form, problems=_refusal_problems(error), kind="battlescribe", status=400)
-    pending = _pending_keep(request, "battlescribe", uploads, system="warcaster", slug=preview.package["slug"])
+    pending = _pending_keep(request, "battlescribe", uploads, system=preview.package["system"],  # any game's export
+                            slug=preview.package["slug"])
     return render(request, "data/preview.html", {
         "kind": "battlescribe", "pending": pending, "files": [upload.name for upload in uploads],
         **_battlescribe_summary(preview),
@@ -140,22 +141,23 @@ def _battlescribe_summary(preview: services.BattleScribePreview) -> dict[str, An
     """The preview's words: the import report (models by kind, weapons, cyphers, formats, cards played in part)
     and the cards added, changed and removed against the package loaded now."""
     package, cards = preview.package, preview.package["cards"]
-    kinds = [(vocabulary.label("warcaster", "kind", kind), sum(card["kind"] == kind for card in cards))
+    kinds = [(vocabulary.label("warcaster", "kind", kind), sum(card.get("kind") == kind for card in cards))
              for kind in MODEL_KINDS]
-    suits = sorted({card.get("suit") for card in cards if card["kind"] == "cypher" and card.get("suit")})
+    suits = sorted({card.get("suit") for card in cards if card.get("kind") == "cypher" and card.get("suit")})
     new_cards = {card["code"]: card for card in cards}
     old_cards = {card["code"]: card for card in (preview.current or {}).get("cards", [])}
-    shown = p.catalog("warcaster").cards
+    system = package["system"]  # Warcaster's mapping, or any game's package that Hangar exported
+    shown = p.catalog(system).cards
     return {
-        "system": "warcaster", "system_name": p.system_name("warcaster"), "package": package,
+        "system": system, "system_name": p.system_name(system), "package": package,
         "current": preview.current, "new_package": preview.current is None, "unchanged": preview.unchanged,
         "report_lines": preview.report,
         "factions": [p.names(faction, faction["slug"]) for faction in package.get("factions", [])],
         "kinds": kinds,
-        "fixed_weapons": sum(len(card.get("weapons") or []) for card in cards if card["kind"] in MODEL_KINDS),
-        "warjack_weapons": sum(card["kind"] == "weapon" for card in cards),
-        "cortexes": sum(card["kind"] == "cortex" for card in cards),
-        "cyphers": sum(card["kind"] == "cypher" for card in cards),
+        "fixed_weapons": sum(len(card.get("weapons") or []) for card in cards if card.get("kind") in MODEL_KINDS),
+        "warjack_weapons": sum(card.get("kind") == "weapon" for card in cards),
+        "cortexes": sum(card.get("kind") == "cortex" for card in cards),
+        "cyphers": sum(card.get("kind") == "cypher" for card in cards),
         "suits": [(vocabulary.label("warcaster", "suit", suit), sum(card.get("suit") == suit for card in cards))
                   for suit in suits],
         "formats": [p.names(fmt, fmt["slug"]) for fmt in package.get("formats", [])],

@@ -137,9 +137,9 @@ def list_detail(request: HttpRequest, slug: str) -> HttpResponse:
     roster = selectors.roster_exportable(document)
     context.update({
         "text_export": export_list_text(document, cat, lang=p.ui_lang()),
-        # a BattleScribe / New Recruit roster of a Warcaster list of imported BattleScribe cards (issue 18)
+        # a BattleScribe / New Recruit roster of any list whose cards are loaded (docs/list-formats.md)
         "roster_download": roster,
-        "roster_unavailable": document["system"] == "warcaster" and not roster,
+        "roster_unavailable": not roster,
         "is_owner": request.user.is_authenticated and game_list.owner_id == request.user.pk,
         "share_url": request.build_absolute_uri(reverse("list_detail", kwargs={"slug": game_list.slug})),
         # where it was forked from, unless that list is now private or trashed (its name is not ours to show)

@@ -20,7 +20,8 @@ from builder.forms import CatalogFilterForm, SignupForm
 from builder.throttles import LoginFailureThrottle, scope_wait
 from cards import drafts
 from cards.selectors import (
-    CardQuery, card_get, card_search, cards_diff, formats_for, package_version_get, package_versions, packages_list,
+    CardQuery, card_get, card_search, cards_diff, formats_for, package_battlescribe_zip, package_version_get,
+    package_versions, packages_list,
     systems_list,
 )
 from rules_engine.construction import RULES
@@ -240,6 +241,19 @@ def package_detail(request: HttpRequest, system: str, slug: str) -> HttpResponse
         "removed": [row(code, old_cards[code]) for code in diff["removed"]],
         "changed": [row(code, new_cards[code], fields) for code, fields in diff["changed"].items()],
     })
+
+
+@require_http_methods(["GET", "HEAD"])
+def package_battlescribe(request: HttpRequest, system: str, slug: str) -> HttpResponse:
+    """The package as BattleScribe data: one .zip of its game system (.gst) and catalogue (.cat), for BattleScribe
+    and New Recruit (docs/data-packages.md "BattleScribe data out"). Public, as the package's JSON is."""
+    system_or_404(system)
+    raw = package_battlescribe_zip(system, slug)
+    if raw is None:
+        raise Http404(f"No package {slug!r} in {system}.")
+    response = HttpResponse(raw, content_type="application/zip")
+    response["Content-Disposition"] = f'attachment; filename="hangar-{system}-{slug}-battlescribe.zip"'
+    return response
 
 
 # --- rules --------------------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """BattleScribe rosters through the commands, the API and the pages (issue 18 items 2 and 3): `check_list` and
 `simulate` take a .ros/.rosz, `export_list FILE --as ros|rosz|text|json [--out]` converts any accepted list file,
-`GET /api/lists/{id}/export/?as=ros|rosz` downloads a roster (a list of cards without BattleScribe ids gets a clear
-400 naming them), the import API and page take .ros/.rosz, and the list page offers the download."""
+`GET /api/lists/{id}/export/?as=ros|rosz` downloads a roster (a list naming a card that is not loaded gets a clear
+400 naming it; a list of any game names the data Hangar exports), the import API and page take .ros/.rosz, and the list page offers the download."""
 from __future__ import annotations
 
 import io
@@ -83,11 +83,16 @@ def test_a_roster_with_entries_the_data_lacks_is_refused_by_name_and_id(imported
         in str(refused.value) and str(ros) in str(refused.value)
 
 
-def test_export_list_refuses_a_list_without_battlescribe_ids_naming_each_card(catalogs, tmp_path):
+def test_export_list_refuses_a_list_naming_cards_that_are_not_loaded_naming_each_card(catalogs, tmp_path):
+    sections = hagmi_doc()["sections"]
+    sections["weapons"][0]["card"] = "HS-998"
+    sections["tactics"][0]["card"] = "HS-999"
     sample = tmp_path / "hangar.json"
     sample.write_text(json.dumps({"schema": "hangar.list/1", "system": "hagmi", "format": None, "name": "",
-                                  "sections": hagmi_doc()["sections"]}), encoding="utf-8")
-    with pytest.raises(CommandError, match="only Warcaster lists can be written as BattleScribe rosters"):
+                                  "sections": sections}), encoding="utf-8")
+    with pytest.raises(CommandError, match=r"(?s)cannot be written as a BattleScribe roster:\n"
+                                           r"  sections.weapons\[0\]: card HS-998 is not in the catalog\n"
+                                           r"  sections.tactics\[0\]: card HS-999 is not in the catalog"):
         call_command("export_list", str(sample), "--as", "ros", stdout=StringIO())
 
 
@@ -110,13 +115,18 @@ def test_api_export_as_ros_and_rosz(imported, create_list, owner_client):
     assert zipfile.ZipFile(io.BytesIO(rosz.content)).read("list.ros") == ros.content
 
 
-def test_api_export_of_a_list_without_battlescribe_ids_is_a_clear_400(create_list, owner_client):
-    slug = create_list()["slug"]  # a HAGMI! list
+def test_api_export_of_a_list_of_any_game_is_a_roster_and_an_unknown_card_a_clear_400(catalogs, create_list,
+                                                                                      owner_client):
+    slug = create_list()["slug"]  # a HAGMI! list: a roster of the data Hangar exports (builder/listio/hangar_roster)
+    response = owner_client.get(f"/api/lists/{slug}/export/?as=ros")
+    assert response.status_code == 200
+    roster_schema().validate(ET.fromstring(response.content))
+    GameList.objects.get(slug=slug).entries.filter(position=0).update(card="HS-999")
     response = owner_client.get(f"/api/lists/{slug}/export/?as=ros")
     assert response.status_code == 400
     body = response.json()["error"]
-    assert body["code"] == "list.not_exportable" and "only Warcaster lists" in body["message"]
-    assert body["issues"][0]["message"] == "only Warcaster lists can be written as BattleScribe rosters"
+    assert body["code"] == "list.not_exportable"
+    assert body["issues"][0]["message"] == "sections.weapons[0]: card HS-999 is not in the catalog"
     bad = owner_client.get(f"/api/lists/{slug}/export/?as=pdf")
     assert bad.status_code == 400 and "json, text, ros, rosz" in bad.json()["error"]["message"]
 
@@ -138,7 +148,7 @@ def test_api_import_takes_a_rosz(imported, owner, owner_client, iron_file, tmp_p
 # --- pages ------------------------------------------------------------------------------------------------------
 
 
-def test_the_list_page_offers_the_battlescribe_download_only_when_it_can(imported, create_list, owner):
+def test_the_list_page_offers_the_battlescribe_download_when_every_card_is_loaded(imported, create_list, owner):
     client = Client()
     client.force_login(owner)
     iron = create_list(IRON, visibility="public")["slug"]
@@ -146,9 +156,10 @@ def test_the_list_page_offers_the_battlescribe_download_only_when_it_can(importe
     assert f'href="/api/lists/{iron}/export/?as=rosz"' in page and "Download for BattleScribe / New Recruit" in page
     sample = create_list(IRON | {"format": None, "sections": {"force": [{"card": "WC-999", "qty": 1}], "rack": []}})
     page = client.get(f"/lists/{sample['slug']}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
-    assert "export/?as=rosz" not in page and "cards without BattleScribe ids" in page
-    hagmi = create_list()["slug"]
-    assert "BattleScribe" not in client.get(f"/lists/{hagmi}/").content.decode()
+    assert "export/?as=rosz" not in page and "names a card that is not loaded" in page
+    hagmi = create_list()["slug"]  # every game's list downloads as a roster
+    page = client.get(f"/lists/{hagmi}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert f'href="/api/lists/{hagmi}/export/?as=rosz"' in page and f'href="/api/lists/{hagmi}/export/?as=ros"' in page
 
 
 def test_the_import_page_takes_a_roster_and_shows_its_problems_in_the_pages_language(imported, owner, iron_file,

@@ -361,3 +361,16 @@ def test_a_zip_bomb_and_a_shared_strings_bomb_are_refused_on_the_page_naming_the
     assert sheet.status_code == 400
     assert "strings.xlsx!xl/sharedStrings.xml: more than 200000 shared strings (the limit)" in sheet.content.decode()
     assert catalog_snapshot() == before and PENDING_KEY not in staff_client.session
+
+
+def test_hangars_own_battlescribe_export_of_another_game_uploads_back_as_no_change(staff_client, catalog):
+    """The package page's "BattleScribe data (.zip)" of a HAGMI package, uploaded on this page, is that package:
+    previewed as the content loaded now, and the confirm leads to the HAGMI package's page."""
+    raw = staff_client.get("/catalog/hagmi/packages/core/battlescribe.zip").content
+    page = preview_battlescribe(staff_client, zip_upload("hangar-hagmi-core-battlescribe.zip", raw)).content.decode()
+    assert "This is the content loaded now: importing it changes nothing." in page
+    done = staff_client.post("/data/import/confirm/", confirm_fields(page), HTTP_ACCEPT_LANGUAGE="en")
+    assert done.status_code == 302 and done["Location"] == "/catalog/hagmi/packages/core/"
+    assert PackageVersion.objects.filter(system__slug="hagmi", slug="core").count() == 1
+    page = preview_battlescribe(staff_client, zip_upload("again.zip", raw), lang="ja").content.decode()
+    assert "カード: 77 枚" in page and "ヒーロー" not in page  # the card count, not Warcaster's models

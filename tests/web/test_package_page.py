@@ -59,3 +59,30 @@ def test_any_two_versions_compare_and_an_unknown_one_is_said(two_versions, clien
 
 def test_an_unknown_package_is_404(catalog, client):
     assert client.get("/catalog/hagmi/packages/nope/").status_code == 404
+
+
+@pytest.mark.parametrize("system,slug", [("hagmi", "core"), ("mwda", "core-sample"), ("warcaster", "core-sample")])
+def test_the_package_page_offers_its_battlescribe_data_as_a_zip_of_the_gst_and_cat(catalog, client, system, slug):
+    """Anyone may download it (the package's public data); the zip holds the files export_package writes."""
+    import io
+    import zipfile
+
+    from cards.selectors import package_battlescribe
+
+    page = client.get(f"/catalog/{system}/packages/{slug}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    href = f"/catalog/{system}/packages/{slug}/battlescribe.zip"
+    assert f'href="{href}" download>BattleScribe data (.zip)</a>' in page
+    response = client.get(href)
+    assert response.status_code == 200 and response["Content-Type"] == "application/zip"
+    assert response["Content-Disposition"] == f'attachment; filename="hangar-{system}-{slug}-battlescribe.zip"'
+    with zipfile.ZipFile(io.BytesIO(response.content)) as archive:
+        files = {name: archive.read(name) for name in archive.namelist()}
+    assert files == package_battlescribe(system, slug)
+    assert sorted(files) == [f"hangar-{system}-{slug}.cat", f"hangar-{system}.gst"]
+
+
+def test_the_battlescribe_download_in_japanese_and_an_unknown_package(catalog, client):
+    page = client.get(URL, HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert "BattleScribe データ（.zip）" in page and "ゲームシステム（.gst）とカタログ（.cat）" in page
+    assert client.get("/catalog/hagmi/packages/nope/battlescribe.zip").status_code == 404
+    assert client.get("/catalog/chess/packages/core/battlescribe.zip").status_code == 404

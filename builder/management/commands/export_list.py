@@ -1,10 +1,11 @@
 """`python manage.py export_list FILE --as ros|rosz|text|json [--out PATH] [--lang ja|en]` (issue 18 item 3).
 
 Converts a list file of any accepted format (hangar.list/1 JSON, the text format, a BattleScribe .ros/.rosz roster)
-into another: `ros`/`rosz` write a roster BattleScribe and New Recruit open (a Warcaster list of cards imported from
-BattleScribe data), `text` the readable text format (section headers in --lang), `json` hangar.list/1. Without --out
-the result goes to standard output (a .rosz only to a file or a pipe: it is a zip). Exit status 0, or 2 for an unreadable file or a list
-that cannot be written in that format (each card without a BattleScribe id named).
+into another: `ros`/`rosz` write a roster BattleScribe and New Recruit open (a list of any game, against the data
+`export_package` writes, or a Warcaster list of cards imported from BattleScribe data, against that data), `text` the
+readable text format (section headers in --lang), `json` hangar.list/1. Without --out the result goes to standard
+output (a .rosz only to a file or a pipe: it is a zip). Exit status 0, or 2 for an unreadable file or a list that
+cannot be written in that format (each card the catalog lacks named).
 """
 from __future__ import annotations
 
