@@ -394,7 +394,7 @@ def _join_squad(units: list[UnitSpec], card: Mapping[str, Any], where: str, join
     is a unit of its own, a solo at its own SPD (0 when it has none)."""
     allowed = card.get("attaches_to")
     for index, unit in enumerate(units):
-        if unit.kind == "squad" and index not in joined and (not isinstance(allowed, list) or unit.code in allowed):
+        if unit.kind == "squad" and index not in joined and (not isinstance(allowed, (list, tuple)) or unit.code in allowed):
             stats = dict(card.get("stats") or {})
             stats["spd"] = unit.models[0].spd  # SPD "*": the squad's
             spec = model_spec({**card, "stats": stats}, where=where)
