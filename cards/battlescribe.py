@@ -337,6 +337,7 @@ class Mapper:
         self.root_links: dict[str, dict[str, str]] = {}
         self.rack: dict[str, Any] | None = None
         self.attachment_of: dict[str, list[str]] = {}  # attachment entry id → ids of the squads it joins
+        self.suit_mins: list[int] = []  # the cypher suit groups' min constraints (W3's rack_min_per_suit)
         self.choice_too: set[str] = set()  # warjack weapons a hero's, solo's or vehicle's weapon choice links to too
         for document in catalogues:
             for link in kids(document.root, "entryLinks", "entryLink"):
@@ -529,6 +530,9 @@ class Mapper:
             if kids(group, "entryLinks", "entryLink") or kids(group, "selectionEntryGroups", "selectionEntryGroup"):
                 raise document.fail(group, "a cypher suit group holds its cyphers as selection entries; links and "
                                            "nested groups in it are not mapped")
+            for constraint in kids(group, "constraints", "constraint"):
+                if constraint.get("type") == "min" and constraint.get("field") == "selections":
+                    self.suit_mins.append(int(float(constraint.get("value") or 0)))  # W3: per suit
             for entry in kids(group, "selectionEntries", "selectionEntry"):
                 card = self._rack_cypher(document, entry, faction, suit)
                 card["battlescribe"]["group"] = group.get("id") or ""  # a roster nests it in the rack, by this group
@@ -1123,6 +1127,8 @@ class Mapper:
                         options[f"max_{what}"] = value
             if copies is not None:
                 options["max_unit_copies"] = copies
+            if self.suit_mins:
+                options["rack_min_per_suit"] = min(self.suit_mins)
             name = force.get("name") or force.get("id") or "force"
             formats.append({"slug": f"{package_slug}-{slugify(name)}"[:64], "name": name, "name_en": name,
                             "options": options, "bs_id": force.get("id") or "", "battlescribe": self._force_facts(),
