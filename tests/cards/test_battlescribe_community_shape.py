@@ -125,7 +125,7 @@ def test_formats_read_the_known_categories_and_list_the_rest_as_not_read(convers
     formats = {f["slug"]: f for f in conversion.package["formats"]}
     assert formats[f"{SLUG}-patrol"]["options"] == {
         "single_faction": True, "max_heroes": 1, "max_units": 6, "rack_max": 6, "rack_min": 4, "max_mantlets": 3,
-        "max_unit_copies": 3}
+        "max_unit_copies": 3, "rack_min_per_suit": 1}
     assert formats[f"{SLUG}-full-host"]["options"]["max_heroes"] == 2
     not_read = next(line for line in conversion.report if line.startswith("not read: "))
     assert "upgrade entries with no profile, not linked from a hardpoint ×1" in not_read
