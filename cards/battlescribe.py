@@ -941,7 +941,8 @@ class Mapper:
             hardpoints.append({"slot": CHOICE_SLOT,
                                "count": int(float(count[0].get("value") or 0)) if count else 1,
                                "name": group.get("name") or CHOICE_SLOT, "bs_id": group.get("id") or "",
-                               "bs_links": {k: v for k, v in links.items() if v}})
+                               "bs_links": {k: v for k, v in links.items() if v},
+                               "weapons": [card_code(k) for k in links]})
         self.counts[f"choices:{kind}"] += 1
         result: dict[str, Any] = {"hardpoints": hardpoints} if hardpoints else {}
         if points and int(float(points[0].get("value") or 0)) > 0:

@@ -76,7 +76,23 @@ def warjack_loadout_choices(cat: Catalog) -> dict[str, Any]:
                 for card in sorted(found, key=lambda card: card["code"])]
 
     warjacks = {code for code, card in cat.cards.items() if card.get("kind") == "warjack"}
-    return {"warjacks": warjacks, "cortexes": rows("cortex"), "weapons": rows("weapon")}
+    return {"warjacks": warjacks, "cortexes": rows("cortex"), "weapons": rows("weapon"), "choosers": weapon_choices(cat)}
+
+
+def weapon_choices(cat: Catalog) -> dict[str, list[dict[str, Any]]]:
+    """The weapons each hero, solo or vehicle with weapon choices (hardpoints of slot "weapon", BattleScribe data)
+    offers in the editor (W5): those its choice groups name, else every weapon card that fits a "weapon" slot."""
+    fitting = sorted((card for card in cat.cards.values() if card.get("kind") == "weapon"
+                      and "weapon" in (card.get("hardpoints") or ())), key=lambda card: card["code"])
+    choosers: dict[str, list[dict[str, Any]]] = {}
+    for code, card in cat.cards.items():
+        points = [p for p in card.get("hardpoints") or () if isinstance(p, Mapping) and p.get("slot") == "weapon"]
+        if card.get("kind") not in ("hero", "solo", "vehicle") or not points:
+            continue
+        named = [c for p in points for c in p.get("weapons") or () if c in cat.cards]
+        found = [cat.cards[c] for c in dict.fromkeys(named)] if named else fitting
+        choosers[code] = [{"code": w["code"], "names": names(w, w["code"]), "cost": w.get("cost")} for w in found]
+    return choosers
 
 
 def loadout(options: Any, card: Mapping[str, Any] | None, cat: Catalog) -> dict[str, Any] | None:

@@ -310,7 +310,13 @@ class WarjackPoints(Rule):
         if cost > maximum:
             yield self.violation(section=FORCE, cards=[entry.code], names=names, cost=cost, max=maximum)
         slots = hardpoint_slots(entry.card)
-        if slots and not fits_hardpoints([ctx.card(code).get("hardpoints") for code in known], slots):
+        offered = {code for point in entry.card.get("hardpoints") or () if is_mapping(point)
+                   for code in point.get("weapons") or ()}
+        if offered and any(code not in offered for code in known):
+            # a weapon choice offers its own weapons: one it does not offer fits none of its hardpoints
+            yield self.violation("W5.hardpoints", section=FORCE, cards=[entry.code, *known], names=names,
+                                 value=plain(", ".join(f"{count} {slot}" for slot, count in slots.items())))
+        elif slots and not fits_hardpoints([ctx.card(code).get("hardpoints") for code in known], slots):
             # W5 with hardpoints (BattleScribe data, issue 18): each weapon takes one free hardpoint it fits
             yield self.violation("W5.hardpoints", section=FORCE, cards=[entry.code, *known], names=names,
                                  value=plain(", ".join(f"{count} {slot}" for slot, count in slots.items())))
