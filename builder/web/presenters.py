@@ -147,8 +147,15 @@ def _has_weapon_odds(system: str, card: Mapping[str, Any] | None) -> bool:
                 or not game.can_be_targeted(card))
 
 
+def takes_weapons(card: Mapping[str, Any]) -> bool:
+    """A warjack, or a hero, solo or vehicle with weapon choices (hardpoints of slot "weapon", W5): weapon cards are
+    chosen for it in its entry's options."""
+    return card.get("kind") == "warjack" or any(isinstance(h, Mapping) and h.get("slot") == "weapon"
+                                                for h in card.get("hardpoints") or ())
+
+
 def _chosen_weapons(card: Mapping[str, Any], options: Any) -> list[str]:
-    chosen = options.get("weapons") if isinstance(options, Mapping) and card.get("kind") == "warjack" else None
+    chosen = options.get("weapons") if isinstance(options, Mapping) and takes_weapons(card) else None
     return [code for code in chosen if isinstance(code, str)] if isinstance(chosen, list) else []
 
 
