@@ -338,7 +338,8 @@ class Mapper:
         self.rack: dict[str, Any] | None = None
         self.attachment_of: dict[str, list[str]] = {}  # attachment entry id → ids of the squads it joins
         self.suit_mins: list[int] = []  # the cypher suit groups' min constraints (W3's rack_min_per_suit)
-        self.choice_too: set[str] = set()  # warjack weapons a hero's, solo's or vehicle's weapon choice links to too
+        self.choice_too: set[str] = set()
+        self.link_costs: dict[str, dict[str, int]] = {}  # hardpoint entry id → {link id: the link's Weapon Points}  # warjack weapons a hero's, solo's or vehicle's weapon choice links to too
         for document in catalogues:
             for link in kids(document.root, "entryLinks", "entryLink"):
                 self.root_links.setdefault(link.get("targetId") or "", {})[document.root.get("id") or ""] = \
@@ -576,6 +577,10 @@ class Mapper:
                     target = link.get("targetId") or ""
                     if slot is None:
                         continue
+                    for cost in kids(link, "costs", "cost"):
+                        if cost.get("typeId") in self.wp_types:
+                            self.link_costs.setdefault(target, {})[link.get("id") or ""] = \
+                                int(float(cost.get("value") or 0))
                     if slot == CHOICE_SLOT and slots.get(target, CHOICE_SLOT) != CHOICE_SLOT:
                         self.choice_too.add(target)  # a warjack's slot first
                     elif slot != CHOICE_SLOT and slots.get(target) == CHOICE_SLOT:
@@ -1002,7 +1007,17 @@ class Mapper:
             raise document.fail(entry, "a warjack weapon needs a Weapon Points cost")
         card = self._card(entry, "weapon", faction)
         slots = [slot] + ([CHOICE_SLOT] if slot != CHOICE_SLOT and (entry.get("id") or "") in self.choice_too else [])
-        card |= {"cost": int(float(costs[0].get("value") or 0)) if costs else 0, "type": weapon["type"],
+        cost = int(float(costs[0].get("value") or 0)) if costs else 0
+        linked = sorted(set(self.link_costs.get(entry.get("id") or "", {}).values()))
+        if cost == 0 and any(linked):
+            # the Empyrean files cost a weapon on its hardpoint links only (its own cost 0): the links' cost;
+            # [interpretation] links that differ: the smallest (reported)
+            cost = linked[0]
+            self.counts["weapons_costed_by_links"] += 1
+            if len(linked) > 1:
+                self.not_read[f"other link costs of a weapon costed by its links ({entry.get('name')}: "
+                              f"{', '.join(map(str, linked[1:]))}; its card costs {cost})"] += 1
+        card |= {"cost": cost, "type": weapon["type"],
                  "rng": weapon["rng"], "pow": weapon["pow"], "qualities": weapon["qualities"], "hardpoints": slots}
         for key in ("other_qualities", "damage_type"):
             if key in weapon:
@@ -1179,7 +1194,8 @@ class Mapper:
             ("weapons_typed_by_rng", "weapons typed by their RNG (no TYP, no Melee/Ranged rule):"),
             ("weapons_pow_dash", "weapons with POW '-' (POW 0):"),
             ("fury_rng_interpreted", f"Fury attacks played at RNG {FURY_RNG}:"),
-            ("attachments_cst_none", "squad attachments with CST '-' (cost 0):")) if self.counts[key]]
+            ("attachments_cst_none", "squad attachments with CST '-' (cost 0):"),
+            ("weapons_costed_by_links", "weapons costed by their hardpoint links (their own cost 0):")) if self.counts[key]]
         if read_as:
             lines.append("interpretations: " + "; ".join(read_as))
         partial = [c for c in package["cards"] if c.get("not_modelled")]

@@ -52,7 +52,8 @@ def test_choose_a_heros_and_a_vehicles_weapons_beside_a_squad_attachment(site, n
         wait_idle(page)
     # the vehicle offers only what its Hardpoint group links (not the hero's or the warjack's other weapons)
     skiff = force.locator('li[data-card="BS-CS-SKIFF"] fieldset.loadout input[type=checkbox]')
-    assert sorted(skiff.evaluate_all("els => els.map(e => e.value)")) == ["BS-CS-P-FLARE", "BS-CS-P-RIVET"]
+    assert sorted(skiff.evaluate_all("els => els.map(e => e.value)")) == ["BS-CS-P-FLARE", "BS-CS-P-LASH",
+                                                                                      "BS-CS-P-RIVET"]
     wait_idle(page)
     got = {e["card"]: (e.get("options") or {}).get("weapons") for e in draft(page)["sections"]["force"]}
     assert got["BS-CS-HERO-ISK"] == ["BS-CS-W-LANCE"] and got["BS-CS-SKIFF"] == ["BS-CS-P-RIVET"]

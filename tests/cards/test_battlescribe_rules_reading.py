@@ -54,7 +54,10 @@ def test_a_squad_attachment_is_a_card_with_its_cost_model_and_the_squads_it_join
 def test_weapon_choices_of_a_hero_a_solo_and_a_vehicle_are_hardpoints_and_weapon_cards(cards):
     skiff, isk, tinker = cards["cs-skiff"], cards["cs-hero-isk"], cards["cs-tinker"]
     assert [(h["slot"], h["count"], h["name"]) for h in skiff["hardpoints"]] == [("weapon", 1, "Hardpoint")]
-    assert skiff["hardpoints"][0]["bs_links"] == {"cs-p-rivet": "cs-skiff-hp-l0", "cs-p-flare": "cs-skiff-hp-l1"}
+    assert skiff["hardpoints"][0]["bs_links"] == {"cs-p-rivet": "cs-skiff-hp-l0", "cs-p-flare": "cs-skiff-hp-l1",
+                                                  "cs-p-lash": "cs-skiff-hp-l2"}
+    assert skiff["hardpoints"][0]["weapons"] == ["BS-CS-P-RIVET", "BS-CS-P-FLARE", "BS-CS-P-LASH"]
+    assert cards["cs-p-lash"]["cost"] == 2  # its own cost 0: its link's (the Empyrean files' way)
     assert skiff["weapon_points"] == 3  # its Weapon Points max of 2, +1 by a modifier without condition
     assert [(h["slot"], h["name"]) for h in isk["hardpoints"]] == [("weapon", "Weapon")] and "weapon_points" not in isk
     assert "weapons" not in isk  # its choice is not a fixed weapon
