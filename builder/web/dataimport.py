@@ -134,8 +134,9 @@ def _battlescribe_summary(preview: services.BattleScribePreview) -> dict[str, An
     """The preview's words: the import report (models by kind, weapons, cyphers, formats, cards played in part)
     and the cards added, changed and removed against the package loaded now."""
     package, cards = preview.package, preview.package["cards"]
+    attached = ("squad_attachment",) if any(card["kind"] == "squad_attachment" for card in cards) else ()
     kinds = [(vocabulary.label("warcaster", "kind", kind), sum(card["kind"] == kind for card in cards))
-             for kind in MODEL_KINDS]
+             for kind in MODEL_KINDS + attached]
     suits = sorted({card.get("suit") for card in cards if card["kind"] == "cypher" and card.get("suit")})
     new_cards = {card["code"]: card for card in cards}
     old_cards = {card["code"]: card for card in (preview.current or {}).get("cards", [])}
