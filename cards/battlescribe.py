@@ -672,15 +672,7 @@ class Mapper:
             raise document.fail(profile, f"an attachment's CST {cst_text!r} is not '+N', a number or '-'")
         if cost is None:
             self.counts["attachments_cst_none"] += 1  # [interpretation] no cost given: 0
-        saved = {id(c): c.text for c in kids(profile, "characteristics", "characteristic")}
-        for char in kids(profile, "characteristics", "characteristic"):
-            if (char.get("name") or "").strip() == "CST":
-                char.text = "-"  # read above
-        try:
-            chars = self._characteristics(document, profile, set(STAT_KEYS))
-        finally:
-            for char in kids(profile, "characteristics", "characteristic"):
-                char.text = saved[id(char)]
+        chars = self._characteristics(document, profile, set(STAT_KEYS), skip={"CST"})  # CST read above
         stats = {STAT_KEYS[k]: v for k, v in chars.items() if v is not None and k not in ("CST", "STR", "FOC")}
         stats.setdefault("health", SQUAD_MODEL_HEALTH)
         card = self._card(entry, "squad_attachment", faction)
@@ -938,9 +930,7 @@ class Mapper:
                     self.cards.append(part)
                     links[inline.get("id") or ""] = ""
             if not links:
-                if kids(group, "entryLinks", "entryLink") or kids(group, "selectionEntries", "selectionEntry"):
-                    continue  # only items without an attack: nothing to choose that the simulator plays
-                continue  # a group holding groups only
+                continue  # a group of groups only, or of items without an attack (counted at the entry)
             count = [c for c in kids(group, "constraints", "constraint")
                      if c.get("type") == "max" and c.get("field") == "selections"]
             hardpoints.append({"slot": CHOICE_SLOT,
@@ -1086,11 +1076,14 @@ class Mapper:
         return card
 
     def _characteristics(self, document: Document, profile: Element, known: set[str],
-                         numeric: set[str] | None = None) -> dict[str, Any]:
-        """name → int (or None for "-"), or the text for the names not in `numeric` (all are numeric if None)."""
+                         numeric: set[str] | None = None, skip: set[str] | None = None) -> dict[str, Any]:
+        """name → int (or None for "-"), or the text for the names not in `numeric` (all are numeric if None); the
+        names in `skip` are left out (read by the caller)."""
         values: dict[str, Any] = {}
         for char in kids(profile, "characteristics", "characteristic"):
             name = (char.get("name") or "").strip()
+            if skip and name in skip:
+                continue
             if name not in known:
                 raise document.fail(char, f"unknown characteristic {name!r} in a {profile.get('typeName')} profile; "
                                           "mapped: " + ", ".join(sorted(known)))
