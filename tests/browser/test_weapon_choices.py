@@ -14,7 +14,7 @@ from builder import selectors
 from builder.listio import parse_roster
 from builder.models import GameList
 from cards.selectors import catalog_for, catalog_forget
-from tests.browser.conftest import shoot
+from tests.browser.conftest import SCREENSHOTS, shoot
 from tests.browser.test_editor import assert_nothing_covers_a_control, draft, open_editor, wait_idle
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -63,6 +63,8 @@ def test_choose_a_heros_and_a_vehicles_weapons_beside_a_squad_attachment(site, n
     no_sideways_scroll(page, where)
     force.locator('li[data-card="BS-CS-SKIFF"]').scroll_into_view_if_needed()
     shoot(page, f"weapon-choices-{size[0]}-{language}")
+    if SCREENSHOTS:  # the force's entries, close up: the attachment and both weapon choices
+        force.screenshot(path=str(Path(SCREENSHOTS) / f"weapon-choices-{size[0]}-{language}-force.png"))
     page.locator("#save").click()
     expect(page.locator("#save-note .ok")).to_contain_text("Saved" if language == "en" else "保存しました")
     saved = selectors.list_document(GameList.objects.get(pk=game_list.pk))
