@@ -99,9 +99,20 @@ CYPHER_GROUPS = {"furies": "fury", "fury": "fury", "geometrics": "geometric", "g
 FURY_RNG = 10
 FORMAT_CATEGORIES = {"hero": "heroes", "heroes": "heroes", "unit": "units", "units": "units", "mantlet": "mantlets",
                      "mantlets": "mantlets", "cypher": "cyphers", "cyphers": "cyphers"}
-# Categories of the community files whose force limits Hangar does not read: "The Rack" holds the one cypher-rack
-# selection (the Cyphers category counts the cyphers), "Attachments" the hero attachments (no limit, -1).
-UNREAD_CATEGORIES = {"the rack", "attachments"}
+# Categories of the community files that need no limit of their own in Hangar: "The Rack" holds the one cypher-rack
+# selection (one per roster: a Hangar list always has exactly one rack, whose cyphers W3 counts), "Attachments" the
+# squad attachments (max -1, no limit: each attachment's own limit, one per squad it joins, is W4's).
+RACK_CATEGORIES = {"the rack"}
+ATTACHMENT_CATEGORIES = {"attachments", "attachment"}
+UNREAD_CATEGORIES = RACK_CATEGORIES | ATTACHMENT_CATEGORIES
+# A squad attachment's CST: "+1" (what it adds to its squad's), a number, or "-" (none given: 0, an [interpretation])
+ATTACHMENT_CST = re.compile(r"\+?(\d{1,2})")
+# The hardpoint slot of a hero's, solo's or vehicle's own weapon-choice group (its "Hardpoint" group, a hero's weapon
+# choice): W5 checks the weapons chosen there as it checks a warjack's
+CHOICE_SLOT = "weapon"
+# Modifier types that change a number (a cost or a constraint's value); the others ("set-primary", "add", "remove",
+# "append"...) change names, categories or visibility, which no rule reads.
+NUMBER_MODIFIERS = {"set", "increment", "decrement"}
 FACTION_JA = {"iron-star-alliance": "鉄星同盟", "marcher-worlds": "辺境世界",
               "aeternus-continuum": "アエテルヌス・コンティニュアム", "empyreans": "エンピリアン", "mercenary": "傭兵"}
 
@@ -315,9 +326,13 @@ class Mapper:
         self.not_read: Counter[str] = Counter()
         self.copies: list[int] = []
         self.profiles: dict[str, Element] = {}
-        self.dangling: dict[str, str] = {}  # rule id no file defines → the name the links give it  # profile id → profile (an infoLink of type "profile" names one)
+        self.dangling: dict[str, str] = {}  # rule id no file defines → the name the links give it
+        self.modifiers: list[tuple[Document, Element, Element]] = []  # (file, its <modifiers>, a <modifier>)
+        self.modified: Counter[str] = Counter()  # what the modifiers applied at import changed, for the report
+        self.parents: dict[int, Element] = {}
         for document in [system, *catalogues]:
             self._collect(document)
+            self.parents.update({id(child): parent for parent in document.root.iter() for child in parent})
         self.categories = {i: (el.get("name") or "") for i, (_d, el) in self.elements.items()
                            if _local(el.tag) == "categoryEntry"}
         self.rules = {i: el for i, (_d, el) in self.elements.items() if _local(el.tag) == "rule"}
@@ -325,6 +340,10 @@ class Mapper:
         # path "linkId::entryId" (builder/listio/roster.py)
         self.root_links: dict[str, dict[str, str]] = {}
         self.rack: dict[str, Any] | None = None
+        self.attachment_of: dict[str, list[str]] = {}  # attachment entry id → ids of the squads it joins
+        self.suit_mins: list[int] = []  # the cypher suit groups' min constraints (W3's rack_min_per_suit)
+        self.choice_too: set[str] = set()
+        self.link_costs: dict[str, dict[str, int]] = {}  # hardpoint entry id → {link id: the link's Weapon Points}  # warjack weapons a hero's, solo's or vehicle's weapon choice links to too
         for document in catalogues:
             for link in kids(document.root, "entryLinks", "entryLink"):
                 self.root_links.setdefault(link.get("targetId") or "", {})[document.root.get("id") or ""] = \
@@ -336,6 +355,81 @@ class Mapper:
             if (cost_type.get("name") or "").strip().lower() != "weapon points":
                 raise system.fail(cost_type, f"unknown cost type {cost_type.get('name')!r}; the only one mapped is "
                                              "'Weapon Points'")
+        self.force_ids = {el.get("id") for el in kids(root, "forceEntries", "forceEntry")}
+        self._apply_modifiers()
+
+    # --- modifiers -----------------------------------------------------------------------------------------------
+
+    def _apply_modifiers(self) -> None:
+        """The modifiers that change a number the rules read — a cost (Weapon Points) or a constraint's value (a
+        limit) — of type set/increment/decrement. One without conditions or repeats is applied to the data before it
+        is mapped; a squad attachment's (an increment of its own roster max, repeated per selection of the squads it
+        joins) is read as the squads it attaches to (W4: one per such squad). Every other one is named under "not
+        read" with the reason: its condition depends on what a roster holds, which an import cannot know, or it
+        changes something no rule reads."""
+        for document, box, modifier in self.modifiers:
+            owner = self.parents.get(id(box))
+            owner_name = (owner.get("name") or owner.get("id") or "") if owner is not None else ""
+            kind, field_id = modifier.get("type") or "", modifier.get("field") or ""
+            where = f"{owner_name}: {kind} {self._field_name(owner, field_id)}"
+            if kind not in NUMBER_MODIFIERS:
+                self.not_read[f"modifiers that change no cost or limit ({where})"] += 1
+                continue
+            target = self._modified(owner, field_id)
+            if target is not None and _local(target.tag) == "cost" and _local(owner.tag) == "entryLink":
+                # Hangar's weapon card has one cost, its entry's own (the links repeat it)
+                self.not_read[f"modifiers of a link's cost, the card keeps its entry's cost ({where})"] += 1
+                continue
+            if target is None:
+                self.not_read[f"modifiers of a field the rules do not read ({where})"] += 1
+                continue
+            conditional = kids(modifier, "conditions", "condition") + kids(modifier, "conditionGroups",
+                                                                              "conditionGroup")
+            repeats = kids(modifier, "repeats", "repeat")
+            if repeats and not conditional and self._attachment_limit(owner, target, modifier, repeats):
+                continue
+            if conditional or repeats:
+                self.not_read[f"modifiers whose condition depends on the roster ({where})"] += 1
+                continue
+            try:
+                value = float(modifier.get("value") or 0)
+                current = float(target.get("value") or 0)
+            except ValueError:
+                raise document.fail(modifier, f"modifier value {modifier.get('value')!r} is not a number") from None
+            new = value if kind == "set" else current + value if kind == "increment" else current - value
+            target.set("value", f"{new}")
+            self.modified[kind] += 1
+
+    def _field_name(self, owner: Element | None, field_id: str) -> str:
+        for cost_type in kids(self.system.root, "costTypes", "costType"):
+            if cost_type.get("id") == field_id:
+                return cost_type.get("name") or field_id
+        return "a limit" if owner is not None and self._modified(owner, field_id) is not None else field_id
+
+    def _modified(self, owner: Element | None, field_id: str) -> Element | None:
+        """What a modifier of `owner` changes: its cost of that cost type, or its constraint of that id."""
+        if owner is None:
+            return None
+        if field_id in self.wp_types:
+            return next((c for c in kids(owner, "costs", "cost") if c.get("typeId") == field_id), None)
+        return next((c for c in kids(owner, "constraints", "constraint") if c.get("id") == field_id), None)
+
+    def _attachment_limit(self, owner: Element | None, target: Element, modifier: Element,
+                          repeats: list[Element]) -> bool:
+        """A squad attachment's limit (the community files): its roster max of 0, incremented by 1 per selection in
+        the roster of each squad it joins. Read as the squads it attaches to."""
+        if owner is None or _local(owner.tag) != "selectionEntry" or _local(target.tag) != "constraint" \
+                or self._primary_category(owner) not in ATTACHMENT_CATEGORIES \
+                or target.get("type") != "max" or (modifier.get("type") or "") != "increment" \
+                or float(target.get("value") or 0) != 0 or float(modifier.get("value") or 0) != 1:
+            return False
+        squads = [r.get("childId") or "" for r in repeats]
+        if any(r.get("field") != "selections" or r.get("scope") not in ("roster", "force") for r in repeats) \
+                or not all(squads):
+            return False
+        self.attachment_of[owner.get("id") or ""] = squads
+        self.counts["attachment_limits"] += 1
+        return True
 
     def _collect(self, document: Document) -> None:
         stack = [document.root]
@@ -343,7 +437,7 @@ class Mapper:
             element = stack.pop()
             stack.extend(reversed(list(element)))
             if _local(element.tag) == "modifiers":
-                self.not_read["modifiers"] += 1
+                self.modifiers += [(document, element, modifier) for modifier in kids(element, "modifier")]
             if _local(element.tag) == "profile" and element.get("id"):
                 self.profiles.setdefault(element.get("id") or "", element)
             if _local(element.tag) in ("selectionEntry", "selectionEntryGroup", "rule", "categoryEntry") \
@@ -404,9 +498,10 @@ class Mapper:
             if unknown:
                 raise document.fail(entry, f"unknown profile type {sorted(unknown)[0]!r}; mapped: "
                                            + ", ".join([*MODEL_PROFILES, "Weapon", "Cypher"]))
-            if kinds & set(MODEL_PROFILES) and self._primary_category(entry) == "attachments":
-                # an attachment joins a squad (its CST "+1", SPD "*"): no Hangar card kind for it, left out
-                self.not_read[f"attachments ({entry.get('name')})"] += 1
+            if kinds & set(MODEL_PROFILES) and self._primary_category(entry) in ATTACHMENT_CATEGORIES:
+                # a squad attachment: one model joining a squad (its CST "+1", SPD "*": the squad's)
+                owner = self._linked_faction(entry) if document is self.system else faction
+                self.cards.append(self._attachment(document, entry, owner))
                 continue
             if kinds & set(MODEL_PROFILES):
                 owner = self._linked_faction(entry) if document is self.system else faction
@@ -440,6 +535,9 @@ class Mapper:
             if kids(group, "entryLinks", "entryLink") or kids(group, "selectionEntryGroups", "selectionEntryGroup"):
                 raise document.fail(group, "a cypher suit group holds its cyphers as selection entries; links and "
                                            "nested groups in it are not mapped")
+            for constraint in kids(group, "constraints", "constraint"):
+                if constraint.get("type") == "min" and constraint.get("field") == "selections":
+                    self.suit_mins.append(int(float(constraint.get("value") or 0)))  # W3: per suit
             for entry in kids(group, "selectionEntries", "selectionEntry"):
                 card = self._rack_cypher(document, entry, faction, suit)
                 card["battlescribe"]["group"] = group.get("id") or ""  # a roster nests it in the rack, by this group
@@ -468,17 +566,43 @@ class Mapper:
         return "mercenary"
 
     def _linked_parts(self, document: Document) -> dict[str, str]:
-        """Entry id → hardpoint slot, for every entry a warjack's hardpoint group links to (in any file)."""
+        """Entry id → hardpoint slot, for every entry a warjack's hardpoint group links to (in any file), and
+        CHOICE_SLOT for the entries a hero's, solo's or vehicle's weapon-choice group links to (a warjack's slot
+        first: such a weapon card keeps both in its `hardpoints`)."""
         slots: dict[str, str] = {}
         for doc in [self.system, *self.catalogues]:
             for group in doc.root.iter():
                 if _local(group.tag) != "selectionEntryGroup":
                     continue
                 slot = HARDPOINT_GROUPS.get((group.get("name") or "").strip().lower())
+                if self._choice_group(group):
+                    slot = CHOICE_SLOT
                 for link in kids(group, "entryLinks", "entryLink"):
-                    if slot is not None:
-                        slots[link.get("targetId") or ""] = slot
+                    target = link.get("targetId") or ""
+                    if slot is None:
+                        continue
+                    for cost in kids(link, "costs", "cost"):
+                        if cost.get("typeId") in self.wp_types:
+                            self.link_costs.setdefault(target, {})[link.get("id") or ""] = \
+                                int(float(cost.get("value") or 0))
+                    if slot == CHOICE_SLOT and slots.get(target, CHOICE_SLOT) != CHOICE_SLOT:
+                        self.choice_too.add(target)  # a warjack's slot first
+                    elif slot != CHOICE_SLOT and slots.get(target) == CHOICE_SLOT:
+                        self.choice_too.add(target)
+                        slots[target] = slot
+                    else:
+                        slots[target] = slot
         return slots
+
+    def _choice_group(self, group: Element) -> bool:
+        """A weapon-choice group of a model that is no warjack (a vehicle's "Hardpoint", a hero's weapon choice)."""
+        owner = self.parents.get(id(group))
+        while owner is not None and _local(owner.tag) != "selectionEntry":
+            owner = self.parents.get(id(owner))
+        if owner is None:
+            return False
+        types = {p.get("typeName") for p in kids(owner, "profiles", "profile")}
+        return bool(types & set(MODEL_PROFILES)) and "Warjack" not in types
 
     # --- models --------------------------------------------------------------------------------------------------
 
@@ -523,17 +647,55 @@ class Mapper:
             card["abilities"] = abilities
         if kind == "warjack":
             card |= self._chassis(document, entry, faction)
-        else:
-            for group in kids(entry, "selectionEntryGroups", "selectionEntryGroup"):
-                # a vehicle's or solo's own weapon choice (e.g. its "Hardpoint" group): Hangar's non-warjack models
-                # have fixed weapons only
-                self.not_read[f"weapon choices of a {kind} ({entry.get('name')}: {group.get('name')})"] += 1
+        elif kids(entry, "selectionEntryGroups", "selectionEntryGroup"):
+            card |= self._choices(document, entry, faction, kind)
         _keep_rules(card, text, not_modelled)
         for constraint in kids(entry, "constraints", "constraint"):
             if constraint.get("type") == "max" and constraint.get("field") == "selections" \
                     and constraint.get("scope") in ("roster", "force"):
                 self.copies.append(int(float(constraint.get("value") or 0)))
+                if kind != "hero":  # W4 with the entry's own limit (a hero's is W1's one)
+                    card["max_copies"] = int(float(constraint.get("value") or 0))
         self.counts[kind] += 1
+        return card
+
+    def _attachment(self, document: Document, entry: Element, faction: str) -> dict:
+        """A squad attachment (primary category Attachments): a `squad_attachment` card — its model's stats (SPD "*"
+        left out: it moves with its squad; no DMG: 1 damage point, as a squad model), its weapons and rules, its CST
+        ("+1": what it adds to its squad's; "-": 0), and the squads it joins (`attaches_to`, from its limit's
+        modifier)."""
+        profiles = [p for p in kids(entry, "profiles", "profile") if p.get("typeName") in MODEL_PROFILES]
+        if len(profiles) != 1:
+            raise document.fail(entry, "an attachment needs exactly one model profile (Solo, Squad, Warjack, Vehicle "
+                                       f"or Mantlet), found {len(profiles)}")
+        profile = profiles[0]
+        cst_text = next(((c.text or "").strip() for c in kids(profile, "characteristics", "characteristic")
+                         if (c.get("name") or "").strip() == "CST"), "")
+        cost = ATTACHMENT_CST.fullmatch(cst_text)
+        if cost is None and cst_text not in ("-", "", "*"):
+            raise document.fail(profile, f"an attachment's CST {cst_text!r} is not '+N', a number or '-'")
+        if cost is None:
+            self.counts["attachments_cst_none"] += 1  # [interpretation] no cost given: 0
+        chars = self._characteristics(document, profile, set(STAT_KEYS), skip={"CST"})  # CST read above
+        stats = {STAT_KEYS[k]: v for k, v in chars.items() if v is not None and k not in ("CST", "STR", "FOC")}
+        stats.setdefault("health", SQUAD_MODEL_HEALTH)
+        card = self._card(entry, "squad_attachment", faction)
+        card |= {"cst": int(cost.group(1)) if cost else 0, "stats": stats}
+        squads = [card_code(i) for i in self.attachment_of.get(entry.get("id") or "", [])]
+        if squads:
+            card["attaches_to"] = sorted(dict.fromkeys(squads))
+        weapons = [self._weapon(document, e, p) for e, p in self._weapon_entries(entry)]
+        if weapons:
+            card["weapons"] = weapons
+        abilities, not_modelled, text = self._rules(document, entry)
+        for weapon in weapons:
+            not_modelled += [q for q in weapon.get("other_qualities", []) if q not in not_modelled]
+        # the rule "Attachment" says what the limit and attaches_to already read
+        not_modelled = [n for n in not_modelled if n.strip().lower() != "attachment"]
+        if abilities:
+            card["abilities"] = abilities
+        _keep_rules(card, text, not_modelled)
+        self.counts["squad_attachment"] += 1
         return card
 
     def _weapon_entries(self, entry: Element) -> list[tuple[Element | None, Element | None]]:
@@ -744,6 +906,48 @@ class Mapper:
         self.counts["chassis"] += 1
         return {"weapon_points": int(float(points[0].get("value") or 0)), "hardpoints": hardpoints}
 
+    def _choices(self, document: Document, entry: Element, faction: str, kind: str) -> dict:
+        """A hero's, solo's or vehicle's own weapon choices: each of its selection entry groups (nested ones
+        flattened) is a hardpoint of slot CHOICE_SLOT (`count` from its max constraint, `bs_links` its links), each
+        weapon it offers a `weapon` card (cost: its Weapon Points, 0 when none); a Weapon Points max on the entry
+        or a group is its `weapon_points`. W5 checks the choice as a warjack's."""
+        points = [c for c in kids(entry, "constraints", "constraint")
+                  if c.get("field") in self.wp_types and c.get("type") == "max"]
+        hardpoints = []
+        todo = list(kids(entry, "selectionEntryGroups", "selectionEntryGroup"))
+        while todo:
+            group = todo.pop(0)
+            points += [c for c in kids(group, "constraints", "constraint")
+                       if c.get("field") in self.wp_types and c.get("type") == "max"]
+            todo += kids(group, "selectionEntryGroups", "selectionEntryGroup")
+            links: dict[str, str] = {}
+            for link in kids(group, "entryLinks", "entryLink"):
+                target = self.elements.get(link.get("targetId") or "")
+                if target is None:
+                    raise document.fail(link, f"links to entry {link.get('targetId')!r}, which no file defines")
+                if self._attackless(target[1]):
+                    continue  # not read: no Weapon profile or no attack (counted once, at the entry)
+                links[link.get("targetId") or ""] = link.get("id") or ""
+            for inline in kids(group, "selectionEntries", "selectionEntry"):
+                part = self._part_weapon(document, inline, faction, CHOICE_SLOT)
+                if part is not None:
+                    self.cards.append(part)
+                    links[inline.get("id") or ""] = ""
+            if not links:
+                continue  # a group of groups only, or of items without an attack (counted at the entry)
+            count = [c for c in kids(group, "constraints", "constraint")
+                     if c.get("type") == "max" and c.get("field") == "selections"]
+            hardpoints.append({"slot": CHOICE_SLOT,
+                               "count": int(float(count[0].get("value") or 0)) if count else 1,
+                               "name": group.get("name") or CHOICE_SLOT, "bs_id": group.get("id") or "",
+                               "bs_links": {k: v for k, v in links.items() if v},
+                               "weapons": [card_code(k) for k in links]})
+        self.counts[f"choices:{kind}"] += 1
+        result: dict[str, Any] = {"hardpoints": hardpoints} if hardpoints else {}
+        if points and int(float(points[0].get("value") or 0)) > 0:
+            result["weapon_points"] = int(float(points[0].get("value") or 0))
+        return result
+
     # --- warjack parts and cyphers -------------------------------------------------------------------------------
 
     def _card(self, entry: Element, kind: str, faction: str) -> dict:
@@ -793,17 +997,30 @@ class Mapper:
         weapon = self._weapon(document, entry)
         self.counts["weapons"] -= 1  # counted as a warjack weapon card, not a fixed weapon
         costs = [c for c in kids(entry, "costs", "cost") if c.get("typeId") in self.wp_types]
-        if not costs:
+        if not costs and slot != CHOICE_SLOT:
             raise document.fail(entry, "a warjack weapon needs a Weapon Points cost")
         card = self._card(entry, "weapon", faction)
-        card |= {"cost": int(float(costs[0].get("value") or 0)), "type": weapon["type"], "rng": weapon["rng"],
-                 "pow": weapon["pow"], "qualities": weapon["qualities"], "hardpoints": [slot]}
+        slots = [slot] + ([CHOICE_SLOT] if slot != CHOICE_SLOT and (entry.get("id") or "") in self.choice_too else [])
+        cost = int(float(costs[0].get("value") or 0)) if costs else 0
+        linked = sorted(set(self.link_costs.get(entry.get("id") or "", {}).values()))
+        if cost == 0 and any(linked):
+            # the Empyrean files cost a weapon on its hardpoint links only (its own cost 0): the links' cost;
+            # [interpretation] links that differ: the smallest (reported)
+            cost = linked[0]
+            self.counts["weapons_costed_by_links"] += 1
+            if len(linked) > 1:
+                self.not_read[f"other link costs of a weapon costed by its links ({entry.get('name')}: "
+                              f"{', '.join(map(str, linked[1:]))}; its card costs {cost})"] += 1
+        card |= {"cost": cost, "type": weapon["type"],
+                 "rng": weapon["rng"], "pow": weapon["pow"], "qualities": weapon["qualities"], "hardpoints": slots}
         for key in ("other_qualities", "damage_type"):
             if key in weapon:
                 card[key] = weapon[key]
         _abilities, not_modelled, text = self._rules(document, entry)
-        not_modelled = [n for n in not_modelled if QUALITIES.get(re.sub(r"\s*\(.*\)\s*$", "", n).strip().lower())
-                        is None]
+        bare = lambda n: re.sub(r"\s*\(.*\)\s*$", "", n).strip().lower()  # noqa: E731
+        # qualities played, and the rules that give its type or damage type (Melee, Kinetic...), are read already
+        not_modelled = [n for n in not_modelled if QUALITIES.get(bare(n)) is None
+                        and bare(n) not in WEAPON_TYPES and bare(n) not in DAMAGE_TYPES]
         _keep_rules(card, text, not_modelled)
         self.counts["warjack_weapons"] += 1
         return card
@@ -863,11 +1080,14 @@ class Mapper:
         return card
 
     def _characteristics(self, document: Document, profile: Element, known: set[str],
-                         numeric: set[str] | None = None) -> dict[str, Any]:
-        """name → int (or None for "-"), or the text for the names not in `numeric` (all are numeric if None)."""
+                         numeric: set[str] | None = None, skip: set[str] | None = None) -> dict[str, Any]:
+        """name → int (or None for "-"), or the text for the names not in `numeric` (all are numeric if None); the
+        names in `skip` are left out (read by the caller)."""
         values: dict[str, Any] = {}
         for char in kids(profile, "characteristics", "characteristic"):
             name = (char.get("name") or "").strip()
+            if skip and name in skip:
+                continue
             if name not in known:
                 raise document.fail(char, f"unknown characteristic {name!r} in a {profile.get('typeName')} profile; "
                                           "mapped: " + ", ".join(sorted(known)))
@@ -890,6 +1110,10 @@ class Mapper:
         formats = []
         copies = max(self.copies) if self.copies else None
         for category in kids(self.system.root, "categoryEntries", "categoryEntry"):
+            name = (category.get("name") or "").strip().lower()
+            if name in RACK_CATEGORIES and all(c.get("field") == "selections" and float(c.get("value") or 0) == 1
+                                               for c in kids(category, "constraints", "constraint")):
+                continue  # exactly one rack per roster: every Hangar list has its one rack (W3 counts its cyphers)
             if kids(category, "constraints", "constraint"):
                 self.not_read[f"constraints of the category {category.get('name')}"] += 1
         for force in kids(self.system.root, "forceEntries", "forceEntry"):
@@ -899,9 +1123,10 @@ class Mapper:
                 if name is None:
                     raise self.system.fail(link, f"links to category {link.get('targetId')!r}, which no file defines")
                 what = FORMAT_CATEGORIES.get(name.strip().lower())
-                if what is None and name.strip().lower() in UNREAD_CATEGORIES:
-                    self.not_read[f"category {name} in a force"] += 1
                 for constraint in kids(link, "constraints", "constraint"):
+                    if what is None and name.strip().lower() in UNREAD_CATEGORIES \
+                            and float(constraint.get("value") or 0) < 0:
+                        continue  # no limit (-1) on the rack or the attachments: nothing to read
                     if what is None or constraint.get("field") != "selections":
                         self.not_read[f"force constraint on {name}"] += 1
                         continue
@@ -915,6 +1140,8 @@ class Mapper:
                         options[f"max_{what}"] = value
             if copies is not None:
                 options["max_unit_copies"] = copies
+            if self.suit_mins:
+                options["rack_min_per_suit"] = min(self.suit_mins)
             name = force.get("name") or force.get("id") or "force"
             formats.append({"slug": f"{package_slug}-{slugify(name)}"[:64], "name": name, "name_en": name,
                             "options": options, "bs_id": force.get("id") or "", "battlescribe": self._force_facts(),
@@ -936,7 +1163,8 @@ class Mapper:
         } | ({"rack": self.rack} if self.rack else {})  # the community files' one "Cyphers" rack selection
 
     def _report(self, package: dict) -> list[str]:
-        kinds = ("hero", "solo", "squad", "warjack", "vehicle", "mantlet")
+        kinds = ("hero", "solo", "squad", "warjack", "vehicle", "mantlet") \
+            + (("squad_attachment",) if self.counts["squad_attachment"] else ())
         suits = ", ".join(f"{s} {self.counts[f'suit:{s}']}" for s in sorted(SUITS))
         lines = [
             "factions: " + ", ".join(f"{f['name_en']} ({f['slug']})" for f in package["factions"]),
@@ -946,6 +1174,15 @@ class Mapper:
             f"cyphers: {self.counts['cyphers']} ({suits})",
             "formats: " + (", ".join(f"{f['name_en']} ({f['slug']})" for f in package["formats"]) or "none"),
         ]
+        choices = [f"{k} {self.counts[f'choices:{k}']}" for k in ("hero", "solo", "vehicle", "squad", "mantlet")
+                   if self.counts[f"choices:{k}"]]
+        if choices:
+            lines.append("weapon choices of models other than warjacks (W5): " + ", ".join(choices))
+        if self.modified or self.counts["attachment_limits"]:
+            lines.append("modifiers read: " + ", ".join(
+                [f"{kind} {n} (applied)" for kind, n in sorted(self.modified.items())]
+                + ([f"squad attachment limits {self.counts['attachment_limits']} (one per squad it joins, W4)"]
+                   if self.counts["attachment_limits"] else [])))
         read_as = [f"{label} {self.counts[key]}" for key, label in (
             ("linked_from_a_catalogue", "game-system models given the faction of the catalogue linking them:"),
             ("linked_from_several", "game-system models linked from several catalogues (mercenary):"),
@@ -953,7 +1190,9 @@ class Mapper:
             ("squads_health_1", "squads without DMG (1 damage point per model):"),
             ("weapons_typed_by_rng", "weapons typed by their RNG (no TYP, no Melee/Ranged rule):"),
             ("weapons_pow_dash", "weapons with POW '-' (POW 0):"),
-            ("fury_rng_interpreted", f"Fury attacks played at RNG {FURY_RNG}:")) if self.counts[key]]
+            ("fury_rng_interpreted", f"Fury attacks played at RNG {FURY_RNG}:"),
+            ("attachments_cst_none", "squad attachments with CST '-' (cost 0):"),
+            ("weapons_costed_by_links", "weapons costed by their hardpoint links (their own cost 0):")) if self.counts[key]]
         if read_as:
             lines.append("interpretations: " + "; ".join(read_as))
         partial = [c for c in package["cards"] if c.get("not_modelled")]

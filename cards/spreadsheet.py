@@ -67,7 +67,7 @@ HEADERS_JA: dict[str, dict[str, str]] = {
         "qualities": "特性", "suit": "スート", "cypher_type": "サイファータイプ", "effects": "効果",
         "attaches_to": "装着先", "abilities": "能力", "bs_id": "BattleScribe ID", "not_modelled": "未再現のルール",
         "damage_type": "ダメージタイプ", "other_qualities": "その他の特性", "hardpoints": "ハードポイント",
-        "battlescribe": "BattleScribe情報",
+        "battlescribe": "BattleScribe情報", "max_copies": "採用上限",
     },
 }
 

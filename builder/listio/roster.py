@@ -8,8 +8,9 @@ and format of such a package keeps its BattleScribe id (`bs_id`) and what a rost
 - the file is parsed with defusedxml (no DTD, no entities) and validated against Hangar's roster XSD
   (cards/schemas/battlescribe/roster.xsd); a `.rosz` is a zip holding one `.ros`;
 - the roster's game system must be loaded; its one force becomes the list's format (the format whose `bs_id` is the
-  force's entryId); each selection of the force becomes an entry: a model in `force`, a cypher in `rack`, and the
-  selections inside a warjack its cortex and weapons (`options`); a selection's `entryId` is the path of ids BattleScribe
+  force's entryId); each selection of the force becomes an entry: a model in `force` (a squad attachment too: the
+  data makes it a selection of its own beside its squad), a cypher in `rack`, and the selections inside a warjack its
+  cortex and weapons (`options`), those inside a hero, solo or vehicle with weapon choices its weapons; a selection's `entryId` is the path of ids BattleScribe
   writes ("linkId::entryId"): its last id names the entry;
 - every problem (an entry id that the loaded data lacks, by name and id; a cortex outside a warjack; two forces...)
   is reported with the element's path, all of them together, as a ListFormatError: a refused roster changes nothing.
@@ -47,7 +48,7 @@ ROSTER_SUFFIXES = (".ros", ".rosz")
 MAX_ROSTER_BYTES = 5 * 1024 * 1024  # one unzipped roster (a zip bomb stops here, counted while unzipping)
 ROSTER_ZIP_BUDGET = ArchiveBudget(member_bytes=MAX_ROSTER_BYTES, total_bytes=MAX_ROSTER_BYTES, members=100)
 BATTLESCRIBE_VERSION = "2.03"
-MODEL_KINDS = ("hero", "solo", "squad", "warjack", "vehicle", "mantlet")
+MODEL_KINDS = ("hero", "solo", "squad", "squad_attachment", "warjack", "vehicle", "mantlet")
 PART_KINDS = ("cortex", "weapon")
 
 CatalogFor = Callable[[str], "Catalog | None"]
@@ -247,7 +248,9 @@ class _RosterReader:
             self._no_parts(selection, card)
         elif kind in MODEL_KINDS:
             entry: dict[str, Any] = {"card": code, "qty": number}
-            options = self._loadout(selection, card, number) if kind == "warjack" else self._no_parts(selection, card)
+            chooses = kind == "warjack" or any(isinstance(h, Mapping) and h.get("slot") == "weapon"
+                                               for h in card.get("hardpoints") or ())
+            options = self._loadout(selection, card, number) if chooses else self._no_parts(selection, card)
             if options:
                 entry["options"] = options
             sections["force"].append(entry)

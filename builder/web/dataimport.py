@@ -141,8 +141,10 @@ def _battlescribe_summary(preview: services.BattleScribePreview) -> dict[str, An
     """The preview's words: the import report (models by kind, weapons, cyphers, formats, cards played in part)
     and the cards added, changed and removed against the package loaded now."""
     package, cards = preview.package, preview.package["cards"]
+    attached = ("squad_attachment",) if any(card.get("kind") == "squad_attachment" for card in cards) else ()
     kinds = [(vocabulary.label("warcaster", "kind", kind), sum(card.get("kind") == kind for card in cards))
-             for kind in MODEL_KINDS]
+             for kind in MODEL_KINDS + attached]
+    kinds = [(label, count) for label, count in kinds if count]
     suits = sorted({card.get("suit") for card in cards if card.get("kind") == "cypher" and card.get("suit")})
     new_cards = {card["code"]: card for card in cards}
     old_cards = {card["code"]: card for card in (preview.current or {}).get("cards", [])}

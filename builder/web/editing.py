@@ -84,15 +84,20 @@ def loadout_fields(section: str, index: int) -> tuple[str, str]:
     return f"cortex-{section}-{index}", f"weapons-{section}-{index}"
 
 
-def apply_loadouts(document: dict[str, Any], posted: Any, sections: list[str], warjacks: set[str]) -> dict[str, Any]:
+def apply_loadouts(document: dict[str, Any], posted: Any, sections: list[str], warjacks: set[str],
+                   choosers: Any = ()) -> dict[str, Any]:
     """A copy of `document` with the loadout of every warjack entry whose fields were posted (its cortex choice always
-    is: "(none)" is a choice). `posted` is the request's QueryDict (getlist for the weapons)."""
+    is: "(none)" is a choice), and the weapons of every hero, solo or vehicle with weapon choices (`choosers`) whose
+    form was shown (its hidden field `weapons-SECTION-INDEX-shown`: no box ticked is a choice too). `posted` is the
+    request's QueryDict (getlist for the weapons)."""
     doc = copy.deepcopy(document)
     for section in sections:
         for index, entry in enumerate((doc.get("sections") or {}).get(section) or []):
             cortex, weapons = loadout_fields(section, index)
             if entry.get("card") in warjacks and cortex in posted:
                 _set_loadout(entry, posted.get(cortex) or None, [code for code in posted.getlist(weapons) if code])
+            elif entry.get("card") in choosers and f"{weapons}-shown" in posted:
+                _set_loadout(entry, None, [code for code in posted.getlist(weapons) if code])
     return doc
 
 

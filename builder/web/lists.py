@@ -302,7 +302,8 @@ def _editor_post(request: HttpRequest, game_list: GameList, saved_doc: dict[str,
     # the form is the draft: warjack loadouts and quantities typed in place apply with whatever button was pressed
     # (both name their entry by its place in the draft as shown, so loadouts first: a quantity of 0 removes an entry)
     if system == "warcaster":
-        draft = apply_loadouts(draft, request.POST, sections, p.warjack_loadout_choices(p.catalog(system))["warjacks"])
+        choices = p.warjack_loadout_choices(p.catalog(system))
+        draft = apply_loadouts(draft, request.POST, sections, choices["warjacks"], choices["choosers"])
     draft, problems = apply_quantities(draft, request.POST, sections)
     paste = None
     if op == "paste" or op.startswith("pastefix:"):

@@ -187,7 +187,7 @@ def card_odds(request: HttpRequest, system: str, code: str) -> HttpResponse:
             problems.append(_("“%(code)s” is not a warjack weapon of this catalog: left out.") % {"code": value[:60]})
         elif value not in weapons:
             weapons.append(value)
-    if weapons and card.data.get("kind") != "warjack":
+    if weapons and not p.takes_weapons(card.data):
         problems.append(_("Only a warjack takes warjack weapons: %(name)s's own weapons are shown.")
                         % {"name": p.names(card.data, card.code)["main"]})
         weapons = []

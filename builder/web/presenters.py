@@ -76,7 +76,23 @@ def warjack_loadout_choices(cat: Catalog) -> dict[str, Any]:
                 for card in sorted(found, key=lambda card: card["code"])]
 
     warjacks = {code for code, card in cat.cards.items() if card.get("kind") == "warjack"}
-    return {"warjacks": warjacks, "cortexes": rows("cortex"), "weapons": rows("weapon")}
+    return {"warjacks": warjacks, "cortexes": rows("cortex"), "weapons": rows("weapon"), "choosers": weapon_choices(cat)}
+
+
+def weapon_choices(cat: Catalog) -> dict[str, list[dict[str, Any]]]:
+    """The weapons each hero, solo or vehicle with weapon choices (hardpoints of slot "weapon", BattleScribe data)
+    offers in the editor (W5): those its choice groups name, else every weapon card that fits a "weapon" slot."""
+    fitting = sorted((card for card in cat.cards.values() if card.get("kind") == "weapon"
+                      and "weapon" in (card.get("hardpoints") or ())), key=lambda card: card["code"])
+    choosers: dict[str, list[dict[str, Any]]] = {}
+    for code, card in cat.cards.items():
+        points = [p for p in card.get("hardpoints") or () if isinstance(p, Mapping) and p.get("slot") == "weapon"]
+        if card.get("kind") not in ("hero", "solo", "vehicle") or not points:
+            continue
+        named = [c for p in points for c in p.get("weapons") or () if c in cat.cards]
+        found = [cat.cards[c] for c in dict.fromkeys(named)] if named else fitting
+        choosers[code] = [{"code": w["code"], "names": names(w, w["code"]), "cost": w.get("cost")} for w in found]
+    return choosers
 
 
 def loadout(options: Any, card: Mapping[str, Any] | None, cat: Catalog) -> dict[str, Any] | None:
@@ -131,8 +147,15 @@ def _has_weapon_odds(system: str, card: Mapping[str, Any] | None) -> bool:
                 or not game.can_be_targeted(card))
 
 
+def takes_weapons(card: Mapping[str, Any]) -> bool:
+    """A warjack, or a hero, solo or vehicle with weapon choices (hardpoints of slot "weapon", W5): weapon cards are
+    chosen for it in its entry's options."""
+    return card.get("kind") == "warjack" or any(isinstance(h, Mapping) and h.get("slot") == "weapon"
+                                                for h in card.get("hardpoints") or ())
+
+
 def _chosen_weapons(card: Mapping[str, Any], options: Any) -> list[str]:
-    chosen = options.get("weapons") if isinstance(options, Mapping) and card.get("kind") == "warjack" else None
+    chosen = options.get("weapons") if isinstance(options, Mapping) and takes_weapons(card) else None
     return [code for code in chosen if isinstance(code, str)] if isinstance(chosen, list) else []
 
 

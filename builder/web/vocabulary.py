@@ -156,6 +156,7 @@ LABELS: Mapping[tuple[str, str], Mapping[str, Any]] = {
     ("warcaster", "kind"): {
         "hero": pgettext_lazy("warcaster kind", "Hero"),
         "hero_attachment": pgettext_lazy("warcaster kind", "Hero attachment"),
+        "squad_attachment": pgettext_lazy("warcaster kind", "Squad attachment"),
         "squad": pgettext_lazy("warcaster kind", "Squad"),
         "solo": pgettext_lazy("warcaster kind", "Solo"),
         "warjack": pgettext_lazy("warcaster kind", "Warjack"),

@@ -205,6 +205,16 @@ TEMPLATES: Mapping[str, Label] = {
         "{names} is taken {count} times; the limit is {max} per unit.",
         "{names}が{count}体います。同じユニットは{max}体までです。",
     ),
+    "W4.attachment": Label(
+        "{names} is taken {count} times; a squad attachment joins one of its squads, and the force has {max} "
+        "squads it may join.",
+        "{names}が{count}体います。スクワッドアタッチメントは合流先のスクワッド1つにつき1体までで、フォースには合流できる"
+        "スクワッドが{max}つあります。",
+    ),
+    "W5.no_choice": Label(
+        "{names} has no weapon choices: remove the weapons in its options.",
+        "{names}には選べる武器がありません。オプションの武器を外してください。",
+    ),
     "W5": Label(
         "{names}: its weapons cost {cost} weapon points; the chassis has {max}.",
         "{names}の武器は合計{cost}ウェポンポイントです。シャーシのウェポンポイントは{max}です。",

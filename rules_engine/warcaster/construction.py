@@ -1,9 +1,11 @@
 """Warcaster: Neo-Mechanika force construction (RULES.md §3.2, rules W1–W6).
 
-Sections: `force` (heroes, hero attachments, squads, solos, warjacks, vehicles, mantlets) and `rack` (cyphers).
-A warjack entry carries `"options": {"cortex": CODE, "weapons": [CODE, ...]}` (W5).
-Format options (docs/card-fields.md): max_heroes, max_units, max_mantlets, rack_min, rack_max,
-rack_min_per_suit, max_unit_copies, single_faction.
+Sections: `force` (heroes, hero attachments, squads, squad attachments, solos, warjacks, vehicles, mantlets) and
+`rack` (cyphers). A warjack entry carries `"options": {"cortex": CODE, "weapons": [CODE, ...]}` (W5); a hero, solo
+or vehicle with weapon choices (`hardpoints` of slot "weapon") `"options": {"weapons": [CODE, ...]}` (W5 too).
+A squad attachment is a force entry of its own that joins one of its squads: no unit slot (W2), at most one per
+squad it may join (W4). Format options (docs/card-fields.md): max_heroes, max_units, max_mantlets, rack_min,
+rack_max, rack_min_per_suit, max_unit_copies (a card's own `max_copies` first), single_faction.
 """
 from __future__ import annotations
 
@@ -41,11 +43,12 @@ DEFAULTS: Mapping[str, Any] = {
     "single_faction": True,
 }
 
-HERO, ATTACHMENT, MANTLET, WARJACK, CORTEX, WEAPON, CYPHER = (
-    "hero", "hero_attachment", "mantlet", "warjack", "cortex", "weapon", "cypher",
+HERO, ATTACHMENT, SQUAD_ATTACHMENT, MANTLET, WARJACK, CORTEX, WEAPON, CYPHER = (
+    "hero", "hero_attachment", "squad_attachment", "mantlet", "warjack", "cortex", "weapon", "cypher",
 )
 SLOT_KINDS = frozenset({"squad", "solo", WARJACK, "vehicle", MANTLET})  # W2: units that take a slot
-FORCE_KINDS = SLOT_KINDS | {HERO, ATTACHMENT}
+FORCE_KINDS = SLOT_KINDS | {HERO, ATTACHMENT, SQUAD_ATTACHMENT}  # attachments join a unit: no slot of their own
+CHOICE_KINDS = frozenset({HERO, "solo", "vehicle"})  # W5: models other than warjacks that may have weapon choices
 SUITS = {
     "fury": Label("Fury", "フューリー"),
     "geometric": Label("Geometric", "ジオメトリック"),
@@ -56,6 +59,7 @@ MERCENARY = "mercenary"
 KIND_NAMES = {
     HERO: Label("hero", "ヒーロー"),
     ATTACHMENT: Label("hero attachment", "ヒーローアタッチメント"),
+    SQUAD_ATTACHMENT: Label("squad attachment", "スクワッドアタッチメント"),
     "squad": Label("squad", "スクワッド"),
     "solo": Label("solo", "ソロ"),
     WARJACK: Label("warjack", "ウォージャック"),
@@ -213,23 +217,52 @@ class RackSuits(Rule):
 
 
 class UnitCopies(Rule):
-    """W4: at most max_unit_copies of any one unit (heroes are limited to one by W1)."""
+    """W4: at most max_unit_copies of any one unit (heroes are limited to one by W1); a unit whose card has its own
+    limit (`max_copies`, BattleScribe data: the entry's max per roster) at most that many. A squad attachment joins a
+    squad: at most one per squad in the force that it may join (`attaches_to`; none given: any squad)."""
 
     rule_id, code = "W4", "warcaster.unit_copies"
     title_en, title_ja = "At most 4 of one unit", "同じユニットは4体まで"
 
     def check(self, ctx: ListContext) -> Iterator[Violation]:
         counted = copies(force_units(ctx, FORCE_KINDS - {HERO}))
-        maximum = ctx.options["max_unit_copies"]
+        squads = copies(force_units(ctx, {"squad"}))
         for code in sorted(counted):
+            card = ctx.card(code)
+            if card.get("kind") == SQUAD_ATTACHMENT:
+                joins = attachment_squads(card, squads)
+                if counted[code] > joins:
+                    yield self.violation("W4.attachment", section=FORCE, cards=[code], count=counted[code],
+                                         max=joins, names=ctx.label(code))
+                continue
+            maximum = unit_copy_limit(ctx, card)
             if counted[code] > maximum:
                 yield self.violation(
                     section=FORCE, cards=[code], count=counted[code], max=maximum, names=ctx.label(code)
                 )
 
 
+def unit_copy_limit(ctx: ListContext, card: Any) -> int:
+    """W4: the card's own limit (`max_copies`) if it has one, else the format's max_unit_copies."""
+    own = card.get("max_copies") if is_mapping(card) else None
+    if isinstance(own, int) and not isinstance(own, bool) and own >= 0:
+        return own
+    return ctx.options["max_unit_copies"]
+
+
+def attachment_squads(card: Any, squads: Mapping[str, int]) -> int:
+    """W4: how many squads of the force a squad attachment may join (its `attaches_to`; none given: any squad)."""
+    allowed = card.get("attaches_to") if is_mapping(card) else None
+    if isinstance(allowed, (list, tuple)):
+        return sum(count for code, count in squads.items() if code in allowed)
+    return sum(squads.values())
+
+
 class WarjackPoints(Rule):
-    """W5: a warjack has a cortex, and its weapons' cost fits its chassis' weapon_points."""
+    """W5: a warjack has a cortex, and its weapons' cost fits its chassis' weapon_points. A hero, solo or vehicle
+    with weapon choices (`hardpoints` of slot "weapon", BattleScribe data) is checked the same way, without a cortex:
+    its chosen weapons (options.weapons) fit its hardpoints and, if it has weapon_points, their cost fits them; one
+    without choices takes no weapons option."""
 
     rule_id, code = "W5", "warcaster.warjack_points"
     title_en, title_ja = "Warjack weapons within weapon points", "ウォージャックの武器はウェポンポイント以内"
@@ -238,7 +271,9 @@ class WarjackPoints(Rule):
         # Each problem once: "2 Hayate" and "1 Hayate" + "1 Hayate" without a cortex are the same one problem, so
         # the result does not depend on how the list splits its entries.
         seen: set[tuple] = set()
-        for entry in force_units(ctx, {WARJACK}):
+        for entry in force_units(ctx, {WARJACK} | CHOICE_KINDS):
+            if kind_of(entry) != WARJACK and not _chooses(entry):
+                continue
             for violation in self._check_warjack(ctx, entry):
                 key = (violation.message, violation.cards, tuple(sorted(violation.params.items())))
                 if key not in seen:
@@ -248,12 +283,16 @@ class WarjackPoints(Rule):
     def _check_warjack(self, ctx: ListContext, entry: Entry) -> Iterator[Violation]:
         options = entry.options if is_mapping(entry.options) else {}
         names = ctx.label(entry.code)
+        jack = kind_of(entry) == WARJACK
         cortex = options.get("cortex")
-        if cortex is None:
+        if jack and cortex is None:
             yield self.violation("W5.no_cortex", section=FORCE, cards=[entry.code], names=names)
-        else:
+        elif cortex is not None:
             yield from self._part(ctx, entry, cortex, CORTEX)
         weapons = options.get("weapons", [])
+        if not jack and not hardpoint_slots(entry.card) and weapons:
+            yield self.violation("W5.no_choice", section=FORCE, cards=[entry.code], names=names)
+            return
         if not isinstance(weapons, (list, tuple)):
             yield self.violation(
                 "W5.bad_weapons", section=FORCE, cards=[entry.code], names=names, value=describe(weapons)
@@ -267,11 +306,17 @@ class WarjackPoints(Rule):
             if not problems:
                 cost += int_field(ctx.card(weapon), "cost")
                 known.append(weapon)
-        maximum = int_field(entry.card, "weapon_points")
+        maximum = int_field(entry.card, "weapon_points") if jack or "weapon_points" in entry.card else cost
         if cost > maximum:
             yield self.violation(section=FORCE, cards=[entry.code], names=names, cost=cost, max=maximum)
         slots = hardpoint_slots(entry.card)
-        if slots and not fits_hardpoints([ctx.card(code).get("hardpoints") for code in known], slots):
+        offered = {code for point in entry.card.get("hardpoints") or () if is_mapping(point)
+                   for code in point.get("weapons") or ()}
+        if offered and any(code not in offered for code in known):
+            # a weapon choice offers its own weapons: one it does not offer fits none of its hardpoints
+            yield self.violation("W5.hardpoints", section=FORCE, cards=[entry.code, *known], names=names,
+                                 value=plain(", ".join(f"{count} {slot}" for slot, count in slots.items())))
+        elif slots and not fits_hardpoints([ctx.card(code).get("hardpoints") for code in known], slots):
             # W5 with hardpoints (BattleScribe data, issue 18): each weapon takes one free hardpoint it fits
             yield self.violation("W5.hardpoints", section=FORCE, cards=[entry.code, *known], names=names,
                                  value=plain(", ".join(f"{count} {slot}" for slot, count in slots.items())))
@@ -293,6 +338,12 @@ class WarjackPoints(Rule):
                 "W5.wrong_kind", section=FORCE, cards=[entry.code, code], names=names, field=field,
                 part=ctx.label(code), actual=kind_label(card.get("kind")), kind=kind_label(kind),
             )
+
+
+def _chooses(entry: Entry) -> bool:
+    """A hero, solo or vehicle entry W5 checks: its card has weapon choices, or its options name weapons or a cortex."""
+    options = entry.options if is_mapping(entry.options) else {}
+    return bool(hardpoint_slots(entry.card)) or bool(options.get("weapons")) or options.get("cortex") is not None
 
 
 def hardpoint_slots(card: Any) -> dict[str, int]:
@@ -397,7 +448,8 @@ def measure(ctx: ListContext) -> list[Gauge]:
                for suit, count in per_suit.items()]
     gauges += [Gauge("weapon_points", warjack_weapon_points(ctx, entry), "W5",
                      maximum=int_field(entry.card, "weapon_points"), subject=entry.code)
-               for entry in force_units(ctx, {WARJACK})]
+               for entry in force_units(ctx, {WARJACK} | CHOICE_KINDS)
+               if kind_of(entry) == WARJACK or "weapon_points" in entry.card]
     return gauges
 
 

@@ -5,8 +5,11 @@ simulation; `compile_rack` turns the `rack` into `CypherSpec`s. A card the engin
 `CardDataError` naming the card code and the field, so a bad snapshot fails before any game is played.
 
 Units: a squad has NUM identical models; a hero's attachment (ヒーロー・アタッチメント) joins the hero's unit as a
-second model (its CST is added to the unit's); a warjack is its chassis plus the cortex's abilities and the
-weapon cards of the list entry's options (W5).
+second model (its CST is added to the unit's); a squad attachment joins one of its squads (the first in the list
+without one) as one more model, moving at the squad's SPD (its own SPD is "*"), its CST added to the squad's (the
+victory points for destroying the unit, W16); a warjack is its chassis plus the cortex's abilities and the
+weapon cards of the list entry's options (W5); a hero, solo or vehicle with weapon choices adds the weapon cards
+its entry's options name.
 """
 from __future__ import annotations
 
@@ -22,7 +25,9 @@ QUALITIES = frozenset({"strafe", "blast", "spray", "armor_piercing"}) | EFFECT_N
 STATS = ("spd", "mat", "rat", "def", "arm", "foc", "str", "health", "num")
 STAT_NAMES = ("spd", "mat", "rat", "def", "arm", "foc", "str", "health", "cst")  # what Table.stat reads
 _SPEC_FIELD = {"def": "def_", "str": "str_"}  # stat name → ModelSpec field
-MODEL_KINDS = frozenset({"hero", "hero_attachment", "squad", "solo", "warjack", "vehicle", "mantlet"})
+MODEL_KINDS = frozenset({"hero", "hero_attachment", "squad_attachment", "squad", "solo", "warjack", "vehicle",
+                         "mantlet"})
+CHOICE_KINDS = frozenset({"hero", "solo", "vehicle"})  # models that may have weapon choices besides warjacks (W5)
 TARGETS = frozenset({
     "self", "friendly_model", "friendly_unit", "friendly_warjack", "enemy_model", "enemy_unit", "enemy_warjack",
     "any_model", "all_friendly", "all_enemy", "all_models",
@@ -325,10 +330,28 @@ def _warjack(catalog: Catalog, card: Mapping[str, Any], options: Any, where: str
     return model_spec(card, extra_weapons=weapons, extra_abilities=cortex.get("abilities") or (), where=where)
 
 
+def _chosen(catalog: Catalog, card: Mapping[str, Any], options: Any, where: str) -> ModelSpec:
+    """A hero, solo or vehicle with the weapon cards its entry's options name (its weapon choices, W5)."""
+    codes = options.get("weapons") if isinstance(options, Mapping) else None
+    if not codes:
+        return model_spec(card, where=where)
+    if not isinstance(codes, list):
+        raise CardDataError(_code(card), f"{where}.options.weapons", "expected a list of weapon codes")
+    weapons = []
+    for i, wcode in enumerate(codes):
+        wcard = catalog.get(wcode, f"{where}.options.weapons[{i}]", ("weapon",))
+        weapons.append(parse_weapon(wcard, wcard, "weapon"))
+    return model_spec(card, extra_weapons=weapons, where=where)
+
+
 def loadout(card: Mapping[str, Any], options: Any) -> Mapping[str, Any]:
     """What a unit keeps of its list entry's options: a warjack's cortex and weapon codes (read by _warjack), so
     that a position can name them (warcaster/position.py); nothing for other units."""
-    if card.get("kind") != "warjack" or not isinstance(options, Mapping):
+    if not isinstance(options, Mapping):
+        return MappingProxyType({})
+    if card.get("kind") in CHOICE_KINDS and options.get("weapons"):
+        return MappingProxyType({"weapons": tuple(options.get("weapons") or ())})
+    if card.get("kind") != "warjack":
         return MappingProxyType({})
     return MappingProxyType({"cortex": options.get("cortex"), "weapons": tuple(options.get("weapons") or ())})
 
@@ -337,6 +360,7 @@ def compile_force(catalog: Catalog, entries: Any, where: str, *, goldfish: bool 
     """The units of a force (list `force` section or goldfish `units`), heroes' attachments joined to them."""
     units: list[UnitSpec] = []
     attachments: list[tuple[Mapping[str, Any], str]] = []
+    joining: list[tuple[Mapping[str, Any], str]] = []
     for at, raw_code, qty, entry in entries_of(entries, where):
         card = catalog.get(raw_code, f"{at}.card", MODEL_KINDS)
         code = _code(card)
@@ -344,8 +368,13 @@ def compile_force(catalog: Catalog, entries: Any, where: str, *, goldfish: bool 
             if card["kind"] == "hero_attachment":
                 attachments.append((card, at))
                 continue
+            if card["kind"] == "squad_attachment":
+                joining.append((card, at))
+                continue
             if card["kind"] == "warjack":
                 spec = _warjack(catalog, card, entry.get("options"), at, loadout_required=not goldfish)
+            elif card["kind"] in CHOICE_KINDS and isinstance(entry.get("options"), Mapping):
+                spec = _chosen(catalog, card, entry.get("options"), at)
             else:
                 spec = model_spec(card, where=at)
             num = int((card.get("stats") or {}).get("num", 1) or 1) if card["kind"] == "squad" else 1
@@ -353,7 +382,29 @@ def compile_force(catalog: Catalog, entries: Any, where: str, *, goldfish: bool 
                                   loadout(card, entry.get("options"))))
     for card, at in attachments:
         units = _attach(units, card, at)
+    joined: set[int] = set()
+    for card, at in joining:
+        units = _join_squad(units, card, at, joined)
     return units
+
+
+def _join_squad(units: list[UnitSpec], card: Mapping[str, Any], where: str, joined: set[int]) -> list[UnitSpec]:
+    """A squad attachment joins the first squad it may join (`attaches_to`; none given: any) that has none yet, as
+    one more model at the squad's SPD; its CST is added to the squad's. Without such a squad (a list W4 refuses) it
+    is a unit of its own, a solo at its own SPD (0 when it has none)."""
+    allowed = card.get("attaches_to")
+    for index, unit in enumerate(units):
+        if unit.kind == "squad" and index not in joined and (not isinstance(allowed, (list, tuple)) or unit.code in allowed):
+            stats = dict(card.get("stats") or {})
+            stats["spd"] = unit.models[0].spd  # SPD "*": the squad's
+            spec = model_spec({**card, "stats": stats}, where=where)
+            count = int((card.get("stats") or {}).get("num", 1) or 1)
+            joined.add(index)
+            merged = UnitSpec(unit.code, unit.name, unit.kind, unit.cst + spec.cst, unit.models + (spec,) * count,
+                              unit.options)
+            return units[:index] + [merged] + units[index + 1:]
+    spec = model_spec(card, where=where)
+    return units + [UnitSpec(spec.code, spec.name, "solo", spec.cst, (spec,), MappingProxyType({}))]
 
 
 def _attach(units: list[UnitSpec], card: Mapping[str, Any], where: str) -> list[UnitSpec]:

@@ -114,7 +114,7 @@ def expected_damage(scale: str, damage_dice: int, pow_: int, arm: int, power: in
 
 
 # --- a weapon of a card against a target card (the card pages, through the registry: rules_engine/systems.py)
-MODEL_KINDS = ("hero", "hero_attachment", "squad", "solo", "vehicle", "warjack", "mantlet")
+MODEL_KINDS = ("hero", "hero_attachment", "squad_attachment", "squad", "solo", "vehicle", "warjack", "mantlet")
 
 
 def _stat(card: Mapping[str, Any], name: str) -> int:

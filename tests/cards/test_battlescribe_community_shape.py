@@ -43,8 +43,8 @@ def test_the_package_is_valid(conversion):
 
 def test_models_of_each_kind_and_heroes_linked_from_a_catalogue_take_its_faction(cards):
     assert {bs: c["kind"] for bs, c in cards.items() if c["kind"] in ("hero", "solo", "squad", "warjack", "mantlet")} \
-        == {"cs-hero-vela": "hero", "cs-hero-oren": "hero", "cs-tinker": "solo", "cs-squad": "squad",
-            "cs-jack": "warjack", "cs-sled": "mantlet"}
+        == {"cs-hero-vela": "hero", "cs-hero-oren": "hero", "cs-hero-isk": "hero", "cs-tinker": "solo",
+            "cs-squad": "squad", "cs-jack": "warjack", "cs-sled": "mantlet"}
     vela, oren = cards["cs-hero-vela"], cards["cs-hero-oren"]
     assert vela["faction"] == "drift-clans"  # the catalogue's root entryLink to the game system's hero
     assert vela["battlescribe"]["links"] == {"cs-cat-01": "cs-root-vela"}
@@ -52,7 +52,7 @@ def test_models_of_each_kind_and_heroes_linked_from_a_catalogue_take_its_faction
     assert vela["stats"] == {"spd": 6, "mat": 4, "rat": 5, "def": 4, "arm": 3, "foc": 0, "health": 3}  # FOC "-"
     assert [a["kind"] for a in vela["abilities"]] == ["flight"]
     assert cards["cs-sled"]["stats"] == {"def": 2, "arm": 5, "health": 5}
-    assert "cs-spotter" not in cards  # an attachment (primary category Attachments, CST "+1"): not read
+    assert cards["cs-spotter"]["kind"] == "squad_attachment"  # primary category Attachments, CST "+1"
 
 
 def test_squads_without_dmg_have_one_damage_point_per_model(cards):
@@ -91,7 +91,9 @@ def test_warjack_hardpoints_in_a_hardpoints_group_with_its_weapon_points(cards, 
     assert left["bs_links"] == {"cs-p-rivet": "cs-jack-larm-l0", "cs-p-maul": "cs-jack-larm-l1"}
     assert shoulder["bs_links"] == {"cs-p-ember": "cs-jack-shoulder-l0"}  # Beacon: no Weapon profile; Mast: RNG -
     rivet, maul, ember = cards["cs-p-rivet"], cards["cs-p-maul"], cards["cs-p-ember"]
-    assert (rivet["kind"], rivet["cost"], rivet["type"], rivet["hardpoints"]) == ("weapon", 1, "ranged", ["arm"])
+    # the Rivet Gun is on the vehicle's weapon choice too: both slots
+    assert (rivet["kind"], rivet["cost"], rivet["type"], rivet["hardpoints"]) == ("weapon", 1, "ranged",
+                                                                                  ["arm", "weapon"])
     assert (maul["type"], maul["cost"], maul["other_qualities"]) == ("melee", 2, ["Cleave"])
     assert (ember["qualities"], ember["hardpoints"]) == (["blast"], ["shoulder"])
     assert cards["cs-cortex-hunt"]["kind"] == "cortex" and cards["cs-cortex-hunt"]["faction"] == "drift-clans"
@@ -99,7 +101,7 @@ def test_warjack_hardpoints_in_a_hardpoints_group_with_its_weapon_points(cards, 
     not_read = next(line for line in conversion.report if line.startswith("not read: "))
     assert "warjack weapons with no Weapon profile (Beacon) ×1" in not_read
     assert "warjack weapons that make no attack, RNG '-' (Scanner Mast) ×1" in not_read
-    assert "weapon choices of a solo (Scrap Tinker: Hardpoint) ×1" in not_read
+    assert "weapon choices" not in not_read  # read as the solo's hardpoints (W5)
     assert [w["name"] for w in cards["cs-tinker"]["weapons"]] == ["Hook Blade"]  # its choice is not a fixed weapon
 
 
@@ -123,13 +125,12 @@ def test_formats_read_the_known_categories_and_list_the_rest_as_not_read(convers
     formats = {f["slug"]: f for f in conversion.package["formats"]}
     assert formats[f"{SLUG}-patrol"]["options"] == {
         "single_faction": True, "max_heroes": 1, "max_units": 6, "rack_max": 6, "rack_min": 4, "max_mantlets": 3,
-        "max_unit_copies": 3}
+        "max_unit_copies": 3, "rack_min_per_suit": 1}
     assert formats[f"{SLUG}-full-host"]["options"]["max_heroes"] == 2
     not_read = next(line for line in conversion.report if line.startswith("not read: "))
-    for words in ("category Attachments in a force ×2", "category The Rack in a force ×2",
-                  "constraints of the category The Rack ×1", "upgrade entries with no profile, not linked from a "
-                  "hardpoint ×1", "attachments (Raider Spotter) ×1"):
-        assert words in not_read
+    assert "upgrade entries with no profile, not linked from a hardpoint ×1" in not_read
+    # The Rack (one per roster: every list has its one rack, W3) and Attachments (no limit, -1) need nothing more
+    assert "The Rack" not in not_read and "Attachments" not in not_read and "attachments" not in not_read
     assert any(line.startswith("interpretations: ") and "squads without DMG (1 damage point per model): 1" in line
                for line in conversion.report)
 
@@ -206,6 +207,6 @@ def test_import_package_imports_the_community_shape_folder_in_one_command():
     out = StringIO()
     call_command("import_package", str(FOLDER), stdout=out)
     text = out.getvalue()
-    assert "models: hero 2, solo 1, squad 1, warjack 1, vehicle 0, mantlet 1" in text
+    assert "models: hero 3, solo 1, squad 1, warjack 1, vehicle 1, mantlet 1, squad_attachment 1" in text
     assert "cyphers: 5 (fury 2, geometric 1, harmonic 1, overdrive 1)" in text
     assert Card.objects.filter(code="BS-CS-HERO-VELA", faction="drift-clans").exists()

@@ -243,3 +243,15 @@ def test_the_editors_picker_marks_cards_played_only_in_part(imported, owner):
                                       HTTP_HX_REQUEST="true").content.decode())
     row = picker.split(f'data-code="{partial["code"]}"', 1)[1].split("</li>", 1)[0]
     assert 'aria-label="このカードはシミュレーターで一部のみ再現されます：' + "、".join(partial["not_modelled"]) in row
+
+
+@pytest.mark.parametrize("language, kind, joins", [("en", "Squad attachment", "Attaches to"),
+                                                   ("ja", "スクワッド・アタッチメント", "アタッチ先")])
+def test_a_squad_attachments_page_names_its_kind_cost_and_the_squads_it_joins(catalog, language, kind, joins):
+    """The card page of a squad attachment read from BattleScribe data (community-shape: Raider Spotter, CST "+1",
+    joining Drift Raiders squads): its kind in words, its CST and the squads it joins by name, never by slug."""
+    call_command("import_package", str(ZIP.parent / "community-shape"), stdout=StringIO())
+    status, page = _page("/catalog/warcaster/BS-CS-SPOTTER/", language)
+    assert status == 200
+    assert kind in page and "squad_attachment" not in page
+    assert re.search(rf"{joins}\s*</dt>\s*<dd>\s*Drift Raiders", page), "the squads it joins, by name"
