@@ -10,7 +10,7 @@ import hashlib
 import json
 import re
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -120,9 +120,13 @@ class BattleScribeReport:
 
     imported: ImportReport
     lines: list[str]
+    warnings: list[str] = field(default_factory=list)  # odd data read by a documented rule or left out
 
     def text(self) -> str:
-        return "\n".join([self.imported.line(), *self.lines])
+        warned = [f"warnings ({len(self.warnings)}): odd data read by a documented rule or left out "
+                  "(docs/data-packages.md 'Warnings')", *(f"  {line}" for line in self.warnings)] \
+            if self.warnings else []
+        return "\n".join([self.imported.line(), *self.lines, *warned])
 
 
 def battlescribe_convert(paths: list[Path | str]) -> battlescribe.Conversion:
@@ -140,7 +144,7 @@ def battlescribe_import(paths: list[Path | str], *, schema_dir: Path | str | Non
     conversion = battlescribe_convert(paths)
     source = ", ".join(str(p) for p in paths)
     return BattleScribeReport(package_import(conversion.package, source=source, schema_dir=schema_dir),
-                              conversion.report)
+                              conversion.report, conversion.warnings)
 
 
 def import_paths(paths: list[Path | str], *, schema_dir: Path | str | None = None) -> str:
@@ -430,6 +434,7 @@ class BattleScribePreview:
     current: dict | None
     diff: dict
     unchanged: bool  # the same content as the package loaded now: importing it changes nothing
+    warnings: list[str] = field(default_factory=list)  # odd data read by a documented rule or left out
 
 
 def battlescribe_preview(uploads: list[Upload]) -> BattleScribePreview:
@@ -449,7 +454,8 @@ def battlescribe_preview(uploads: list[Upload]) -> BattleScribePreview:
     diff = cards_diff((current or {}).get("cards", []), package["cards"])
     sha256 = hashlib.sha256(checks.canonical_json(package)).hexdigest()
     return BattleScribePreview(package, conversion.report, current, diff,
-                               unchanged=existing is not None and existing.sha256 == sha256)
+                               unchanged=existing is not None and existing.sha256 == sha256,
+                               warnings=conversion.warnings)
 
 
 def battlescribe_upload_import(uploads: list[Upload]) -> BattleScribeReport:
@@ -461,7 +467,7 @@ def battlescribe_upload_import(uploads: list[Upload]) -> BattleScribeReport:
         imported = package_import(conversion.package, source=source)
     except PackageError as error:
         raise UploadRefused([{"file": "", "path": "", "id": "", "message": message} for message in error.errors])
-    return BattleScribeReport(imported, conversion.report)
+    return BattleScribeReport(imported, conversion.report, conversion.warnings)
 
 
 def _upload_name(upload: Upload) -> str:
@@ -487,9 +493,11 @@ def _uploaded_conversion(uploads: list[Upload]) -> battlescribe.Conversion:
             path = Path(folder) / name
             path.write_bytes(upload.raw)
             paths.append(path)
+        prefix = str(Path(folder)) + "/"
         try:
-            return battlescribe.convert(paths)
+            conversion = battlescribe.convert(paths)
         except battlescribe.BattleScribeError as error:
-            prefix = str(Path(folder)) + "/"
             raise UploadRefused([{"file": error.file.replace(prefix, ""), "path": error.path,
                                   "id": error.element_id, "message": error.message}]) from None
+        conversion.warnings = [line.replace(prefix, "") for line in conversion.warnings]  # as uploaded
+        return conversion
