@@ -226,6 +226,8 @@ def check(root: Element) -> str:
     todo: list[tuple[Element, str, str]] = [(root, "/" + kind_name, ROOTS[kind_name])]
     while todo:
         element, path, kind = todo.pop()
+        if kind.startswith("!"):
+            raise SchemaRefusal(path, kind[1:])
         if kind == "":  # text only
             if len(element):
                 raise SchemaRefusal(path, f"<{_local(element.tag)}> holds text only, not the element "
@@ -248,17 +250,20 @@ def check(root: Element) -> str:
             raise SchemaRefusal(path, f"text {element.text.strip()[:30]!r} where the model allows elements only")
         allowed = dict(spec.children)
         counts: Counter[str] = Counter()
+        children = []
         for child in element:
             name = _local(child.tag)
             counts[name] += 1
             child_path = f"{path}/{name}[{counts[name]}]"
             if not child.tag.startswith(f"{{{namespace}}}") or name not in allowed:
-                raise SchemaRefusal(child_path, f"<{name}> is not an element the published BattleScribe model "
-                                                f"allows in <{_local(element.tag)}> (not BattleScribe data)")
-            if (child.tail or "").strip():
-                raise SchemaRefusal(child_path, f"text {child.tail.strip()[:30]!r} after <{name}>, where the model "
-                                                "allows elements only")
-            todo.append((child, child_path, allowed[name]))
+                children.append((child, child_path, f"!<{name}> is not an element the published BattleScribe model "
+                                                    f"allows in <{_local(element.tag)}> (not BattleScribe data)"))
+            elif (child.tail or "").strip():
+                children.append((child, child_path, f"!text {child.tail.strip()[:30]!r} after <{name}>, where the "
+                                                    "model allows elements only"))
+            else:
+                children.append((child, child_path, allowed[name]))
+        todo.extend(reversed(children))  # the first problem in document order is the one reported
     return kind_name
 
 
