@@ -631,7 +631,11 @@ class Mapper:
                 found.append((child, None))
         for link in kids(entry, "entryLinks", "entryLink"):
             target = self.elements.get(link.get("targetId") or "")
-            if target is not None and self._weapon_profile(target[1]) is not None:
+            if target is None:
+                self.warn(self._document_of(link), link, f"links to entry {link.get('targetId')!r}, which no file "
+                                                         "defines: the link is not read")
+                continue
+            if self._weapon_profile(target[1]) is not None:
                 found.append((target[1], None))
         return found
 
@@ -1056,8 +1060,8 @@ class Mapper:
         if parent_kind is not None:
             for child in element:
                 what = _local(child.tag)
-                if what in INFO_ON_LINKS_READ:
-                    continue
+                if what in INFO_ON_LINKS_READ or not len(child):
+                    continue  # read, counted by kind, or an empty list
                 self.unread_kinds[f"{what} on an {name} (what a link adds to its target)"] += 1
 
     def _report(self, package: dict) -> list[str]:
