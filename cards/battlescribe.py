@@ -2,10 +2,14 @@
 `hangar.package/1` (issue 18 item 1; docs/data-packages.md "BattleScribe data").
 
 Reading: every file is parsed with defusedxml (no DTD, no entities: an upload cannot expand or fetch anything), then
-validated against Hangar's own XSD of the subset read here (cards/schemas/battlescribe/, with xmlschema). The
-mapping then refuses whatever it does not know (an unknown profile type, characteristic, hardpoint group, cypher suit
-or type, a value that is not a number...) with a `BattleScribeError` naming the file, the element path and the id:
-a refused import writes nothing. What it reads:
+checked against the published BattleScribe content model in either version's element order
+(cards/battlescribe_schema.py). What is not BattleScribe data, a catalogue of another game system, or data that gives
+nothing usable is refused with a `BattleScribeError` naming the file, the element path and the id (a refused import
+writes nothing). Odd data in valid files (an unknown profile type, characteristic, hardpoint group, cypher suit or
+type, weapon TYP, a value that is not a whole number, a link to an id no file defines, an id used twice, a weapon
+linked to both Melee and Ranged...) is a warning (`Conversion.warnings`: file, element path, entry name and id): that
+entry or link is read by a documented rule or left out. Elements of the model the mapping never uses are counted by
+kind in the report (UNREAD_KINDS). What it reads:
 
 - catalogues → factions (slug from the name; ja/en names, the ja name from FACTION_JA when known);
 - `selectionEntry` with a Solo/Squad/Warjack/Vehicle/Mantlet profile → a model card (a category "Hero" → hero),
