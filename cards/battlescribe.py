@@ -354,6 +354,10 @@ class Mapper:
         self.rack: dict[str, Any] | None = None
         for document in catalogues:
             for link in kids(document.root, "entryLinks", "entryLink"):
+                if (link.get("targetId") or "") not in self.elements:
+                    self.warn(document, link, f"links to entry {link.get('targetId')!r}, which no file defines: the "
+                                              "link is not read")
+                    continue
                 self.root_links.setdefault(link.get("targetId") or "", {})[document.root.get("id") or ""] = \
                     link.get("id") or ""
         self.catalogue_factions = {d.root.get("id") or "": slugify(d.root.get("name") or "") for d in catalogues}
@@ -851,6 +855,10 @@ class Mapper:
         """What a roster's selection of this entry carries (builder/listio/roster.py): the game system, the entry's
         type, its categories and the catalogues' root links to it."""
         facts: dict[str, Any] = {"game_system": self.system.root.get("id") or "", "type": entry.get("type") or "upgrade"}
+        for link in kids(entry, "categoryLinks", "categoryLink"):
+            if (link.get("targetId") or "") not in self.categories:
+                self.warn(self._document_of(link), link, f"links to category {link.get('targetId')!r}, which no file "
+                                                         "defines: not read")
         categories = [{"id": link.get("targetId") or "", "name": self.categories.get(link.get("targetId") or "", ""),
                        "primary": link.get("primary") == "true"}
                       for link in kids(entry, "categoryLinks", "categoryLink")

@@ -166,6 +166,12 @@ def test_a_weapon_linked_to_both_with_a_typ_is_typed_by_its_typ(tmp_path):
 @pytest.mark.parametrize(("name", "file", "old", "new", "words", "who"), [
     ("link-to-nothing", "community-shape.gst", 'targetId="cs-w-quill"', 'targetId="cs-gone"',
      "links to entry 'cs-gone', which no file defines", "('Quill Pistol', id cs-hero-vela-l1)"),
+    ("root-link-to-nothing", "drift-clans.cat", 'targetId="cs-hero-vela" type="selectionEntry" />',
+     'targetId="cs-hero-gone" type="selectionEntry" />', "links to entry 'cs-hero-gone', which no file defines",
+     "('Vela Quorn', id cs-root-vela)"),
+    ("category-to-nothing", "drift-clans.cat", 'targetId="cs-units" primary="true"',
+     'targetId="cs-gone" primary="true"', "links to category 'cs-gone', which no file defines",
+     "id cs-jack-c)"),
     ("cost-type", "community-shape.gst", 'name="Weapon Points" defaultCostLimit', 'name="Glory" defaultCostLimit',
      "unknown cost type 'Glory'", "id cs-wp"),
     ("whole-number", "community-shape.gst", '<characteristic name="RNG" typeId="cs-ct-weapon-rng">8</characteristic>',
