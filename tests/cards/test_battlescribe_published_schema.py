@@ -277,3 +277,69 @@ def test_any_catalogue_of_the_content_model_converts_or_is_refused_with_the_docu
     except battlescribe.BattleScribeError:
         return
     assert conversion.package["cards"]
+
+
+def _kinds_of(root: ET.Element) -> list[tuple[ET.Element, str]]:
+    """Every element of a parsed document with its model kind ("" for text only)."""
+    found, todo = [], [(root, bs_schema.ROOTS[root.tag.split("}")[1]])]
+    while todo:
+        element, kind = todo.pop()
+        found.append((element, kind))
+        spec = bs_schema.KINDS.get(kind)
+        if spec is not None:
+            kinds = dict(spec.children)
+            todo += [(child, kinds[child.tag.split("}")[1]]) for child in element]
+    return found
+
+
+SOURCE_CAT = (COMMUNITY / "drift-clans.cat").read_bytes()
+SOURCE_GST = (COMMUNITY / "community-shape.gst").read_bytes()
+
+
+@st.composite
+def mutated(draw) -> tuple[bytes, bytes]:
+    """The community-shape files with a few changes a data author could make within the published model: an element
+    removed, a subtree of the model added where it is allowed, a characteristic's text or a link's target changed."""
+    files = []
+    for raw, namespace in ((SOURCE_GST, bs_schema.NAMESPACES["gameSystem"]), (SOURCE_CAT, CAT_NS)):
+        root = ET.fromstring(raw)
+        ids = sorted({e.get("id") for e in root.iter() if e.get("id")} | {"cs-gone"})
+        for _ in range(draw(st.integers(0, 4))):
+            elements = _kinds_of(root)
+            element, kind = elements[draw(st.integers(0, len(elements) - 1))]
+            action = draw(st.sampled_from(["remove", "add", "text", "target"]))
+            if action == "remove" and element is not root:
+                parent = next(p for p, _k in elements if element in list(p))
+                parent.remove(element)
+            elif action == "add" and kind and bs_schema.KINDS[kind].children:
+                name, child_kind = draw(st.sampled_from(bs_schema.KINDS[kind].children))
+                if child_kind and any(c.tag.split("}")[1] == name for c in element):
+                    continue
+                child = ET.Element(name) if not child_kind else draw(documents(child_kind, 3))
+                child.tag = name
+                element.append(_qualify(child, namespace))
+            elif action == "text" and element.tag.endswith("}characteristic"):
+                element.text = draw(st.sampled_from(["-", "*", "0", "99", "2.5", "Melee", "Fury", "", "+1"]))
+            elif action == "target" and element.get("targetId") is not None:
+                element.set("targetId", draw(st.sampled_from(ids)))
+        files.append(ET.tostring(root))
+    return files[0], files[1]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(mutated())
+def test_changes_within_the_published_model_convert_or_are_refused_with_the_documented_error(tmp_path_factory,
+                                                                                              files):
+    """Whatever an author changes within the model, the importer gives a package (with warnings) or a
+    BattleScribeError naming the file — never another exception."""
+    folder = tmp_path_factory.mktemp("mutated")
+    (folder / "system.gst").write_bytes(files[0])
+    (folder / "faction.cat").write_bytes(files[1])
+    for raw in files:
+        bs_schema.check(parse_xml(raw))  # still within the model
+    try:
+        conversion = battlescribe.convert([folder])
+    except battlescribe.BattleScribeError as error:
+        assert error.file.startswith(str(folder)) or error.file == str(folder / "system.gst")
+        return
+    assert conversion.package["cards"]
