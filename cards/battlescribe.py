@@ -153,6 +153,7 @@ class Conversion:
     package: dict
     report: list[str]
     warnings: list[str] = field(default_factory=list)  # odd data read by a documented rule or left out
+    origins: dict[str, str] = field(default_factory=dict)  # card code → "file: path ('name', id ...)"
 
 
 class LeftOut(Exception):
@@ -343,6 +344,7 @@ class Mapper:
         self.warnings: dict[str, None] = {}  # odd data, in the order met (each line once)
         self.unread_kinds: Counter[str] = Counter()
         self.duplicates: set[int] = set()  # elements whose id an earlier element has: left out
+        self.origins: dict[str, str] = {}  # card code → where its entry is (for warnings after the mapping)
         for document in [system, *catalogues]:
             self._collect(document)
         self.categories = {i: (el.get("name") or "") for i, (_d, el) in self.elements.items()
@@ -435,7 +437,7 @@ class Mapper:
             package["opponents"] = [{"slug": f"{slug}-goldfish", "name": f"標的 ({factions[0]['name_en']})",
                                      "name_en": f"Goldfish ({factions[0]['name_en']})", "kind": "goldfish",
                                      "units": goldfish}]
-        return Conversion(package, self._report(package), list(self.warnings))
+        return Conversion(package, self._report(package), list(self.warnings), self.origins)
 
     def _entries(self, document: Document, faction: str) -> None:
         root = document.root
@@ -848,6 +850,7 @@ class Mapper:
 
     def _card(self, entry: Element, kind: str, faction: str) -> dict:
         name = entry.get("name") or entry.get("id") or ""
+        self.origins[card_code(entry.get("id") or "")] = self._where(self._document_of(entry), entry)
         return {"code": card_code(entry.get("id") or ""), "name": name, "name_en": name, "kind": kind,
                 "faction": faction, "bs_id": entry.get("id") or "", "battlescribe": self._roster_facts(entry)}
 
@@ -1051,11 +1054,14 @@ class Mapper:
     def warn(self, document: Document, element: Element, message: str) -> None:
         """Record odd data read by a documented rule (or left out): the file, the element path, the name and id of
         the nearest entry, and what was done. Each line once."""
+        self.warnings[f"{self._where(document, element)}: {message}"] = None
+
+    @staticmethod
+    def _where(document: Document, element: Element) -> str:
         key = id(element)
         name, near_id = document.names.get(key, ""), document.ids.get(key, "")
         who = ", ".join(part for part in (repr(name) if name else "", f"id {near_id}" if near_id else "") if part)
-        self.warnings[f"{document.source.name}: {document.paths.get(key, '/')}" + (f" ({who})" if who else "")
-                      + f": {message}"] = None
+        return f"{document.source.name}: {document.paths.get(key, '/')}" + (f" ({who})" if who else "")
 
     def leave_out(self, document: Document, element: Element, message: str) -> LeftOut:
         """Warn, and the exception that leaves the entry out (`raise self.leave_out(...)`)."""
@@ -1110,6 +1116,38 @@ class Mapper:
             lines.append("not read, by kind (docs/data-packages.md 'Not read'): "
                          + ", ".join(f"{k} ×{v}" for k, v in sorted(self.unread_kinds.items())))
         return lines
+
+
+CARD_PROBLEM = re.compile(r"^card (\S+?)[,:] ")
+
+
+def leave_out_refused_cards(conversion: Conversion, check: Any, rounds: int = 20) -> None:
+    """Odd data the package checks refuse in one card (a stat beyond the game's bounds, a range past the table...):
+    that card is left out with a warning naming its entry, as other odd data is; `check(package) -> [messages]` is
+    the ordinary package check (cards.package_validation.check_package). Problems that are not one card's stay for
+    the import to refuse. Repeated while leaving a card out makes another card's problem appear (a reference)."""
+    package = conversion.package
+    for _ in range(rounds):
+        problems: dict[str, list[str]] = {}
+        for message in check(package):
+            match = CARD_PROBLEM.match(message)
+            if match is not None and any(card["code"] == match.group(1) for card in package["cards"]):
+                problems.setdefault(match.group(1), []).append(message)
+        if not problems:
+            return
+        package["cards"] = [card for card in package["cards"] if card["code"] not in problems]
+        for opponent in package.get("opponents", []):
+            opponent["units"] = [unit for unit in opponent["units"] if unit["card"] not in problems]
+        package["opponents"] = [o for o in package.get("opponents", []) if o["units"]]
+        if not package["opponents"]:
+            package.pop("opponents", None)
+        for code, messages in problems.items():
+            where = conversion.origins.get(code, code)
+            conversion.warnings.append(f"{where}: outside what a package allows ({'; '.join(messages)}): the card "
+                                       "is left out")
+        if not package["cards"]:
+            raise BattleScribeError(where.split(": ")[0], "", "", "nothing usable could be read: every card is "
+                                    "outside what a package allows")
 
 
 def _revision(value: str | None) -> int:

@@ -133,7 +133,9 @@ def battlescribe_convert(paths: list[Path | str]) -> battlescribe.Conversion:
     """BattleScribe data (a folder, a .zip or .gst/.gstz/.cat/.catz files) → a Warcaster package (not imported).
     Raises PackageError naming the file, the element path and the id of what was refused."""
     try:
-        return battlescribe.convert(paths)
+        conversion = battlescribe.convert(paths)
+        battlescribe.leave_out_refused_cards(conversion, checks.check_package)
+        return conversion
     except battlescribe.BattleScribeError as exc:
         raise PackageError([str(exc)], source=", ".join(str(p) for p in paths)) from exc
 
@@ -496,6 +498,7 @@ def _uploaded_conversion(uploads: list[Upload]) -> battlescribe.Conversion:
         prefix = str(Path(folder)) + "/"
         try:
             conversion = battlescribe.convert(paths)
+            battlescribe.leave_out_refused_cards(conversion, checks.check_package)
         except battlescribe.BattleScribeError as error:
             raise UploadRefused([{"file": error.file.replace(prefix, ""), "path": error.path,
                                   "id": error.element_id, "message": error.message}]) from None

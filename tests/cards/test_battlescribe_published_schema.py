@@ -343,3 +343,23 @@ def test_changes_within_the_published_model_convert_or_are_refused_with_the_docu
         assert error.file.startswith(str(folder)) or error.file == str(folder / "system.gst")
         return
     assert conversion.package["cards"]
+
+
+@pytest.mark.django_db
+def test_a_card_outside_what_a_package_allows_is_left_out_with_a_warning_and_the_rest_imports(tmp_path):
+    """A warjack with DEF 99 (the package schema's bound is 20): that card alone is left out, named by its entry."""
+    from cards.services import battlescribe_convert
+
+    folder = tmp_path / "data"
+    shutil.copytree(COMMUNITY, folder)
+    path = folder / "drift-clans.cat"
+    text = path.read_text(encoding="utf-8")
+    text = re.sub(r'(<characteristic name="DEF" typeId="cs-ct-warjack-def">)\d+<', r"\g<1>99<", text)
+    path.write_text(text, encoding="utf-8")
+    conversion = battlescribe_convert([folder])
+    assert "BS-CS-JACK" not in {card["code"] for card in conversion.package["cards"]}
+    line = next(w for w in conversion.warnings if "outside what a package allows" in w)
+    assert line.startswith(f"{path}: /catalogue/") and "id cs-jack)" in line and "stats.def" in line
+    out = StringIO()
+    call_command("import_package", str(folder), stdout=out)
+    assert "the card is left out" in out.getvalue()
