@@ -16,9 +16,10 @@ and format of such a package keeps its BattleScribe id (`bs_id`) and what a rost
   is reported with the element's path, all of them together, as a ListFormatError: a refused roster changes nothing.
 
 Writing gives a roster valid against the published roster schema in its latest exact form (roster.xsd), with the
-catalogue's own ids (the entries' link paths, the hardpoint groups, the categories, the cost types and the catalogue and game system revisions), so BattleScribe and
-New Recruit open it; a card without a BattleScribe id is refused by code and name. The same list always gives the
-same bytes (ids are derived from the list), and reading an exported roster gives the list back.
+catalogue's own ids (the entries' link paths, the hardpoint groups, the categories, the cost types and the catalogue
+and game system revisions), so BattleScribe and New Recruit open it; a card without a BattleScribe id is refused by
+code and name. The same list always gives the same bytes (ids are derived from the list), and reading an exported
+roster gives the list back.
 
 Pure Python (no Django): the reader takes `catalog_for(system) -> Catalog | None`.
 """
@@ -29,7 +30,7 @@ import io
 import json
 import zipfile
 from functools import lru_cache
-from pathlib import Path, PurePath
+from pathlib import PurePath
 from typing import Any, Callable, Mapping
 from xml.etree import ElementTree as ET
 from xml.etree.ElementTree import Element, ParseError
