@@ -363,3 +363,36 @@ def test_a_card_outside_what_a_package_allows_is_left_out_with_a_warning_and_the
     out = StringIO()
     call_command("import_package", str(folder), stdout=out)
     assert "the card is left out" in out.getvalue()
+
+
+def test_attributes_the_model_does_not_name_pass_the_import_check_not_the_strict_one():
+    """Older and newer BattleScribe versions write a few more attributes (sortIndex, a categoryLink's type): the
+    import ignores them; Hangar's own files must not carry them."""
+    raw = (COMMUNITY / "drift-clans.cat").read_text(encoding="utf-8")
+    root = parse_xml(raw.replace('primary="true"', 'primary="true" type="category" sortIndex="2"', 1).encode())
+    assert bs_schema.check(root) == "catalogue"
+    assert any("type" in line or "sortIndex" in line for line in bs_schema.strict_errors(root))
+
+
+def test_a_roster_is_read_in_either_order_and_written_in_the_latest_exact_one():
+    """A roster whose selections carry their categories before their costs (the other order a tool may write) reads
+    as the same list; the roster Hangar writes passes the strict roster schema."""
+    from builder.listio.jsonio import parse_list_json
+    from builder.listio.roster import parse_roster
+    from tests.builder.test_roster import catalog_for, iron_list, roster_text
+
+    written = roster_text()
+    assert bs_schema.strict_errors(parse_xml(written.encode())) == []
+    root = ET.fromstring(written)
+    swapped = 0
+    for selection in root.iter(f"{{{bs_schema.NAMESPACES['roster']}}}selection"):
+        names = [child.tag.split("}")[1] for child in selection]
+        if "costs" in names and "categories" in names:
+            costs = selection[names.index("costs")]
+            selection.remove(costs)
+            selection.append(costs)
+            swapped += 1
+    assert swapped
+    reordered = ET.tostring(root)
+    assert bs_schema.strict_errors(parse_xml(reordered))  # not the latest exact order...
+    assert parse_roster(reordered, catalog_for) == parse_list_json(iron_list())  # ...and read all the same
