@@ -208,6 +208,17 @@ def test_import_package_prints_the_warnings_and_the_not_read_kinds(tmp_path):
     assert "not read, by kind" in text and "catalogueLinks (links between catalogues) ×1" in text
 
 
+@pytest.mark.django_db
+def test_the_import_service_returns_the_warnings():
+    from cards.services import battlescribe_import
+
+    report = battlescribe_import([PUBLISHED / "vnext"])
+    assert report.imported.status == "loaded" and len(report.warnings) == 2
+    assert report.warnings[0].endswith("written for revision 3 of the game system, not 2 (the one given): read as it "
+                                       "is; links to rules the given revision lacks keep their names")
+    assert "warnings (2)" in report.text()
+
+
 # --- any document of the content model: the importer raises nothing but its documented error ---------------------
 
 
