@@ -2,10 +2,14 @@
 `hangar.package/1` (issue 18 item 1; docs/data-packages.md "BattleScribe data").
 
 Reading: every file is parsed with defusedxml (no DTD, no entities: an upload cannot expand or fetch anything), then
-validated against Hangar's own XSD of the subset read here (cards/schemas/battlescribe/, with xmlschema). The
-mapping then refuses whatever it does not know (an unknown profile type, characteristic, hardpoint group, cypher suit
-or type, a value that is not a number...) with a `BattleScribeError` naming the file, the element path and the id:
-a refused import writes nothing. What it reads:
+checked against the published BattleScribe content model in either version's element order
+(cards/battlescribe_schema.py). What is not BattleScribe data, a catalogue of another game system, or data that gives
+nothing usable is refused with a `BattleScribeError` naming the file, the element path and the id (a refused import
+writes nothing). Odd data in valid files (an unknown profile type, characteristic, hardpoint group, cypher suit or
+type, weapon TYP, a value that is not a whole number, a link to an id no file defines, an id used twice, a weapon
+linked to both Melee and Ranged...) is a warning (`Conversion.warnings`: file, element path, entry name and id): that
+entry or link is read by a documented rule or left out. Elements of the model the mapping never uses are counted by
+kind in the report (UNREAD_KINDS). What it reads:
 
 - catalogues → factions (slug from the name; ja/en names, the ja name from FACTION_JA when known);
 - `selectionEntry` with a Solo/Squad/Warjack/Vehicle/Mantlet profile → a model card (a category "Hero" → hero),
@@ -27,19 +31,18 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable
 from xml.etree.ElementTree import Element, ParseError
 
-import xmlschema
 from defusedxml import DefusedXmlException
+
+from cards import battlescribe_schema as bs_schema
 
 from cards.safefiles import ArchiveBudget, FileRefused, parse_xml, read_zip
 
 GST_NS = "http://www.battlescribe.net/schema/gameSystemSchema"
 CAT_NS = "http://www.battlescribe.net/schema/catalogueSchema"
-XSD_DIR = Path(__file__).resolve().parent / "schemas" / "battlescribe"
 SYSTEM_SUFFIXES = (".gst", ".gstz")
 CATALOGUE_SUFFIXES = (".cat", ".catz")
 SUFFIXES = SYSTEM_SUFFIXES + CATALOGUE_SUFFIXES
@@ -113,6 +116,15 @@ CHOICE_SLOT = "weapon"
 # Modifier types that change a number (a cost or a constraint's value); the others ("set-primary", "add", "remove",
 # "append"...) change names, categories or visibility, which no rule reads.
 NUMBER_MODIFIERS = {"set", "increment", "decrement"}
+# Elements of the published model the mapping never reads, by kind, with why (docs/data-packages.md "Not read").
+UNREAD_KINDS = {"modifierGroups": "conditional changes", "catalogueLinks": "links between catalogues",
+                "publications": "book references", "readme": "the authors' notes", "comment": "the authors' notes",
+                "sharedInfoGroups": "shared rule groups", "profileTypes": "the layout of profiles",
+                "costLimits": "a roster's limits"}
+# An entryLink or infoLink may carry children of its own, added to its target; the mapping reads a link's
+# constraints (hardpoint counts) and nothing else it adds.
+INFO_ON_LINKS = {"entryLink": "link"}
+INFO_ON_LINKS_READ = {"constraints", "modifiers", "modifierGroups", "comment"}  # read, or counted by kind
 FACTION_JA = {"iron-star-alliance": "鉄星同盟", "marcher-worlds": "辺境世界",
               "aeternus-continuum": "アエテルヌス・コンティニュアム", "empyreans": "エンピリアン", "mercenary": "傭兵"}
 
@@ -139,6 +151,7 @@ class Document:
     root: Element
     paths: dict[int, str] = field(default_factory=dict)
     ids: dict[int, str] = field(default_factory=dict)
+    names: dict[int, str] = field(default_factory=dict)  # the name of the nearest element with an id
 
     def fail(self, element: Element, message: str) -> BattleScribeError:
         return BattleScribeError(self.source.name, self.paths.get(id(element), ""), self.ids.get(id(element), ""),
@@ -149,6 +162,12 @@ class Document:
 class Conversion:
     package: dict
     report: list[str]
+    warnings: list[str] = field(default_factory=list)  # odd data read by a documented rule or left out
+    origins: dict[str, str] = field(default_factory=dict)  # card code → "file: path ('name', id ...)"
+
+
+class LeftOut(Exception):
+    """Odd data in one entry (or link): the entry is left out of the package; the warning is already recorded."""
 
 
 def is_battlescribe(paths: Iterable[Path | str]) -> bool:
@@ -231,13 +250,9 @@ def _zip_sources(path: Path, raw: bytes, name: str, *, nested: bool = False, alr
     return found
 
 
-@lru_cache(maxsize=2)
-def _xsd(name: str) -> xmlschema.XMLSchema10:
-    return xmlschema.XMLSchema10(str(XSD_DIR / f"{name}.xsd"))
-
-
 def parse(source: SourceFile) -> Document:
-    """Well-formed (defusedxml: no DTD or entities), then valid against Hangar's XSD of the subset read."""
+    """Well-formed (defusedxml: no DTD or entities, depth ≤ 100), then within the published BattleScribe content
+    model (cards.battlescribe_schema.check: either version's element order)."""
     try:
         root = parse_xml(source.raw)
     except FileRefused as exc:
@@ -249,14 +264,25 @@ def parse(source: SourceFile) -> Document:
         raise BattleScribeError(source.name, "", "", f"refused: the file uses a DTD or entities ({exc})") from exc
     document = Document(source, root)
     _index(document, root, "/" + _local(root.tag), "")
-    namespace = root.tag[1:].split("}")[0] if root.tag.startswith("{") else ""
-    schema = {GST_NS: "gamesystem", CAT_NS: "catalogue"}.get(namespace)
-    if schema is None:
+    kind = bs_schema.root_kind(root)
+    if kind not in ("gameSystem", "catalogue"):
         raise document.fail(root, f"not a BattleScribe game system or catalogue (root element {root.tag!r})")
-    for error in _xsd(schema).iter_errors(root):
-        element = error.elem if isinstance(error.elem, Element) else root
-        raise document.fail(element, f"not valid against {schema}.xsd: {error.reason or error.message}")
+    try:
+        bs_schema.check(root)
+    except bs_schema.SchemaRefusal as exc:
+        raise BattleScribeError(source.name, exc.path, _near_id(document, exc.path),
+                                f"not valid against the published BattleScribe {kind} schema: {exc.message}") from None
     return document
+
+
+def _near_id(document: Document, path: str) -> str:
+    """The nearest id of the element at `path` (or of its nearest indexed ancestor)."""
+    by_path = {p: i for i, p in document.paths.items()}
+    while path:
+        if path in by_path:
+            return document.ids.get(by_path[path], "")
+        path = path.rsplit("/", 1)[0]
+    return ""
 
 
 def _local(tag: str) -> str:
@@ -265,17 +291,19 @@ def _local(tag: str) -> str:
 
 def _index(document: Document, root: Element, path: str, near_id: str) -> None:
     """Each element's path and nearest id (its own or an ancestor's), walked without recursion."""
-    todo = [(root, path, near_id)]
+    todo = [(root, path, near_id, "")]
     while todo:
-        element, path, near_id = todo.pop()
-        near_id = element.get("id") or near_id
+        element, path, near_id, near_name = todo.pop()
+        if element.get("id"):
+            near_id, near_name = element.get("id") or "", element.get("name") or ""
         document.paths[id(element)] = path
         document.ids[id(element)] = near_id
+        document.names[id(element)] = near_name
         counts: Counter[str] = Counter()
         for child in element:
             name = _local(child.tag)
             counts[name] += 1
-            todo.append((child, f"{path}/{name}[{counts[name]}]", near_id))
+            todo.append((child, f"{path}/{name}[{counts[name]}]", near_id, near_name))
 
 
 def kids(element: Element, *names: str) -> list[Element]:
@@ -330,6 +358,10 @@ class Mapper:
         self.modifiers: list[tuple[Document, Element, Element]] = []  # (file, its <modifiers>, a <modifier>)
         self.modified: Counter[str] = Counter()  # what the modifiers applied at import changed, for the report
         self.parents: dict[int, Element] = {}
+        self.warnings: dict[str, None] = {}  # odd data, in the order met (each line once)
+        self.unread_kinds: Counter[str] = Counter()
+        self.duplicates: set[int] = set()  # elements whose id an earlier element has: left out
+        self.origins: dict[str, str] = {}  # card code → where its entry is (for warnings after the mapping)
         for document in [system, *catalogues]:
             self._collect(document)
             self.parents.update({id(child): parent for parent in document.root.iter() for child in parent})
@@ -346,15 +378,20 @@ class Mapper:
         self.link_costs: dict[str, dict[str, int]] = {}  # hardpoint entry id → {link id: the link's Weapon Points}  # warjack weapons a hero's, solo's or vehicle's weapon choice links to too
         for document in catalogues:
             for link in kids(document.root, "entryLinks", "entryLink"):
+                if (link.get("targetId") or "") not in self.elements:
+                    self.warn(document, link, f"links to entry {link.get('targetId')!r}, which no file defines: the "
+                                              "link is not read")
+                    continue
                 self.root_links.setdefault(link.get("targetId") or "", {})[document.root.get("id") or ""] = \
                     link.get("id") or ""
         self.catalogue_factions = {d.root.get("id") or "": slugify(d.root.get("name") or "") for d in catalogues}
         root = system.root
-        self.wp_types = {el.get("id") for el in kids(root, "costTypes", "costType")}
+        self.wp_types = {el.get("id") for el in kids(root, "costTypes", "costType")
+                         if (el.get("name") or "").strip().lower() == "weapon points"}
         for cost_type in kids(root, "costTypes", "costType"):
-            if (cost_type.get("name") or "").strip().lower() != "weapon points":
-                raise system.fail(cost_type, f"unknown cost type {cost_type.get('name')!r}; the only one mapped is "
-                                             "'Weapon Points'")
+            if cost_type.get("id") not in self.wp_types:
+                self.warn(system, cost_type, f"unknown cost type {cost_type.get('name')!r}: its costs and limits are "
+                                             "not read (the only one mapped is 'Weapon Points')")
         self.force_ids = {el.get("id") for el in kids(root, "forceEntries", "forceEntry")}
         self._apply_modifiers()
 
@@ -395,7 +432,8 @@ class Mapper:
                 value = float(modifier.get("value") or 0)
                 current = float(target.get("value") or 0)
             except ValueError:
-                raise document.fail(modifier, f"modifier value {modifier.get('value')!r} is not a number") from None
+                self.warn(document, modifier, f"modifier value {modifier.get('value')!r} is not a number: not read")
+                continue
             new = value if kind == "set" else current + value if kind == "increment" else current - value
             target.set("value", f"{new}")
             self.modified[kind] += 1
@@ -438,14 +476,18 @@ class Mapper:
             stack.extend(reversed(list(element)))
             if _local(element.tag) == "modifiers":
                 self.modifiers += [(document, element, modifier) for modifier in kids(element, "modifier")]
+            self._count_unread(element)
             if _local(element.tag) == "profile" and element.get("id"):
                 self.profiles.setdefault(element.get("id") or "", element)
             if _local(element.tag) in ("selectionEntry", "selectionEntryGroup", "rule", "categoryEntry") \
                     and element.get("id"):
                 known = self.elements.get(element.get("id") or "")
                 if known is not None:
-                    raise document.fail(element, f"id {element.get('id')!r} is used twice (also in "
-                                                 f"{known[0].source.name} {known[0].paths[id(known[1])]})")
+                    self.warn(document, element, f"id {element.get('id')!r} is used twice: this "
+                                                 f"{_local(element.tag)} is left out, the first one is read "
+                                                 f"({known[0].source.name} {known[0].paths[id(known[1])]})")
+                    self.duplicates.add(id(element))
+                    continue
                 self.elements[element.get("id") or ""] = (document, element)
 
     # --- package -------------------------------------------------------------------------------------------------
@@ -458,12 +500,20 @@ class Mapper:
             if root.get("gameSystemId") != system_root.get("id"):
                 raise document.fail(root, f"catalogue is for game system {root.get('gameSystemId')!r}, not "
                                           f"{system_root.get('id')!r} ({self.system.source.name})")
+            if _revision(root.get("gameSystemRevision")) != _revision(system_root.get("revision")):
+                self.warn(document, root, f"written for revision {root.get('gameSystemRevision') or '?'} of the game "
+                                          f"system, not {system_root.get('revision')} (the one given): read as it "
+                                          "is; links to rules the given revision lacks keep their names")
             slug = slugify(root.get("name") or "")
             name_en = root.get("name") or slug
             factions.append({"slug": slug, "name": FACTION_JA.get(slug, name_en), "name_en": name_en,
                              "bs_id": root.get("id") or ""})
             self._entries(document, slug)
         self._entries(self.system, "universal")
+        if not self.cards:
+            raise BattleScribeError(self.system.source.name, "", "", "nothing usable could be read: no model, "
+                                    f"weapon, cortex or cypher ({len(self.warnings)} warnings: "
+                                    + "; ".join(list(self.warnings)[:3]) + ")")
         slugs = Counter(f["slug"] for f in factions)
         for document, faction in zip(self.catalogues, factions):
             if slugs[faction["slug"]] > 1:
@@ -485,63 +535,86 @@ class Mapper:
             package["opponents"] = [{"slug": f"{slug}-goldfish", "name": f"標的 ({factions[0]['name_en']})",
                                      "name_en": f"Goldfish ({factions[0]['name_en']})", "kind": "goldfish",
                                      "units": goldfish}]
-        return Conversion(package, self._report(package))
+        return Conversion(package, self._report(package), list(self.warnings), self.origins)
 
     def _entries(self, document: Document, faction: str) -> None:
         root = document.root
         linked = self._linked_parts(document)
         for entry in kids(root, "selectionEntries", "selectionEntry") + kids(root, "sharedSelectionEntries",
                                                                              "selectionEntry"):
-            kinds = {prof.get("typeName") for prof in kids(entry, "profiles", "profile")}
-            slot = linked.get(entry.get("id") or "")
-            unknown = kinds - {*MODEL_PROFILES, "Weapon", "Cypher"}
-            if unknown:
-                raise document.fail(entry, f"unknown profile type {sorted(unknown)[0]!r}; mapped: "
-                                           + ", ".join([*MODEL_PROFILES, "Weapon", "Cypher"]))
-            if kinds & set(MODEL_PROFILES) and self._primary_category(entry) in ATTACHMENT_CATEGORIES:
-                # a squad attachment: one model joining a squad (its CST "+1", SPD "*": the squad's)
-                owner = self._linked_faction(entry) if document is self.system else faction
-                self.cards.append(self._attachment(document, entry, owner))
+            if id(entry) in self.duplicates:
                 continue
-            if kinds & set(MODEL_PROFILES):
-                owner = self._linked_faction(entry) if document is self.system else faction
-                self.cards.append(self._model(document, entry, owner))
-            elif "Cypher" in kinds:
-                self.cards.append(self._cypher(document, entry, faction))
-            elif slot == "cortex":
-                self.cards.append(self._cortex(document, entry, faction))
-            elif slot is not None:
-                card = self._part_weapon(document, entry, faction, slot)
-                if card is not None:
-                    self.cards.append(card)
-            elif entry.get("type") in ("model", "unit"):
-                raise document.fail(entry, f"a {entry.get('type')} entry needs a model profile (Solo, Squad, Warjack, "
-                                           "Vehicle or Mantlet) of its own; models nested in a unit are not mapped")
-            elif self._is_rack(entry):
-                self.counts["racks"] += 1  # the cypher rack: its suit groups are read below
-                facts = self._roster_facts(entry)
-                self.rack = {"entry_id": entry.get("id") or "", "name": entry.get("name") or "",
-                             "categories": facts.get("categories", []), "links": facts.get("links", {}),
-                             "groups": {link.get("targetId") or "": link.get("id") or ""
-                                        for link in kids(entry, "entryLinks", "entryLink")}}
-            elif not kinds and self._weapon_profile(entry) is None:
-                self.not_read["upgrade entries with no profile, not linked from a hardpoint"] += 1
-            # an entry with only a Weapon profile is a model's weapon, read through the model's link to it
+            try:
+                self._entry(document, entry, faction, linked)
+            except LeftOut:
+                continue
         for group in kids(root, "sharedSelectionEntryGroups", "selectionEntryGroup"):
+            if id(group) in self.duplicates:
+                continue
             suit = CYPHER_GROUPS.get((group.get("name") or "").strip().lower())
             if suit is None:
-                raise document.fail(group, f"unknown shared selection entry group {group.get('name')!r}; mapped: "
-                                           "the cypher suits Furies, Geometrics, Harmonics, Overdrives")
+                self.warn(document, group, f"unknown shared selection entry group {group.get('name')!r}: left out "
+                                           "(mapped: the cypher suits Furies, Geometrics, Harmonics, Overdrives)")
+                continue
             if kids(group, "entryLinks", "entryLink") or kids(group, "selectionEntryGroups", "selectionEntryGroup"):
-                raise document.fail(group, "a cypher suit group holds its cyphers as selection entries; links and "
-                                           "nested groups in it are not mapped")
+                self.warn(document, group, "a cypher suit group holds its cyphers as selection entries; the links "
+                                           "and nested groups in it are not read")
             for constraint in kids(group, "constraints", "constraint"):
                 if constraint.get("type") == "min" and constraint.get("field") == "selections":
                     self.suit_mins.append(int(float(constraint.get("value") or 0)))  # W3: per suit
             for entry in kids(group, "selectionEntries", "selectionEntry"):
-                card = self._rack_cypher(document, entry, faction, suit)
+                if id(entry) in self.duplicates:
+                    continue
+                try:
+                    card = self._rack_cypher(document, entry, faction, suit)
+                except LeftOut:
+                    continue
                 card["battlescribe"]["group"] = group.get("id") or ""  # a roster nests it in the rack, by this group
                 self.cards.append(card)
+
+    def _entry(self, document: Document, entry: Element, faction: str, linked: dict[str, str]) -> None:
+        """One root or shared selection entry → its card (or the rack, or nothing); raises LeftOut."""
+        kinds = {prof.get("typeName") for prof in kids(entry, "profiles", "profile")}
+        slot = linked.get(entry.get("id") or "")
+        unknown = kinds - {*MODEL_PROFILES, "Weapon", "Cypher"}
+        if unknown:
+            kinds -= unknown
+            if not kinds and slot is None:
+                raise self.leave_out(document, entry, f"unknown profile type {sorted(unknown)[0]!r}: the entry "
+                                     "is left out (mapped: " + ", ".join([*MODEL_PROFILES, "Weapon", "Cypher"])
+                                     + ")")
+            self.warn(document, entry, f"unknown profile type {sorted(unknown)[0]!r}: that profile is not read "
+                                       "(mapped: " + ", ".join([*MODEL_PROFILES, "Weapon", "Cypher"]) + ")")
+        if kinds & set(MODEL_PROFILES) and self._primary_category(entry) in ATTACHMENT_CATEGORIES:
+            # a squad attachment: one model joining a squad (its CST "+1", SPD "*": the squad's)
+            owner = self._linked_faction(entry) if document is self.system else faction
+            self.cards.append(self._attachment(document, entry, owner))
+            return
+        if kinds & set(MODEL_PROFILES):
+            owner = self._linked_faction(entry) if document is self.system else faction
+            self.cards.append(self._model(document, entry, owner))
+        elif "Cypher" in kinds:
+            self.cards.append(self._cypher(document, entry, faction))
+        elif slot == "cortex":
+            self.cards.append(self._cortex(document, entry, faction))
+        elif slot is not None:
+            card = self._part_weapon(document, entry, faction, slot)
+            if card is not None:
+                self.cards.append(card)
+        elif entry.get("type") in ("model", "unit"):
+            raise self.leave_out(document, entry, f"a {entry.get('type')} entry needs a model profile (Solo, "
+                                 "Squad, Warjack, Vehicle or Mantlet) of its own (models nested in a unit are "
+                                 "not mapped): left out")
+        elif self._is_rack(entry):
+            self.counts["racks"] += 1  # the cypher rack: its suit groups are read below
+            facts = self._roster_facts(entry)
+            self.rack = {"entry_id": entry.get("id") or "", "name": entry.get("name") or "",
+                         "categories": facts.get("categories", []), "links": facts.get("links", {}),
+                         "groups": {link.get("targetId") or "": link.get("id") or ""
+                                    for link in kids(entry, "entryLinks", "entryLink")}}
+        elif not kinds and self._weapon_profile(entry) is None:
+            self.not_read["upgrade entries with no profile, not linked from a hardpoint"] += 1
+        # an entry with only a Weapon profile is a model's weapon, read through the model's link to it
 
     def _primary_category(self, entry: Element) -> str:
         return next((self.categories.get(link.get("targetId") or "", "").strip().lower()
@@ -609,8 +682,8 @@ class Mapper:
     def _model(self, document: Document, entry: Element, faction: str) -> dict:
         profiles = [p for p in kids(entry, "profiles", "profile") if p.get("typeName") in MODEL_PROFILES]
         if len(profiles) != 1:
-            raise document.fail(entry, "a model entry needs exactly one model profile (Solo, Squad, Warjack, Vehicle "
-                                       f"or Mantlet), found {len(profiles)}")
+            raise self.leave_out(document, entry, "a model entry needs exactly one model profile (Solo, Squad, "
+                                 f"Warjack, Vehicle or Mantlet), found {len(profiles)}: left out")
         profile = profiles[0]
         kind = MODEL_PROFILES[profile.get("typeName") or ""]
         categories = {self.categories.get(link.get("targetId") or "", "").strip().lower()
@@ -620,7 +693,7 @@ class Mapper:
         chars = self._characteristics(document, profile, set(STAT_KEYS))
         for name in REQUIRED_STATS[kind]:
             if chars.get(name) is None:
-                raise document.fail(profile, f"a {kind} needs the characteristic {name}")
+                raise self.leave_out(document, profile, f"a {kind} needs the characteristic {name}: left out")
         stats = {STAT_KEYS[k]: v for k, v in chars.items() if v is not None and k != "CST"}
         if kind == "hero":
             stats.setdefault("foc", 0)  # FOC "-": no focus
@@ -633,7 +706,12 @@ class Mapper:
             stats.pop("str", None)
         card = self._card(entry, kind, faction)
         card |= {"cst": chars["CST"], "stats": stats}
-        weapons = [self._weapon(document, e, p) for e, p in self._weapon_entries(entry)]
+        weapons = []
+        for weapon_entry, weapon_profile in self._weapon_entries(entry):
+            try:
+                weapons.append(self._weapon(document, weapon_entry, weapon_profile))
+            except LeftOut:
+                continue  # that weapon only
         if weapons:
             card["weapons"] = weapons
         abilities, not_modelled, text = self._rules(document, entry)
@@ -666,14 +744,15 @@ class Mapper:
         modifier)."""
         profiles = [p for p in kids(entry, "profiles", "profile") if p.get("typeName") in MODEL_PROFILES]
         if len(profiles) != 1:
-            raise document.fail(entry, "an attachment needs exactly one model profile (Solo, Squad, Warjack, Vehicle "
-                                       f"or Mantlet), found {len(profiles)}")
+            raise self.leave_out(document, entry, "an attachment needs exactly one model profile (Solo, Squad, "
+                                 f"Warjack, Vehicle or Mantlet), found {len(profiles)}: left out")
         profile = profiles[0]
         cst_text = next(((c.text or "").strip() for c in kids(profile, "characteristics", "characteristic")
                          if (c.get("name") or "").strip() == "CST"), "")
         cost = ATTACHMENT_CST.fullmatch(cst_text)
         if cost is None and cst_text not in ("-", "", "*"):
-            raise document.fail(profile, f"an attachment's CST {cst_text!r} is not '+N', a number or '-'")
+            raise self.leave_out(document, profile, f"an attachment's CST {cst_text!r} is not '+N', a number or "
+                                 "'-': left out")
         if cost is None:
             self.counts["attachments_cst_none"] += 1  # [interpretation] no cost given: 0
         chars = self._characteristics(document, profile, set(STAT_KEYS), skip={"CST"})  # CST read above
@@ -709,23 +788,31 @@ class Mapper:
         for link in kids(entry, "infoLinks", "infoLink"):
             target = self.profiles.get(link.get("targetId") or "") if link.get("type") == "profile" else None
             if link.get("type") == "profile" and target is None:
-                raise self._document_of(link).fail(link, f"links to profile {link.get('targetId')!r}, which no file "
-                                                         "defines")
+                self.warn(self._document_of(link), link, f"links to profile {link.get('targetId')!r}, which no file "
+                                                          "defines: the link is not read")
+                continue
             if target is not None:
                 if target.get("typeName") != "Weapon":
-                    raise self._document_of(link).fail(link, f"links to a {target.get('typeName')} profile; mapped "
-                                                             "there: Weapon")
+                    self.warn(self._document_of(link), link, f"links to a {target.get('typeName')} profile, where "
+                                                              "only a Weapon profile is mapped: the link is not read")
+                    continue
                 found.append((None, target))
         for child in kids(entry, "selectionEntries", "selectionEntry"):
             types = {p.get("typeName") for p in kids(child, "profiles", "profile")}
             if types - {"Weapon"}:
-                raise self._document_of(child).fail(child, f"unknown profile type {sorted(types - {'Weapon'})[0]!r} "
-                                                           "in an entry inside a model; mapped there: Weapon")
+                self.warn(self._document_of(child), child, f"unknown profile type {sorted(types - {'Weapon'})[0]!r} "
+                                                           "in an entry inside a model (mapped there: Weapon): that "
+                                                           "entry is left out")
+                continue
             if types or self._weapon_profile(child) is not None:
                 found.append((child, None))
         for link in kids(entry, "entryLinks", "entryLink"):
             target = self.elements.get(link.get("targetId") or "")
-            if target is not None and self._weapon_profile(target[1]) is not None:
+            if target is None:
+                self.warn(self._document_of(link), link, f"links to entry {link.get('targetId')!r}, which no file "
+                                                         "defines: the link is not read")
+                continue
+            if self._weapon_profile(target[1]) is not None:
                 found.append((target[1], None))
         return found
 
@@ -751,13 +838,10 @@ class Mapper:
         if rule is not None:
             return rule
         document = self._document_of(link)
-        name = (link.get("name") or "").strip()
-        other = document is not self.system and _revision(document.root.get("gameSystemRevision")) != \
-            _revision(self.system.root.get("revision"))
-        if not other:
-            raise document.fail(link, f"links to rule {target!r}, which no file defines")
-        if not name:
-            raise document.fail(link, f"links to rule {target!r}, which no file defines, and has no name")
+        name = (link.get("name") or "").strip() or f"rule {target}"
+        if target not in self.dangling:
+            self.warn(document, link, f"links to rule {target!r}, which no file defines: kept by the link's name "
+                                      f"{name!r}, without text")
         self.dangling.setdefault(target, name)
         return Element("rule", {"id": target, "name": name})
 
@@ -778,7 +862,7 @@ class Mapper:
         document = self._document_of(profile)
         chars = self._characteristics(document, profile, WEAPON_CHARS, numeric={"RNG", "POW"})
         if chars.get("RNG") is None:
-            raise document.fail(profile, "a weapon needs RNG")
+            raise self.leave_out(document, profile, "a weapon needs RNG: the weapon is left out")
         if chars.get("POW") is None:  # "-": the attack does no damage (its rule says what it does instead)
             chars["POW"] = 0
             self.counts["weapons_pow_dash"] += 1
@@ -786,18 +870,7 @@ class Mapper:
                       for link in (self._rule_links(entry) if entry is not None else [])]
         listed = [n.strip() for n in str(chars.get("Rules") or "").split(",") if n.strip()]
         lowered = {re.sub(r"\s*\(.*\)\s*$", "", n).strip().lower() for n in rule_names + listed}
-        typ = str(chars.get("TYP") or "").strip().lower()
-        if typ:
-            wtype = WEAPON_TYPES.get(typ)
-            if wtype is None:
-                raise document.fail(profile, f"unknown weapon TYP {chars.get('TYP')!r}; mapped: Ranged, Melee")
-        elif lowered & set(WEAPON_TYPES):
-            if len(lowered & set(WEAPON_TYPES)) > 1:
-                raise document.fail(profile, "the weapon links to both the Melee and the Ranged rule")
-            wtype = WEAPON_TYPES[next(iter(lowered & set(WEAPON_TYPES)))]
-        else:  # [interpretation] MELEE_MAX_RNG
-            wtype = "melee" if chars["RNG"] <= MELEE_MAX_RNG else "ranged"
-            self.counts["weapons_typed_by_rng"] += 1
+        wtype = self._weapon_type(document, entry, profile, chars, lowered)
         name = profile.get("name") or (entry.get("name") if entry is not None else "") or ""
         weapon: dict[str, Any] = {"name": name, "name_en": name, "type": wtype, "rng": chars["RNG"],
                                   "pow": chars["POW"]}
@@ -813,6 +886,32 @@ class Mapper:
         weapon["bs_id"] = (entry.get("id") if entry is not None else profile.get("id")) or ""
         self.counts["weapons"] += 1
         return weapon
+
+    def _weapon_type(self, document: Document, entry: Element | None, profile: Element, chars: dict[str, Any],
+                     rule_names: set[str]) -> str:
+        """A weapon's type: its TYP characteristic; else its one Melee or Ranged rule; else (no TYP, no such rule,
+        [interpretation] MELEE_MAX_RNG) melee at RNG ≤ 2, ranged beyond. Odd data is read by the same order, with a
+        warning: an unknown TYP is ignored, and a weapon linked to both Melee and Ranged is typed by its TYP, else
+        by its RNG."""
+        typ = str(chars.get("TYP") or "").strip().lower()
+        where = entry if entry is not None else profile
+        if typ and typ in WEAPON_TYPES:
+            if len(rule_names & set(WEAPON_TYPES)) > 1:
+                self.warn(document, where, f"the weapon links to both the Melee and the Ranged rule: read as "
+                                           f"{WEAPON_TYPES[typ]} (its TYP {chars.get('TYP')!r})")
+            return WEAPON_TYPES[typ]
+        if typ:
+            self.warn(document, profile, f"unknown weapon TYP {chars.get('TYP')!r} (mapped: Ranged, Melee): typed by "
+                                         "its rules or RNG instead")
+        both = rule_names & set(WEAPON_TYPES)
+        if len(both) == 1:
+            return WEAPON_TYPES[next(iter(both))]
+        wtype = "melee" if chars["RNG"] <= MELEE_MAX_RNG else "ranged"
+        if both:
+            self.warn(document, where, f"the weapon links to both the Melee and the Ranged rule and has no TYP: read "
+                                       f"as {wtype} by its RNG {chars['RNG']} (melee at RNG ≤ {MELEE_MAX_RNG})")
+        self.counts["weapons_typed_by_rng"] += 1
+        return wtype
 
     def _qualities(self, document: Document, entry: Element | None,
                    listed: Iterable[str] = ()) -> tuple[list[str], list[str]]:
@@ -869,35 +968,43 @@ class Mapper:
                 points += [c for c in kids(group, "constraints", "constraint")
                            if c.get("field") in self.wp_types and c.get("type") == "max"]
                 if kids(group, "entryLinks", "entryLink") or kids(group, "selectionEntries", "selectionEntry"):
-                    raise document.fail(group, "a Hardpoints group holds hardpoint groups only")
+                    self.warn(document, group, "a Hardpoints group holds hardpoint groups only: the entries and "
+                                               "links directly in it are not read")
                 groups += kids(group, "selectionEntryGroups", "selectionEntryGroup")
             else:
                 groups.append(group)
         if not points:
-            raise document.fail(entry, "a warjack needs a max constraint on its Weapon Points (its weapon points)")
+            raise self.leave_out(document, entry, "a warjack needs a max constraint on its Weapon Points (its weapon "
+                                                  "points): left out")
         hardpoints = []
         for group in groups:
             slot = HARDPOINT_GROUPS.get((group.get("name") or "").strip().lower())
             if slot is None:
-                raise document.fail(group, f"unknown hardpoint group {group.get('name')!r}; mapped: Cortex, Arm(s), "
-                                           "Left/Right Arm, Shoulder(s), Left/Right Shoulder (in a Hardpoints group "
-                                           "or not)")
+                self.warn(document, group, f"unknown hardpoint group {group.get('name')!r}: not read (mapped: Cortex, "
+                                           "Arm(s), Left/Right Arm, Shoulder(s), Left/Right Shoulder, Back, Chest, in "
+                                           "a Hardpoints group or not)")
+                continue
             if kids(group, "selectionEntryGroups", "selectionEntryGroup"):
-                raise document.fail(group, "groups nested in a hardpoint group are not mapped")
+                self.warn(document, group, "groups nested in a hardpoint group are not read")
             count = [c for c in kids(group, "constraints", "constraint")
                      if c.get("type") == "max" and c.get("field") == "selections"]
             links: dict[str, str] = {}
             for link in kids(group, "entryLinks", "entryLink"):
                 target = self.elements.get(link.get("targetId") or "")
                 if target is None:
-                    raise document.fail(link, f"links to entry {link.get('targetId')!r}, which no file defines")
+                    self.warn(document, link, f"links to entry {link.get('targetId')!r}, which no file defines: the "
+                                              "link is not read")
+                    continue
                 if slot != "cortex" and self._attackless(target[1]):
                     continue  # not read: no Weapon profile or no attack (counted once, at the entry)
                 links[link.get("targetId") or ""] = link.get("id") or ""
             for inline in kids(group, "selectionEntries", "selectionEntry"):
                 # a part written in the group itself: a roster names it by its own id (no link)
-                part = self._cortex(document, inline, faction) if slot == "cortex" else \
-                    self._part_weapon(document, inline, faction, slot)
+                try:
+                    part = self._cortex(document, inline, faction) if slot == "cortex" else \
+                        self._part_weapon(document, inline, faction, slot)
+                except LeftOut:
+                    continue
                 if part is not None:
                     self.cards.append(part)
             hardpoints.append({"slot": slot, "count": int(float(count[0].get("value") or 0)) if count else 1,
@@ -924,7 +1031,9 @@ class Mapper:
             for link in kids(group, "entryLinks", "entryLink"):
                 target = self.elements.get(link.get("targetId") or "")
                 if target is None:
-                    raise document.fail(link, f"links to entry {link.get('targetId')!r}, which no file defines")
+                    self.warn(document, link, f"links to entry {link.get('targetId')!r}, which no file defines: the "
+                                              "link is not read")
+                    continue
                 if self._attackless(target[1]):
                     continue  # not read: no Weapon profile or no attack (counted once, at the entry)
                 links[link.get("targetId") or ""] = link.get("id") or ""
@@ -952,6 +1061,7 @@ class Mapper:
 
     def _card(self, entry: Element, kind: str, faction: str) -> dict:
         name = entry.get("name") or entry.get("id") or ""
+        self.origins[card_code(entry.get("id") or "")] = self._where(self._document_of(entry), entry)
         return {"code": card_code(entry.get("id") or ""), "name": name, "name_en": name, "kind": kind,
                 "faction": faction, "bs_id": entry.get("id") or "", "battlescribe": self._roster_facts(entry)}
 
@@ -959,6 +1069,10 @@ class Mapper:
         """What a roster's selection of this entry carries (builder/listio/roster.py): the game system, the entry's
         type, its categories and the catalogues' root links to it."""
         facts: dict[str, Any] = {"game_system": self.system.root.get("id") or "", "type": entry.get("type") or "upgrade"}
+        for link in kids(entry, "categoryLinks", "categoryLink"):
+            if (link.get("targetId") or "") not in self.categories:
+                self.warn(self._document_of(link), link, f"links to category {link.get('targetId')!r}, which no file "
+                                                         "defines: not read")
         categories = [{"id": link.get("targetId") or "", "name": self.categories.get(link.get("targetId") or "", ""),
                        "primary": link.get("primary") == "true"}
                       for link in kids(entry, "categoryLinks", "categoryLink")
@@ -990,7 +1104,8 @@ class Mapper:
             return None
         if self._weapon_profile(entry) is None:
             if kids(entry, "profiles", "profile"):
-                raise document.fail(entry, f"linked from a warjack's {slot} hardpoint but has no Weapon profile")
+                raise self.leave_out(document, entry, f"linked from a warjack's {slot} hardpoint but has no Weapon "
+                                                      "profile: left out")
             # the community files have such an entry with only a rule: no RNG or POW to play, left out
             self.not_read[f"warjack weapons with no Weapon profile ({entry.get('name')})"] += 1
             return None
@@ -998,7 +1113,7 @@ class Mapper:
         self.counts["weapons"] -= 1  # counted as a warjack weapon card, not a fixed weapon
         costs = [c for c in kids(entry, "costs", "cost") if c.get("typeId") in self.wp_types]
         if not costs and slot != CHOICE_SLOT:
-            raise document.fail(entry, "a warjack weapon needs a Weapon Points cost")
+            raise self.leave_out(document, entry, "a warjack weapon needs a Weapon Points cost: left out")
         card = self._card(entry, "weapon", faction)
         slots = [slot] + ([CHOICE_SLOT] if slot != CHOICE_SLOT and (entry.get("id") or "") in self.choice_too else [])
         cost = int(float(costs[0].get("value") or 0)) if costs else 0
@@ -1031,11 +1146,11 @@ class Mapper:
         suit = str(chars.get("Suit") or "").strip().lower()
         ctype = str(chars.get("Type") or "").strip().lower()
         if suit not in SUITS:
-            raise document.fail(profile, f"unknown cypher suit {chars.get('Suit')!r}; mapped: "
-                                         + ", ".join(sorted(s.title() for s in SUITS)))
+            raise self.leave_out(document, profile, f"unknown cypher suit {chars.get('Suit')!r}: left out (mapped: "
+                                 + ", ".join(sorted(s.title() for s in SUITS)) + ")")
         if ctype not in CYPHER_TYPES:
-            raise document.fail(profile, f"unknown cypher type {chars.get('Type')!r}; mapped: "
-                                         + ", ".join(sorted(t.title() for t in CYPHER_TYPES)))
+            raise self.leave_out(document, profile, f"unknown cypher type {chars.get('Type')!r}: left out (mapped: "
+                                 + ", ".join(sorted(t.title() for t in CYPHER_TYPES)) + ")")
         card = self._card(entry, "cypher", faction) | {"suit": suit, "cypher_type": ctype}
         qualities, others = self._qualities(document, entry)
         _abilities, _names, text = self._rules(document, entry)
@@ -1055,15 +1170,17 @@ class Mapper:
         "Suit:" and, for a Fury, "POW(n)" (or "POW(-)": no damage). A Fury with a POW is an attack (at FURY_RNG, an
         [interpretation]); every other cypher's text targets one friendly unit or model: an effect, kept as text."""
         if kids(entry, "profiles", "profile"):
-            raise document.fail(entry, "a cypher in a suit group has no profile in the mapped shape")
+            raise self.leave_out(document, entry, "a cypher in a suit group has no profile in the mapped shape: left "
+                                                  "out")
         rules = kids(entry, "rules", "rule")
         if len(rules) != 1:
-            raise document.fail(entry, f"a cypher in a suit group needs exactly one rule (its text), found {len(rules)}")
+            raise self.leave_out(document, entry, "a cypher in a suit group needs exactly one rule (its text), found "
+                                                  f"{len(rules)}: left out")
         text = "\n".join("".join(d.itertext()) for d in kids(rules[0], "description")).strip()
         head = re.match(r"\s*(\w+)\s*:", text)
         if head is None or CYPHER_GROUPS.get(head.group(1).lower()) != suit:
-            raise document.fail(rules[0], f"a cypher in the {suit} group must start its text with its suit "
-                                          f"({suit.title()}:), found {text[:20]!r}")
+            raise self.leave_out(document, rules[0], f"a cypher in the {suit} group must start its text with its "
+                                                     f"suit ({suit.title()}:), found {text[:20]!r}: left out")
         power = re.search(r"\bPOW\s*\(\s*(\d+|-)\s*\)", text)
         card = self._card(entry, "cypher", faction)
         if suit == "fury" and power is not None and power.group(1) != "-":
@@ -1089,8 +1206,9 @@ class Mapper:
             if skip and name in skip:
                 continue
             if name not in known:
-                raise document.fail(char, f"unknown characteristic {name!r} in a {profile.get('typeName')} profile; "
-                                          "mapped: " + ", ".join(sorted(known)))
+                self.warn(document, char, f"unknown characteristic {name!r} in a {profile.get('typeName')} profile: "
+                                          "not read (mapped: " + ", ".join(sorted(known)) + ")")
+                continue
             text = (char.text or "").strip()
             if numeric is not None and name not in numeric:
                 values[name] = text
@@ -1099,7 +1217,8 @@ class Mapper:
             elif re.fullmatch(r"\d{1,2}", text):
                 values[name] = int(text)
             else:
-                raise document.fail(char, f"{name} {text!r} is not a whole number (the mapping reads numbers or '-')")
+                self.warn(document, char, f"{name} {text!r} is not a whole number: read as '-' (no value)")
+                values[name] = None
         return values
 
     # --- formats and report --------------------------------------------------------------------------------------
@@ -1121,7 +1240,9 @@ class Mapper:
             for link in kids(force, "categoryLinks", "categoryLink"):
                 name = self.categories.get(link.get("targetId") or "")
                 if name is None:
-                    raise self.system.fail(link, f"links to category {link.get('targetId')!r}, which no file defines")
+                    self.warn(self.system, link, f"links to category {link.get('targetId')!r}, which no file "
+                                                 "defines: not read")
+                    continue
                 what = FORMAT_CATEGORIES.get(name.strip().lower())
                 for constraint in kids(link, "constraints", "constraint"):
                     if what is None and name.strip().lower() in UNREAD_CATEGORIES \
@@ -1161,6 +1282,39 @@ class Mapper:
             "cost_types": [{"id": c.get("id") or "", "name": c.get("name") or ""}
                            for c in kids(root, "costTypes", "costType")],
         } | ({"rack": self.rack} if self.rack else {})  # the community files' one "Cyphers" rack selection
+
+    # --- odd data and what is not read (parsing and reporting) ---------------------------------------------------
+
+    def warn(self, document: Document, element: Element, message: str) -> None:
+        """Record odd data read by a documented rule (or left out): the file, the element path, the name and id of
+        the nearest entry, and what was done. Each line once."""
+        self.warnings[f"{self._where(document, element)}: {message}"] = None
+
+    @staticmethod
+    def _where(document: Document, element: Element) -> str:
+        key = id(element)
+        name, near_id = document.names.get(key, ""), document.ids.get(key, "")
+        who = ", ".join(part for part in (repr(name) if name else "", f"id {near_id}" if near_id else "") if part)
+        return f"{document.source.name}: {document.paths.get(key, '/')}" + (f" ({who})" if who else "")
+
+    def leave_out(self, document: Document, element: Element, message: str) -> LeftOut:
+        """Warn, and the exception that leaves the entry out (`raise self.leave_out(...)`)."""
+        self.warn(document, element, message)
+        return LeftOut(message)
+
+    def _count_unread(self, element: Element) -> None:
+        """Count the elements of the published model the mapping never reads (UNREAD_KINDS), by kind."""
+        name = _local(element.tag)
+        why = UNREAD_KINDS.get(name)
+        if why is not None:
+            self.unread_kinds[f"{name} ({why})"] += 1
+        parent_kind = INFO_ON_LINKS.get(name)
+        if parent_kind is not None:
+            for child in element:
+                what = _local(child.tag)
+                if what in INFO_ON_LINKS_READ or not len(child):
+                    continue  # read, counted by kind, or an empty list
+                self.unread_kinds[f"{what} on an {name} (what a link adds to its target)"] += 1
 
     def _report(self, package: dict) -> list[str]:
         kinds = ("hero", "solo", "squad", "warjack", "vehicle", "mantlet") \
@@ -1204,7 +1358,42 @@ class Mapper:
                                                                                key=lambda i: i[1])) + ")")
         if self.not_read:
             lines.append("not read: " + ", ".join(f"{k} ×{v}" for k, v in sorted(self.not_read.items())))
+        if self.unread_kinds:
+            lines.append("not read, by kind (docs/data-packages.md 'Not read'): "
+                         + ", ".join(f"{k} ×{v}" for k, v in sorted(self.unread_kinds.items())))
         return lines
+
+
+CARD_PROBLEM = re.compile(r"^card (\S+?)[,:] ")
+
+
+def leave_out_refused_cards(conversion: Conversion, check: Any, rounds: int = 20) -> None:
+    """Odd data the package checks refuse in one card (a stat beyond the game's bounds, a range past the table...):
+    that card is left out with a warning naming its entry, as other odd data is; `check(package) -> [messages]` is
+    the ordinary package check (cards.package_validation.check_package). Problems that are not one card's stay for
+    the import to refuse. Repeated while leaving a card out makes another card's problem appear (a reference)."""
+    package = conversion.package
+    for _ in range(rounds):
+        problems: dict[str, list[str]] = {}
+        for message in check(package):
+            match = CARD_PROBLEM.match(message)
+            if match is not None and any(card["code"] == match.group(1) for card in package["cards"]):
+                problems.setdefault(match.group(1), []).append(message)
+        if not problems:
+            return
+        package["cards"] = [card for card in package["cards"] if card["code"] not in problems]
+        for opponent in package.get("opponents", []):
+            opponent["units"] = [unit for unit in opponent["units"] if unit["card"] not in problems]
+        package["opponents"] = [o for o in package.get("opponents", []) if o["units"]]
+        if not package["opponents"]:
+            package.pop("opponents", None)
+        for code, messages in problems.items():
+            where = conversion.origins.get(code, code)
+            conversion.warnings.append(f"{where}: outside what a package allows ({'; '.join(messages)}): the card "
+                                       "is left out")
+        if not package["cards"]:
+            raise BattleScribeError(where.split(": ")[0], "", "", "nothing usable could be read: every card is "
+                                    "outside what a package allows")
 
 
 def _revision(value: str | None) -> int:

@@ -10,7 +10,7 @@ import hashlib
 import json
 import re
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -120,9 +120,13 @@ class BattleScribeReport:
 
     imported: ImportReport
     lines: list[str]
+    warnings: list[str] = field(default_factory=list)  # odd data read by a documented rule or left out
 
     def text(self) -> str:
-        return "\n".join([self.imported.line(), *self.lines])
+        warned = [f"warnings ({len(self.warnings)}): odd data read by a documented rule or left out "
+                  "(docs/data-packages.md 'Warnings')", *(f"  {line}" for line in self.warnings)] \
+            if self.warnings else []
+        return "\n".join([self.imported.line(), *self.lines, *warned])
 
 
 def battlescribe_convert(paths: list[Path | str]) -> battlescribe.Conversion:
@@ -130,7 +134,9 @@ def battlescribe_convert(paths: list[Path | str]) -> battlescribe.Conversion:
     through the mapping, or the package of any game that Hangar exported (cards.battlescribe_hangar).
     Raises PackageError naming the file, the element path and the id of what was refused."""
     try:
-        return battlescribe.convert(paths)
+        conversion = battlescribe.convert(paths)
+        battlescribe.leave_out_refused_cards(conversion, checks.check_package)
+        return conversion
     except battlescribe.BattleScribeError as exc:
         raise PackageError([str(exc)], source=", ".join(str(p) for p in paths)) from exc
 
@@ -141,7 +147,7 @@ def battlescribe_import(paths: list[Path | str], *, schema_dir: Path | str | Non
     conversion = battlescribe_convert(paths)
     source = ", ".join(str(p) for p in paths)
     return BattleScribeReport(package_import(conversion.package, source=source, schema_dir=schema_dir),
-                              conversion.report)
+                              conversion.report, conversion.warnings)
 
 
 def import_paths(paths: list[Path | str], *, schema_dir: Path | str | None = None) -> str:
@@ -431,6 +437,7 @@ class BattleScribePreview:
     current: dict | None
     diff: dict
     unchanged: bool  # the same content as the package loaded now: importing it changes nothing
+    warnings: list[str] = field(default_factory=list)  # odd data read by a documented rule or left out
 
 
 def battlescribe_preview(uploads: list[Upload]) -> BattleScribePreview:
@@ -450,7 +457,8 @@ def battlescribe_preview(uploads: list[Upload]) -> BattleScribePreview:
     diff = cards_diff((current or {}).get("cards", []), package["cards"])
     sha256 = hashlib.sha256(checks.canonical_json(package)).hexdigest()
     return BattleScribePreview(package, conversion.report, current, diff,
-                               unchanged=existing is not None and existing.sha256 == sha256)
+                               unchanged=existing is not None and existing.sha256 == sha256,
+                               warnings=conversion.warnings)
 
 
 def battlescribe_upload_import(uploads: list[Upload]) -> BattleScribeReport:
@@ -462,7 +470,7 @@ def battlescribe_upload_import(uploads: list[Upload]) -> BattleScribeReport:
         imported = package_import(conversion.package, source=source)
     except PackageError as error:
         raise UploadRefused([{"file": "", "path": "", "id": "", "message": message} for message in error.errors])
-    return BattleScribeReport(imported, conversion.report)
+    return BattleScribeReport(imported, conversion.report, conversion.warnings)
 
 
 def _upload_name(upload: Upload) -> str:
@@ -488,9 +496,12 @@ def _uploaded_conversion(uploads: list[Upload]) -> battlescribe.Conversion:
             path = Path(folder) / name
             path.write_bytes(upload.raw)
             paths.append(path)
+        prefix = str(Path(folder)) + "/"
         try:
-            return battlescribe.convert(paths)
+            conversion = battlescribe.convert(paths)
+            battlescribe.leave_out_refused_cards(conversion, checks.check_package)
         except battlescribe.BattleScribeError as error:
-            prefix = str(Path(folder)) + "/"
             raise UploadRefused([{"file": error.file.replace(prefix, ""), "path": error.path,
                                   "id": error.element_id, "message": error.message}]) from None
+        conversion.warnings = [line.replace(prefix, "") for line in conversion.warnings]  # as uploaded
+        return conversion

@@ -134,7 +134,8 @@ TEMPLATES: Mapping[str, Label] = {
                         "{file}はDTDか実体参照を使っています（ロスターには不要なので読みません）"),
     "roster.not_roster": Label("{file} is not a BattleScribe roster (its root element is {root})",
                                "{file}はBattleScribeのロスターではありません（ルート要素が{root}です）"),
-    "roster.invalid": Label("not valid against the roster XSD: {reason}", "ロスターのXSDに合いません：{reason}"),
+    "roster.invalid": Label("not valid against the published BattleScribe roster schema: {reason}",
+                            "公開されているBattleScribeのロスタースキーマに合いません：{reason}"),
     "roster.unknown_game_system": Label(
         "no BattleScribe data of the game system \"{name}\" (id {id}) is loaded: import it first",
         "ゲームシステム「{name}」（id {id}）のBattleScribeデータが読み込まれていません。先にデータを取り込んでください"),

@@ -138,8 +138,8 @@ def _refusal_problems(error: services.UploadRefused) -> list[dict]:
 
 
 def _battlescribe_summary(preview: services.BattleScribePreview) -> dict[str, Any]:
-    """The preview's words: the import report (models by kind, weapons, cyphers, formats, cards played in part)
-    and the cards added, changed and removed against the package loaded now."""
+    """The preview's words: the import report (models by kind, weapons, cyphers, formats, cards played in part),
+    the warnings about odd data (each entry read by a documented rule or left out) and the cards added, changed and removed against the package loaded now."""
     package, cards = preview.package, preview.package["cards"]
     attached = ("squad_attachment",) if any(card.get("kind") == "squad_attachment" for card in cards) else ()
     kinds = [(vocabulary.label("warcaster", "kind", kind), sum(card.get("kind") == kind for card in cards))
@@ -153,7 +153,7 @@ def _battlescribe_summary(preview: services.BattleScribePreview) -> dict[str, An
     return {
         "system": system, "system_name": p.system_name(system), "package": package,
         "current": preview.current, "new_package": preview.current is None, "unchanged": preview.unchanged,
-        "report_lines": preview.report,
+        "report_lines": preview.report, "warnings": preview.warnings,
         "factions": [p.names(faction, faction["slug"]) for faction in package.get("factions", [])],
         "kinds": kinds,
         "fixed_weapons": sum(len(card.get("weapons") or []) for card in cards if card.get("kind") in MODEL_KINDS),

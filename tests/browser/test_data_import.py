@@ -71,3 +71,37 @@ def test_staff_upload_battlescribe_data_preview_and_confirm(site, new_page, make
     assert_nothing_covers_a_control(page, f"data import result {size[0]} {language}")
     shoot(page, f"data-import-result-{size[0]}-{language}")
     assert Card.objects.filter(package__slug=SLUG).count() == DataPackage.objects.get(slug=SLUG).cards.count() > 30
+
+
+PUBLISHED_203 = ZIP.parent / "published-model" / "2.03"
+WARNINGS = {"en": "Warnings (2)", "ja": "警告 (2)"}
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}px")
+def test_odd_data_previews_with_its_warnings_and_imports(site, new_page, make_user, size, language):
+    """Files written from the published content model (2.03 order), one catalogue for another game-system revision
+    linking a rule no file defines: the preview lists both warnings, each naming the file, element, entry and id,
+    wrapped inside the page; the import goes ahead."""
+    staff = make_user("curator")
+    staff.is_staff = True
+    staff.save(update_fields=["is_staff"])
+    page = new_page()
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    page.context.add_cookies([{"name": "django_language", "value": language, "url": site}])
+    log_in(page, site, "curator")
+    page.goto(f"{site}/data/import/")
+    battlescribe = page.locator("form").filter(has=page.locator("input[name=bs-files]"))
+    battlescribe.locator("input[name=bs-files]").set_input_files(
+        [str(path) for path in sorted(PUBLISHED_203.iterdir())])
+    battlescribe.get_by_role("button", name=WORDS[language]["preview"], exact=True).click()
+    warnings = page.locator("section.import-warnings")
+    expect(warnings.get_by_role("heading", level=3)).to_have_text(WARNINGS[language])
+    expect(warnings.locator("li")).to_have_count(2)
+    expect(warnings.locator("li").nth(1)).to_contain_text("('Gear Ward', id cs-tinker-r2)")
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    assert_nothing_covers_a_control(page, f"data import warnings {size[0]} {language}")
+    warnings.scroll_into_view_if_needed()
+    shoot(page, f"data-import-warnings-{size[0]}-{language}")
+    page.get_by_role("button", name=WORDS[language]["import"], exact=True).click()
+    expect(page).to_have_url(f"{site}/catalog/warcaster/packages/bs-hangar-community-shape/")

@@ -159,7 +159,7 @@ def test_entries_the_loaded_data_lacks_are_all_reported_by_name_and_id_with_thei
     ({'gameSystemId="hts-0001"': 'gameSystemId="other-system"'}, "/roster", "no BattleScribe data of the game system"),
     ({'entryId="force-skirmish"': 'entryId="force-gone"'}, "/force[1]", "the force 'Skirmish' (id force-gone)"),
     ({'entryId="isa-hero"': 'entryId="isa-cortex2"'}, "/selection[1]", "is a warjack's cortex: it belongs inside"),
-    ({'number="2"': 'number="0"'}, "/selection[2]", "not valid against roster.xsd"),
+    ({'number="2"': 'number="two"'}, "/selection[2]", "not valid against the published BattleScribe roster schema"),
     ({'<forces>': '<forces><force id="f0" name="Other" entryId="force-skirmish" catalogueId="cat-sl-01"/>'},
      "/roster/forces[1]", "the roster has 2 forces"),
 ])
@@ -186,7 +186,7 @@ def test_not_a_roster_not_xml_and_bad_zips_are_refused_clearly():
 def test_a_roster_from_another_tool_with_copied_profiles_and_rules_reads():
     """BattleScribe and New Recruit copy each entry's profiles and rules into the roster: they are skipped."""
     text = roster_text(**{'<costs>\n            <cost name="Weapon Points" typeId="wp" value="0.0" />':
-                          '<profiles><profile id="p1" name="Captain" typeName="Solo"/></profiles>'
+                          '<profiles><profile id="p1" name="Captain" typeId="pt-solo" typeName="Solo"/></profiles>'
                           '<rules><rule id="r1" name="Inspiring"><description>+1 RAT</description></rule></rules>'
                           '<costs><cost name="Weapon Points" typeId="wp" value="0.0" />'})
     assert parse_roster(text.encode(), catalog_for) == parse_list_json(iron_list())

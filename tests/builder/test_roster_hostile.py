@@ -57,11 +57,11 @@ def test_check_list_and_export_list_exit_2_on_a_roster_nested_past_the_limit(cat
 
 def test_a_roster_at_the_depth_limit_is_read_as_far_as_its_content_allows():
     """The limit is on nesting, not on the file: a roster nested exactly to the limit is parsed and then refused
-    for what it holds (the XSD does not know <a>), without a RecursionError."""
+    for what it holds (the published model has no <a>), without a RecursionError."""
     raw = deep_xml("roster", ROS_NS, depth=MAX_XML_DEPTH - 1)
     with pytest.raises(ListFormatError) as error:
         parse_roster(raw, lambda system: None, filename="edge.ros")
-    assert "not valid against roster.xsd" in error.value.issues[0].message
+    assert "not valid against the published BattleScribe roster schema" in error.value.issues[0].message
 
 
 def test_a_rosz_that_unzips_past_the_roster_limit_is_refused_while_unzipping(owner_client, catalogs, tmp_path):

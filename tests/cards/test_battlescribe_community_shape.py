@@ -135,27 +135,23 @@ def test_formats_read_the_known_categories_and_list_the_rest_as_not_read(convers
                for line in conversion.report)
 
 
-def test_a_rule_only_another_game_system_revision_defines_keeps_the_links_name_else_it_is_refused(cards, conversion,
-                                                                                               tmp_path):
+def test_a_rule_no_file_defines_keeps_the_links_name_with_a_warning(cards, conversion, tmp_path):
     tinker = cards["cs-tinker"]
     assert tinker["not_modelled"] == ["Arc Relay (9)", "Gear Ward", "Cleave"]
     assert "rules no file defines, kept by the links' names without text: 1 (Gear Ward [cs-r-newer])" \
         in conversion.report
+    assert any("cs-tinker-r2" in w and "links to rule 'cs-r-newer', which no file defines: kept by the link's name "
+               "'Gear Ward'" in w for w in conversion.warnings)
+    # a nameless link to a missing rule: kept by the rule's id, with a warning; the package still converts
     (tmp_path / "a.gst").write_bytes((FOLDER / "community-shape.gst").read_bytes())
     raw = (FOLDER / "drift-clans.cat").read_text(encoding="utf-8")
     (tmp_path / "b.cat").write_text(raw.replace('name="Gear Ward" ', ""), encoding="utf-8")
-    with pytest.raises(battlescribe.BattleScribeError) as caught:
-        battlescribe.convert([tmp_path])
-    assert caught.value.element_id == "cs-tinker-r2" and "which no file defines, and has no name" in caught.value.message
-    # a catalogue for the same revision as the game system given: the missing rule is an error
-    (tmp_path / "b.cat").write_text(raw.replace('gameSystemRevision="3"', 'gameSystemRevision="2"'), encoding="utf-8")
-    with pytest.raises(battlescribe.BattleScribeError) as caught:
-        battlescribe.convert([tmp_path])
-    assert caught.value.element_id == "cs-tinker-r2" and caught.value.message == "links to rule 'cs-r-newer', which " \
-        "no file defines"
+    nameless = battlescribe.convert([tmp_path])
+    assert any("id cs-tinker-r2)" in w and "kept by the link's name 'rule cs-r-newer'" in w
+               for w in nameless.warnings)
 
 
-def test_an_element_the_subset_lacks_is_still_refused_with_file_path_and_id(tmp_path):
+def test_an_element_outside_the_published_model_is_refused_and_an_odd_group_is_a_warning(tmp_path):
     raw = (FOLDER / "drift-clans.cat").read_text(encoding="utf-8")
     (tmp_path / "a.gst").write_bytes((FOLDER / "community-shape.gst").read_bytes())
     (tmp_path / "b.cat").write_text(raw.replace("<sharedProfiles>", "<sharedRuleGroups/><sharedProfiles>"),
@@ -163,10 +159,11 @@ def test_an_element_the_subset_lacks_is_still_refused_with_file_path_and_id(tmp_
     with pytest.raises(battlescribe.BattleScribeError) as caught:
         battlescribe.convert([tmp_path])
     assert caught.value.file.endswith("b.cat") and "sharedRuleGroups" in caught.value.message
+    assert caught.value.path.startswith("/catalogue/sharedRuleGroups[1]")
     (tmp_path / "b.cat").write_text(raw.replace('name="Left Arm"', 'name="Tail"'), encoding="utf-8")
-    with pytest.raises(battlescribe.BattleScribeError) as caught:
-        battlescribe.convert([tmp_path])
-    assert caught.value.element_id == "cs-jack-larm" and "unknown hardpoint group 'Tail'" in caught.value.message
+    odd = battlescribe.convert([tmp_path])
+    assert any("(id cs-jack-larm)" in w or "id cs-jack-larm)" in w for w in odd.warnings)
+    assert any("unknown hardpoint group 'Tail': not read" in w for w in odd.warnings)
 
 
 def test_a_roster_of_the_community_shape_round_trips(conversion):

@@ -153,11 +153,19 @@ REFUSALS = [
      "", "", "not well-formed XML (line"),
     ("entity", "star-league.cat", '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>',
      '<?xml version="1.0"?><!DOCTYPE catalogue [<!ENTITY x "boom">]>', "", "", "DTD or entities"),
-    ("xsd-entry-type", "star-league.cat", 'name="Star League Scout" type="model"',
+    ("schema-entry-type", "star-league.cat", 'name="Star League Scout" type="model"',
      'name="Star League Scout" type="troop"', "/catalogue/sharedSelectionEntries[1]/selectionEntry[1]", "sl-solo",
-     "not valid against catalogue.xsd"),
-    ("xsd-unknown-element", "hangar-test.gst", "<sharedRules>", "<sharedRules><mystery/>",
-     "/gameSystem/sharedRules[1]", "hts-0001", "not valid against gamesystem.xsd"),
+     "not valid against the published BattleScribe catalogue schema: the attribute type='troop' must be one of"),
+    ("schema-unknown-element", "hangar-test.gst", "<sharedRules>", "<sharedRules><mystery/>",
+     "/gameSystem/sharedRules[1]/mystery[1]", "hts-0001",
+     "not valid against the published BattleScribe gameSystem schema: <mystery> is not an element"),
+    ("wrong-system", "star-league.cat", 'gameSystemId="hts-0001"', 'gameSystemId="other"', "/catalogue",
+     "cat-sl-01", "catalogue is for game system 'other'"),
+]
+
+# Odd data a data author could write: read by a documented rule, or that entry left out, with a warning naming the
+# file, the element path, the entry's name and id; the package imports.
+ODD_DATA = [
     ("profile-type", "star-league.cat", 'typeName="Vehicle"', 'typeName="Titan"',
      "/catalogue/selectionEntries[1]/selectionEntry[3]", "sl-vehicle", "unknown profile type 'Titan'"),
     ("no-model-profile", "star-league.cat", 'name="Star League Troopers" typeName="Squad"',
@@ -181,13 +189,17 @@ REFUSALS = [
      '<characteristic name="Suit" typeId="ct-suit">Hearts</characteristic>',
      "/gameSystem/sharedSelectionEntries[1]/selectionEntry[5]/profiles[1]/profile[1]", "cy-05-p",
      "unknown cypher suit 'Hearts'"),
+    ("cypher-type", "hangar-test.gst", '<characteristic name="Type" typeId="ct-type">Attack</characteristic>',
+     '<characteristic name="Type" typeId="ct-type">Spell</characteristic>',
+     "/gameSystem/sharedSelectionEntries[1]/selectionEntry[1]/profiles[1]/profile[1]", "cy-01-p",
+     "unknown cypher type 'Spell'"),
     ("cost-type", "hangar-test.gst", 'name="Weapon Points"', 'name="Points"', "/gameSystem/costTypes[1]/costType[1]",
      "wp", "unknown cost type 'Points'"),
     ("missing-rule", "star-league.cat", 'targetId="r-flight"', 'targetId="r-nowhere"',
      "/catalogue/sharedSelectionEntries[1]/selectionEntry[1]/infoLinks[1]/infoLink[1]", "sl-solo-fl",
-     "links to rule 'r-nowhere'"),
-    ("wrong-system", "star-league.cat", 'gameSystemId="hts-0001"', 'gameSystemId="other"', "/catalogue",
-     "cat-sl-01", "catalogue is for game system 'other'"),
+     "links to rule 'r-nowhere', which no file defines"),
+    ("id-twice", "star-league.cat", 'id="sl-solo"', 'id="isa-solo"',
+     "/catalogue/sharedSelectionEntries[1]/selectionEntry[1]", "isa-solo", "id 'isa-solo' is used twice"),
 ]
 
 
@@ -211,6 +223,22 @@ def test_each_refusal_names_the_file_the_element_path_and_the_id_and_writes_noth
     assert (DataPackage.objects.count(), Card.objects.count(), PackageVersion.objects.count()) == before
 
 
+@pytest.mark.django_db
+@pytest.mark.parametrize(("name", "file", "old", "new", "path", "element_id", "message"), ODD_DATA,
+                         ids=[r[0] for r in ODD_DATA])
+def test_odd_data_is_a_warning_naming_the_file_path_name_and_id_and_the_package_imports(
+        tmp_path, name, file, old, new, path, element_id, message):
+    folder = edited(tmp_path, file, old, new)
+    conversion = battlescribe.convert([folder])
+    found = [w for w in conversion.warnings if message in w]
+    assert found, conversion.warnings
+    assert found[0].startswith(f"{folder / file}: {path} (") and f"id {element_id})" in found[0]
+    out = StringIO()
+    call_command("import_package", str(folder), stdout=out)
+    assert message in out.getvalue() and "warnings (" in out.getvalue()
+    assert DataPackage.objects.filter(slug=conversion.package["slug"]).exists()
+
+
 def test_refusals_of_the_file_set(tmp_path):
     with pytest.raises(PackageError, match="expected exactly one game system"):
         battlescribe_convert([FOLDER / "star-league.cat"])
@@ -226,10 +254,6 @@ def test_refusals_of_the_file_set(tmp_path):
         archive.writestr("b.cat", (FOLDER / "iron-star-alliance.cat").read_bytes())
     with pytest.raises(PackageError, match="exactly one .gst/.cat file"):
         battlescribe_convert([FOLDER / "hangar-test.gst", two])
-    duplicate = edited(tmp_path, "star-league.cat", 'id="sl-solo"', 'id="isa-solo"')
-    with pytest.raises(battlescribe.BattleScribeError, match="id 'isa-solo' is used twice") as refused:
-        battlescribe.convert([duplicate])
-    assert refused.value.path == "/catalogue/sharedSelectionEntries[1]/selectionEntry[1]"
 
 
 # --- the package in the catalog, forces checked and simulated -------------------------------------------------------
@@ -377,11 +401,18 @@ def test_uploaded_files_are_previewed_without_writing_and_refusals_name_the_file
     assert battlescribe_upload_import(uploads).imported.status == "loaded"
     assert battlescribe_preview(uploads).unchanged
     folder = edited(tmp_path, "star-league.cat", 'typeName="Vehicle"', 'typeName="Titan"')
+    odd = [Upload(path.name, path.read_bytes()) for path in sorted(folder.iterdir())]
+    warned = battlescribe_preview(odd).warnings
+    assert any(w.startswith("star-league.cat: /catalogue/selectionEntries[1]/selectionEntry[3] ('Star League "
+                            "Skimmer', id sl-vehicle): unknown profile type 'Titan'") for w in warned), warned
+    folder = edited(tmp_path / "bad", "star-league.cat", 'name="Star League Scout" type="model"',
+                    'name="Star League Scout" type="troop"')
     bad = [Upload(path.name, path.read_bytes()) for path in sorted(folder.iterdir())]
     with pytest.raises(UploadRefused) as refused:
         battlescribe_preview(bad)
-    assert refused.value.problems == [{"file": "star-league.cat", "path": "/catalogue/selectionEntries[1]/selectionEntry[3]",
-                                       "id": "sl-vehicle", "message": refused.value.problems[0]["message"]}]
-    assert "unknown profile type 'Titan'" in refused.value.problems[0]["message"]
+    assert refused.value.problems == [{"file": "star-league.cat",
+                                       "path": "/catalogue/sharedSelectionEntries[1]/selectionEntry[1]",
+                                       "id": "sl-solo", "message": refused.value.problems[0]["message"]}]
+    assert "not valid against the published BattleScribe catalogue schema" in refused.value.problems[0]["message"]
     with pytest.raises(UploadRefused, match="two files have this name"):
         battlescribe_preview([uploads[0], uploads[0]])

@@ -60,11 +60,11 @@ def test_import_package_refuses_a_game_system_nested_past_the_limit_naming_the_f
 
 
 def test_a_game_system_at_the_depth_limit_is_parsed_and_refused_for_its_content():
-    """Nested exactly to the limit: parsed, walked and validated without a RecursionError (the XSD refuses <a>)."""
+    """Nested exactly to the limit: parsed, walked and validated without a RecursionError (the published model has no <a>)."""
     source = battlescribe.SourceFile("edge.gst", deep_xml("gameSystem", GST_NS, depth=MAX_XML_DEPTH - 1))
     with pytest.raises(battlescribe.BattleScribeError) as error:
         battlescribe.parse(source)
-    assert "not valid against gamesystem.xsd" in error.value.message
+    assert "not valid against the published BattleScribe gameSystem schema" in error.value.message
 
 
 # --- archives -------------------------------------------------------------------------------------------------

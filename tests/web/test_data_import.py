@@ -158,7 +158,8 @@ def test_the_preview_speaks_japanese(staff_client):
 
 
 def test_a_refused_file_is_shown_with_its_file_element_path_and_id_and_nothing_is_written(staff_client, tmp_path):
-    folder = edited_folder(tmp_path, ("star-league.cat", 'typeName="Vehicle"', 'typeName="Titan"'))
+    folder = edited_folder(tmp_path, ("star-league.cat", 'name="Star League Skimmer" type="model"',
+                                      'name="Star League Skimmer" type="walker"'))
     before = catalog_snapshot()
     response = preview_battlescribe(staff_client, zip_upload("broken.zip", folder_zip(folder)))
     page = response.content.decode()
@@ -166,11 +167,30 @@ def test_a_refused_file_is_shown_with_its_file_element_path_and_id_and_nothing_i
     assert "Nothing was imported." in page
     assert "broken.zip!data/star-league.cat" in page
     assert "/catalogue/selectionEntries[1]/selectionEntry[3]" in page and "<code>sl-vehicle</code>" in page
-    assert "unknown profile type &#x27;Titan&#x27;" in page
+    assert "not valid against the published BattleScribe catalogue schema" in page
     assert str(tmp_path) not in page and "hangar-upload-" not in page  # the server's folders are never shown
     assert catalog_snapshot() == before and PENDING_KEY not in staff_client.session
     japanese = preview_battlescribe(staff_client, zip_upload("broken.zip", folder_zip(folder)), lang="ja")
     assert "何も取り込んでいません" in japanese.content.decode()
+
+
+def test_odd_data_is_previewed_with_its_warnings_naming_file_element_entry_and_id(staff_client, tmp_path):
+    """One odd entry never refuses the package: the preview lists it under Warnings (ja/en) and the import goes
+    ahead without it."""
+    folder = edited_folder(tmp_path, ("star-league.cat", 'typeName="Vehicle"', 'typeName="Titan"'))
+    response = preview_battlescribe(staff_client, zip_upload("odd.zip", folder_zip(folder)))
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert "<h3 id=\"import-warnings-title\">Warnings (1)</h3>" in page
+    assert ("odd.zip!data/star-league.cat: /catalogue/selectionEntries[1]/selectionEntry[3] (&#x27;Star League "
+            "Skimmer&#x27;, id sl-vehicle): unknown profile type &#x27;Titan&#x27;") in page
+    assert str(tmp_path) not in page and "hangar-upload-" not in page
+    japanese = preview_battlescribe(staff_client, zip_upload("odd.zip", folder_zip(folder)), lang="ja").content
+    assert "警告 (1)" in japanese.decode() and "説明済みの規則" in japanese.decode()
+    done = staff_client.post("/data/import/confirm/", confirm_fields(japanese.decode()), HTTP_ACCEPT_LANGUAGE="en")
+    assert done.status_code == 302
+    assert DataPackage.objects.filter(slug=SLUG).exists()
+    assert not Card.objects.filter(code="BS-SL-VEHICLE").exists()
 
 
 def test_files_that_are_not_battlescribe_data_are_refused_by_name(staff_client):
