@@ -30,6 +30,7 @@ from builder.services.positions import (
     position_read,
 )
 from builder.throttles import scope_wait, work_charge
+from cards.downloads import content_disposition
 from rules_engine.replay import position_at, replay_events
 from rules_engine.simulation import SimulationInputError
 
@@ -189,12 +190,12 @@ def replay_position(request: HttpRequest, public_id: str, index: int) -> HttpRes
         doc = _step_position(run, index, step)
     except ListServiceError as problem:
         return error_page(request, problem)
-    return _download(doc, f"{public_id}-game{index}-step{step}.position.json")
+    return _download(doc, f"{public_id}-game{index + 1}-step{step}.position.json")
 
 
 def _download(doc: dict[str, Any], filename: str) -> HttpResponse:
     response = HttpResponse(json.dumps(doc, ensure_ascii=False, indent=1), content_type="application/json")
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response["Content-Disposition"] = content_disposition(filename)
     return response
 
 
