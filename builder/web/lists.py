@@ -22,7 +22,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from builder import selectors, services
 from builder.forms import EditorForm, ImportForm, NewListForm, SheetForm, VerifyForm
 from builder.listio import ListFormatError, export_list_text
-from builder.models import GameList
+from builder.models import GameList, Visibility
 from builder.services import ListConflict, ListNotFound, ListServiceError
 from builder.services.lists import check_owner
 from cards.selectors import CardQuery, card_search, catalog_for, systems_list
@@ -182,6 +182,21 @@ def list_restore(request: HttpRequest, slug: str) -> HttpResponse:
         return error_page(request, error)
     messages.success(request, _("The list is restored."))
     return redirect("list_detail", slug=game_list.slug)
+
+
+@login_required
+@require_POST
+def list_unlist(request: HttpRequest, slug: str) -> HttpResponse:
+    """The private list page's "Make it unlisted": anyone with the link may then open it (its share link works)."""
+    try:
+        game_list = _list_or_error(request, slug)
+        was_private = game_list.visibility == Visibility.PRIVATE
+        game_list = services.list_unlist(game_list=game_list, user=request.user)
+    except ListServiceError as error:
+        return error_page(request, error)
+    if was_private:
+        messages.success(request, _("The list is unlisted: anyone with its link can open it."))
+    return redirect(f"{reverse('list_detail', kwargs={'slug': game_list.slug})}#share-url")
 
 
 # --- the editor --------------------------------------------------------------------------------------------

@@ -1,0 +1,51 @@
+"""What a new player reads, with the real pointer, at 1280 and 390 px: a private list's page offers to make it
+unlisted before it shows a link; the "cards changed" notice is at the top of the list page and the editor, naming
+the cards; "did you mean" offers only cards the section can take."""
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from builder import services
+from tests.browser.conftest import log_in, shoot
+from tests.browser.test_editor import COVER_CHECK
+from tests.browser.test_flows import legal_hagmi
+
+WIDTHS = [(1280, 900), (390, 844)]
+
+
+def looks_right(page) -> None:
+    assert page.evaluate(COVER_CHECK) == []
+
+
+def open_page(new_page, site: str, width: int, height: int, lang: str):
+    page = new_page()
+    page.set_viewport_size({"width": width, "height": height})
+    page.context.add_cookies([{"name": "django_language", "value": lang, "url": site}])
+    return page
+
+
+@pytest.mark.parametrize("width, height", WIDTHS)
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_private_list_offers_to_become_unlisted_before_it_shows_a_link(site, new_page, make_user, width, height,
+                                                                         lang):
+    owner = make_user("pilot")
+    game_list = services.list_create(owner=owner, document=legal_hagmi("非公開のデッキ"), visibility="private")
+    page = open_page(new_page, site, width, height, lang)
+    log_in(page, site, "pilot")
+    page.goto(f"{site}/lists/{game_list.slug}/")
+    expect(page.locator("#share-url")).to_have_count(0)  # no link that would give anyone else a 404
+    note = page.locator("#share-private")
+    expect(note).to_contain_text("非公開" if lang == "ja" else "private")
+    looks_right(page)
+    shoot(page, f"private-list-{lang}-{width}")
+    page.get_by_role("button", name="限定公開にしてリンクを表示" if lang == "ja" else "Make it unlisted and show its link").click()
+    link = page.locator("#share-url")
+    expect(link).to_be_visible()
+    expect(page.locator("#share-private")).to_have_count(0)
+    looks_right(page)
+    shoot(page, f"unlisted-list-{lang}-{width}")
+    other = open_page(new_page, site, width, height, lang)  # anyone with the link, signed out
+    response = other.goto(link.input_value())
+    assert response.status == 200
+    expect(other.locator("h1")).to_have_text("非公開のデッキ")
