@@ -49,3 +49,25 @@ def test_a_private_list_offers_to_become_unlisted_before_it_shows_a_link(site, n
     response = other.goto(link.input_value())
     assert response.status == 200
     expect(other.locator("h1")).to_have_text("非公開のデッキ")
+
+
+@pytest.mark.parametrize("width, height", WIDTHS)
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_the_cards_changed_notice_is_in_view_at_the_top_and_opens_the_card(site, new_page, make_user, width,
+                                                                           height, lang):
+    from tests.web.test_card_changes import _new_version
+
+    owner = make_user("pilot")
+    game_list = services.list_create(owner=owner, document=legal_hagmi("変わったデッキ"), visibility="unlisted")
+    _new_version()
+    page = open_page(new_page, site, width, height, lang)
+    log_in(page, site, "pilot")
+    for address in (f"/lists/{game_list.slug}/edit/", f"/lists/{game_list.slug}/"):
+        page.goto(f"{site}{address}")
+        notice = page.locator("#card-changes")
+        expect(notice).to_be_in_viewport()  # seen without scrolling, not folded at the bottom of the legality box
+        expect(notice.get_by_role("heading")).to_contain_text("2")
+        looks_right(page)
+        shoot(page, f"card-changes-{address.count('/') == 4 and 'editor' or 'page'}-{lang}-{width}")
+    notice.get_by_role("link", name="紅蓮丸" if lang == "ja" else "Guren-maru").first.click()
+    expect(page).to_have_url(f"{site}/catalog/hagmi/HS-001/")
