@@ -260,12 +260,34 @@ def _system_words(system: str) -> Label:
 # Lines
 
 
+def example_entry(catalog: Catalog) -> dict[str, str] | None:
+    """A one-card entry of this game, from its own cards, for the hints that show the text format: the first card
+    (by code) the game's first section may hold (the registry's `section_takes`), 1 of a unit, 2 of a card.
+    {"ja", "en": the line in each language, "section_ja", "section_en": the section header's words, "code"};
+    None when the catalog has no such card."""
+    try:
+        game = game_system(catalog.system)
+    except UnknownSystem:
+        return None
+    first = game.section_keys[0]
+    codes = sorted(code for code, card in catalog.cards.items() if game.section_takes(first, card))
+    if not codes:
+        return None
+    card = catalog.cards[codes[0]]
+    qty = 1 if first in game.unit_sections else 2
+    name_ja = str(card.get("name") or codes[0])
+    label = game.section_labels.get(first)
+    return {"ja": f"{qty} {name_ja}", "en": f"{qty} {card.get('name_en') or name_ja}", "code": codes[0],
+            "section_ja": label.ja if label else first, "section_en": label.en if label else first}
+
+
 def parse_entry(text: str, index: CardIndex) -> dict[str, Any]:
     """One entry line ("2 補給物資", "1 Titan {...}") -> {"card", "qty"[, "options"]}; _LineProblem if bad."""
     match = _ENTRY.match(text)
     if not match:
+        example = example_entry(index.catalog) or {"ja": "2 (CODE)", "en": "2 (CODE)"}
         raise _LineProblem("text.entry_shape", max=MAX_QTY, text=quoted(text),
-                           example=Worded("2 補給物資", "2 Supply Drop", "2 補給物資"))
+                           example=Worded(example["ja"], example["en"], example["ja"]))
     qty = _quantity(match["qty"])
     rest = match["rest"]
     if not rest:

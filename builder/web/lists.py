@@ -244,6 +244,7 @@ def _editor_context(game_list, form, draft, *, saved_doc, q="", conflict=None, p
         "save_failed": save_failed, "dirty": dirty, "hagmi": system == "hagmi",
         "loadout": p.warjack_loadout_choices(p.catalog(system)) if system == "warcaster" else None,
         "paste": paste or {"text": "", "problems": [], "added": None, "swap": False},
+        "example": p.text_example(system),  # the hints' example in this game's own cards
         # what static/hangar/editor.js needs: the draft's key in the browser (slug and version) and whether it differs
         # from the saved list (the warning before leaving, the draft kept in localStorage)
         "editor_state": {"slug": game_list.slug, "version": int(form["version"].value() or game_list.version),
@@ -473,7 +474,8 @@ def list_import(request: HttpRequest) -> HttpResponse:
                 return redirect("list_edit", slug=game_list.slug)
         else:
             status = 400
-    return render(request, "lists/import.html", {"form": form, "issues": issues}, status=status)
+    return render(request, "lists/import.html", {"form": form, "issues": issues, "examples": p.text_examples()},
+                  status=status)
 
 
 # --- tournament sheet and verification -------------------------------------------------------------------------

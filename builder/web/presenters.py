@@ -5,6 +5,7 @@ Read-only shaping of what the selectors return; no writes, no rules (the rules e
 from __future__ import annotations
 
 import hashlib
+import re
 from collections import Counter
 from collections.abc import Mapping
 from types import SimpleNamespace
@@ -17,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from builder import selectors
-from builder.listio import export_list_json
+from builder.listio import example_entry, export_list_json
 from cards.selectors import catalog_for, formats_for, opponents_for, system_get
 from cards.systems import SECTION_LABELS, SYSTEMS
 from rules_engine.core.catalog import Catalog
@@ -327,6 +328,33 @@ def opponent_name(system: Any, slug: str, frozen: Mapping[str, Any] | None = Non
         if opp.slug == slug:
             return names(opponent_item(opp), slug)["main"]
     return vocabulary.humanise(slug)
+
+
+def text_example(system: str) -> dict[str, str] | None:
+    """The hints' example of the text format in this game's own cards, in the UI language (builder.listio
+    `example_entry`): {"line": "2 紅蓮丸", "section": "兵器", "typed": "3 紅蓮"} — `typed`, what the editor's
+    search box takes ("a number first adds that many"): the name's first word, or its first two characters
+    ("3 Guren", "3 紅蓮")."""
+    found = example_entry(catalog(system))
+    if found is None:
+        return None
+    lang = ui_lang()
+    line = found["ja" if lang == "ja" else "en"]
+    qty, _space, name = line.partition(" ")
+    words = re.split(r"[\s\-]+", name)
+    start = words[0] if len(words) > 1 else name[:2] if len(name) > 2 else name
+    return {"line": line, "section": found["section_ja" if lang == "ja" else "section_en"],
+            "typed": f"{int(qty) + 1} {start}"}
+
+
+def text_examples() -> list[dict[str, str]]:
+    """One example line per game, for the import page (its game is not chosen yet): [{"game", "line", "section"}]."""
+    shown = []
+    for slug in SYSTEMS:
+        example = text_example(slug)
+        if example is not None:
+            shown.append({"game": system_name(slug), **example})
+    return shown
 
 
 def card_changes(game_list: Any, cat: Catalog) -> dict[str, Any]:
