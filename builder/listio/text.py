@@ -74,7 +74,7 @@ LOADOUT_KEYS = {  # folded word -> options key
     "cortex": "cortex", "コーテックス": "cortex", "コルテックス": "cortex",
     "weapons": "weapons", "weapon": "weapons", "武器": "weapons",
 }
-LOADOUT_WORDS = {"cortex": {"ja": "コーテックス", "en": "Cortex"}, "weapons": {"ja": "武器", "en": "Weapons"}}
+LOADOUT_WORDS = {"cortex": {"ja": "コルテックス", "en": "Cortex"}, "weapons": {"ja": "武器", "en": "Weapons"}}
 LOADOUT_NONE = ("", "-", "–", "—", "－")  # "Weapons: -": no weapons (an empty list)
 _LOADOUT = re.compile(r"^(?P<key>[^\s:：]+)\s*[:：]\s*(?P<value>.*)$")
 _WEAPON_SEPARATORS = re.compile(r"[,、，]")

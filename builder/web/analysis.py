@@ -166,8 +166,8 @@ def _run_step(request: HttpRequest, public_id: str, index: int, raw_step: str) -
     step `raw_step` as a number (PositionInvalid names the field otherwise)."""
     run = with_shown_list(selectors.simulation_get_shared(public_id=public_id, user=request.user), request.user)
     if not 0 <= index < run.games:
-        raise PositionInvalid(pgettext("replay", "This run has games 0 to %(last)s; there is no game %(n)s.")
-                              % {"last": run.games - 1, "n": index}, path="game")
+        raise PositionInvalid(pgettext("replay", "This run has games 1 to %(last)s; there is no game %(n)s.")
+                              % {"last": run.games, "n": index + 1}, path="game")
     try:
         return run, int(raw_step)
     except ValueError:

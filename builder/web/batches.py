@@ -195,7 +195,7 @@ def _stage_words(stage: dict[str, Any]) -> str:
 
 def opponent_words(system: str, row: dict[str, Any]) -> str:
     """A gauntlet row's opponent in the page's language: a sample opponent's package name, a list's name."""
-    frozen = {"name": row.get("name"), "name_en": row.get("name_en")}
+    frozen = {"name": row.get("name"), "name_en": row.get("name_en"), "kind": row.get("kind")}
     return p.opponent_name(system, row.get("opponent") or row.get("key") or "", frozen)
 
 

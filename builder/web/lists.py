@@ -121,6 +121,7 @@ def _list_view(game_list: GameList, document: dict[str, Any], result: dict[str, 
         "counters": p.counters(game_list.system.slug, selectors.document_gauges(document), cat),
         "chart": p.cost_chart(document, cat),
         "card_changes": p.card_changes(game_list, cat),
+        "cost_word": p.cost_word(game_list.system.slug),  # the rows' word for a card's cost, as the filters say it
     }
 
 
@@ -413,7 +414,7 @@ def list_picker(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "lists/_picker.html", {
         "picker": _picker(game_list.system.slug, q, filters), "picker_q": split_quantity(q)[1],
         "picker_filtered": filters.active,
-        "hagmi": game_list.system.slug == "hagmi",
+        "hagmi": game_list.system.slug == "hagmi", "cost_word": p.cost_word(game_list.system.slug),
     })
 
 

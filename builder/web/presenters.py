@@ -15,7 +15,7 @@ from urllib.parse import urlencode
 from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext
 
 from builder import selectors
 from builder.listio import example_entry, export_list_json
@@ -67,6 +67,12 @@ def default_section(system: str, card: Mapping[str, Any]) -> str:
 def card_cost(system: str, card: Mapping[str, Any]) -> int | None:
     """The number the cost chart counts: HAGMI cost, MWDA points, Warcaster CST (or weapon cost)."""
     return game_system(system).card_cost(card)
+
+
+def cost_word(system: str) -> str:
+    """What the game calls the number card_cost counts, as its filters and panel say it (docs/glossary.md): HAGMI
+    コスト / Cost, MWDA ポイント / Points, Warcaster CST."""
+    return vocabulary.card_field(game_system(system).cost_fields[0])
 
 
 def warjack_loadout_choices(cat: Catalog) -> dict[str, Any]:
@@ -314,19 +320,36 @@ def diff_field_rows(diff: Mapping[str, Any] | None, system: str) -> list[dict[st
 
 
 def opponent_item(opp) -> dict[str, str]:
-    """An Opponent row's names as the dict `names` reads (and a run's snapshot freezes)."""
-    return {"name": opp.name, "name_en": opp.data.get("name_en", "")}
+    """An Opponent row's names as the dict `names` reads (and a run's snapshot freezes), with its kind."""
+    return {"name": opp.name, "name_en": opp.data.get("name_en", ""), "kind": opp.data.get("kind", "")}
+
+
+def goldfish_name(system: str) -> str:
+    """The goldfish's one name (docs/glossary.md), on the forms, the results, the replays: what it is for."""
+    if system == "hagmi":
+        return pgettext("hagmi opponent", "Target practice: an opponent who never plays a card")
+    return _("Target practice: stationary targets")
 
 
 def opponent_name(system: Any, slug: str, frozen: Mapping[str, Any] | None = None) -> str:
-    """An opponent's package name in the UI language, never its slug: from `frozen` (the opponent dict a run's
-    snapshot froze) when it names one, else from the catalog, else the slug in words."""
-    if isinstance(frozen, Mapping) and frozen.get("name"):
-        return names(frozen, slug)["main"]
+    """An opponent's name in the UI language, never its slug: the goldfish by its one name (goldfish_name), another
+    by its package name from `frozen` (the opponent dict a run's snapshot froze) when it names one, else from the
+    catalog, else the slug in words."""
     found = system_get(system) if isinstance(system, str) else system
-    for opp in opponents_for(found) if found is not None else ():
-        if opp.slug == slug:
-            return names(opponent_item(opp), slug)["main"]
+    system_slug = system if isinstance(system, str) else getattr(system, "slug", "")
+    frozen = frozen if isinstance(frozen, Mapping) else {}
+    if frozen.get("kind") == "goldfish":
+        return goldfish_name(system_slug)
+    catalog_opp = None
+    if not (frozen.get("name") and frozen.get("kind")):  # an older frozen opponent without its kind: the catalog's
+        catalog_opp = next((opp for opp in (opponents_for(found) if found is not None else ()) if opp.slug == slug),
+                           None)
+        if catalog_opp is not None and catalog_opp.data.get("kind") == "goldfish" and not frozen.get("kind"):
+            return goldfish_name(system_slug)
+    if frozen.get("name"):
+        return names(frozen, slug)["main"]
+    if catalog_opp is not None:
+        return names(opponent_item(catalog_opp), slug)["main"]
     return vocabulary.humanise(slug)
 
 

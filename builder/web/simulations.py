@@ -83,15 +83,7 @@ def opponent_choices(system, document: dict[str, Any] | None = None) -> list[tup
         return kind, opp.slug
 
     opponents = sorted(opponents_for(system), key=order)
-    return [(opp.slug, target_practice(system.slug) if opp.data.get("kind") == "goldfish"
-             else p.opponent_name(system, opp.slug, p.opponent_item(opp)))
-            for opp in opponents]
-
-
-def target_practice(system: str) -> str:
-    if system == "hagmi":
-        return pgettext("hagmi opponent", "Target practice: an opponent who never plays a card")
-    return _("Target practice: stationary targets")
+    return [(opp.slug, p.opponent_name(system, opp.slug, p.opponent_item(opp))) for opp in opponents]
 
 
 def policy_choices(system: str) -> list[tuple[str, str]]:
