@@ -71,3 +71,28 @@ def test_the_cards_changed_notice_is_in_view_at_the_top_and_opens_the_card(site,
         shoot(page, f"card-changes-{address.count('/') == 4 and 'editor' or 'page'}-{lang}-{width}")
     notice.get_by_role("link", name="紅蓮丸" if lang == "ja" else "Guren-maru").first.click()
     expect(page).to_have_url(f"{site}/catalog/hagmi/HS-001/")
+
+
+@pytest.mark.parametrize("width, height", WIDTHS)
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_did_you_mean_offers_the_unit_the_deck_can_take_first_and_never_the_beast(site, new_page, make_user,
+                                                                                 width, height, lang):
+    from tests.browser.test_editor import draft, empty, open_editor, wait_idle
+
+    page, _game_list = open_editor(new_page, site, make_user, empty("hagmi"), size=(width, height), language=lang)
+    hint = page.locator("#quick-hint")
+    expect(hint).to_contain_text("紅蓮" if lang == "ja" else "Guren")  # this game's own card, not "Supply"
+    expect(page.locator("#paste-box label")).to_contain_text("紅蓮丸" if lang == "ja" else "Guren-maru")
+    page.locator("#paste").click()
+    page.locator("#paste").fill("1 ホウンド")
+    page.locator('#paste-box button[value="paste"]').click()
+    fixes = page.locator(".paste-problems button")
+    expect(fixes.first).to_have_text("1 ハウンド (HS-009) にする" if lang == "ja" else "Use 1 ハウンド (HS-009)")
+    for text in fixes.all_inner_texts():
+        assert "双頭ハウンド" not in text
+    looks_right(page)
+    shoot(page, f"did-you-mean-{lang}-{width}")
+    fixes.first.click()
+    expect(page.locator(".paste-problems")).to_have_count(0)
+    wait_idle(page)
+    assert draft(page)["sections"]["weapons"] == [{"card": "HS-009", "qty": 1}]
