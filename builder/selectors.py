@@ -448,11 +448,32 @@ def simulation_progress(run: SimulationRun) -> int:
 
 
 def simulation_games_played(run: SimulationRun) -> int:
-    """How many of the run's games are played: all once it is done, else the games of its stored chunks."""
+    """How many of the run's games are played: all once it is done, else the games of its stored chunks (every
+    opponent's of a gauntlet)."""
     if run.status == RunStatus.DONE:
         played = (run.result or {}).get("games_played") if isinstance(run.result, dict) else None
-        return played if isinstance(played, int) else run.games  # a doctor run may stop short of its budget
+        return played if isinstance(played, int) else simulation_games_total(run)  # a doctor may stop short
     return run.chunks.aggregate(total=Sum("games"))["total"] or 0
+
+
+def simulation_legs(run: SimulationRun) -> int:
+    """How many opponents a gauntlet plays (1 for any other run): from its result's rows once done, else from its
+    frozen batch (or, with the snapshot deferred, the opponents' keys in its label)."""
+    if run.kind != RunKind.GAUNTLET:
+        return 1
+    if isinstance(run.result, dict) and isinstance(run.result.get("opponents"), list):
+        return max(1, len(run.result["opponents"]))
+    if "snapshot" not in run.get_deferred_fields() and isinstance(run.snapshot, dict):
+        return max(1, len(run.snapshot.get("legs") or ()))
+    label = run.opponent or ""
+    count = label.split(" ", 1)[0]
+    return int(count) if label.endswith(" opponents") and count.isdigit() else max(1, len(label.split(",")))
+
+
+def simulation_games_total(run: SimulationRun) -> int:
+    """Every game the run plays: its games (a doctor's budget) times the opponents of a gauntlet, which plays
+    `games` against each."""
+    return run.games * simulation_legs(run)
 
 
 def simulation_active_count(*, user) -> int:

@@ -49,6 +49,7 @@ urlpatterns = [
     path("lists/<str:slug>/fork/", lists.list_fork, name="list_fork"),
     path("lists/<str:slug>/delete/", lists.list_delete, name="list_delete"),
     path("lists/<str:slug>/restore/", lists.list_restore, name="list_restore"),
+    path("lists/<str:slug>/unlist/", lists.list_unlist, name="list_unlist"),
     path("lists/<str:slug>/history/", lists.list_history, name="list_history"),
     path("lists/<str:slug>/sheet/", lists.list_sheet, name="list_sheet"),
     path("lists/<str:slug>/simulate/", simulations.simulation_new, name="simulation_new"),

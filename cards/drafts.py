@@ -109,7 +109,30 @@ def proposals_by(user: Any, system_slug: str, code: str, *, limit: int = 10) -> 
     """A user's own corrections to one card, newest first (the card page shows them with the editors' reply)."""
     if not getattr(user, "is_authenticated", False):
         return []
-    return list(CardProposal.objects.filter(proposed_by=user, system__slug=system_slug, code=code)[:limit])
+    proposals = list(CardProposal.objects.filter(proposed_by=user, system__slug=system_slug, code=code)[:limit])
+    for proposal in proposals:
+        proposal.outcome = accepted_outcome(proposal)
+    return proposals
+
+
+def accepted_outcome(proposal: CardProposal) -> tuple[str, PackageVersion | None]:
+    """Where an accepted correction is now: ("published", the version that put it in the catalog), ("discarded",
+    None) when the draft holding it was thrown away, ("draft", None) while it waits in the draft; ("", None) for a
+    proposal not accepted. Read from the catalog's history: the first publish or discard of its package after
+    the acceptance."""
+    if proposal.status != CardProposal.Status.ACCEPTED or proposal.decided_at is None:
+        return "", None
+    after = (CatalogChange.objects.filter(system_id=proposal.system_id, slug=proposal.slug,
+                                          at__gte=proposal.decided_at,
+                                          action__in=(CatalogChange.Action.PUBLISHED, CatalogChange.Action.DISCARDED))
+             .order_by("at", "id").first())
+    if after is None:
+        return "draft", None
+    if after.action == CatalogChange.Action.DISCARDED:
+        return "discarded", None
+    version = PackageVersion.objects.filter(system_id=proposal.system_id, slug=proposal.slug,
+                                            number=after.version_number).defer("data").first()
+    return ("published", version) if version is not None else ("draft", None)
 
 
 def proposal_get(pk: int) -> CardProposal | None:

@@ -63,6 +63,9 @@ class GameSystem:
     # its games by policy (rules_engine/bounds.py): positions past them are refused, every entry that plays games
     # estimates its work from them (builder/services/budget.py).
     bounds: PlayBounds | None = None
+    # Which cards a section of a list may hold by the game's placement rules (HAGMI H3/H7, Warcaster's force and
+    # rack): the text importer's "did you mean" offers only those. None: any card of the game.
+    _section_takes: Callable[[str, Mapping[str, Any]], bool] | None = None
 
     @property
     def section_keys(self) -> tuple[str, ...]:
@@ -71,6 +74,12 @@ class GameSystem:
     def default_section(self, card: Mapping[str, Any]) -> str:
         """The section the editor's "add" puts `card` in."""
         return self._default_section(card)
+
+    def section_takes(self, section: str, card: Mapping[str, Any]) -> bool:
+        """True when `section` of a list may hold `card` by the game's placement rules (never an opponent's card)."""
+        if card.get("category") in self.opponent_categories:
+            return False
+        return self._section_takes(section, card) if self._section_takes is not None else True
 
     def card_cost(self, card: Mapping[str, Any]) -> int | None:
         for name in self.cost_fields:

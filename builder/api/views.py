@@ -25,6 +25,7 @@ from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
 from builder import selectors, services
+from cards.downloads import content_disposition
 from builder.models import GameList
 from builder.errors import ListInputError, ListNotFound
 from builder.throttles import AnonThrottle, LoginFailureThrottle, ScopedThrottle, UserThrottle
@@ -293,8 +294,10 @@ class ListViewSet(BodySizeLimitMixin, viewsets.GenericViewSet):
         # a list that cannot be a roster raises RosterExportError: a 400 naming each card (builder.api.errors)
         body = selectors.list_export(document, kind, lang=request_lang(request, default="ja"))
         response = HttpResponse(body, content_type=content_type)
-        filename = f"{slugify(game_list.name) or 'list'}-{game_list.slug}.{suffix}"
-        response["Content-Disposition"] = f'attachment; filename="{filename}"'
+        # the list's own name (a Japanese name stays Japanese), an ASCII name with its id for old clients
+        response["Content-Disposition"] = content_disposition(
+            f"{game_list.name or game_list.slug}.{suffix}",
+            fallback=f"{slugify(game_list.name) or 'list'}-{game_list.slug}.{suffix}")
         return response
 
     @extend_schema(

@@ -45,7 +45,7 @@ TEMPLATES: Mapping[str, Label] = {
                                    "カードの行が{max}を超えています。1つのリストに入るのは{max}行までです"),
     # --- the text format: loadout lines (Warcaster) -----------------------------------------------------------
     "text.cortex_missing": Label("missing the cortex after \"Cortex:\", e.g. \"Cortex: Tactical Cortex\"",
-                                 "「コーテックス:」の後にコーテックスがありません（例：「コーテックス: 戦術コルテックス」）"),
+                                 "「コルテックス:」の後にコルテックスがありません（例：「コルテックス: 戦術コルテックス」）"),
     "text.weapon_missing": Label(
         "a weapon is missing between two commas after \"Weapons:\", e.g. \"Weapons: Arc Rifle, Shock Lance\"",
         "「武器:」のカンマの間に武器がありません（例：「武器: アークライフル, 衝撃ランス」）"),
@@ -53,16 +53,16 @@ TEMPLATES: Mapping[str, Label] = {
         "a \"{word}:\" line gives the loadout of the entry just above it, and there is none: write it under the "
         "warjack, e.g. \"1 Hayate Light Warjack\" then \"  Cortex: Tactical Cortex\"",
         "「{word}:」の行はすぐ上のカードの装備を書く行ですが、上にカードがありません。ウォージャックの行の下に書いてください"
-        "（例：「1 軽ウォージャック ハヤテ」の次に「  コーテックス: 戦術コルテックス」）"),
+        "（例：「1 軽ウォージャック ハヤテ」の次に「  コルテックス: 戦術コルテックス」）"),
     "text.loadout_twice": Label("a second \"{word}:\" line for the same entry", "同じカードに「{word}:」の行が2つあります"),
     "text.loadout_with_json": Label(
         "the entry above already has its options as JSON at the end of its line: write \"{word}:\" there, or the "
         "loadout as \"Cortex:\" and \"Weapons:\" lines without the JSON",
         "上のカードは行末にJSONでオプションを持っています。「{word}:」はそのJSONに書くか、JSONを消して"
-        "「コーテックス:」「武器:」の行で書いてください"),
+        "「コルテックス:」「武器:」の行で書いてください"),
     "text.loadout_outside": Label(
         "a loadout line (Cortex:, Weapons:) belongs under a warjack's entry, inside a section",
-        "装備の行（コーテックス:、武器:）は、セクションの中のウォージャックの行の下に書きます"),
+        "装備の行（コルテックス:、武器:）は、セクションの中のウォージャックの行の下に書きます"),
     # --- the text format: headers and sections ----------------------------------------------------------------
     "text.header_after_section": Label("headers (Name:, System:, Format:) must come before the first section",
                                        "見出し（名前:、ゲーム:、フォーマット:）は最初のセクションより前に書きます"),
@@ -154,7 +154,7 @@ TEMPLATES: Mapping[str, Label] = {
                                    "「{name}」（{code}）が「{model}」の中にありますが、そのモデルには付けられません"),
     "roster.part_number": Label("\"{name}\" is selected {count} times inside {models} warjacks: each must carry the same parts",
                                 "「{name}」が{models}体のウォージャックの中に{count}個あります。どのウォージャックも同じ装備にしてください"),
-    "roster.two_cortexes": Label("a warjack carries one cortex", "ウォージャックに付けられるコーテックスは1つです"),
+    "roster.two_cortexes": Label("a warjack carries one cortex", "ウォージャックに付けられるコルテックスは1つです"),
     "roster.not_warcaster": Label("only Warcaster lists can be written as BattleScribe rosters",
                                   "BattleScribeのロスターにできるのはWarcasterのリストだけです"),
     "roster.unknown_card": Label("card {code} is not in the catalog", "カード{code}はカタログにありません"),

@@ -35,6 +35,7 @@ from cards.systems import SECTION_LABELS, SYSTEMS
 from rules_engine.core.catalog import Catalog
 
 from rules_engine.core.messages import Label
+from rules_engine.systems import UnknownSystem, system as game_system
 
 from .errors import MAX_ISSUES, ListFormatError, ListIssue
 from .messages import TEMPLATES, Worded, both, joined, quoted, render
@@ -51,6 +52,7 @@ from .jsonio import (
 )
 
 SUGGESTION_COUNT = 3
+ANY_CARD = "*"  # CardIndex.suggest's section for a card in no section (a warjack's cortex or weapon)
 SUGGESTION_MIN_SCORE = 30  # rapidfuzz WRatio 0..100; below this a name is not "close"
 MAX_LINE_LENGTH = 4000  # characters; longer lines are refused rather than searched for options
 LANGS = ("ja", "en")
@@ -72,7 +74,7 @@ LOADOUT_KEYS = {  # folded word -> options key
     "cortex": "cortex", "コーテックス": "cortex", "コルテックス": "cortex",
     "weapons": "weapons", "weapon": "weapons", "武器": "weapons",
 }
-LOADOUT_WORDS = {"cortex": {"ja": "コーテックス", "en": "Cortex"}, "weapons": {"ja": "武器", "en": "Weapons"}}
+LOADOUT_WORDS = {"cortex": {"ja": "コルテックス", "en": "Cortex"}, "weapons": {"ja": "武器", "en": "Weapons"}}
 LOADOUT_NONE = ("", "-", "–", "—", "－")  # "Weapons: -": no weapons (an empty list)
 _LOADOUT = re.compile(r"^(?P<key>[^\s:：]+)\s*[:：]\s*(?P<value>.*)$")
 _WEAPON_SEPARATORS = re.compile(r"[,、，]")
@@ -135,6 +137,7 @@ class _LineProblem(Exception):
         super().__init__(self.message)
         self.suggest_for = suggest_for
         self.suggestions = suggestions or []
+        self.any_card = False  # a loadout's card (a cortex, a weapon): "did you mean" is not kept to a section
 
 
 @dataclass
@@ -209,19 +212,39 @@ class CardIndex:
         raise _LineProblem("text.ambiguous", suggestions=shown, count=len(codes), name=quoted(text),
                            system=self.system_name, codes=", ".join(codes), example=shown[0])
 
-    def suggest(self, key: str) -> list[str]:
-        """Up to SUGGESTION_COUNT closest catalog names, one per card, as "NAME (CODE)"."""
+    def suggest(self, key: str, section: str | None = None) -> list[str]:
+        """Up to SUGGESTION_COUNT closest catalog names, one per card, as "NAME (CODE)", best match first: only
+        cards `section` may hold by the game's placement rules (the registry's `section_takes`; with no section,
+        cards some section of a list may hold: never an opponent's card). Closeness is the mean of rapidfuzz's
+        WRatio (which forgives a partial name) and its plain ratio (which prefers the name as long as the one
+        written): "ホウンド" is nearer ハウンド than 双頭ハウンド."""
+        takes = self._placement(section)
+        allowed = [position for position, (_folded, _shown, code) in enumerate(self.choices) if takes(code)]
+        names = [self.choices[position][0] for position in allowed]
+        matches = process.extract(key, names, scorer=fuzz.WRatio, processor=None, limit=SUGGESTION_COUNT * 6,
+                                  score_cutoff=SUGGESTION_MIN_SCORE)
+        ranked = sorted(((-(score + fuzz.ratio(key, names[at])) / 2, order, allowed[at])
+                         for order, (_name, score, at) in enumerate(matches)))
         found: list[str] = []
         seen: set[str] = set()
-        matches = process.extract(key, [choice[0] for choice in self.choices], scorer=fuzz.WRatio,
-                                  processor=None, limit=SUGGESTION_COUNT * 3,
-                                  score_cutoff=SUGGESTION_MIN_SCORE)
-        for _, _, position in matches:
+        for _score, _order, position in ranked:
             _, shown, code = self.choices[position]
             if code not in seen and len(found) < SUGGESTION_COUNT:
                 seen.add(code)
                 found.append(f"{shown} ({code})")
         return found
+
+    def _placement(self, section: str | None) -> Callable[[str], bool]:
+        """code -> may `section` (None: some section of a list) hold the card, by the registry's placement rules."""
+        if section == ANY_CARD:
+            return lambda code: True
+        try:
+            found = game_system(self.catalog.system)
+        except UnknownSystem:
+            return lambda code: True
+        sections = (section,) if section in found.section_keys else found.section_keys
+        cards = self.catalog.cards
+        return lambda code: any(found.section_takes(where, cards.get(code) or {}) for where in sections)
 
     def _empty_note(self) -> Label | str:
         return "" if self.catalog.cards else TEMPLATES["text.empty_catalog"]
@@ -237,12 +260,34 @@ def _system_words(system: str) -> Label:
 # Lines
 
 
+def example_entry(catalog: Catalog) -> dict[str, str] | None:
+    """A one-card entry of this game, from its own cards, for the hints that show the text format: the first card
+    (by code) the game's first section may hold (the registry's `section_takes`), 1 of a unit, 2 of a card.
+    {"ja", "en": the line in each language, "section_ja", "section_en": the section header's words, "code"};
+    None when the catalog has no such card."""
+    try:
+        game = game_system(catalog.system)
+    except UnknownSystem:
+        return None
+    first = game.section_keys[0]
+    codes = sorted(code for code, card in catalog.cards.items() if game.section_takes(first, card))
+    if not codes:
+        return None
+    card = catalog.cards[codes[0]]
+    qty = 1 if first in game.unit_sections else 2
+    name_ja = str(card.get("name") or codes[0])
+    label = game.section_labels.get(first)
+    return {"ja": f"{qty} {name_ja}", "en": f"{qty} {card.get('name_en') or name_ja}", "code": codes[0],
+            "section_ja": label.ja if label else first, "section_en": label.en if label else first}
+
+
 def parse_entry(text: str, index: CardIndex) -> dict[str, Any]:
     """One entry line ("2 補給物資", "1 Titan {...}") -> {"card", "qty"[, "options"]}; _LineProblem if bad."""
     match = _ENTRY.match(text)
     if not match:
+        example = example_entry(index.catalog) or {"ja": "2 (CODE)", "en": "2 (CODE)"}
         raise _LineProblem("text.entry_shape", max=MAX_QTY, text=quoted(text),
-                           example=Worded("2 補給物資", "2 Supply Drop", "2 補給物資"))
+                           example=Worded(example["ja"], example["en"], example["ja"]))
     qty = _quantity(match["qty"])
     rest = match["rest"]
     if not rest:
@@ -433,12 +478,14 @@ class _Reader:
     format: str | None = None
     last: Any = None  # the entry a loadout line belongs to: the entry read just above, None, or _FAILED
     last_keys: set[str] = field(default_factory=set)  # the loadout keys already given for `last`
+    any_section: bool = False  # "did you mean" offers cards of any section (the editor's paste before a header)
 
     def add(self, line: int | None, problem: _LineProblem) -> None:
         suggestions = list(problem.suggestions)
         message = problem.message
         if problem.suggest_for and self.index and len(self.issues) < MAX_ISSUES:
-            suggestions = self.index.suggest(problem.suggest_for)
+            section = ANY_CARD if problem.any_card else None if self.any_section else self.section
+            suggestions = self.index.suggest(problem.suggest_for, section)
             if suggestions:
                 message += f"; did you mean {', '.join(suggestions)}?"
         prefix = f"line {line}: " if line else ""
@@ -512,7 +559,12 @@ class _Reader:
             raise _LineProblem("text.loadout_twice", word=word)
         if "options" in entry and not self.last_keys:
             raise _LineProblem("text.loadout_with_json", word=word)
-        options = {**entry.get("options", {}), key: loadout_value(key, value, self.index)}
+        try:
+            chosen = loadout_value(key, value, self.index)
+        except _LineProblem as problem:
+            problem.any_card = True
+            raise
+        options = {**entry.get("options", {}), key: chosen}
         entry["options"] = canonical_options(options)
         self.last_keys.add(key)
 
@@ -595,12 +647,14 @@ def _unknown_header(key: str) -> _LineProblem:
 HEADER_WORDS_JA = {"name": "名前", "system": "ゲーム", "format": "フォーマット"}
 
 
-def parse_list_text(text: str, catalog_for: Callable[[str], Catalog | None], system: str | None = None
-                    ) -> dict[str, Any]:
+def parse_list_text(text: str, catalog_for: Callable[[str], Catalog | None], system: str | None = None,
+                    *, any_section: bool = False) -> dict[str, Any]:
     """Read the text format into a normalised hangar.list/1 dict (see docs/list-formats.md).
 
     catalog_for(system_slug) gives the catalog used to look names up (None: no cards loaded, only "(CODE)"
-    entries can be read). `system` is used when the text has no "System:" header.
+    entries can be read). `system` is used when the text has no "System:" header. "Did you mean" offers the cards
+    the line's section may hold, or with `any_section` the cards any section may hold (the editor reads a pasted
+    line without a header under the first section, though it goes to its card's own section).
     Raises ListFormatError with every problem and its line number.
     """
     if isinstance(text, (bytes, bytearray)):
@@ -609,7 +663,7 @@ def parse_list_text(text: str, catalog_for: Callable[[str], Catalog | None], sys
         except UnicodeDecodeError as exc:
             raise ListFormatError([ListIssue(f"the file is not UTF-8 text (invalid byte at offset {exc.start})",
                                              code="file.not_utf8", params={"offset": exc.start})])
-    return _Reader(catalog_for, system).read(text)
+    return _Reader(catalog_for, system, any_section=any_section).read(text)
 
 
 # ---------------------------------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from .lists import (
     list_import_json,
     list_import_text,
     list_restore,
+    list_unlist,
     list_update,
     list_validation_refresh,
 )
@@ -65,6 +66,7 @@ __all__ = [
     "list_import_json",
     "list_import_text",
     "list_restore",
+    "list_unlist",
     "list_update",
     "list_validation_refresh",
     "load_simulator_modules",

@@ -254,6 +254,18 @@ def list_delete(*, game_list: GameList, user) -> GameList:
     return _reloaded(game_list)
 
 
+def list_unlist(*, game_list: GameList, user) -> GameList:
+    """Make the owner's private list unlisted (anyone with its link may open it; not in the gallery), so that its
+    share link works; an unlisted or public list stays as it is. A trashed list: ListInputError (restore it first)."""
+    check_owner(game_list, user)
+    if game_list.deleted_at is not None:
+        raise ListInputError("This list is in the trash; restore it before sharing it.", code="list.deleted")
+    if game_list.visibility != Visibility.PRIVATE:
+        return game_list
+    return list_update(game_list=game_list, user=user, visibility=Visibility.UNLISTED,
+                       expected_version=game_list.version)
+
+
 def list_restore(*, game_list: GameList, user) -> GameList:
     """Take a list out of the trash, as a new revision."""
     check_owner(game_list, user)
@@ -323,12 +335,35 @@ def list_validation_refresh(*, game_list: GameList) -> GameList:
 # --- import --------------------------------------------------------------------------------------------------
 
 
-def _with_name(doc: dict[str, Any], name: Any) -> dict[str, Any]:
-    if name is None or name == "":
-        return doc
-    if not isinstance(name, str):
-        raise ListInputError("name: must be a string.", details={"path": "name"})
-    return {**doc, "name": name}
+IMPORT_COPIES_MAX = 999  # "Blue rush (2)" ... "(999)": past that the name is kept as it is
+
+
+def distinct_name(owner, name: str) -> str:
+    """`name`, or "name (2)", "name (3)" ... — the first that none of `owner`'s lists (trash included) has, so that
+    a list imported again is told apart from the first one in every list of lists and opponent picker. The name is
+    cut (with "…") to keep the number within the name's limit; an empty name stays empty."""
+    if not name or owner is None or not getattr(owner, "pk", None):
+        return name
+    taken = set(GameList.objects.filter(owner=owner, name__startswith=name[:NAME_MAX - 8]).values_list("name", flat=True))
+    if name not in taken:
+        return name
+    for number in range(2, IMPORT_COPIES_MAX + 1):
+        mark = f" ({number})"
+        base = name if len(name) + len(mark) <= NAME_MAX else name[:NAME_MAX - len(mark) - 1].rstrip() + "…"
+        if base + mark not in taken:
+            return base + mark
+    return name
+
+
+def _with_name(doc: dict[str, Any], name: Any, owner=None) -> dict[str, Any]:
+    """The imported document named `name` (when given), made distinct from the owner's other lists' names."""
+    if name is not None and name != "":
+        if not isinstance(name, str):
+            raise ListInputError("name: must be a string.", details={"path": "name"})
+        doc = {**doc, "name": name}
+    if isinstance(doc.get("name"), str) and doc["name"]:
+        doc = {**doc, "name": distinct_name(owner, doc["name"])}
+    return doc
 
 
 def list_import_text(
@@ -338,7 +373,7 @@ def list_import_text(
     if not isinstance(text, str):
         raise ListInputError("text: must be a string holding the list.", details={"path": "text"})
     doc = parse_list_text(text, catalog_for, system=system or None)
-    return list_create(owner=owner, document=_with_name(doc, name), notes=notes, visibility=visibility)
+    return list_create(owner=owner, document=_with_name(doc, name, owner), notes=notes, visibility=visibility)
 
 
 def list_import_json(
@@ -348,7 +383,7 @@ def list_import_json(
     if not isinstance(raw, (dict, str, bytes)):
         raise ListInputError("json: must be a hangar.list/1 object or a JSON string.", details={"path": "json"})
     doc = parse_list_json(raw)
-    return list_create(owner=owner, document=_with_name(doc, name), notes=notes, visibility=visibility)
+    return list_create(owner=owner, document=_with_name(doc, name, owner), notes=notes, visibility=visibility)
 
 
 def list_import_file(
@@ -374,7 +409,7 @@ def list_import_file(
         )
     if kind == "roster":
         doc = parse_roster(content, catalog_for, filename=PurePath(filename).name)
-        return list_create(owner=owner, document=_with_name(doc, name), notes=notes, visibility=visibility)
+        return list_create(owner=owner, document=_with_name(doc, name, owner), notes=notes, visibility=visibility)
     try:
         text = content.decode("utf-8-sig")
     except UnicodeDecodeError as error:

@@ -30,6 +30,7 @@ from builder.services.positions import (
     position_read,
 )
 from builder.throttles import scope_wait, work_charge
+from cards.downloads import content_disposition
 from rules_engine.replay import position_at, replay_events
 from rules_engine.simulation import SimulationInputError
 
@@ -165,8 +166,8 @@ def _run_step(request: HttpRequest, public_id: str, index: int, raw_step: str) -
     step `raw_step` as a number (PositionInvalid names the field otherwise)."""
     run = with_shown_list(selectors.simulation_get_shared(public_id=public_id, user=request.user), request.user)
     if not 0 <= index < run.games:
-        raise PositionInvalid(pgettext("replay", "This run has games 0 to %(last)s; there is no game %(n)s.")
-                              % {"last": run.games - 1, "n": index}, path="game")
+        raise PositionInvalid(pgettext("replay", "This run has games 1 to %(last)s; there is no game %(n)s.")
+                              % {"last": run.games, "n": index + 1}, path="game")
     try:
         return run, int(raw_step)
     except ValueError:
@@ -189,12 +190,12 @@ def replay_position(request: HttpRequest, public_id: str, index: int) -> HttpRes
         doc = _step_position(run, index, step)
     except ListServiceError as problem:
         return error_page(request, problem)
-    return _download(doc, f"{public_id}-game{index}-step{step}.position.json")
+    return _download(doc, f"{public_id}-game{index + 1}-step{step}.position.json")
 
 
 def _download(doc: dict[str, Any], filename: str) -> HttpResponse:
     response = HttpResponse(json.dumps(doc, ensure_ascii=False, indent=1), content_type="application/json")
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response["Content-Disposition"] = content_disposition(filename)
     return response
 
 

@@ -12,7 +12,9 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.db.models import Count
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from builder import selectors, services
@@ -33,20 +35,41 @@ GAUNTLET, DOCTOR = "gauntlet", "doctor"
 
 
 def other_lists(game_list, user) -> list[tuple[str, str]]:
-    """The user's other lists of the same game, as gauntlet opponents: (public id, name)."""
-    rows = selectors.list_search(user=user, scope="mine", system=game_list.system.slug).exclude(pk=game_list.pk)[:30]
-    return [(row.slug, _("Your list: %(name)s") % {"name": row.name or _("(untitled)")}) for row in rows]
+    """The user's other lists of the same game that can play, as gauntlet opponents: (public id, name), an illegal
+    list marked so (it still plays, as a simulation of an illegal list does). Empty lists are left out
+    (left_out_lists says which)."""
+    return [(row.slug, _opponent_list_words(_("Your list: %(name)s") % {"name": row.name or _("(untitled)")}, row))
+            for row in _mine(game_list, user) if row.entry_count]
+
+
+def _opponent_list_words(words: str, row) -> str:
+    if row.legal:
+        return words
+    return ngettext("%(list)s (not legal: %(n)s error)", "%(list)s (not legal: %(n)s errors)",
+                    row.error_count or 1) % {"list": words, "n": row.error_count or 1}
+
+
+def _mine(game_list, user):
+    return (selectors.list_search(user=user, scope="mine", system=game_list.system.slug).exclude(pk=game_list.pk)
+            .annotate(entry_count=Count("entries"))[:30])
+
+
+def left_out_lists(game_list, user) -> list[str]:
+    """The names of the user's lists of this game not offered as opponents: they have no cards, so cannot play."""
+    return [row.name or _("(untitled)") for row in _mine(game_list, user) if not row.entry_count]
 
 
 GALLERY_SHOWN = 12  # the newest gallery lists offered with a weight; any other one is given by its link
 
 
 def gallery_lists(game_list, user) -> list[tuple[str, str]]:
-    """The newest public lists of other players of the same game, as gauntlet opponents: (public id, words)."""
+    """The newest public lists of other players of the same game that can play (not empty), as gauntlet
+    opponents: (public id, words), an illegal one marked so."""
     rows = (selectors.list_search(user=user, scope="public", system=game_list.system.slug)
-            .exclude(pk=game_list.pk).exclude(owner_id=getattr(user, "pk", None))[:GALLERY_SHOWN])
-    return [(row.slug, _("%(name)s by %(player)s") % {"name": row.name or _("(untitled)"),
-                                                        "player": row.owner.username}) for row in rows]
+            .exclude(pk=game_list.pk).exclude(owner_id=getattr(user, "pk", None))
+            .annotate(entry_count=Count("entries")).filter(entry_count__gt=0)[:GALLERY_SHOWN])
+    return [(row.slug, _opponent_list_words(_("%(name)s by %(player)s") % {
+        "name": row.name or _("(untitled)"), "player": row.owner.username}, row)) for row in rows]
 
 
 def _batch_new(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
@@ -94,7 +117,7 @@ def _batch_new(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
     return render(request, "simulations/batch_new.html", {
         "list": game_list, "form": form, "kind": kind, "illegal": illegal_rows(validation, system),
         "groups": [(legend, [form[name] for name in names]) for legend, names in form.opponent_groups],
-        "pick": [form[name] for name in form.pick_fields],
+        "pick": [form[name] for name in form.pick_fields], "left_out": left_out_lists(game_list, request.user),
     }, status=status)
 
 
@@ -172,7 +195,7 @@ def _stage_words(stage: dict[str, Any]) -> str:
 
 def opponent_words(system: str, row: dict[str, Any]) -> str:
     """A gauntlet row's opponent in the page's language: a sample opponent's package name, a list's name."""
-    frozen = {"name": row.get("name"), "name_en": row.get("name_en")}
+    frozen = {"name": row.get("name"), "name_en": row.get("name_en"), "kind": row.get("kind")}
     return p.opponent_name(system, row.get("opponent") or row.get("key") or "", frozen)
 
 

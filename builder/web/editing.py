@@ -280,7 +280,8 @@ def read_paste(text: str, system: str, catalog_for: Callable[[str], Any]) -> Pas
                 "only the first %(max)s lines are read; paste the rest separately") % {"max": PASTE_MAX_LINES}))
             break
         # an entry (or a comment) under the current section
-        parsed = _try_parse(f"System: {system}\n[{section or SYSTEMS[system]['sections'][0]}]\n{line}\n", catalog_for)
+        parsed = _try_parse(f"System: {system}\n[{section or SYSTEMS[system]['sections'][0]}]\n{line}\n", catalog_for,
+                            any_section=section is None)
         if isinstance(parsed, dict):
             found = [entry for entries in parsed["sections"].values() for entry in entries]
             if found:
@@ -318,9 +319,10 @@ def _whole_list(doc: dict[str, Any], lines: list[str], result: PasteResult) -> P
     return result
 
 
-def _try_parse(text: str, catalog_for: Callable[[str], Any], system: str | None = None) -> dict[str, Any] | ListFormatError:
+def _try_parse(text: str, catalog_for: Callable[[str], Any], system: str | None = None, *,
+               any_section: bool = False) -> dict[str, Any] | ListFormatError:
     try:
-        return parse_list_text(text, catalog_for, system=system)
+        return parse_list_text(text, catalog_for, system=system, any_section=any_section)
     except ListFormatError as error:
         return error
 

@@ -22,7 +22,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from builder import selectors, services
 from builder.forms import EditorForm, ImportForm, NewListForm, SheetForm, VerifyForm
 from builder.listio import ListFormatError, export_list_text
-from builder.models import GameList
+from builder.models import GameList, Visibility
 from builder.services import ListConflict, ListNotFound, ListServiceError
 from builder.services.lists import check_owner
 from cards.selectors import CardQuery, card_search, catalog_for, systems_list
@@ -121,6 +121,7 @@ def _list_view(game_list: GameList, document: dict[str, Any], result: dict[str, 
         "counters": p.counters(game_list.system.slug, selectors.document_gauges(document), cat),
         "chart": p.cost_chart(document, cat),
         "card_changes": p.card_changes(game_list, cat),
+        "cost_word": p.cost_word(game_list.system.slug),  # the rows' word for a card's cost, as the filters say it
     }
 
 
@@ -184,6 +185,21 @@ def list_restore(request: HttpRequest, slug: str) -> HttpResponse:
     return redirect("list_detail", slug=game_list.slug)
 
 
+@login_required
+@require_POST
+def list_unlist(request: HttpRequest, slug: str) -> HttpResponse:
+    """The private list page's "Make it unlisted": anyone with the link may then open it (its share link works)."""
+    try:
+        game_list = _list_or_error(request, slug)
+        was_private = game_list.visibility == Visibility.PRIVATE
+        game_list = services.list_unlist(game_list=game_list, user=request.user)
+    except ListServiceError as error:
+        return error_page(request, error)
+    if was_private:
+        messages.success(request, _("The list is unlisted: anyone with its link can open it."))
+    return redirect(f"{reverse('list_detail', kwargs={'slug': game_list.slug})}#share-url")
+
+
 # --- the editor --------------------------------------------------------------------------------------------
 
 
@@ -229,6 +245,7 @@ def _editor_context(game_list, form, draft, *, saved_doc, q="", conflict=None, p
         "save_failed": save_failed, "dirty": dirty, "hagmi": system == "hagmi",
         "loadout": p.warjack_loadout_choices(p.catalog(system)) if system == "warcaster" else None,
         "paste": paste or {"text": "", "problems": [], "added": None, "swap": False},
+        "example": p.text_example(system),  # the hints' example in this game's own cards
         # what static/hangar/editor.js needs: the draft's key in the browser (slug and version) and whether it differs
         # from the saved list (the warning before leaving, the draft kept in localStorage)
         "editor_state": {"slug": game_list.slug, "version": int(form["version"].value() or game_list.version),
@@ -398,7 +415,7 @@ def list_picker(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "lists/_picker.html", {
         "picker": _picker(game_list.system.slug, q, filters), "picker_q": split_quantity(q)[1],
         "picker_filtered": filters.active,
-        "hagmi": game_list.system.slug == "hagmi",
+        "hagmi": game_list.system.slug == "hagmi", "cost_word": p.cost_word(game_list.system.slug),
     })
 
 
@@ -459,7 +476,8 @@ def list_import(request: HttpRequest) -> HttpResponse:
                 return redirect("list_edit", slug=game_list.slug)
         else:
             status = 400
-    return render(request, "lists/import.html", {"form": form, "issues": issues}, status=status)
+    return render(request, "lists/import.html", {"form": form, "issues": issues, "examples": p.text_examples()},
+                  status=status)
 
 
 # --- tournament sheet and verification -------------------------------------------------------------------------

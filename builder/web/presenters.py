@@ -5,6 +5,7 @@ Read-only shaping of what the selectors return; no writes, no rules (the rules e
 from __future__ import annotations
 
 import hashlib
+import re
 from collections import Counter
 from collections.abc import Mapping
 from types import SimpleNamespace
@@ -14,10 +15,10 @@ from urllib.parse import urlencode
 from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext
 
 from builder import selectors
-from builder.listio import export_list_json
+from builder.listio import example_entry, export_list_json
 from cards.selectors import catalog_for, formats_for, opponents_for, system_get
 from cards.systems import SECTION_LABELS, SYSTEMS
 from rules_engine.core.catalog import Catalog
@@ -66,6 +67,12 @@ def default_section(system: str, card: Mapping[str, Any]) -> str:
 def card_cost(system: str, card: Mapping[str, Any]) -> int | None:
     """The number the cost chart counts: HAGMI cost, MWDA points, Warcaster CST (or weapon cost)."""
     return game_system(system).card_cost(card)
+
+
+def cost_word(system: str) -> str:
+    """What the game calls the number card_cost counts, as its filters and panel say it (docs/glossary.md): HAGMI
+    コスト / Cost, MWDA ポイント / Points, Warcaster CST."""
+    return vocabulary.card_field(game_system(system).cost_fields[0])
 
 
 def warjack_loadout_choices(cat: Catalog) -> dict[str, Any]:
@@ -336,20 +343,64 @@ def diff_field_rows(diff: Mapping[str, Any] | None, system: str) -> list[dict[st
 
 
 def opponent_item(opp) -> dict[str, str]:
-    """An Opponent row's names as the dict `names` reads (and a run's snapshot freezes)."""
-    return {"name": opp.name, "name_en": opp.data.get("name_en", "")}
+    """An Opponent row's names as the dict `names` reads (and a run's snapshot freezes), with its kind."""
+    return {"name": opp.name, "name_en": opp.data.get("name_en", ""), "kind": opp.data.get("kind", "")}
+
+
+def goldfish_name(system: str) -> str:
+    """The goldfish's one name (docs/glossary.md), on the forms, the results, the replays: what it is for."""
+    if system == "hagmi":
+        return pgettext("hagmi opponent", "Target practice: an opponent who never plays a card")
+    return _("Target practice: stationary targets")
 
 
 def opponent_name(system: Any, slug: str, frozen: Mapping[str, Any] | None = None) -> str:
-    """An opponent's package name in the UI language, never its slug: from `frozen` (the opponent dict a run's
-    snapshot froze) when it names one, else from the catalog, else the slug in words."""
-    if isinstance(frozen, Mapping) and frozen.get("name"):
-        return names(frozen, slug)["main"]
+    """An opponent's name in the UI language, never its slug: the goldfish by its one name (goldfish_name), another
+    by its package name from `frozen` (the opponent dict a run's snapshot froze) when it names one, else from the
+    catalog, else the slug in words."""
     found = system_get(system) if isinstance(system, str) else system
-    for opp in opponents_for(found) if found is not None else ():
-        if opp.slug == slug:
-            return names(opponent_item(opp), slug)["main"]
+    system_slug = system if isinstance(system, str) else getattr(system, "slug", "")
+    frozen = frozen if isinstance(frozen, Mapping) else {}
+    if frozen.get("kind") == "goldfish":
+        return goldfish_name(system_slug)
+    catalog_opp = None
+    if not (frozen.get("name") and frozen.get("kind")):  # an older frozen opponent without its kind: the catalog's
+        catalog_opp = next((opp for opp in (opponents_for(found) if found is not None else ()) if opp.slug == slug),
+                           None)
+        if catalog_opp is not None and catalog_opp.data.get("kind") == "goldfish" and not frozen.get("kind"):
+            return goldfish_name(system_slug)
+    if frozen.get("name"):
+        return names(frozen, slug)["main"]
+    if catalog_opp is not None:
+        return names(opponent_item(catalog_opp), slug)["main"]
     return vocabulary.humanise(slug)
+
+
+def text_example(system: str) -> dict[str, str] | None:
+    """The hints' example of the text format in this game's own cards, in the UI language (builder.listio
+    `example_entry`): {"line": "2 紅蓮丸", "section": "兵器", "typed": "3 紅蓮"} — `typed`, what the editor's
+    search box takes ("a number first adds that many"): the name's first word, or its first two characters
+    ("3 Guren", "3 紅蓮")."""
+    found = example_entry(catalog(system))
+    if found is None:
+        return None
+    lang = ui_lang()
+    line = found["ja" if lang == "ja" else "en"]
+    qty, _space, name = line.partition(" ")
+    words = re.split(r"[\s\-]+", name)
+    start = words[0] if len(words) > 1 else name[:2] if len(name) > 2 else name
+    return {"line": line, "section": found["section_ja" if lang == "ja" else "section_en"],
+            "typed": f"{int(qty) + 1} {start}"}
+
+
+def text_examples() -> list[dict[str, str]]:
+    """One example line per game, for the import page (its game is not chosen yet): [{"game", "line", "section"}]."""
+    shown = []
+    for slug in SYSTEMS:
+        example = text_example(slug)
+        if example is not None:
+            shown.append({"game": system_name(slug), **example})
+    return shown
 
 
 def card_changes(game_list: Any, cat: Catalog) -> dict[str, Any]:

@@ -34,15 +34,16 @@ from .simulations import with_shown_list
 def replay(request: HttpRequest, public_id: str, index: int) -> HttpResponse:
     """`/simulations/<id>/games/<index>/`: visible to whoever may see the run (simulation_get_shared).
 
-    `?game=N` (the "Replay game N" form on the run's page) redirects to game N's own address.
+    `?game=N` (the "Replay game N" form on the run's page) redirects to game N's own address: a person counts the
+    games from 1 (game 1 is index 0 of the address, of positions and of the engine).
     """
     if "game" in request.GET:
         return _to_game(request, public_id, request.GET["game"])
     try:
         run = with_shown_list(selectors.simulation_get_shared(public_id=public_id, user=request.user), request.user)
         if not 0 <= index < run.games:
-            raise ListNotFound(pgettext("replay", "This run has games 0 to %(last)s; there is no game %(n)s.")
-                               % {"last": run.games - 1, "n": index}, code="replay.no_game")
+            raise ListNotFound(pgettext("replay", "This run has games 1 to %(last)s; there is no game %(n)s.")
+                               % {"last": run.games, "n": index + 1}, code="replay.no_game")
         game = replay_events(run.snapshot, run.seed, index)
     except ListServiceError as error:
         return error_page(request, error)
@@ -61,7 +62,7 @@ def replay(request: HttpRequest, public_id: str, index: int) -> HttpResponse:
         drawing["table"]["name"] = gamereport.table_name(drawing["table"]["name"])
     boards = hagmi_boards(game, namer, turns) if game["system"] == "hagmi" else []
     return render(request, "replays/replay.html", {
-        "run": run, "index": index, "game": game, "drawing": drawing, "boards": boards,
+        "run": run, "index": index, "number": index + 1, "game": game, "drawing": drawing, "boards": boards,
         "final": final_pieces(drawing), "gates": drawing["frames"][-1]["gates"] if drawing["frames"] else [],
         "attacks": drawing["frames"][-1]["attacks"] if drawing["frames"] else [], "turns": turns,
         "legend": legend(drawing), "outcome": gamereport.outcome(game["system"], game, coop=coop),
@@ -84,13 +85,13 @@ def _to_game(request: HttpRequest, public_id: str, raw: str) -> HttpResponse:
         index = int(raw)
     except ValueError:
         return error_page(request, ListServiceError(
-            pgettext("replay", "Give the game as a number (0, 1, 2, ...), not %(raw)s.") % {"raw": repr(raw[:40])},
+            pgettext("replay", "Give the game as a number (1, 2, 3, ...), not %(raw)s.") % {"raw": repr(raw[:40])},
             code="replay.bad_number"))
-    if index < 0:
+    if index < 1:
         return error_page(request, ListNotFound(
-            pgettext("replay", "There is no game %(n)s: games are numbered from 0.") % {"n": index},
+            pgettext("replay", "There is no game %(n)s: games are numbered from 1.") % {"n": index},
             code="replay.no_game"))
-    return redirect("replay", public_id=public_id, index=index)
+    return redirect("replay", public_id=public_id, index=index - 1)  # game 1 is the run's game index 0
 
 
 # --- drawing data ------------------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
+from django.utils.translation import ngettext, pgettext
 from django.views.decorators.http import require_http_methods
 
 from builder import selectors, services
@@ -83,15 +83,7 @@ def opponent_choices(system, document: dict[str, Any] | None = None) -> list[tup
         return kind, opp.slug
 
     opponents = sorted(opponents_for(system), key=order)
-    return [(opp.slug, target_practice(system.slug) if opp.data.get("kind") == "goldfish"
-             else p.opponent_name(system, opp.slug, p.opponent_item(opp)))
-            for opp in opponents]
-
-
-def target_practice(system: str) -> str:
-    if system == "hagmi":
-        return pgettext("hagmi opponent", "Target practice: an opponent who never plays a card")
-    return _("Target practice: stationary targets")
+    return [(opp.slug, p.opponent_name(system, opp.slug, p.opponent_item(opp))) for opp in opponents]
 
 
 def policy_choices(system: str) -> list[tuple[str, str]]:
@@ -124,6 +116,8 @@ def simulation_list(request: HttpRequest) -> HttpResponse:
     known: dict[tuple[str, str], str] = {}  # one catalog look-up per opponent, not per run
     runs = [with_names(with_shown_list(run, request.user), request.user, known)
             for run in selectors.simulation_list(user=request.user)[:100]]
+    for run in runs:  # every game the run plays (a gauntlet: against each of its opponents)
+        run.games_total = results.number(selectors.simulation_games_total(run))
     return render(request, "simulations/list.html", {"runs": runs})
 
 
@@ -223,11 +217,40 @@ def run_view(run: SimulationRun, *, figures: bool = True, prefix: str = "") -> d
     result = run.result if run.status == "done" and isinstance(run.result, dict) else None
     view: dict[str, Any] = {"progress": selectors.simulation_progress(run), "result": result, "charts": [],
                             "stats": [], "played": results.number(selectors.simulation_games_played(run)),
-                            "games": results.number(run.games)}
+                            "games": results.number(selectors.simulation_games_total(run)),
+                            "games_about": games_about(run)}
     if result is None or not figures:
         return view
     view.update(results.result_view(run.system, result, run.snapshot, prefix=prefix or run.public_id))
     return view
+
+
+def games_about(run: SimulationRun) -> str:
+    """How a gauntlet's or a doctor's games are shared out, after their total ("" for a run against one opponent):
+    "100 against each of 3 opponents"; "the list and 8 changes against 2 opponents, 40 games each to screen them"."""
+    if run.kind == "gauntlet":
+        legs = selectors.simulation_legs(run)
+        if legs < 2:
+            return ""
+        return _("%(each)s against each of %(n)s opponents") % {"each": results.number(run.games), "n": legs}
+    if run.kind != "doctor" or "snapshot" in run.get_deferred_fields() or not isinstance(run.snapshot, dict):
+        return ""
+    legs = [leg for leg in run.snapshot.get("legs") or () if isinstance(leg, dict)]
+    changes = len({leg.get("change") for leg in legs} - {"baseline", None})
+    opponents = len({leg.get("opponent") for leg in legs} - {None}) or 1
+    screen = run.stages[0].get("games") if isinstance(run.stages, list) and run.stages \
+        and isinstance(run.stages[0], dict) else None
+    if isinstance(screen, int):
+        return ngettext(
+            "the list and %(changes)s changes against %(n)s opponent, %(screen)s games each to screen them, the rest "
+            "to confirm the best",
+            "the list and %(changes)s changes against %(n)s opponents, %(screen)s games each to screen them, the "
+            "rest to confirm the best", opponents) % {"changes": changes, "n": opponents,
+                                                     "screen": results.number(screen)}
+    words = ngettext("the list and %(changes)s changes against %(n)s opponent",
+                     "the list and %(changes)s changes against %(n)s opponents", opponents) % {
+        "changes": changes, "n": opponents}
+    return words
 
 
 def compare_figures(views: list[dict[str, Any]]) -> list[tuple[str, list[str]]]:

@@ -10,6 +10,7 @@ from rest_framework.generics import ListAPIView, RetrieveAPIView
 from rest_framework.pagination import PageNumberPagination
 
 from cards import selectors
+from cards.downloads import content_disposition
 from cards.models import GameSystem
 
 from .filters import CARD_FILTER_PARAMETERS, card_query_from_params
@@ -159,7 +160,7 @@ class PackageVersionDetailView(APIView):
     def get(self, request, system: str, slug: str, number: int):
         version = version_or_404(system, slug, version_number(number, "number"))
         return Response(version.data, headers={
-            "Content-Disposition": f'inline; filename="{system}-{slug}-{version.number}.json"'})
+            "Content-Disposition": content_disposition(f"{system}-{slug}-{version.number}.json", disposition="inline")})
 
 
 @extend_schema(tags=["catalog"], summary="What changed between two versions of a package",

@@ -220,8 +220,8 @@ TEMPLATES: Mapping[str, Label] = {
         "{names}の武器は合計{cost}ウェポンポイントです。シャーシのウェポンポイントは{max}です。",
     ),
     "W5.no_cortex": Label(
-        "{names} has no cortex: choose one in its options.",
-        "{names}のコーテックスが選ばれていません。オプションで選んでください。",
+        "{names} has no cortex: choose one in its loadout.",
+        "{names}のコルテックスが選ばれていません。装備で選んでください。",
     ),
     "W5.bad_weapons": Label(
         "{names}: its weapons option must be a list of weapon codes, not {value}.",

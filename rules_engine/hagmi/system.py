@@ -17,6 +17,11 @@ def default_section(card: Mapping[str, Any]) -> str:
     return home_section(card) or SECRET
 
 
+def section_takes(section: str, card: Mapping[str, Any]) -> bool:
+    """H3: a deck holds the cards its frame gives; H7: 秘策 holds any player card, a 秘策-only card nowhere else."""
+    return section == SECRET or home_section(card) == section
+
+
 SYSTEM = GameSystem(
     slug="hagmi",
     name=RULESET.name.en,
@@ -28,6 +33,7 @@ SYSTEM = GameSystem(
     },
     cost_fields=("cost",),
     _default_section=default_section,
+    _section_takes=section_takes,
     opponent_categories=OPPONENT_CATEGORIES,
     odds=draw_odds,
     odds_error=OddsError,

@@ -65,7 +65,7 @@ KIND_NAMES = {
     WARJACK: Label("warjack", "ウォージャック"),
     "vehicle": Label("vehicle", "ビークル"),
     MANTLET: Label("mantlet", "マントレット"),
-    CORTEX: Label("cortex", "コーテックス"),
+    CORTEX: Label("cortex", "コルテックス"),
     WEAPON: Label("weapon", "武器"),
     CYPHER: Label("cypher", "サイファー"),
 }
@@ -84,7 +84,7 @@ def faction_label(faction: str) -> Label:
     return FACTION_NAMES.get(faction) or plain(faction.replace("-", " ").replace("_", " "))
 
 
-PART_FIELDS = {CORTEX: Label("cortex", "コーテックス"), WEAPON: Label("weapon", "武器")}
+PART_FIELDS = {CORTEX: Label("cortex", "コルテックス"), WEAPON: Label("weapon", "武器")}
 
 
 def kind_of(entry: Entry) -> Any:

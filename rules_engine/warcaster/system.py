@@ -7,7 +7,7 @@ from typing import Any
 from rules_engine.bounds import PlayBounds
 from rules_engine.core.messages import Label
 from rules_engine.systems import GameSystem
-from rules_engine.warcaster.construction import FORCE, RACK, RULESET
+from rules_engine.warcaster.construction import CYPHER, FORCE, FORCE_KINDS, RACK, RULESET
 from rules_engine.warcaster.models import check_card
 from rules_engine.warcaster.odds import can_be_targeted, typical_target, weapon_odds
 
@@ -15,6 +15,12 @@ from rules_engine.warcaster.odds import can_be_targeted, typical_target, weapon_
 def default_section(card: Mapping[str, Any]) -> str:
     """Cyphers go in the rack, models and units in the force."""
     return RACK if card.get("kind") == "cypher" else FORCE
+
+
+def section_takes(section: str, card: Mapping[str, Any]) -> bool:
+    """The force holds heroes, units and attachments, the rack cyphers (cortexes and warjack weapons are a
+    warjack's options, in no section)."""
+    return card.get("kind") in (FORCE_KINDS if section == FORCE else {CYPHER} if section == RACK else ())
 
 
 SYSTEM = GameSystem(
@@ -25,6 +31,7 @@ SYSTEM = GameSystem(
     section_labels={"force": Label("Force", "フォース"), "rack": Label("Cypher rack", "サイファーラック")},
     cost_fields=("cst", "cost"),
     _default_section=default_section,
+    _section_takes=section_takes,
     list_opponent_kind="force",
     unit_sections=("force",),
     use_tally=("cyphers_played", ("rack",)),

@@ -58,8 +58,8 @@ def test_a_loadout_is_written_in_words_under_its_warjack_in_japanese_and_english
     doc = force(HAYATE, {"card": "WC-011", "qty": 2, "options": {"cortex": "WC-K02"}})
     assert export_list_text(doc, WARCASTER, lang="ja").splitlines()[3:] == [
         "[フォース]",
-        "1 軽ウォージャック ハヤテ", "  コーテックス: 戦術コルテックス", "  武器: アークライフル, 掃射機関砲",
-        "2 重ウォージャック イワオ", "  コーテックス: 守護コルテックス",
+        "1 軽ウォージャック ハヤテ", "  コルテックス: 戦術コルテックス", "  武器: アークライフル, 掃射機関砲",
+        "2 重ウォージャック イワオ", "  コルテックス: 守護コルテックス",
     ]
     assert export_list_text(doc, WARCASTER, lang="en").splitlines()[3:] == [
         "[Force]",

@@ -37,7 +37,7 @@ MWDA_CARDS = [
 ]
 WARCASTER_CARDS = [
     {"code": "WC-010", "name": "タイタン級シャーシ", "name_en": "Titan Chassis", "kind": "warjack"},
-    {"code": "WC-030", "name": "猟犬コーテックス", "name_en": "Hound Cortex", "kind": "cortex"},
+    {"code": "WC-030", "name": "猟犬コルテックス", "name_en": "Hound Cortex", "kind": "cortex"},
     {"code": "WC-040", "name": "重機関砲", "name_en": "Heavy Cannon", "kind": "weapon"},
     {"code": "WC-100", "name": "バリアフィールド", "name_en": "Barrier Field", "kind": "cypher", "suit": "geometric"},
 ]
@@ -334,7 +334,7 @@ def test_export_writes_unknown_codes_and_options():
                   {"card": "WC-010", "qty": 1, "options": {"note": "x", "cortex": "WC-030"}},
                   {"card": "WC-999", "qty": 1}]}})
     assert export_list_text(doc, CATALOGS["warcaster"]).splitlines()[2:] == [  # a loadout in words (issue 14)
-        "[フォース]", "1 タイタン級シャーシ", "  コーテックス: 猟犬コーテックス", "  武器: 重機関砲",
+        "[フォース]", "1 タイタン級シャーシ", "  コルテックス: 猟犬コルテックス", "  武器: 重機関砲",
         '1 タイタン級シャーシ {"cortex": "WC-030", "note": "x"}', "1 (WC-999)"]
 
 

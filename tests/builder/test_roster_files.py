@@ -108,7 +108,7 @@ def test_api_export_as_ros_and_rosz(imported, create_list, owner_client):
     slug = create_list(IRON)["slug"]
     ros = owner_client.get(f"/api/lists/{slug}/export/?as=ros")
     assert ros.status_code == 200 and ros["Content-Type"] == "application/xml"
-    assert ros["Content-Disposition"] == f'attachment; filename="iron-test-{slug}.ros"'
+    assert ros["Content-Disposition"] == f'attachment; filename="iron-test-{slug}.ros"; filename*=UTF-8\'\'Iron%20test.ros'
     roster_schema().validate(ET.fromstring(ros.content))
     rosz = owner_client.get(f"/api/lists/{slug}/export/?as=rosz")
     assert rosz.status_code == 200 and rosz["Content-Type"] == "application/zip"

@@ -334,5 +334,5 @@ def test_W5_a_warjack_entry_split_in_two_reports_its_problem_once():
     results = [check_result(doc, "warcaster") for doc in (whole, split)]
     assert results[0] == results[1]
     assert [v["message"] for v in results[1]["violations"] if v["rule"] == "W5"] == [
-        f"{catalog('warcaster').cards[hayate]['name']} ({hayate}) has no cortex: choose one in its options."
+        f"{catalog('warcaster').cards[hayate]['name']} ({hayate}) has no cortex: choose one in its loadout."
     ]

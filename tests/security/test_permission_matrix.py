@@ -562,6 +562,8 @@ MATRIX: dict[str, list[Call]] = {
                     Call("GET", "/lists/{slug}/delete/", post_only_page)],
     "list_restore": [Call("POST", "/lists/{slug}/restore/", page_restore, fresh=True),
                      Call("GET", "/lists/{slug}/restore/", post_only_page)],
+    "list_unlist": [Call("POST", "/lists/{slug}/unlist/", page_owner(302, 400), fresh=True),
+                    Call("GET", "/lists/{slug}/unlist/", post_only_page)],
     "list_history": [Call("GET", "/lists/{slug}/history/", read)],
     "list_sheet": [Call("GET", "/lists/{slug}/sheet/", read),
                    Call("GET", "/lists/{slug}/sheet/?player=P&event=E", read),

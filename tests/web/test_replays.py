@@ -98,7 +98,7 @@ def test_an_unfinished_run_replays_for_its_owner_only(make_list, owner, owner_cl
 def test_a_game_outside_the_run_is_a_404_saying_which_games_exist(make_list, owner, owner_client, published):
     run = sample_run(make_list, owner, "mwda")
     response = owner_client.get(f"/simulations/{run.public_id}/games/4/")
-    assert response.status_code == 404 and "games 0 to 3" in response.content.decode()
+    assert response.status_code == 404 and "games 1 to 4; there is no game 5" in response.content.decode()
     assert owner_client.get(f"/simulations/{run.public_id}/games/-1/").status_code == 404  # not even a route
     assert owner_client.get("/simulations/nosuchrun/games/0/").status_code == 404
 
@@ -107,12 +107,12 @@ def test_the_run_page_links_to_its_replays(make_list, owner, owner_client, publi
     run = sample_run(make_list, owner, "warcaster")
     page = owner_client.get(f"/simulations/{run.public_id}/").content.decode()
     assert f'action="/simulations/{run.public_id}/games/0/"' in page and 'name="game"' in page
-    response = owner_client.get(f"/simulations/{run.public_id}/games/0/", {"game": "3"})
-    assert response.status_code == 302 and response["Location"] == f"/simulations/{run.public_id}/games/3/"
+    response = owner_client.get(f"/simulations/{run.public_id}/games/0/", {"game": "3"})  # game 3, counted from 1
+    assert response.status_code == 302 and response["Location"] == f"/simulations/{run.public_id}/games/2/"
     bad = owner_client.get(f"/simulations/{run.public_id}/games/0/", {"game": "three"})
-    assert bad.status_code == 400 and "Give the game as a number (0, 1, 2, ...), not &#x27;three&#x27;." in bad.content.decode()
+    assert bad.status_code == 400 and "Give the game as a number (1, 2, 3, ...), not &#x27;three&#x27;." in bad.content.decode()
     ja = owner_client.get(f"/simulations/{run.public_id}/games/9/", HTTP_ACCEPT_LANGUAGE="ja")
-    assert ja.status_code == 404 and "このシミュレーションの対戦は第0戦から第3戦までです。第9戦はありません。" in ja.content.decode()
+    assert ja.status_code == 404 and "このシミュレーションの対戦は第1戦から第4戦までです。第10戦はありません。" in ja.content.decode()
 
 
 def test_user_text_is_escaped(make_list, owner, owner_client, published):
@@ -125,7 +125,7 @@ def test_user_text_is_escaped(make_list, owner, owner_client, published):
 def test_the_page_is_in_japanese_for_japanese_readers(make_list, owner, owner_client, published):
     run = sample_run(make_list, owner, "mwda")
     page = owner_client.get(f"/simulations/{run.public_id}/games/0/", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
-    assert "第0戦のリプレイ" in page and "戦闘記録" in page
+    assert "第1戦のリプレイ" in page and "第0戦" not in page and "戦闘記録" in page  # counted from 1
 
 
 # --- the game report (issue 15) -------------------------------------------------------------------------------
