@@ -25,11 +25,11 @@ PACKAGES = Path(__file__).resolve().parents[2] / "cards" / "packages"
 SIZES = [(1280, 900), (390, 844)]
 WORDS = {
     "en": {"username": "Username", "password": "Password", "again": "Password again", "create": "Create my account",
-           "first": "Your first list", "copy": "Copy {name} to my lists", "lists_using": "Lists using this card",
+           "first": "Your first list", "copy": "Copy to my lists: {name}", "lists_using": "Lists using this card",
            "filter": "Filter", "faction": "Faction", "sort": "Sort by", "forks": "Most forked",
            "draw": "Draw a sample hand", "another": "Draw another hand"},
     "ja": {"username": "ユーザー名", "password": "パスワード", "again": "パスワード（確認）", "create": "アカウントを作成",
-           "first": "最初のリスト", "copy": "{name} をマイリストにコピー", "lists_using": "このカードを使っているリスト",
+           "first": "最初のリスト", "copy": "マイリストにコピー：{name}", "lists_using": "このカードを使っているリスト",
            "filter": "絞り込み", "faction": "勢力", "sort": "並べ替え", "forks": "フォークの多い順",
            "draw": "手札を試しに引く", "another": "別の手札を引く"},
 }
