@@ -172,3 +172,13 @@ def test_the_card_correction_preview_waits_at_most_200_ms_after_typing(catalog, 
     trigger = re.search(r'<form method="post" id="card-form"[^>]*hx-trigger="([^"]+)"', page, re.S).group(1)
     delays = [int(ms) for ms in re.findall(r"delay:(\d+)ms", trigger)]
     assert trigger.startswith("input") and delays and max(delays) <= 200, trigger
+
+
+def test_the_api_searches_the_gallery_by_card_faction_and_forks(shelf, client):
+    dust = bundled("warcaster", "marcher-dust-raiders")
+    found = client.get("/api/lists/", {"scope": "public", "faction": "marcher-worlds", "sort": "forks"}).json()
+    assert [item["name"] for item in found["results"]] == [dust["name"]]
+    found = client.get("/api/lists/", {"scope": "public", "card": "HS-001"}).json()
+    assert {item["system"] for item in found["results"]} == {"hagmi"} and found["count"] >= 1
+    bad = client.get("/api/lists/", {"scope": "public", "sort": "best"})
+    assert bad.status_code == 400 and "'sort' must be one of newest, forks" in bad.json()["error"]["message"]
