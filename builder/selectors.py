@@ -118,7 +118,7 @@ def list_search(
         codes = card_codes_matching(card, system=system)
         lists = lists.filter(id__in=ListEntry.objects.filter(card__in=codes).values("game_list_id"))
     if faction:
-        if len(faction) > 80 or "\x00" in faction:
+        if len(faction) > 80 or not _storable(faction):
             raise ListInputError("Query parameter 'faction' must be a faction's id (at most 80 characters).",
                                  code="list.bad_filter")
         of_faction = Card.objects.filter(faction=faction)
@@ -134,6 +134,17 @@ def list_search(
     return lists
 
 
+def _storable(text: str) -> bool:
+    """Text a database compares: no NUL (PostgreSQL refuses it) and no lone surrogate (not UTF-8)."""
+    if "\x00" in text:
+        return False
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 LIST_SORTS = ("newest", "forks")
 MAX_CARD_MATCHES = 50
 MAX_CARD_WORDS = 100
@@ -142,7 +153,7 @@ MAX_CARD_WORDS = 100
 def card_codes_matching(words: str, *, system: str | None = None) -> list[str]:
     """The codes of the cards `words` names: the card of that code, else the cards whose code or names contain the
     words (NFKC, any case), at most MAX_CARD_MATCHES of them. [] when none does (so no list matches)."""
-    if len(words) > MAX_CARD_WORDS or "\x00" in words:
+    if len(words) > MAX_CARD_WORDS or not _storable(words):
         raise ListInputError(f"Query parameter 'card' must be a card's code or name (at most {MAX_CARD_WORDS} "
                              "characters).", code="list.bad_filter")
     cards = Card.objects.all()

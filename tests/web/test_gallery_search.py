@@ -16,6 +16,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from builder import selectors, services
+from builder.errors import ListInputError
 from builder.models import GameList
 from cards.selectors import card_by_code
 from tests.web.conftest import hagmi_legal_doc
@@ -182,3 +183,14 @@ def test_the_api_searches_the_gallery_by_card_faction_and_forks(shelf, client):
     assert {item["system"] for item in found["results"]} == {"hagmi"} and found["count"] >= 1
     bad = client.get("/api/lists/", {"scope": "public", "sort": "best"})
     assert bad.status_code == 400 and "'sort' must be one of newest, forks" in bad.json()["error"]["message"]
+
+
+@pytest.mark.parametrize("key, value", [("card", "HS\x00001"), ("faction", "mar\x00cher")])
+def test_a_gallery_search_with_text_no_database_compares_is_a_400(catalog, client, key, value):
+    response = client.get("/api/lists/", {"scope": "public", key: value})
+    assert response.status_code == 400 and f"'{key}'" in response.json()["error"]["message"]
+
+
+def test_a_card_search_of_a_lone_surrogate_is_refused_before_the_database(catalog):
+    with pytest.raises(ListInputError, match="'card'"):
+        selectors.card_codes_matching("\ud800")
