@@ -80,6 +80,8 @@ class ListEntry(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["game_list", "position"], name="unique_entry_position"),
         ]
+        # the gallery's "lists using this card" and faction filters look entries up by card code
+        indexes = [models.Index(fields=["card", "game_list"], name="listentry_card_idx")]
 
     def __str__(self) -> str:
         return f"{self.qty} {self.card} [{self.section}]"

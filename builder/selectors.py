@@ -7,11 +7,11 @@ import json
 import re
 from typing import Any
 
-from django.db.models import Q, QuerySet, Sum
+from django.db.models import Count, Q, QuerySet, Sum
 
-from cards.models import DataPackage, GameSystem
+from cards.models import Card, DataPackage, GameSystem
 from cards.selectors import (
-    card_get, cards_diff, catalog_for, catalog_stamp, package_version_get, packages_list, system_get,
+    card_get, cards_diff, catalog_for, catalog_stamp, package_version_get, packages_list, search_normalise, system_get,
 )
 from cards.systems import SYSTEMS
 from rules_engine.construction import RULES_VERSION, RULESETS, validate_list
@@ -22,7 +22,9 @@ from .listio import (
     MAX_ENTRIES, ListFormatError, RosterExportError, check_envelope, export_list_json, export_list_text, export_roster,
 )
 from .listio.hangar_roster import export_hangar_roster, uses_battlescribe_ids
-from .models import ACTIVE_STATUSES, GameList, ListRevision, RunKind, RunStatus, SimulationRun, Visibility
+from .models import (
+    ACTIVE_STATUSES, GameList, ListEntry, ListRevision, RunKind, RunStatus, SimulationRun, Visibility,
+)
 
 LIST_SCHEMA = "hangar.list/1"
 SHARED_VISIBILITIES = (Visibility.UNLISTED, Visibility.PUBLIC)
@@ -79,10 +81,17 @@ def list_search(
     format: str | None = None,
     legal: str | None = None,
     deleted: str | None = None,
+    card: str | None = None,
+    faction: str | None = None,
+    sort: str | None = None,
 ) -> QuerySet[GameList]:
     """Lists for the index: `scope=mine` (the user's own, `deleted` for the trash) or `scope=public` (gallery).
 
-    Filters come straight from query parameters; a bad value raises ListInputError naming the parameter.
+    Filters come straight from query parameters; a bad value raises ListInputError naming the parameter. `card`
+    keeps the lists using that card (its code, or words of its name: at most MAX_CARD_MATCHES cards), `faction` those
+    with a card of that faction; both are one indexed subquery on the entries' card codes (never a query per list).
+    `sort` is `newest` (the default) or `forks` (most forked first); every list carries `fork_count`, its forks that
+    are not in a trash.
     """
     lists = GameList.objects.select_related("owner", "system", "forked_from")
     if scope == "public":
@@ -106,7 +115,59 @@ def list_search(
         lists = lists.filter(format=format)
     if legal:
         lists = lists.filter(legal=_parse_bool("legal", legal))
+    if card:
+        codes = card_codes_matching(card, system=system)
+        lists = lists.filter(id__in=ListEntry.objects.filter(card__in=codes).values("game_list_id"))
+    if faction:
+        if len(faction) > 80 or not _storable(faction):
+            raise ListInputError("Query parameter 'faction' must be a faction's id (at most 80 characters).",
+                                 code="list.bad_filter")
+        of_faction = Card.objects.filter(faction=faction)
+        if system:
+            of_faction = of_faction.filter(system__slug=system)
+        lists = lists.filter(id__in=ListEntry.objects.filter(card__in=of_faction.values("code")).values("game_list_id"))
+    lists = lists.annotate(fork_count=Count("forks", filter=Q(forks__deleted_at__isnull=True), distinct=True))
+    if sort and sort not in LIST_SORTS:
+        raise ListInputError(f"Query parameter 'sort' must be one of {', '.join(LIST_SORTS)}, not {sort!r}.",
+                             code="list.bad_filter")
+    if sort == "forks":
+        lists = lists.order_by("-fork_count", "-created_at", "-id")
     return lists
+
+
+def _storable(text: str) -> bool:
+    """Text a database compares: no NUL (PostgreSQL refuses it) and no lone surrogate (not UTF-8)."""
+    if "\x00" in text:
+        return False
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+LIST_SORTS = ("newest", "forks")
+MAX_CARD_MATCHES = 50
+MAX_CARD_WORDS = 100
+
+
+def card_codes_matching(words: str, *, system: str | None = None) -> list[str]:
+    """The codes of the cards `words` names: the card of that code, else the cards whose code or names contain the
+    words (NFKC, any case), at most MAX_CARD_MATCHES of them. [] when none does (so no list matches)."""
+    if len(words) > MAX_CARD_WORDS or not _storable(words):
+        raise ListInputError(f"Query parameter 'card' must be a card's code or name (at most {MAX_CARD_WORDS} "
+                             "characters).", code="list.bad_filter")
+    cards = Card.objects.all()
+    if system:
+        cards = cards.filter(system__slug=system)
+    exact = list(cards.filter(code__iexact=words.strip()).values_list("code", flat=True)[:MAX_CARD_MATCHES])
+    if exact:
+        return exact
+    text = search_normalise(words)
+    if not text:
+        return []
+    return list(cards.filter(search_text__contains=text).order_by("code")
+                .values_list("code", flat=True)[:MAX_CARD_MATCHES])
 
 
 # --- documents and validation -------------------------------------------------------------------------------

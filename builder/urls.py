@@ -43,6 +43,7 @@ urlpatterns = [
     path("lists/gallery/", lists.gallery, name="gallery"),
     path("lists/new/", lists.new_list, name="list_new"),
     path("lists/import/", lists.list_import, name="list_import"),
+    path("lists/samples/<slug:system>/<slug:key>/copy/", lists.sample_fork, name="sample_fork"),
     path("lists/<str:slug>/", lists.list_detail, name="list_detail"),
     path("lists/<str:slug>/edit/", lists.list_edit, name="list_edit"),
     path("lists/<str:slug>/edit/cards/", lists.list_picker, name="list_picker"),

@@ -1,10 +1,13 @@
 """Reads of the catalog (HackSoft style: selectors read, services write)."""
 from __future__ import annotations
 
+import functools
+import json
 import threading
 import time
 import unicodedata
 from dataclasses import dataclass
+from pathlib import Path
 
 from django.db.models import Count, F, Max, OuterRef, QuerySet, Subquery
 from django.db.models.functions import Coalesce
@@ -151,6 +154,12 @@ def card_get(system_slug: str, code: str) -> Card | None:
     return Card.objects.select_related("system", "package").filter(system__slug=system_slug, code=code).first()
 
 
+def card_by_code(code: str, *, system: str | None = None) -> Card | None:
+    """The card of that code (in that system, when given; codes are unique within a system)."""
+    cards = Card.objects.filter(code=code)
+    return (cards.filter(system__slug=system) if system else cards).order_by("system__slug").first()
+
+
 def search_normalise(text: str) -> str:
     """Same normalisation as Card.search_text (NFKC, lower-case), so full-width input finds half-width names."""
     return unicodedata.normalize("NFKC", text).strip().lower()
@@ -266,3 +275,46 @@ def package_battlescribe_zip(system_slug: str, slug: str) -> bytes | None:
 
     document = package_document(system_slug, slug)
     return export_zip(document) if document is not None else None
+
+
+# --- the bundled sample lists ---------------------------------------------------------------------------------
+
+SAMPLE_LIST_MAX_BYTES = 256 * 1024  # a sample list is a few KB; a bigger file is not read
+SAMPLE_LIST_KEY_MAX = 64
+
+
+@functools.lru_cache(maxsize=1)
+def _sample_lists() -> tuple[dict, ...]:
+    from .services import BUNDLED_DIR  # the packages' folder; its `lists/` sub-folders hold the sample lists
+    from .systems import SYSTEMS
+
+    found = []
+    for system in SYSTEMS:
+        for path in sorted((Path(BUNDLED_DIR) / system / "lists").glob("*.json")):
+            if not path.is_file() or path.stat().st_size > SAMPLE_LIST_MAX_BYTES or len(path.stem) > SAMPLE_LIST_KEY_MAX:
+                continue
+            document = json.loads(path.read_text(encoding="utf-8"))
+            if not isinstance(document, dict) or document.get("system") != system:
+                continue
+            sections = document.get("sections") or {}
+            count = sum(entry.get("qty", 0) for entries in sections.values() for entry in entries
+                        if isinstance(entry.get("qty"), int))
+            found.append({"system": system, "key": path.stem, "name": str(document.get("name") or path.stem),
+                          "format": document.get("format") or "", "cards": count, "document": document})
+    return tuple(found)
+
+
+def sample_lists(system: str | None = None) -> list[dict]:
+    """The sample lists bundled with the packages (cards/packages/<system>/lists/*.json), read once per process:
+    [{"system", "key" (the file's name), "name", "format", "cards" (copies in all), "document"}], by game."""
+    return [sample for sample in _sample_lists() if system is None or sample["system"] == system]
+
+
+def sample_list_get(system: str, key: str) -> dict | None:
+    return next((sample for sample in _sample_lists() if sample["system"] == system and sample["key"] == key), None)
+
+
+def card_factions(system_slug: str) -> list[str]:
+    """The factions the system's cards name (MWDA, Warcaster; none in HAGMI!), sorted: one DISTINCT query."""
+    values = Card.objects.filter(system__slug=system_slug).exclude(faction="").order_by()
+    return sorted(set(values.values_list("faction", flat=True).distinct()))

@@ -139,6 +139,11 @@ LIST_FILTERS = [
     OpenApiParameter("format", str, description="format slug, e.g. tactics-v4"),
     OpenApiParameter("legal", bool),
     OpenApiParameter("deleted", bool, description="with scope=mine: your trash"),
+    OpenApiParameter("card", str, description="with scope=public: the lists using a card (its code, or words of its "
+                     "name)"),
+    OpenApiParameter("faction", str, description="with scope=public: the lists with a card of this faction"),
+    OpenApiParameter("sort", str, enum=["newest", "forks"], description="with scope=public: newest first (default) "
+                     "or most forked first"),
 ]
 VERSION_HEADER = OpenApiParameter(
     "If-Match", str, location=OpenApiParameter.HEADER, required=False,
@@ -191,6 +196,7 @@ class ListViewSet(BodySizeLimitMixin, viewsets.GenericViewSet):
             format=params.get("format"),
             legal=params.get("legal"),
             deleted=params.get("deleted"),
+            **({key: params.get(key) for key in ("card", "faction", "sort")} if params.get("scope") == "public" else {}),
         )
         page = self.paginate_queryset(lists)
         return self.get_paginated_response(

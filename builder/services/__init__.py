@@ -15,6 +15,7 @@ from .lists import (
     list_delete,
     fork_name,
     list_fork,
+    list_fork_sample,
     list_import_file,
     list_import_json,
     list_import_text,

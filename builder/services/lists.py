@@ -20,7 +20,7 @@ from builder.listio import parse_list_json, parse_list_text, parse_roster
 from builder.listio.jsonio import NAME_MAX
 from builder.models import GameList, ListEntry, ListRevision, Visibility
 from cards.models import GameSystem
-from cards.selectors import catalog_for
+from cards.selectors import catalog_for, sample_list_get
 from cards.storable_text import surrogate_problem
 
 from builder.errors import (
@@ -312,6 +312,17 @@ def list_fork(*, game_list: GameList, user, lang: str = "en") -> GameList:
         visibility=Visibility.PRIVATE,
         forked_from=game_list,
     )
+
+
+def list_fork_sample(*, system: str, key: str, user) -> GameList:
+    """Copy a bundled sample list (cards.selectors.sample_lists) into a new private list of the user's, under the
+    sample's own name: a first list to change and play with."""
+    if user is None or not user.is_authenticated:
+        raise ListPermissionDenied("Sign in to copy a sample list.", code="not_authenticated")
+    sample = sample_list_get(system, key)
+    if sample is None:
+        raise ListNotFound(f"No sample list {key!r} for the game {system!r}.")
+    return list_create(owner=user, document=sample["document"], visibility=Visibility.PRIVATE)
 
 
 def list_validation_refresh(*, game_list: GameList) -> GameList:

@@ -25,12 +25,15 @@ from builder.listio import ListFormatError, export_list_text
 from builder.models import GameList, Visibility
 from builder.services import ListConflict, ListNotFound, ListServiceError
 from builder.services.lists import check_owner
-from cards.selectors import CardQuery, card_search, catalog_for, systems_list
+from cards.selectors import (
+    CardQuery, card_by_code, card_factions, card_search, catalog_for, sample_lists, systems_list,
+)
 from rules_engine.systems import system as game_system
 
-from . import draws
+from . import cardtext, draws
 from . import picker as pickers
 from . import presenters as p
+from . import vocabulary
 from .common import error_lines, error_page, is_htmx, system_or_404
 from .editing import (
     Edit, EditError, apply_edit, apply_loadouts, apply_quantities, paste_fix, paste_into, rank_matches, require_entry,
@@ -46,12 +49,17 @@ def _list_or_error(request: HttpRequest, slug: str) -> GameList:
     return selectors.list_get(slug=slug, user=request.user)
 
 
-def _filters(request: HttpRequest) -> dict[str, str | None]:
-    return {key: request.GET.get(key) or None for key in ("system", "format", "legal", "deleted")}
+INDEX_FILTERS = ("system", "format", "legal", "deleted")
+GALLERY_FILTERS = ("card", "faction", "sort")  # the gallery's search: by card, by faction, newest or most forked
+
+
+def _filters(request: HttpRequest, scope: str) -> dict[str, str | None]:
+    keys = INDEX_FILTERS + (GALLERY_FILTERS if scope == "public" else ())
+    return {key: (request.GET.get(key) or "").strip() or None for key in keys}
 
 
 def _index(request: HttpRequest, *, scope: str, template: str) -> HttpResponse:
-    filters = _filters(request)
+    filters = _filters(request, scope)
     try:
         lists = selectors.list_search(user=request.user, scope=scope, **filters)
     except ListServiceError as error:
@@ -68,8 +76,45 @@ def _index(request: HttpRequest, *, scope: str, template: str) -> HttpResponse:
     known = {slug for _game, options in formats for slug, _label in options}
     if filters["format"] and filters["format"] not in known:  # a format no package has (any more): kept selectable
         formats.append((_("Other"), [(filters["format"], filters["format"])]))
-    return render(request, template, {"page": page, "filters": filters, "systems": systems, "formats": formats,
-                                      "query": request.GET.urlencode()})
+    context = {"page": page, "filters": filters, "systems": systems, "formats": formats,
+               "query": request.GET.urlencode()}
+    filtered = any(value for key, value in filters.items() if key != "sort")
+    if scope == "public":
+        context["factions"] = [(p.system_name(s.slug), vocabulary.choices(s.slug, "faction", card_factions(s.slug)))
+                               for s in games]
+        context["sorts"] = [("newest", _("Newest")), ("forks", _("Most forked"))]
+        if filters["card"]:  # "lists using this card": its name, when the words name one card
+            codes = selectors.card_codes_matching(filters["card"], system=filters["system"])
+            if len(codes) == 1:
+                card = card_by_code(codes[0], system=filters["system"])
+                context["card_named"] = p.names(card.data, card.code)["main"] if card else ""
+        # a new site has no public list yet: the bundled samples, to look at and copy
+        if not page.object_list and not any(filters[key] for key in ("format", "legal", "card", "faction")):
+            context["samples"] = _sample_rows(filters["system"])
+    elif not page.object_list and not filtered:  # a new player's empty "My lists": what to do first
+        context["first_steps"] = True
+        context["games"] = systems
+        context["samples"] = _sample_rows(None)
+    return render(request, template, context)
+
+
+def _sample_rows(system: str | None) -> list[dict[str, Any]]:
+    return [{"system": sample["system"], "key": sample["key"], "name": sample["name"], "cards": sample["cards"],
+             "game": p.system_name(sample["system"]), "format": p.format_name(sample["format"], sample["system"])}
+            for sample in sample_lists(system)]
+
+
+@login_required
+@require_POST
+def sample_fork(request: HttpRequest, system: str, key: str) -> HttpResponse:
+    """Copy a bundled sample list into the user's lists (a private list) and open it in the editor."""
+    try:
+        game_list = services.list_fork_sample(system=system, key=key, user=request.user)
+    except ListServiceError as error:
+        return error_page(request, error)
+    messages.success(request, _("Copied: “%(name)s” is a private list of yours. Change it as you like.")
+                     % {"name": game_list.name})
+    return redirect("list_edit", slug=game_list.slug)
 
 
 @login_required
@@ -141,6 +186,8 @@ def list_detail(request: HttpRequest, slug: str) -> HttpResponse:
         # a BattleScribe / New Recruit roster of any list whose cards are loaded (docs/list-formats.md)
         "roster_download": roster,
         "roster_unavailable": not roster,
+        # the editor's draw odds and sample hand (HAGMI!), here too: "Draw a sample hand" is a GET of this page
+        "odds": draws.odds_panel(document, cat, seed=draws.seed_of(request.GET)),
         "is_owner": request.user.is_authenticated and game_list.owner_id == request.user.pk,
         "share_url": request.build_absolute_uri(reverse("list_detail", kwargs={"slug": game_list.slug})),
         # where it was forked from, unless that list is now private or trashed (its name is not ours to show)
@@ -229,12 +276,28 @@ def _draft_validation(draft: dict[str, Any]) -> dict[str, Any]:
                 "summary": {}}
 
 
+def _entry_texts(system: str, sections: list[dict[str, Any]]) -> None:
+    """Each entry of the draft gets its card's text in words (shown on hover, focus or a tap of its name)."""
+    cat = p.catalog(system)
+    if cat is None:
+        return
+    for row in sections:
+        for index, entry in enumerate(row["entries"]):
+            card = cat.cards.get(entry["card"])
+            if card is None:
+                continue
+            text = cardtext.describe(system, card, lambda code: p.names(cat.cards.get(code), code)["main"])
+            entry.update({"text": text, "has_text": bool(text["facts"] or text["lines"] or text["text"]),
+                          "tip": f"tip-{row['section']}-{index}"})
+
+
 def _editor_context(game_list, form, draft, *, saved_doc, q="", conflict=None, problems=None, saved=False,
                     save_failed=False, paste=None, request_data=None, swap=False):
     """The editor's context; `swap`: for an htmx answer, which shows no picker (lists/_editor_swap.html)."""
     result = _draft_validation(draft)
     context = _list_view(game_list, draft, result)
     system = game_list.system.slug
+    _entry_texts(system, context["sections"])
     dirty = draft != saved_doc
     filters = None if swap else _picker_filters(system, request_data)  # the picker's pick-* fields
     context.update({

@@ -104,6 +104,6 @@ def rows(system: str, cards: QuerySet[Card] | list[Card], cat: Catalog) -> list[
         found.append({"code": card.code, "names": p.names(card.data, card.code), "cost": p.card_cost(system, card.data),
                       "category": card.category, "kind": vocabulary.label(system, "category", card.category),
                       "section": p.default_section(system, card.data), "text": text,
-                      "has_text": bool(text["facts"] or text["lines"] or text["text"]),
+                      "has_text": bool(text["facts"] or text["lines"] or text["text"]), "tip": p.dom_id(card.code),
                       "partial": cardtext.not_modelled(card.data)})  # played only in part (issue 18)
     return found

@@ -166,6 +166,11 @@ def _chosen_weapons(card: Mapping[str, Any], options: Any) -> list[str]:
     return [code for code in chosen if isinstance(code, str)] if isinstance(chosen, list) else []
 
 
+def dom_id(code: str) -> str:
+    """A card code as a piece of an HTML id: letters, digits and "-" kept, anything else as "_<hex>" (unique)."""
+    return "".join(ch if ch.isascii() and (ch.isalnum() or ch == "-") else f"_{ord(ch):x}" for ch in str(code))
+
+
 def section_rows(document: Mapping[str, Any], cat: Catalog) -> list[dict[str, Any]]:
     """[{"section", "label", "count", "entries": [{"card", "qty", "names", "known", "cost", "options"}]}] in order."""
     system = document.get("system", "")
@@ -248,7 +253,8 @@ def counters(system: str, gauges: list[Mapping[str, Any]], cat: Catalog | None =
 
 
 def cost_chart(document: Mapping[str, Any], cat: Catalog) -> dict[str, Any]:
-    """Chart data for the editor: HAGMI a cost curve of the main deck; MWDA/Warcaster points per unit."""
+    """Chart data for the editor: HAGMI a cost curve of the main deck; MWDA/Warcaster points per unit. Whole numbers
+    on the value axis (`integer`): a count of cards or of points is never 0.5."""
     system = document.get("system", "")
     sections = document.get("sections") or {}
     if system == "hagmi":
@@ -260,7 +266,7 @@ def cost_chart(document: Mapping[str, Any], cat: Catalog) -> dict[str, Any]:
                 if cost is not None and isinstance(entry.get("qty"), int):
                     curve[cost] += entry["qty"]
         keys = list(range(0, max(curve, default=0) + 1))
-        return {"type": "bar", "title": _("Cost curve (main deck)"), "labels": [str(k) for k in keys],
+        return {"type": "bar", "title": _("Cost curve (main deck)"), "labels": [str(k) for k in keys], "integer": True,
                 "series": [{"label": _("cards"), "data": [curve[k] for k in keys]}]}
     labels, data = [], []
     for entry in (sections.get("army") or []) + (sections.get("force") or []):
@@ -270,7 +276,8 @@ def cost_chart(document: Mapping[str, Any], cat: Catalog) -> dict[str, Any]:
             labels.append(names(card, entry["card"])["main"])
             data.append(cost * entry["qty"])
     title = _("Points per unit") if system == "mwda" else _("Deployment cost (CST) per unit")
-    return {"type": "bar", "title": title, "labels": labels, "series": [{"label": _("points"), "data": data}]}
+    return {"type": "bar", "title": title, "labels": labels, "integer": True,
+            "series": [{"label": _("points"), "data": data}]}
 
 
 def violation_rows(result: Mapping[str, Any], cat: Catalog) -> list[dict[str, Any]]:

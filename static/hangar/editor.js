@@ -6,7 +6,8 @@
    - every click is sent, in order, even while an earlier one is still on its way (the form's requests queue);
    - focus stays on the control that was pressed, after htmx has replaced it;
    - a warning before leaving with unsaved changes (links, forms such as the language switch, Back, closing the tab),
-     and the unsaved draft kept in this browser (localStorage, by list and version), offered on the next visit.
+     and the unsaved draft kept in this browser (localStorage, by list and version), offered on the next visit;
+   - Escape hides a card's text shown on hover or focus (lists/_card_peek.html).
    The words it shows come from the page (translated by Django). */
 (function () {
   "use strict";
@@ -450,8 +451,34 @@
     var other = event.target;
     if (other === form || leaving || !dirty()) { return; }  // the language switch, Log out
     event.preventDefault();
-    askBeforeLeaving(function () { other.submit(); });
+    var submitter = event.submitter;  // the language switch's button carries the language: sent as the button would
+    askBeforeLeaving(function () {
+      if (submitter && submitter.name) {
+        var field = document.createElement("input");
+        field.type = "hidden";
+        field.name = submitter.name;
+        field.value = submitter.value;
+        other.appendChild(field);
+      }
+      other.submit();
+    });
   }, true);
+
+  /* --- a card's text on hover, focus or tap (lists/_card_peek.html): Escape hides it until the pointer or the
+     focus leaves that name ----------------------------------------------------------------------------------- */
+
+  document.addEventListener("keydown", function (event) {
+    if (event.key !== "Escape") { return; }
+    document.querySelectorAll(".card-peek:hover, .card-peek:focus").forEach(function (peek) {
+      peek.classList.add("peek-closed");
+    });
+  });
+  ["mouseout", "focusout"].forEach(function (kind) {
+    document.addEventListener(kind, function (event) {
+      var peek = event.target.closest && event.target.closest(".card-peek");
+      if (peek && !peek.matches(":hover, :focus")) { peek.classList.remove("peek-closed"); }
+    });
+  });
 
   offerKeptDraft();
   highlight();

@@ -3,7 +3,8 @@
    for the chosen turn: the MWDA/Warcaster pieces, attack lines and gates (from the json_script "replay-data"),
    or the HAGMI board rendered for that turn ([data-board-frame]), and that turn's part of the report
    (every turn's with "show every turn"). The turn chosen under "from this turn on" follows the step, and choosing
-   one there steps to it. The step label is the turn's heading from the report. */
+   one there steps to it. The step label is the turn's heading from the report. A step button scrolls the table
+   into view when part of it is out of the window. */
 (function () {
   "use strict";
   var SVG = "http://www.w3.org/2000/svg";
@@ -99,6 +100,18 @@
       label.textContent = (heading ? heading.textContent : "") + " (" + (index + 1) + "/" + count + ")";
     }
 
+    /* A step button brings the whole table (or board) into the window when part of it is out of sight: the models
+       are what the step shows. The table is never taller than the window (hangar.css). */
+    function reveal() {
+      var drawn = figure.querySelector("svg") || figure.querySelector("[data-board-frame]:not([hidden])");
+      if (!drawn) { return; }
+      var box = drawn.getBoundingClientRect();
+      if (box.top < 0 || box.bottom > window.innerHeight) {
+        if (box.height + 8 > window.innerHeight) { figure.scrollIntoView({ block: "start" }); }
+        else { drawn.scrollIntoView({ block: "end" }); }  /* the step buttons stay in view above it */
+      }
+    }
+
     var steps = document.querySelectorAll("select[data-replay-step]");
     steps.forEach(function (select) {
       select.addEventListener("change", function () { show(Number(select.value)); });
@@ -110,6 +123,7 @@
       if (!button) { return; }
       var step = { first: 0, previous: current - 1, next: current + 1, last: count - 1 }[button.dataset.step];
       show(step);
+      reveal();
     });
     if (all) { all.addEventListener("change", function () { show(current); }); }
     controls.hidden = false;

@@ -212,12 +212,12 @@ def _top_level_ids(fragment) -> list[str]:
 
 
 @pytest.mark.parametrize("op, fields, swapped", [
-    ("add:weapons:HS-001", {}, ["title", "editor-live", "editor-side"]),
-    ("paste", {"paste": "2 紅蓮丸\n2 補給物質\n"}, ["title", "editor-live", "paste-box", "editor-side"]),
+    ("add:weapons:HS-001", {}, ["title", "counter-bar", "editor-live", "editor-side"]),
+    ("paste", {"paste": "2 紅蓮丸\n2 補給物質\n"}, ["title", "counter-bar", "editor-live", "paste-box", "editor-side"]),
 ])
 def test_an_htmx_answer_is_only_what_htmx_swaps_in_the_markup_of_the_whole_page(make_list, owner_client, op, fields,
                                                                                  swapped):
-    """The form's hx-select (#editor-live), hx-select-oob (#editor-side) and, after a paste, the paste box
+    """The form's hx-select (#editor-live), hx-select-oob (#counter-bar, #editor-side) and, after a paste, the paste box
     (hx-swap-oob): an htmx answer carries those and the page's title, nothing of the picker or the rest of the page;
     each is the same element as in the whole page a form POST without JavaScript gets for the same click."""
     from django.test.html import parse_html

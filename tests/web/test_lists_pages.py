@@ -97,6 +97,7 @@ def test_the_catalog_order_is_in_words(catalog):
 
 @pytest.mark.parametrize("url", ["/lists/gallery/", "/lists/"])
 def test_the_format_filter_is_a_select_of_the_formats_that_exist_in_the_ui_language(url, make_list, owner_client):
+    make_list()  # a player with a list (an empty "My lists" shows the first steps instead of filters)
     page = page_of(owner_client, url, **JA)
     assert 'placeholder="tactics-v4"' not in page
     assert '<select id="f-format" name="format">' in page
