@@ -325,7 +325,7 @@ def page_names() -> list[str]:
 
 
 # The matrix's "pages" that are not HTML: /favicon.ico (an image) and a replay's step as a position (JSON).
-NOT_HTML = frozenset({"favicon", "replay_position"})
+NOT_HTML = frozenset({"favicon", "replay_position", "package_battlescribe"})
 # Endpoints whose pages carry a POST form of their own, besides the header's (log out, language): the CSRF check
 # must find and post them (each endpoint's test checks its pages have one).
 FORM_ENDPOINTS = frozenset({"login", "signup", "list_detail", "list_edit", "list_new", "list_import", "list_sheet",

@@ -186,6 +186,7 @@ def site(owner) -> Site:
         "draft_card": [f"/data/{card.system.slug}/{card.package.slug}/cards/{card.code}/" for card in
                        _one_of_each_kind(cards)],
         "card_propose": [f"/catalog/{card.system.slug}/{card.code}/propose/" for card in _one_of_each_kind(cards)],
+        "package_battlescribe": [],  # a .zip of BattleScribe data, no page (tests/web/test_package_page.py)
         "package_detail": [f"/catalog/{package.system.slug}/packages/{package.slug}/" for package in packages]
         + [f"/catalog/hagmi/packages/{hagmi.slug}/?from=2&to=1", f"/catalog/hagmi/packages/{hagmi.slug}/?from=9"],
     }
