@@ -34,7 +34,7 @@ class GameList(models.Model):
     notes = models.TextField(blank=True)
     visibility = models.CharField(max_length=10, choices=Visibility.choices, default=Visibility.PRIVATE)
     version = models.PositiveIntegerField(default=1)  # optimistic concurrency: bumped by every write
-    # Cached construction check (DESIGN.md §2.3), computed in English against the catalog `catalog_stamp`.
+    # Cached construction check (docs/design.md §2.3), computed in English against the catalog `catalog_stamp`.
     legal = models.BooleanField(default=False)
     error_count = models.PositiveIntegerField(default=0)
     warning_count = models.PositiveIntegerField(default=0)
@@ -110,7 +110,7 @@ class ListRevision(models.Model):
         return f"{self.game_list.slug} r{self.number}"
 
 
-# --- simulations (DESIGN.md §4, docs/simulations.md) ---------------------------------------------------------
+# --- simulations (docs/design.md §4, docs/simulations.md) ---------------------------------------------------------
 
 
 def new_run_id() -> str:

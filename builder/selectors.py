@@ -236,7 +236,7 @@ def roster_exportable(document: dict[str, Any]) -> bool:
 
 
 def list_document(game_list: GameList) -> dict[str, Any]:
-    """The list as a normalised hangar.list/1 document (DESIGN.md §2.2), rebuilt from its entries."""
+    """The list as a normalised hangar.list/1 document (docs/design.md §2.2), rebuilt from its entries."""
     sections: dict[str, list[dict[str, Any]]] = {name: [] for name in system_sections(game_list.system.slug)}
     for entry in game_list.entries.all():  # ordered by position
         item: dict[str, Any] = {"card": entry.card, "qty": entry.qty}
@@ -308,7 +308,7 @@ def list_card_changes(game_list: GameList) -> dict[str, Any]:
 
 
 def validation_compute(document: Any, system_slug: str, lang: str = "en") -> tuple[dict[str, Any], str]:
-    """Validate a document against the current catalog: (DESIGN.md §2.3 result, the stamp it was computed on)."""
+    """Validate a document against the current catalog: (docs/design.md §2.3 result, the stamp it was computed on)."""
     stamp = validation_stamp()
     return validate_list(document, _catalog(system_slug), lang=lang), stamp
 

@@ -1,4 +1,4 @@
-"""Writes to the catalog: importing data packages (DESIGN.md §2.1, §2.4).
+"""Writes to the catalog: importing data packages (docs/design.md §2.1, §2.4).
 
 Zulip style: check everything first (cards.package_validation), then write in one transaction. A bad package
 changes nothing. Re-importing a package slug replaces its cards, formats and opponents; lists keep their entries

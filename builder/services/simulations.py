@@ -1,4 +1,4 @@
-"""Simulation runs (DESIGN.md §4, docs/simulations.md): submit, play chunks on Celery workers, merge, cancel, watchdog.
+"""Simulation runs (docs/design.md §4, docs/simulations.md): submit, play chunks on workers, merge, cancel, watchdog.
 
 Zulip style: `check_*` validates and raises (nothing written), then one transaction writes, and the Celery
 messages are published on commit with ids only. A run of G games is cut into chunks of `run.chunk_size` games, chosen

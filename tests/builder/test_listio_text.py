@@ -124,7 +124,7 @@ def test_a_name_with_braces_is_not_taken_for_options():
 
 
 def test_bare_code_in_parentheses_keeps_a_card_the_catalog_does_not_know():
-    """A list that uses a removed card keeps its entries (DESIGN.md §2.1); validation reports list.unknown_card."""
+    """A list that uses a removed card keeps its entries (docs/design.md §2.1); validation reports list.unknown_card."""
     assert read("System: hagmi\n[兵器]\n2 (XX-999)")["sections"]["weapons"] == [{"card": "XX-999", "qty": 2}]
 
 

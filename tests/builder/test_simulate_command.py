@@ -1,4 +1,4 @@
-"""`manage.py simulate` (DESIGN.md §2.4): same seed, same summary byte for byte, whatever --workers is."""
+"""`manage.py simulate` (docs/design.md §2.4): same seed, same summary byte for byte, whatever --workers is."""
 import json
 from io import StringIO
 from pathlib import Path

@@ -1,4 +1,4 @@
-"""Package import (DESIGN.md §2.1, §2.4): check everything first, then write in one transaction."""
+"""Package import (docs/design.md §2.1, §2.4): check everything first, then write in one transaction."""
 from __future__ import annotations
 
 import json

@@ -1,5 +1,5 @@
 """`python manage.py simulate FILE --opponent SLUG --games N --seed S [--policy NAME] [--opponent-policy NAME]
-[--seats both|list-first|random] [--workers K] [--json]` (DESIGN.md §2.4), and
+[--seats both|list-first|random] [--workers K] [--json]` (docs/design.md §2.4), and
 `python manage.py simulate --list-opponents SYSTEM`.
 
 Plays the list in FILE (hangar.list/1 JSON, a BattleScribe roster or the text format) against a sample opponent of
