@@ -41,7 +41,7 @@ class GameList(models.Model):
     validation = models.JSONField(default=dict)
     catalog_stamp = models.CharField(max_length=200, blank=True)
     # The version of each package of its system when the list was last saved ({package slug: version number},
-    # cards.PackageVersion), so that a card changed since then is shown (issue 19); {} for a list saved before.
+    # cards.PackageVersion), so that a card changed since then is shown; {} for a list saved before.
     package_versions = models.JSONField(default=dict, blank=True)
     deleted_at = models.DateTimeField(null=True, blank=True)  # soft delete: in the owner's trash
     forked_from = models.ForeignKey("self", on_delete=models.SET_NULL, null=True, blank=True, related_name="forks")
@@ -130,7 +130,7 @@ ACTIVE_STATUSES = (RunStatus.QUEUED, RunStatus.RUNNING)
 
 
 class RunKind(models.TextChoices):
-    """What a run plays: one snapshot (a plain simulation), or a hangar.batch/1 of several (issue 20)."""
+    """What a run plays: one snapshot (a plain simulation), or a hangar.batch/1 of several."""
 
     SIMULATION = "simulation", "Simulation"
     GAUNTLET = "gauntlet", "Gauntlet"

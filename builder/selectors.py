@@ -195,7 +195,7 @@ def list_cards(document: Any) -> dict[str, list[tuple[str, int]]] | None:
     return cards
 
 
-# What a list downloads as: ?as= → (content type, file suffix). Rosters for BattleScribe / New Recruit (issue 18).
+# What a list downloads as: ?as= → (content type, file suffix). Rosters for BattleScribe / New Recruit.
 EXPORT_KINDS = {"json": ("application/json", "json"), "text": ("text/plain; charset=utf-8", "txt"),
                 "ros": ("application/xml", "ros"), "rosz": ("application/zip", "rosz")}
 
@@ -268,7 +268,7 @@ def package_versions_now(system_slug: str) -> dict[str, int]:
 
 
 def list_card_changes(game_list: GameList) -> dict[str, Any]:
-    """The cards of a list that changed in the catalog since the list was saved (issue 19): for each package whose
+    """The cards of a list that changed in the catalog since the list was saved: for each package whose
     version moved on, the diff of its two versions, kept to the list's cards. {"changed": [{"card", "fields"}],
     "removed": [code], "removed_names": {code: {"name", "name_en"}} (as the version the list was saved against
     named them: the catalog has them no more), "count": n}; nothing for a list saved before versions were

@@ -339,7 +339,7 @@ def check_engine_cards(data: dict) -> list[str]:
 
 
 # The Warcaster factions a package may name without declaring them (the packages written before factions became
-# package data, issue 18); "mercenary" and "universal" (cyphers) need no declaration either.
+# package data); "mercenary" and "universal" (cyphers) need no declaration either.
 LEGACY_FACTIONS = {"warcaster": frozenset({"iron-star-alliance", "marcher-worlds", "aeternus-continuum", "empyreans"})}
 ANY_PACKAGE_FACTIONS = frozenset({"mercenary", "universal"})
 

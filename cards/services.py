@@ -212,7 +212,7 @@ def sheet_import(raw: bytes, *, filename: str, system: str, slug: str, dry_run: 
         "formats": (current or {}).get("formats", []),
         "opponents": (current or {}).get("opponents", []),
     }
-    for key in ("description", "factions"):  # a package's description and declared factions (issue 18) stay
+    for key in ("description", "factions"):  # a package's description and declared factions stay
         if current and current.get(key):
             data[key] = current[key]
     status = "dry run"

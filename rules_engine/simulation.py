@@ -178,7 +178,7 @@ class BaseSimulator:
         except ValueError as exc:
             raise SimulationInputError(f"policy: {exc}") from None
         opponent_policy = policy
-        if snapshot.get("opponent_policy") not in (None, ""):  # a different player on the other side (issue 20)
+        if snapshot.get("opponent_policy") not in (None, ""):  # a different player on the other side
             try:
                 opponent_policy = get_policy(self.policy_name(snapshot.get("opponent_policy")))
             except ValueError as exc:

@@ -86,7 +86,7 @@ def check_policy(policy: Any) -> str:
 
 
 def check_opponent_policy(opponent_policy: Any) -> str | None:
-    """Who plays the other side (issue 20): None or "" = the list's policy plays both sides (kept out of the
+    """Who plays the other side: None or "" = the list's policy plays both sides (kept out of the
     snapshot, so such runs hash as before)."""
     if opponent_policy is None or opponent_policy == "":
         return None

@@ -102,7 +102,7 @@ class CardDetailView(RetrieveAPIView):
         return card
 
 
-# --- package versions (issue 19) -----------------------------------------------------------------------------
+# --- package versions -----------------------------------------------------------------------------
 
 MAX_VERSION_NUMBER = 2**31 - 1
 

@@ -1,4 +1,4 @@
-"""The HAGMI simulator behind `simulate` and the Celery chunks (issue 3, docs/design.md §3-§4)."""
+"""The HAGMI simulator behind `simulate` and the Celery chunks (docs/design.md §3-§4)."""
 import json
 import random
 from pathlib import Path

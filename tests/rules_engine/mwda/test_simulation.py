@@ -1,4 +1,4 @@
-"""The MWDA simulator behind `simulate` and the Celery chunks (issue 6, docs/design.md §2.4, §3–§4)."""
+"""The MWDA simulator behind `simulate` and the Celery chunks (docs/design.md §2.4, §3–§4)."""
 import json
 import random
 
