@@ -40,7 +40,7 @@ def test_chunks_played_anywhere_merge_to_the_whole_run():
 
 
 def test_global_random_state_does_not_change_a_run():
-    """Randomness comes only from the run seed (docs/design.md §3: the RLCard/PettingZoo seed test)."""
+    """Randomness comes only from the run seed (docs/design.md §3.2: the RLCard/PettingZoo seed test)."""
     snap = snapshot("coop-abyssal-ark", policy="random")
     first = simulate(snap, games=60, seed=5)
     random.seed(999)
