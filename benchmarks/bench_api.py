@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Throughput of POST /api/validate/ against the trivial DRF endpoint GET /api/ping/, side by side in one run.
 
-Target (issue 2): validate >= 70% of ping's requests/s, both served by gunicorn with 2 workers.
+Target: validate >= 70% of ping's requests/s, both served by gunicorn with 2 workers.
 
 Usage (from the project root, after `python3 dev.py test` or `run` has made .venv):
     .venv/bin/python benchmarks/bench_api.py [--seconds 10] [--connections 16] [--rounds 3] [--list cards/packages/hagmi/lists/X.json]

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Benchmark the list doctor (issue 20): a 40-card HAGMI deck, 30 candidate changes × 2 000 paired games against a
+"""Benchmark the list doctor: a 40-card HAGMI deck, 30 candidate changes × 2 000 paired games against a
 機獣 (co-op) opponent and a sample deck, on 1 and on 2 local processes, side by side in one run.
 
     .venv/bin/python benchmarks/bench_doctor.py [--games 2000] [--changes 30] [--deck akane-assault]

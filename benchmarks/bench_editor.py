@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Building the bundled 40-card HAGMI deck (akane-assault: 20 兵器 + 20 作戦, with its 5 damage and 2 秘策 cards:
-47 cards in 26 entries) from an empty list in the list editor, in a real browser (issue 14, "Measure"):
+47 cards in 26 entries) from an empty list in the list editor, in a real browser ("Measure"):
 
 - the keystrokes and clicks it takes, three ways, side by side in one run:
   `clicks`  the mouse alone: each card's add button in the picker, once per copy, then Save (the reference: how

@@ -1,4 +1,4 @@
-"""Benchmark the HAGMI! simulation engine: games per second on ONE core (issue 3 targets).
+"""Benchmark the HAGMI! simulation engine: games per second on ONE core (against its targets).
 
 Run from the repository root:  python benchmarks/bench_hagmi.py [--games N] [--repeat R]
 

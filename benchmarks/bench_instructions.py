@@ -6,7 +6,8 @@ instructions, not seconds, so the same code, games and Python give the same coun
 
 plays 20 (or 0) games of each of the first 4 benchmark cases of the system (bench_hagmi/bench_mwda/bench_warcaster
 cases, seed 11); the games' cost is the difference of the two totals (`grep ^summary: out.N`), start-up excluded.
-`HANGAR_ENGINE=python` measures the pure-Python engine. docs/benchmarks.md, "Session 5", has the figures of issue 16.
+`HANGAR_ENGINE=python` measures the pure-Python engine. docs/benchmarks.md, "Session 5", has
+the figures of the one engine layout.
 """
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Benchmark the MechWarrior: Dark Age battle engine: battles per second on ONE core (issue 6 target).
+"""Benchmark the MechWarrior: Dark Age battle engine: battles per second on ONE core (against its target).
 
 Run from the repository root:  python benchmarks/bench_mwda.py [--games N] [--repeat R] [--no-profile]
 

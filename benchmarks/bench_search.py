@@ -1,4 +1,4 @@
-"""Benchmark the search policies (issue 20 part 3): each game's `<game>-search` against its greedy, mirrored.
+"""Benchmark the search policies: each game's `<game>-search` against its greedy, mirrored.
 
 Run from the repository root:  python benchmarks/bench_search.py [--games N] [--systems hagmi,mwda,warcaster]
                                                                   [--workers W] [--pure]

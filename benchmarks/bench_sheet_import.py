@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Time and memory of importing a spreadsheet of cards (issue 19; docs/benchmarks.md "Spreadsheet import").
+"""Time and memory of importing a spreadsheet of cards (docs/benchmarks.md "Spreadsheet import").
 
 Run from the repository root:  python benchmarks/bench_sheet_import.py [--rows 2000] [--repeat 3]
 

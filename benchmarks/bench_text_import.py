@@ -8,7 +8,7 @@ Each shape is a body of about N bytes (default 2 MiB, the upload limit) of 4 000
 line the reader reads) under one section header, read with a small catalog; prints the best wall time of R runs
 (default 3) and the time per MB. Shapes:
 
-  braces      1 x {"{{{{…{{}        many "{" on a line ending with "}" (issue 13, item 4: 13.8 s per 2 MB before)
+  braces      1 x {"{{{{…{{}        many "{" on a line ending with "}" (13.8 s per 2 MB before)
   nested      1 x {"a":{"a":{…      objects nested as deep as a line allows, never closed
   quoted      1 x {"{":1,"{":1,…x}  braces inside strings, the last character wrong
   spaces      1 x a      …      }   a long run of spaces (regexes that backtrack on them)

@@ -1,4 +1,4 @@
-"""Benchmark the Warcaster simulation engine: games per second on ONE core (issue 7 target: ≥ 200 games/s of
+"""Benchmark the Warcaster simulation engine: games per second on ONE core (target: ≥ 200 games/s of
 two skirmish lists).
 
 Run from the repository root:  python benchmarks/bench_warcaster.py [--games N] [--repeat R] [--no-profile]

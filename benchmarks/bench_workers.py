@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Simulations on Celery workers against the same games played in-process, side by side in one run (issue 4).
+"""Simulations on Celery workers against the same games played in-process, side by side in one run.
 
 Targets: parallel efficiency with 2 workers >= 0.85 of an in-process run of the same games (on a 2-core machine),
 and broker + database overhead <= 5% of a 20 000-game run's time.

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Run every benchmark of docs/benchmarks.md in sequence, with its documented arguments, and print one summary
-table: each target of issues 2-8 and 14 with its anchor, the figure, the ratio to the anchor and met / not met.
+table: each target of docs/benchmarks.md with its anchor, the figure, the ratio to the anchor and met / not met.
 
     .venv/bin/python benchmarks/run_all.py [--only NAME[,NAME...]] [--skip NAME[,...]] [--quick] [--out DIR]
                                            [--postgres postgres://postgres@127.0.0.1:5432] [--redis redis://...]
@@ -65,7 +65,7 @@ class Row:
     met: bool | None  # None: could not tell
 
     def status(self) -> str:
-        if self.goal == "report" and self.met is not False:  # a measure with no target (issue 14)
+        if self.goal == "report" and self.met is not False:  # a measure with no target
             return "measured"
         return {True: "met", False: "**not met**", None: "see log"}[self.met]
 
@@ -202,7 +202,7 @@ def parse_workers(label: str) -> Callable[[str], list[Row]]:
 
 
 def parse_editor(output: str) -> list[Row]:
-    """Issue 14: the actions to build the bundled deck by typing and by pasting, against the mouse alone (the same
+    """The actions to build the bundled deck by typing and by pasting, against the mouse alone (the same
     run); the click-to-panel time against the same request by fetch() (network and server only)."""
     target = "build the bundled 40-card HAGMI deck in the editor: keys + clicks, {mode} (14)"
     try:
@@ -275,7 +275,7 @@ def needs_load(options) -> str | None:
 
 
 def parse_search(output: str) -> list[Row]:
-    """bench_search.py: per system, the search policy's win rate against greedy, mirrored (issue 20: ≥ 60 %)."""
+    """bench_search.py: per system, the search policy's win rate against greedy, mirrored (target: ≥ 60 %)."""
     rows = []
     for system, rate, low, high in re.findall(
             r"^(\w+): \S+-search .*?\n(?:.*\n)*?\s+win rate \(draws half\) ([\d.]+)%, 95 % interval ([\d.]+)%–([\d.]+)%",
@@ -287,7 +287,7 @@ def parse_search(output: str) -> list[Row]:
 
 
 def parse_doctor(output: str) -> list[Row]:
-    """bench_doctor.py: the list doctor's wall time on 1 and 2 processes and the paired interval (issue 20)."""
+    """bench_doctor.py: the list doctor's wall time on 1 and 2 processes and the paired interval."""
     try:
         report = json.loads(output[output.index("{"):])
     except ValueError:

@@ -135,7 +135,7 @@ class SimulationForm(forms.Form):
 
 
 class BatchForm(forms.Form):
-    """A gauntlet or a list doctor (issue 20): a weight for every sample opponent, every other list of yours and the
+    """A gauntlet or a list doctor: a weight for every sample opponent, every other list of yours and the
     newest gallery lists (0: left out), any other gallery list by its link or ID with its weight, the games, the seed
     and both sides' policies; the doctor also takes how many changes to try."""
 

@@ -34,14 +34,14 @@ class GameList(models.Model):
     notes = models.TextField(blank=True)
     visibility = models.CharField(max_length=10, choices=Visibility.choices, default=Visibility.PRIVATE)
     version = models.PositiveIntegerField(default=1)  # optimistic concurrency: bumped by every write
-    # Cached construction check (DESIGN.md §2.3), computed in English against the catalog `catalog_stamp`.
+    # Cached construction check (docs/design.md §2.3), computed in English against the catalog `catalog_stamp`.
     legal = models.BooleanField(default=False)
     error_count = models.PositiveIntegerField(default=0)
     warning_count = models.PositiveIntegerField(default=0)
     validation = models.JSONField(default=dict)
     catalog_stamp = models.CharField(max_length=200, blank=True)
     # The version of each package of its system when the list was last saved ({package slug: version number},
-    # cards.PackageVersion), so that a card changed since then is shown (issue 19); {} for a list saved before.
+    # cards.PackageVersion), so that a card changed since then is shown; {} for a list saved before.
     package_versions = models.JSONField(default=dict, blank=True)
     deleted_at = models.DateTimeField(null=True, blank=True)  # soft delete: in the owner's trash
     forked_from = models.ForeignKey("self", on_delete=models.SET_NULL, null=True, blank=True, related_name="forks")
@@ -110,7 +110,7 @@ class ListRevision(models.Model):
         return f"{self.game_list.slug} r{self.number}"
 
 
-# --- simulations (DESIGN.md §4, docs/simulations.md) ---------------------------------------------------------
+# --- simulations (docs/design.md §4, docs/simulations.md) ---------------------------------------------------------
 
 
 def new_run_id() -> str:
@@ -130,7 +130,7 @@ ACTIVE_STATUSES = (RunStatus.QUEUED, RunStatus.RUNNING)
 
 
 class RunKind(models.TextChoices):
-    """What a run plays: one snapshot (a plain simulation), or a hangar.batch/1 of several (issue 20)."""
+    """What a run plays: one snapshot (a plain simulation), or a hangar.batch/1 of several."""
 
     SIMULATION = "simulation", "Simulation"
     GAUNTLET = "gauntlet", "Gauntlet"

@@ -1,4 +1,4 @@
-"""The message broker, in one place (issue 16): whether it can be reached, publishing a run's chunk tasks, and
+"""The message broker, in one place: whether it can be reached, publishing a run's chunk tasks, and
 pinging the workers. The services (builder.services.simulations) and the health check (builder.api.health) call
 these; nothing else in builder/ talks to the broker.
 """

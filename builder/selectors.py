@@ -195,7 +195,7 @@ def list_cards(document: Any) -> dict[str, list[tuple[str, int]]] | None:
     return cards
 
 
-# What a list downloads as: ?as= → (content type, file suffix). Rosters for BattleScribe / New Recruit (issue 18).
+# What a list downloads as: ?as= → (content type, file suffix). Rosters for BattleScribe / New Recruit.
 EXPORT_KINDS = {"json": ("application/json", "json"), "text": ("text/plain; charset=utf-8", "txt"),
                 "ros": ("application/xml", "ros"), "rosz": ("application/zip", "rosz")}
 
@@ -236,7 +236,7 @@ def roster_exportable(document: dict[str, Any]) -> bool:
 
 
 def list_document(game_list: GameList) -> dict[str, Any]:
-    """The list as a normalised hangar.list/1 document (DESIGN.md §2.2), rebuilt from its entries."""
+    """The list as a normalised hangar.list/1 document (docs/design.md §2.2), rebuilt from its entries."""
     sections: dict[str, list[dict[str, Any]]] = {name: [] for name in system_sections(game_list.system.slug)}
     for entry in game_list.entries.all():  # ordered by position
         item: dict[str, Any] = {"card": entry.card, "qty": entry.qty}
@@ -268,7 +268,7 @@ def package_versions_now(system_slug: str) -> dict[str, int]:
 
 
 def list_card_changes(game_list: GameList) -> dict[str, Any]:
-    """The cards of a list that changed in the catalog since the list was saved (issue 19): for each package whose
+    """The cards of a list that changed in the catalog since the list was saved: for each package whose
     version moved on, the diff of its two versions, kept to the list's cards. {"changed": [{"card", "fields"}],
     "removed": [code], "removed_names": {code: {"name", "name_en"}} (as the version the list was saved against
     named them: the catalog has them no more), "count": n}; nothing for a list saved before versions were
@@ -308,7 +308,7 @@ def list_card_changes(game_list: GameList) -> dict[str, Any]:
 
 
 def validation_compute(document: Any, system_slug: str, lang: str = "en") -> tuple[dict[str, Any], str]:
-    """Validate a document against the current catalog: (DESIGN.md §2.3 result, the stamp it was computed on)."""
+    """Validate a document against the current catalog: (docs/design.md §2.3 result, the stamp it was computed on)."""
     stamp = validation_stamp()
     return validate_list(document, _catalog(system_slug), lang=lang), stamp
 

@@ -26,7 +26,7 @@ urlpatterns = [
     path("data/sources/<int:pk>/", datasources.source_detail, name="data_source"),
     path("data/sources/<int:pk>/check/", datasources.source_check, name="data_source_check"),
     path("data/sources/<int:pk>/import/", datasources.source_import, name="data_source_import"),
-    # the card editor (issue 19 part 2): data editors only
+    # the card editor: data editors only
     path("data/", cardeditor.data_home, name="data_home"),
     path("data/proposals/", cardeditor.proposal_list, name="proposal_list"),
     path("data/proposals/<int:pk>/", cardeditor.proposal_detail, name="proposal_detail"),

@@ -58,7 +58,7 @@ class OpponentAdmin(ReadOnlyAdmin):
         return False
 
 
-# The card editor's rows (issue 19 part 2): written by its pages (/data/), shown here to operators.
+# The card editor's rows: written by its pages (/data/), shown here to operators.
 @admin.register(PackageDraft)
 class PackageDraftAdmin(ReadOnlyAdmin):
     list_display = ["slug", "system", "based_on", "created_by", "updated_at"]

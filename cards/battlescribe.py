@@ -1,5 +1,5 @@
 """BattleScribe data (a game system `.gst`/`.gstz` and its catalogues `.cat`/`.catz`) → a Warcaster
-`hangar.package/1` (issue 18 item 1; docs/data-packages.md "BattleScribe data").
+`hangar.package/1` (docs/data-packages.md "BattleScribe data").
 
 Reading: every file is parsed with defusedxml (no DTD, no entities: an upload cannot expand or fetch anything), then
 checked against the published BattleScribe content model in either version's element order

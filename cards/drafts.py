@@ -1,10 +1,10 @@
-"""The card editor's writes and reads (issue 19 part 2): drafts of a package's next version, proposed corrections,
+"""The card editor's writes and reads: drafts of a package's next version, proposed corrections,
 and the history of both.
 
 A data editor (the `cards.edit_catalog` permission: the "Data editors" group, or staff) edits the cards of a
 package's **draft** — the whole `hangar.package/1` document, started from the package's newest version — then
 **publishes** it: the draft goes through `services.package_import` like any import (every check, one transaction),
-so it becomes the package's next `PackageVersion` and lists that use a changed card say so (issue 19 part 4). A
+so it becomes the package's next `PackageVersion` and lists that use a changed card say so. A
 signed-in user may **propose** a correction to a card; an editor accepts it (the card goes into the draft) or rejects
 it. Every one of these writes a `CatalogChange` with who and when.
 

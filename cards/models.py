@@ -37,7 +37,7 @@ class DataPackage(models.Model):
 
 
 class PackageVersion(models.Model):
-    """Every content a package has had (issue 19): one row per import that changed it, numbered 1, 2, ... per
+    """Every content a package has had: one row per import that changed it, numbered 1, 2, ... per
     package, with the whole `hangar.package/1` document, so that any version can be listed, compared and exported.
     Kept by system and slug, not by the package row, so a version outlives a package replaced under its slug."""
 
@@ -97,7 +97,7 @@ class Format(models.Model):
 
 
 class Opponent(models.Model):
-    """A sample opponent for simulations (used from issue 3 on): goldfish, co-op scenario, sample deck/army."""
+    """A sample opponent for simulations: goldfish, co-op scenario, sample deck/army."""
 
     system = models.ForeignKey(GameSystem, on_delete=models.CASCADE, related_name="opponents")
     package = models.ForeignKey(DataPackage, on_delete=models.CASCADE, related_name="opponents")
@@ -114,7 +114,7 @@ class Opponent(models.Model):
 
 
 class PackageDraft(models.Model):
-    """The next version of a package while data editors work on it (issue 19 part 2): the whole `hangar.package/1`
+    """The next version of a package while data editors work on it: the whole `hangar.package/1`
     document, started from the package's newest version (`based_on`) and published as its next one. One draft per
     package; the catalog does not see it until it is published."""
 
@@ -138,7 +138,7 @@ class PackageDraft(models.Model):
 
 
 class CardProposal(models.Model):
-    """A correction a signed-in user proposes to one card (issue 19 part 2); a data editor accepts it (the card goes
+    """A correction a signed-in user proposes to one card; a data editor accepts it (the card goes
     into the package's draft) or rejects it, with a reply."""
 
     class Status(models.TextChoices):
@@ -167,7 +167,7 @@ class CardProposal(models.Model):
 
 
 class CatalogChange(models.Model):
-    """Every change to the catalog made in the browser, with who and when (issue 19 part 2): a card added, changed
+    """Every change to the catalog made in the browser, with who and when: a card added, changed
     or removed in a draft, a draft published or discarded, a correction proposed, accepted or rejected."""
 
     class Action(models.TextChoices):

@@ -1,4 +1,4 @@
-"""Checks for `hangar.package/1` data packages (DESIGN.md §2.1), run before anything is written.
+"""Checks for `hangar.package/1` data packages (docs/design.md §2.1), run before anything is written.
 
 Zulip style: every `check_*` here only reads and returns a list of error messages; cards.services writes only
 when the list is empty. Messages say where the problem is (file, line/column, card code, field) and what was
@@ -287,7 +287,7 @@ def check_against_schema(data: dict, validator: Draft202012Validator) -> list[st
 
 
 def check_shape(data: dict) -> list[str]:
-    """What the import code relies on, in case a schema is looser than the contract (DESIGN.md §2.1)."""
+    """What the import code relies on, in case a schema is looser than the contract (docs/design.md §2.1)."""
     errors = []
     for key, limit in (("slug", SLUG_MAX), ("version", VERSION_MAX), ("title", TITLE_MAX)):
         errors += _check_text(data.get(key), f'field "{key}"', limit, required=True)
@@ -339,7 +339,7 @@ def check_engine_cards(data: dict) -> list[str]:
 
 
 # The Warcaster factions a package may name without declaring them (the packages written before factions became
-# package data, issue 18); "mercenary" and "universal" (cyphers) need no declaration either.
+# package data); "mercenary" and "universal" (cyphers) need no declaration either.
 LEGACY_FACTIONS = {"warcaster": frozenset({"iron-star-alliance", "marcher-worlds", "aeternus-continuum", "empyreans"})}
 ANY_PACKAGE_FACTIONS = frozenset({"mercenary", "universal"})
 

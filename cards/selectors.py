@@ -181,7 +181,7 @@ def package_document(system_slug: str, slug: str) -> dict | None:
         "formats": list(package.formats.order_by("id").values_list("data", flat=True)),
         "opponents": list(package.opponents.order_by("id").values_list("data", flat=True)),
     }
-    # What has no rows — the factions a Warcaster package declares (issue 18), its description — comes from the
+    # What has no rows — the factions a Warcaster package declares, its description — comes from the
     # version kept for this content, so that the document is the one imported (a sheet of the same cards imports as
     # "unchanged", and keeps the description).
     kept = (PackageVersion.objects.filter(system__slug=system_slug, slug=slug, sha256=package.sha256)
@@ -197,7 +197,7 @@ _FACTIONS: dict[str, tuple[str, dict[str, dict[str, str]]]] = {}
 
 
 def declared_factions(system_slug: str) -> dict[str, dict[str, str]]:
-    """The factions the loaded packages of a system declare (issue 18: a Warcaster package names its factions with
+    """The factions the loaded packages of a system declare (a Warcaster package names its factions with
     ja/en names, a BattleScribe import one per catalogue): {slug: {"name": ja, "name_en": en}}. They have no rows of
     their own, so they come from each loaded package's current version; cached per process like the catalog."""
     stamp = catalog_stamp()

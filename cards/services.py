@@ -1,4 +1,4 @@
-"""Writes to the catalog: importing data packages (DESIGN.md §2.1, §2.4).
+"""Writes to the catalog: importing data packages (docs/design.md §2.1, §2.4).
 
 Zulip style: check everything first (cards.package_validation), then write in one transaction. A bad package
 changes nothing. Re-importing a package slug replaces its cards, formats and opponents; lists keep their entries
@@ -212,7 +212,7 @@ def sheet_import(raw: bytes, *, filename: str, system: str, slug: str, dry_run: 
         "formats": (current or {}).get("formats", []),
         "opponents": (current or {}).get("opponents", []),
     }
-    for key in ("description", "factions"):  # a package's description and declared factions (issue 18) stay
+    for key in ("description", "factions"):  # a package's description and declared factions stay
         if current and current.get(key):
             data[key] = current[key]
     status = "dry run"

@@ -1,4 +1,4 @@
-"""Cards as a spreadsheet: one row per card, one column per field (issue 19, docs/data-packages.md "Spreadsheets").
+"""Cards as a spreadsheet: one row per card, one column per field (docs/data-packages.md "Spreadsheets").
 
 No public data file exists for HAGMI! or MechWarrior: Dark Age, so players type real cards into spreadsheets. This
 module reads such a sheet (CSV, TSV as pasted from a spreadsheet, or .xlsx) into the cards of a `hangar.package/1`

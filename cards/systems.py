@@ -1,4 +1,4 @@
-"""The game systems Hangar knows, as plain data for cards/ and builder/ (DESIGN.md §2.2): a view of the registry
+"""The game systems Hangar knows, as plain data for cards/ and builder/ (docs/design.md §2.2): a view of the registry
 of game systems (rules_engine/systems.py), which is the one place a game is declared.
 
 SYSTEMS maps slug -> {"name", "name_ja", "sections"}; SECTION_LABELS maps a section key -> {"ja", "en"}.

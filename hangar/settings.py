@@ -235,7 +235,7 @@ elif CACHE_URL:
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
-# Celery: background simulations (issue 4, docs/simulations.md). Embedded default: kombu's filesystem transport
+# Celery: background simulations (docs/simulations.md). Embedded default: kombu's filesystem transport
 # under var/broker (HANGAR_BROKER_DIR), no extra service; production: CELERY_BROKER_URL=redis://...
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "filesystem://")
 BROKER_DIR = Path(os.environ.get("HANGAR_BROKER_DIR", VAR_DIR / "broker"))

@@ -1,4 +1,4 @@
-"""Batches: one run of several simulations that share a seed (issue 20) — a gauntlet and the list doctor.
+"""Batches: one run of several simulations that share a seed — a gauntlet and the list doctor.
 
 A **batch** (`hangar.batch/1`) is a list of *legs*, each a complete `hangar.snapshot/1`, all played for the same
 number of games with the same run seed:

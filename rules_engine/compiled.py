@@ -1,4 +1,4 @@
-"""The game engines compiled to C with mypyc: the same games to the bit, 2-4 times as fast (issues 3, 6, 7).
+"""The game engines compiled to C with mypyc: the same games to the bit, 2-4 times as fast.
 
 The engines are plain Python and always work as such. At set-up (`python3 dev.py run` / `test`, or by hand:
 `python -m rules_engine.compiled build`) the modules listed in PACKAGES are compiled with mypyc (part of mypy,

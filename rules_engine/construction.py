@@ -3,8 +3,8 @@
     from rules_engine.construction import validate_list, RULES
     result = validate_list(doc, catalog, lang="en")
 
-`doc` is a `hangar.list/1` document (DESIGN.md §2.2) straight from untrusted JSON; `catalog` is the
-`rules_engine.core.catalog.Catalog` of the system the caller picked. The result is exactly the DESIGN.md §2.3
+`doc` is a `hangar.list/1` document (docs/design.md §2.2) straight from untrusted JSON; `catalog` is the
+`rules_engine.core.catalog.Catalog` of the system the caller picked. The result is exactly the docs/design.md §2.3
 shape: {"legal", "system", "format", "violations": [{"code", "severity", "rule", "message", "section", "cards"}],
 "summary"}. `validate_list` never raises for JSON-shaped input: every malformed part becomes a violation.
 

@@ -71,7 +71,7 @@ class Change:
     (rules_engine.simulation.list_size: cards for HAGMI, units and cyphers for Warcaster, units for MWDA): -1, +1,
     0 for a swap. `sizes` names the sections whose count changed, (section, before, after) — a HAGMI removal from the
     兵器 deck leaves 19 instead of 20. `points` is (before, after) when the list's validation summary reports a point
-    total (MWDA's `points`, DESIGN.md §2.3) and the change moves it, else None. `label(lang)` puts both in words.
+    total (MWDA's `points`, docs/design.md §2.3) and the change moves it, else None. `label(lang)` puts both in words.
     """
 
     kind: str

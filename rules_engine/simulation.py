@@ -1,7 +1,7 @@
 """Simulations as data in, mergeable summary out: the one entry point for the `simulate` command and Celery.
 
 A **snapshot** (`hangar.snapshot/1`) is everything a worker needs to play a list, frozen at submit time, so that a
-worker on any machine plays it without the database (DESIGN.md §4):
+worker on any machine plays it without the database (docs/design.md §2.6, §4.2):
 
     {
       "schema": "hangar.snapshot/1",
@@ -178,7 +178,7 @@ class BaseSimulator:
         except ValueError as exc:
             raise SimulationInputError(f"policy: {exc}") from None
         opponent_policy = policy
-        if snapshot.get("opponent_policy") not in (None, ""):  # a different player on the other side (issue 20)
+        if snapshot.get("opponent_policy") not in (None, ""):  # a different player on the other side
             try:
                 opponent_policy = get_policy(self.policy_name(snapshot.get("opponent_policy")))
             except ValueError as exc:
@@ -264,7 +264,7 @@ def _load_builtin_simulators() -> None:
 
 
 def snapshot_hash(snapshot: Mapping[str, Any]) -> str:
-    """sha256 of the canonical JSON of a snapshot: identical requests share a stored result (DESIGN.md §4)."""
+    """sha256 of the canonical JSON of a snapshot: identical requests share a stored result (docs/design.md §4.2)."""
     canonical = json.dumps(snapshot, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 

@@ -1,4 +1,4 @@
-"""The registry of game systems: the ONE way into a game for everything outside rules_engine (issue 16).
+"""The registry of game systems: the ONE way into a game for everything outside rules_engine.
 
     from rules_engine.systems import SYSTEMS, system
     game = system("hagmi")
@@ -49,7 +49,7 @@ class GameSystem:
     can_be_targeted: Callable[..., Any] | None = None
     simulator_module: str = ""
     # The opponent kind of "another list, played by a policy" (HAGMI deck, MWDA army, Warcaster force): a gauntlet's
-    # opponent made from any list (issue 20) is {"kind": this, "list": the hangar.list/1 document}.
+    # opponent made from any list is {"kind": this, "list": the hangar.list/1 document}.
     list_opponent_kind: str = ""
     # The engine's own reader of one card: raises CardDataError (rules_engine.core.catalog) when the engine could
     # not play it. The package importer runs it on every card, so a skill, effect or weapon is defined once.

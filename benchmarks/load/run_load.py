@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Load test (issue 8): locust users against gunicorn + PostgreSQL + Redis + real Celery workers, on this machine.
+"""Load test: locust users against gunicorn + PostgreSQL + Redis + real Celery workers, on this machine.
 
     python3 benchmarks/load/run_load.py [--users 50] [--spawn-rate 10] [--duration 60]
         [--worker-class gthread|sync] [--workers N] [--threads 4] [--keep-alive 5] [--celery-concurrency 1]

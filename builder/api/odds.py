@@ -1,4 +1,4 @@
-"""POST /api/odds/ — exact draw odds for a HAGMI! list (issue 3): "P(at least k of these among the first n)"."""
+"""POST /api/odds/ — exact draw odds for a HAGMI! list: "P(at least k of these among the first n)"."""
 from __future__ import annotations
 
 from drf_spectacular.utils import extend_schema, inline_serializer

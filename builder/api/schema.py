@@ -2,8 +2,8 @@
 DEFAULT_SCHEMA_CLASS).
 
 Some error statuses do not come from a view's own code but from how it is set up, so each view's `extend_schema`
-would have to repeat them (and would forget them on the next endpoint). Found by the API fuzz run (tests/fuzz,
-issue #8), which checks every answer against this schema. Added to each operation when its view can give them:
+would have to repeat them (and would forget them on the next endpoint). Found by the API fuzz run (tests/fuzz),
+which checks every answer against this schema. Added to each operation when its view can give them:
 
 - 403 when the view reads credentials: a wrong token or session is refused whatever the endpoint;
 - 404 on a paginated index: `?page=` past the last page (or not a page number);

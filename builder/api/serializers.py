@@ -14,7 +14,7 @@ from cards.systems import SYSTEMS
 
 LIST_DOCUMENT_SCHEMA = {
     "type": "object",
-    "description": "A hangar.list/1 document (DESIGN.md §2.2, docs/list-formats.md).",
+    "description": "A hangar.list/1 document (docs/design.md §2.2, docs/list-formats.md).",
     "required": ["schema", "system", "sections"],
     "properties": {
         "schema": {"type": "string", "enum": ["hangar.list/1"]},
@@ -72,7 +72,7 @@ class ListDocumentField(JSONValueField):
     """A hangar.list/1 document, passed untouched to the services (they give the precise errors)."""
 
 
-# --- validation result (DESIGN.md §2.3) ---------------------------------------------------------------------
+# --- validation result (docs/design.md §2.3) ---------------------------------------------------------------------
 
 
 class ViolationSerializer(serializers.Serializer):
@@ -89,7 +89,7 @@ class ValidationResultSerializer(serializers.Serializer):
     system = serializers.CharField()
     format = serializers.CharField(allow_null=True)
     violations = ViolationSerializer(many=True)
-    summary = serializers.DictField(child=serializers.IntegerField(), help_text="per system, see DESIGN.md §2.3")
+    summary = serializers.DictField(child=serializers.IntegerField(), help_text="per system, see docs/design.md §2.3")
 
 
 # --- lists --------------------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Simulations REST API (DESIGN.md §4, docs/simulations.md): start a run, watch it, read its result, cancel it.
+"""Simulations REST API (docs/design.md §4, docs/simulations.md): start a run, watch it, read its result, cancel it.
 
 Thin: serializers shape input and output, builder.services.simulations decides. Runs are owner-only: another
 user's run is a 404. Errors (400 bad input, 429 limits, 503 broker down) come from the services and are shaped by

@@ -1,4 +1,4 @@
-"""Lists REST API (DESIGN.md §2.5, docs/api.md). Thin: parse the request, call a selector or a service, serialize.
+"""Lists REST API (docs/design.md §2.5, docs/api.md). Thin: parse the request, call a selector or a service, serialize.
 
 Errors are raised by the services/selectors and shaped by builder.api.errors.exception_handler.
 """
@@ -113,7 +113,7 @@ class BodySizeLimitMixin:
 
 
 class ValidateView(BodySizeLimitMixin, APIView):
-    """The body is a hangar.list/1 document; the answer is exactly the DESIGN.md §2.3 validation result."""
+    """The body is a hangar.list/1 document; the answer is exactly the docs/design.md §2.3 validation result."""
 
     permission_classes = [AllowAny]
     parser_classes = [JSONBodyParser]

@@ -1,4 +1,4 @@
-"""Read and write lists in the `hangar.list/1` JSON format (DESIGN.md §2.2).
+"""Read and write lists in the `hangar.list/1` JSON format (docs/design.md §2.2).
 
 `parse_list_json` checks the STRUCTURE only (list.schema.json plus a few checks JSON Schema cannot say) and
 returns the list in normalised form; card codes are not looked up here: an unknown code is kept and reported

@@ -1,4 +1,4 @@
-"""The importer's messages in English and Japanese, by message code (issue 15).
+"""The importer's messages in English and Japanese, by message code.
 
 A `ListIssue` keeps its English `message` (what the API answers, unchanged) and also its `code` and `params`, so a
 page can show the same problem in the page's language, once: `render(code, params, lang)` gives the sentence

@@ -1,5 +1,5 @@
-"""BattleScribe / New Recruit rosters (`.ros`, zipped `.rosz`) in and out of Hangar lists (issue 18 items 2 and 3;
-docs/list-formats.md "BattleScribe rosters").
+"""BattleScribe / New Recruit rosters (`.ros`, zipped `.rosz`) in and out of Hangar lists
+(docs/list-formats.md "BattleScribe rosters").
 
 A roster is read against the Warcaster packages imported from BattleScribe data (cards/battlescribe.py): each card
 and format of such a package keeps its BattleScribe id (`bs_id`) and what a roster's selection of it carries

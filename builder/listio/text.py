@@ -85,7 +85,7 @@ def _bare_label(line: str) -> str | None:
     None when the line starts with a digit or a bracket. `line` is one stripped line (no "\\n").
 
     What `^(?P<label>[^\\d\\[\\]].*?)\\s*(?:\\(\\s*\\d+\\s*\\)|[:：])?$` matched, found without that pattern's
-    backtracking, which was quadratic on a long run of spaces inside a line (issue 13).
+    backtracking, which was quadratic on a long run of spaces inside a line.
     """
     if not line or line[0].isdecimal() or line[0] in "[]":
         return None
@@ -104,7 +104,7 @@ def _code_suffix(text: str) -> tuple[str, str] | None:
     `text` is stripped.
 
     What `^(?P<name>.*?)\\s*\\((?P<code>[^()]*)\\)$` matched, found without that pattern's backtracking, which was
-    quadratic on a long run of spaces (issue 13).
+    quadratic on a long run of spaces.
     """
     if not text.endswith(")"):
         return None
@@ -372,7 +372,7 @@ def _options_start(rest: str) -> int | None:
     outside them, are the same whichever "{" the object started at. Hence if any suffix `rest[p:]` is a JSON
     object, p is the "{" that the final "}" closes when brackets are matched from the right outside strings, and no
     other suffix is one. One pass over the reversed line (None when the brackets do not match); the caller decodes
-    that one suffix to check it (json.loads at every "{" was quadratic: issue 13).
+    that one suffix to check it (json.loads at every "{" was quadratic).
     """
     text = rest[::-1]  # the line read from the right; a '"' is escaped when backslashes FOLLOW it here
     depth, position = 0, 0

@@ -1,4 +1,4 @@
-"""Repair lists stored with lone surrogates (issue 13, item 2; docs/security.md, "Text that cannot be stored").
+"""Repair lists stored with lone surrogates (docs/security.md, "Text that cannot be stored").
 
 Before the fix, a JSON "\\udfff" escape in an entry's options reached the database: on SQLite a JSON column stores
 it escaped, so the list, its entries and revision 1 were committed, and from then on every page and API answer

@@ -1,4 +1,4 @@
-"""Gauntlet and list doctor runs (issue 20) on the simulation workers (docs/simulations.md, "Gauntlet and doctor
+"""Gauntlet and list doctor runs on the simulation workers (docs/simulations.md, "Gauntlet and doctor
 runs in the workers").
 
 A gauntlet plays one list against several weighted opponents; the doctor plays the list and up to K single changes

@@ -1,4 +1,4 @@
-"""Simulation runs (DESIGN.md §4, docs/simulations.md): submit, play chunks on Celery workers, merge, cancel, watchdog.
+"""Simulation runs (docs/design.md §4, docs/simulations.md): submit, play chunks on workers, merge, cancel, watchdog.
 
 Zulip style: `check_*` validates and raises (nothing written), then one transaction writes, and the Celery
 messages are published on commit with ids only. A run of G games is cut into chunks of `run.chunk_size` games, chosen
@@ -86,7 +86,7 @@ def check_policy(policy: Any) -> str:
 
 
 def check_opponent_policy(opponent_policy: Any) -> str | None:
-    """Who plays the other side (issue 20): None or "" = the list's policy plays both sides (kept out of the
+    """Who plays the other side: None or "" = the list's policy plays both sides (kept out of the
     snapshot, so such runs hash as before)."""
     if opponent_policy is None or opponent_policy == "":
         return None

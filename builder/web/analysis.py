@@ -1,4 +1,4 @@
-"""The analysis page and a replay's steps as positions (issue 17, docs/positions.md).
+"""The analysis page and a replay's steps as positions (docs/positions.md).
 
 `/analysis/` loads a position (hangar.position/1: pasted, uploaded, or one of the examples) and shows its board
 (the replay's board of each game: the HAGMI board, the MWDA/Warcaster table), whose decision it is and its legal

@@ -1,4 +1,4 @@
-"""Gauntlet and list doctor pages (issue 20): start one from a list, read its rows, apply a change.
+"""Gauntlet and list doctor pages: start one from a list, read its rows, apply a change.
 
 A gauntlet plays the list against several weighted opponents (the sample ones and your other lists); the doctor
 screens single changes on the same seeds, confirms the leaders on fresh ones and gives each a verdict. Both are simulation runs (builder.services), watched on the

@@ -1,4 +1,4 @@
-"""The card editor (issue 19 part 2): data editors edit the cards of a package's draft in forms drawn from the
+"""The card editor: data editors edit the cards of a package's draft in forms drawn from the
 system's schema (builder/web/cardform.py), with live checks and a preview of the card as the catalog draws it, and
 publish the draft as the package's next version; signed-in users propose corrections, which editors accept or reject.
 

@@ -1,4 +1,4 @@
-"""The card editor's form (issue 19 part 2), drawn from the system's JSON Schema (cards/schemas/<system>.schema.json),
+"""The card editor's form, drawn from the system's JSON Schema (cards/schemas/<system>.schema.json),
 so that it follows every field a package may hold and nothing else:
 
 - a card's own kind (HAGMI `category`, MWDA and Warcaster `kind`) chooses which fields it has (the schema's

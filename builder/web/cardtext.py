@@ -451,14 +451,14 @@ def weapon_rows(data: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 
 def other_qualities(item: Mapping[str, Any]) -> list[str]:
-    """A weapon's qualities the engine does not know (a BattleScribe import keeps them by name: issue 18)."""
+    """A weapon's qualities the engine does not know (a BattleScribe import keeps them by name)."""
     found = item.get("other_qualities")
     return [str(q) for q in found if isinstance(q, str) and q] if isinstance(found, list) else []
 
 
 def not_modelled(data: Mapping[str, Any]) -> list[str]:
-    """The names of the rules, qualities and cypher effects of a card the simulator plays only in part (issue 18:
-    `not_modelled`, the text is kept), then its weapons' unmodelled qualities not named already."""
+    """The names of the rules, qualities and cypher effects of a card the simulator plays only in part
+    (`not_modelled`, the text is kept), then its weapons' unmodelled qualities not named already."""
     found = data.get("not_modelled")
     out = [str(name) for name in found if isinstance(name, str) and name] if isinstance(found, list) else []
     for weapon in [data, *[w for w in data.get("weapons") or [] if isinstance(w, Mapping)]]:

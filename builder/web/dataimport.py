@@ -1,4 +1,4 @@
-"""The staff data import page (issue 18 item 1, issue 19 part 1): BattleScribe data or a spreadsheet of cards from
+"""The staff data import page: BattleScribe data or a spreadsheet of cards from
 the browser, previewed, then imported on a confirm.
 
 Thin: converting, checking and importing are cards.services (`battlescribe_preview`, `battlescribe_upload_import`,

@@ -118,7 +118,7 @@ def card_rows(cards, system_slug: str) -> list[dict]:
              "category_label": vocabulary.label(system_slug, "category", c.category),
              "side_label": vocabulary.label(system_slug, "frame", c.data.get("frame")) if c.data.get("frame")
              else vocabulary.label(system_slug, "faction", c.faction) if c.faction else "",
-             "partial": cardtext.not_modelled(c.data)}  # played only in part (issue 18): the catalog's marker
+             "partial": cardtext.not_modelled(c.data)}  # played only in part: the catalog's marker
             for c in cards]
 
 
@@ -157,7 +157,7 @@ def card_detail(request: HttpRequest, system: str, code: str) -> HttpResponse:
         "weapons": cardtext.weapon_rows(card.data), "stats": cardtext.stat_rows(card.data),
         "odds": weaponodds.panel(game_system(system), card.data, cat.cards, request.GET.get("target")),
         "rules_text": cardtext.rules_text(card.data), "not_modelled": cardtext.not_modelled(card.data),
-        "my_proposals": drafts.proposals_by(request.user, system, code),  # the card editor (issue 19 part 2)
+        "my_proposals": drafts.proposals_by(request.user, system, code),  # the card editor
     })
 
 
@@ -208,7 +208,7 @@ def card_odds(request: HttpRequest, system: str, code: str) -> HttpResponse:
 
 @require_http_methods(["GET", "HEAD"])
 def package_detail(request: HttpRequest, system: str, slug: str) -> HttpResponse:
-    """A data package's versions (issue 19), newest first, and what changed between two of them (?from=&to=, by
+    """A data package's versions, newest first, and what changed between two of them (?from=&to=, by
     default the newest and the one before): the cards added, removed and changed, with the fields in words."""
     game = system_or_404(system)
     versions = list(package_versions(system, slug))

@@ -105,5 +105,5 @@ def rows(system: str, cards: QuerySet[Card] | list[Card], cat: Catalog) -> list[
                       "category": card.category, "kind": vocabulary.label(system, "category", card.category),
                       "section": p.default_section(system, card.data), "text": text,
                       "has_text": bool(text["facts"] or text["lines"] or text["text"]), "tip": p.dom_id(card.code),
-                      "partial": cardtext.not_modelled(card.data)})  # played only in part (issue 18)
+                      "partial": cardtext.not_modelled(card.data)})  # played only in part
     return found

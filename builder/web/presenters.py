@@ -412,7 +412,7 @@ def text_examples() -> list[dict[str, str]]:
 
 def card_changes(game_list: Any, cat: Catalog) -> dict[str, Any]:
     """The cards of a list changed in the catalog since it was saved (selectors.list_card_changes), in words: each
-    card's name and the fields that changed (issue 19)."""
+    card's name and the fields that changed."""
     found = selectors.list_card_changes(game_list)
     return {
         "count": found["count"],

@@ -198,7 +198,7 @@ def with_names(run: SimulationRun, user, known: dict[tuple[str, str], str] | Non
 
 
 def is_batch_run(run: SimulationRun) -> bool:
-    """A gauntlet or list doctor run (issue 20), not a run against one opponent."""
+    """A gauntlet or list doctor run, not a run against one opponent."""
     return getattr(run, "kind", "simulation") in ("gauntlet", "doctor")
 
 

@@ -432,7 +432,7 @@ def label(system: str, field: str, value: Any) -> str:
 
 
 def package_faction(system: str, slug: str) -> str:
-    """A faction a loaded package declares (issue 18: Warcaster packages name their factions, a BattleScribe import
+    """A faction a loaded package declares (Warcaster packages name their factions, a BattleScribe import
     one per catalogue), by its name in the UI language; "" when no package declares it."""
     from cards.selectors import declared_factions  # the catalog's reads; imported here, vocabulary is imported early
 

@@ -1,4 +1,4 @@
-"""Catalog REST API (DESIGN.md §2.5): thin read-only views over cards.selectors."""
+"""Catalog REST API (docs/design.md §2.5): thin read-only views over cards.selectors."""
 from __future__ import annotations
 
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -102,7 +102,7 @@ class CardDetailView(RetrieveAPIView):
         return card
 
 
-# --- package versions (issue 19) -----------------------------------------------------------------------------
+# --- package versions -----------------------------------------------------------------------------
 
 MAX_VERSION_NUMBER = 2**31 - 1
 

@@ -1,4 +1,4 @@
-"""The data-editor role (issue 19 part 2): a "Data editors" group holding cards.edit_catalog. An operator makes a
+"""The data-editor role: a "Data editors" group holding cards.edit_catalog. An operator makes a
 user an editor by adding them to it (the admin site, or `manage.py grant_editor USERNAME`)."""
 from django.db import migrations
 

@@ -343,7 +343,7 @@ class RuleSet:
     # --- validation --------------------------------------------------------------------------------------------
 
     def validate(self, doc: Any, catalog: Catalog, lang: str = "en") -> dict[str, Any]:
-        """Check a `hangar.list/1` document; returns the DESIGN.md §2.3 result. Never raises on JSON input."""
+        """Check a `hangar.list/1` document; returns the docs/design.md §2.3 result. Never raises on JSON input."""
         ctx, problems = self.read(doc, catalog)
         violations = [(0, v) for v in problems]
         for rank, rule in enumerate(self.rules, start=1):

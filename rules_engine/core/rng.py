@@ -2,7 +2,7 @@
 
 There is no module-level or global randomness anywhere in the engine. A run has one integer seed; each game
 gets its own generator derived from `(run seed, game index)`, so a game's course does not depend on which
-worker plays it, in which chunk, or what ran before it in the same process (DESIGN.md §3, §4).
+worker plays it, in which chunk, or what ran before it in the same process (docs/design.md §3.2, §4.2).
 
 Seeds are derived with SHA-256 over a canonical encoding of the parts, never with `hash()` (which is salted
 per process for strings), so they are the same on every machine, Python version and process.

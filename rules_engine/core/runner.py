@@ -1,4 +1,4 @@
-"""Run many seeded games and fold their records into one mergeable `Summary` (DESIGN.md §4).
+"""Run many seeded games and fold their records into one mergeable `Summary` (docs/design.md §3.3).
 
 Game i of a run seeded S always plays with `game_rng(S, i)` (or, given `plan_for`, with `plan_for(S, i)`: the
 game's deal, seat and streams, rules_engine.core.seats), so its record does not depend on the chunk or worker that

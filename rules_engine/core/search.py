@@ -1,4 +1,4 @@
-"""A search policy for any engine: flat Monte Carlo over determinized, truncated greedy rollouts (issue 20).
+"""A search policy for any engine: flat Monte Carlo over determinized, truncated greedy rollouts.
 
 At a decision with at least two legal actions the policy
 

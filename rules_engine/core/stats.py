@@ -6,7 +6,7 @@ them plus the number of games. `wilson_interval` gives a confidence interval for
 
 Reproducibility. Every stat is exact integer arithmetic, so merging is exactly associative and commutative: the
 summary of a run is the same, bit for bit, however its games are cut into chunks and in whatever order the
-chunks are merged (issue 13 item 8: a run's chunk size follows the measured cost of its games, so two runs of
+chunks are merged (a run's chunk size follows the measured cost of its games, so two runs of
 the same question may be cut differently and must still give identical bytes). A `Mean` turns its exact sums
 into floats only when read (`mean`, `m2`, `variance`, `stddev`), each correctly rounded from the exact value.
 `to_dict()` rounds those floats to 6 decimal places (and 10 significant digits) for display.
@@ -296,7 +296,7 @@ class Histogram:
 
 
 class PerGame:
-    """One character per game, by game index (a game's outcome for paired comparisons, issue 20: the list doctor
+    """One character per game, by game index (a game's outcome for paired comparisons: the list doctor
     compares each game of a changed list with the same game, same seed, of the list as it is).
 
     Kept as runs of consecutive indices {start: "wld..."}; merging two disjoint sets of games is a union, so it is

@@ -1,4 +1,4 @@
-"""The HAGMI! board at the end of each turn, for the replay page (rules_engine.replay, issue 15).
+"""The HAGMI! board at the end of each turn, for the replay page (rules_engine.replay).
 
 A card game has no table to draw from the event log alone (an armament's unit, a refuel's source, a refit's new
 uid are not in it), so the replay plays the game again and looks at the state between decisions (rules_engine.replay):

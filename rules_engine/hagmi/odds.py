@@ -1,10 +1,10 @@
-"""Exact draw odds for a HAGMI! list (issue 3): "P(at least k of these cards among the first n drawn from 兵器)".
+"""Exact draw odds for a HAGMI! list: "P(at least k of these cards among the first n drawn from 兵器)".
 
 Answered exactly with the multivariate hypergeometric distribution (rules_engine/core/hypergeom.py), not by
 sampling. The 兵器 (weapons) and 作戦 (tactics) decks are shuffled separately (RULES.md §1.3), so each question is
 about one deck. The opening hand draws 2 from each (option `opening_split` = 2/2).
 
-"By turn t" (issue 14) adds the draw steps (兵站) of your first t turns to the opening hand: each rolls 2 dice, a
+"By turn t" adds the draw steps (兵站) of your first t turns to the opening hand: each rolls 2 dice, a
 die of 1–3 draws 1 from 作戦 and 4–6 from 兵器, doubles draw 1 more from that deck (RULES.md §1.3, game.py
 `_logistics_draw`), so the number of cards a deck gives by turn t is itself random. Its exact distribution is
 counted over the 36 faces of each roll, and the answer is the exact mixture Σ P(k cards) · P(hit among the first k).

@@ -1,4 +1,4 @@
-"""HAGMI! positions (`hangar.position/1`, issue 17): `dump(state)` writes a HagmiState as a position document and
+"""HAGMI! positions (`hangar.position/1`): `dump(state)` writes a HagmiState as a position document and
 `load(doc, cards, rng)` builds one back (rules_engine/positions.py is the shared envelope; docs/positions.md
 "HAGMI!" is the format).
 

@@ -1,4 +1,4 @@
-"""HAGMI! simulations: play a list against a sample opponent many times and report how it did (issue 3).
+"""HAGMI! simulations: play a list against a sample opponent many times and report how it did.
 
 Registered with rules_engine.simulation as the "hagmi" simulator. Player 0 plays the list with the chosen
 policy; a `deck` opponent is played by the same policy, the 機獣 side (`coop`) and the `goldfish` by the rules.

@@ -1,4 +1,4 @@
-"""The actions of a MechWarrior: Dark Age battle, as typed records (issue 16).
+"""The actions of a MechWarrior: Dark Age battle, as typed records.
 
 Each record is a `typing.NamedTuple` whose first field `kind` is the action's name, so it equals, hashes, sorts
 and serialises to JSON exactly like the bare tuple it stands for (`Shoot("shoot", 3, 7, 0) == ("shoot", 3, 7, 0)`):

@@ -1,4 +1,4 @@
-"""MechWarrior: Dark Age simulations: play an army against a sample opponent many times (issue 6).
+"""MechWarrior: Dark Age simulations: play an army against a sample opponent many times.
 
 Registered with rules_engine.simulation as the "mwda" simulator. Player 0 plays the list with the chosen
 policy; an `army` opponent is played by the same policy, a `goldfish` never gets an order.

@@ -6,7 +6,7 @@ sorts and serialises to JSON exactly like the bare tuple it stands for (`Attack(
 engine builds them with the constructor functions below (`attack(3, 1)`), which hand out one shared record per
 distinct action: a record is immutable and equal by value, and making a tuple subclass instance costs several
 times a bare tuple (`tuple.__new__`, a GC-tracked subtype object): made anew for every legal-action listing they
-cost 7 % of a compiled game (callgrind, issue 16). The shared records are kept in lists indexed by the actions'
+cost 7 % of a compiled game (callgrind). The shared records are kept in lists indexed by the actions'
 uids (a dict keyed by the whole tuple cost as much again in hashing); uids are small and per game, so the lists
 stay short. A phase with a single legal action is played
 automatically.

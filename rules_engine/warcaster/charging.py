@@ -13,7 +13,7 @@ So a player does one of three things:
 - recall (回収): any amount of arc from its units on the table and its gates, from as many of them as it likes,
   back to its pool. With option `charging_recall` "any" (the seed) each `Recall` takes 1 arc and the phase goes
   on (phase "recall": only recalls, or `END`); a charge is no longer possible once arc is recalled ("or").
-  "one_holder" (the engine's reading before issue 17): one recall takes all the arc of one holder and ends the phase;
+  "one_holder" (the engine's earlier reading): one recall takes all the arc of one holder and ends the phase;
 - nothing (`PASS`).
 
 Where recalled arc goes is not in the seed: the engine's arc pool [interpretation, deployment.py], which the

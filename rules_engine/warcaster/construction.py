@@ -317,7 +317,7 @@ class WarjackPoints(Rule):
             yield self.violation("W5.hardpoints", section=FORCE, cards=[entry.code, *known], names=names,
                                  value=plain(", ".join(f"{count} {slot}" for slot, count in slots.items())))
         elif slots and not fits_hardpoints([ctx.card(code).get("hardpoints") for code in known], slots):
-            # W5 with hardpoints (BattleScribe data, issue 18): each weapon takes one free hardpoint it fits
+            # W5 with hardpoints (BattleScribe data): each weapon takes one free hardpoint it fits
             yield self.violation("W5.hardpoints", section=FORCE, cards=[entry.code, *known], names=names,
                                  value=plain(", ".join(f"{count} {slot}" for slot, count in slots.items())))
 

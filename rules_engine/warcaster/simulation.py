@@ -1,4 +1,4 @@
-"""Warcaster simulations: play a force against a sample opponent many times and report how it did (issue 7).
+"""Warcaster simulations: play a force against a sample opponent many times and report how it did.
 
 Registered with rules_engine.simulation as the "warcaster" simulator. Player 0 plays the list with the chosen
 policy; a `force` opponent is played by the same policy; the `goldfish` never acts (the rules play it).

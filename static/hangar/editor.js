@@ -1,4 +1,4 @@
-/* The list editor (templates/lists/edit.html), issue 14. Vanilla JS on top of htmx; the page works without it (every
+/* The list editor (templates/lists/edit.html). Vanilla JS on top of htmx; the page works without it (every
    button posts the form). What it adds:
    - the card search box: Enter adds the highlighted card (the first found unless ↑/↓ chose another), a number typed
      first adds that many ("3 補給");

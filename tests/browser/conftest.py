@@ -6,7 +6,7 @@ async-safety check is relaxed while the browser runs (the ORM calls here are pla
 
 Every page a test opens runs under the site's Content-Security-Policy, and any violation it reports (a
 `securitypolicyviolation` event, or Chromium's "Content Security Policy" console error, which a page without
-JavaScript still logs) FAILS the test at teardown, naming the page and the directive (issue 13, item 12).
+JavaScript still logs) FAILS the test at teardown, naming the page and the directive.
 """
 from __future__ import annotations
 

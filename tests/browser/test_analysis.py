@@ -1,4 +1,4 @@
-"""Positions in a browser (issue 17): the analysis page loads an example of each game, an action is played with the
+"""Positions in a browser: the analysis page loads an example of each game, an action is played with the
 real pointer, games are simulated from the position; on a replay, "from this turn on" follows the step control and
 "Simulate from here" shows the odds beside the run's. At 1280 and 390 px, in English and Japanese: nothing covers a
 control and no page scrolls sideways."""

@@ -1,4 +1,4 @@
-"""The card editor in a browser (issue 19 part 2): a data editor adds a HAGMI unit with a 2×2 firepower and an
+"""The card editor in a browser: a data editor adds a HAGMI unit with a 2×2 firepower and an
 on-attack skill — the checks run as they type, the preview draws the card — changes the firepower of a card a
 player's list uses, and publishes the draft; the list's page then says the card changed. With the real pointer, at
 1280 and 390 px, in English and Japanese: nothing covers a control and no page scrolls sideways

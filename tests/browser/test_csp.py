@@ -1,4 +1,4 @@
-"""Issue 13, item 12: every kind of page works in a real browser under the site's Content-Security-Policy
+"""Every kind of page works in a real browser under the site's Content-Security-Policy
 (docs/security.md), in English and in Japanese. The `new_page` fixture fails a test on any CSP violation; each page
 here is also checked for doing its job (scripts ran, charts drawn, htmx swapped, Swagger UI rendered, replay stepped,
 the browsable API's menus open, the Django admin signs in and shows its lists and forms).
@@ -47,7 +47,7 @@ def finished_run(owner, game_list, opponent: str, games: int):
 
 
 @pytest.mark.parametrize("language", ["en", "ja"])
-def test_item12_every_kind_of_page_works_under_the_content_security_policy(site, new_page, make_user, published,
+def test_every_kind_of_page_works_under_the_content_security_policy(site, new_page, make_user, published,
                                                                            language):
     owner = make_user("csp-owner")
     staff = make_user("csp-staff")
@@ -141,7 +141,7 @@ def test_item12_every_kind_of_page_works_under_the_content_security_policy(site,
     expect(page.locator("#result_list")).to_be_visible()
 
 
-def test_item12_the_browser_tests_catch_a_csp_violation(site, browser):
+def test_the_browser_tests_catch_a_csp_violation(site, browser):
     """The fixture's watcher records a violation, both as a `securitypolicyviolation` event and on the console: an
     inline style attribute and an inline script put into a real page are blocked and reported."""
     context = browser.new_context()

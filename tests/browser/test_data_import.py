@@ -1,4 +1,4 @@
-"""The staff data import page in a browser (issue 18 item 1, issue 19 part 1): a staff member uploads a file that is
+"""The staff data import page in a browser: a staff member uploads a file that is
 not BattleScribe data and sees the refusal, then the BattleScribe fixture zip, sees the preview, confirms with the
 real pointer and lands on the package's page with what the import did. At 1280 and 390 px, in English and
 Japanese: nothing covers a control and no page scrolls sideways (HANGAR_SCREENSHOTS=/folder keeps a picture of

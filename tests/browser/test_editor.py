@@ -1,4 +1,4 @@
-"""Issue 14, part A1: the list editor in a real Chromium, with the real pointer (locator.click(), never force=True or
+"""The list editor in a real Chromium, with the real pointer (locator.click(), never force=True or
 dispatch_event for a click). Each flow runs at one width and language, varied across the flows so that both widths
 (1280×900, 390×844; the paste at 1024×768) and both languages are played with the pointer; every editor at every width
 in both languages is the layout walk's (tests/browser/test_layout.py), every word in both languages the every-word
@@ -341,7 +341,7 @@ def test_build_a_warcaster_force_with_a_warjack_loadout_with_the_mouse_only(site
 @pytest.mark.parametrize("size,language", [((390, 844), "ja")], ids=["ja-390x844"])
 def test_w11_a_warjacks_weapon_odds_open_in_its_entry_and_follow_the_chosen_target(site, new_page, make_user, size,
                                                                                      language):
-    """W11 (issue 18 item 4): the editor shows the exact odds of a force entry's weapons, a warjack's chosen weapons
+    """W11: the editor shows the exact odds of a force entry's weapons, a warjack's chosen weapons
     (options.weapons) included, in a panel the entry opens (the card page's own presenter and template, loaded by
     htmx); choosing another target reloads it and leaves the draft clean; nothing covers a control and the legality
     panel keeps its own column (1280) or comes below the draft (390); no sideways scroll."""

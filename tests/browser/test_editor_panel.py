@@ -1,4 +1,4 @@
-"""Issue 14, part A2, in a real Chromium with the real pointer (locator.click(), never force=True or dispatch_event),
+"""The editor's panel in a real Chromium with the real pointer (locator.click(), never force=True or dispatch_event),
 at 1280×900 and 390×844: filter the editor's picker, open a card's text, see the counters and the exact draw odds
 follow the draft, draw a sample hand twice and get two hands.
 

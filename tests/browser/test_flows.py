@@ -1,4 +1,4 @@
-"""The issue 5 scenarios in a real browser: sign up, build a legal HAGMI deck, share, import, simulate, privacy,
+"""A player's main scenarios in a real browser: sign up, build a legal HAGMI deck, share, import, simulate, privacy,
 escaping. Each test stands alone (fresh database through the live server)."""
 from __future__ import annotations
 

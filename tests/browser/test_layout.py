@@ -1,6 +1,6 @@
-"""Issue 14, Tests: every page of the permission matrix (tests/security/test_permission_matrix.py), as every actor
-who may open it, and the same kinds of page for MWDA and Warcaster, at 1280×900, 1024×768 and 390×844 in a real
-Chromium, in English, and again in Japanese at 390×844:
+"""The layout of every page: every page of the permission matrix (tests/security/test_permission_matrix.py),
+as every actor who may open it, and the same kinds of page for MWDA and Warcaster, at 1280×900, 1024×768 and
+390×844 in a real Chromium, in English, and again in Japanese at 390×844:
 
 - no element covers an interactive control: each visible a, button, input, select, textarea, summary and focusable
   [tabindex] is scrolled into view, and the element at the centre of its first box (document.elementFromPoint) must

@@ -1,4 +1,4 @@
-"""Issue 14, part B, in a real browser at desktop (1280×900) and phone (390×844) widths, with the real pointer and
+"""List and catalog pages in a real browser at desktop (1280×900) and phone (390×844) widths, with the real pointer and
 keyboard: the catalog's filters in the address bar and after a reload or Back, no page wider than a phone, the
 tournament sheet's player and event, fork's confirmation, and no 404 for the favicon."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Replays in a browser (issue 15): a game of each system (HAGMI, MWDA, Warcaster) steps forward and back with the
+"""Replays in a browser: a game of each system (HAGMI, MWDA, Warcaster) steps forward and back with the
 real pointer at 1280 and 390 px in English and Japanese; the step label, the board or table and the report follow;
 nothing covers a control and the page never scrolls sideways. Without JavaScript the final board shows."""
 from __future__ import annotations

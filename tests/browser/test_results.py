@@ -1,4 +1,4 @@
-"""Issue 15, result pages in a real Chromium: a finished run of each game, in Japanese and English, at 1280 and
+"""Result pages in a real Chromium: a finished run of each game, in Japanese and English, at 1280 and
 390 px, shows every chart of its result drawn (canvases with pixels on them, inside the window), titled
 "<list> vs <opponent>" in the page's language, with each chart's number table opened by a real pointer click on
 "Numbers" / 「数値」, and the page never scrolls sideways; without JavaScript the charts are their number tables."""

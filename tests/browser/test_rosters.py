@@ -1,5 +1,5 @@
 """A Warcaster player brings a BattleScribe / New Recruit roster in through the import page and takes the list back
-out with the list page's "Download for BattleScribe / New Recruit" (issue 18 items 2 and 3), with the real pointer at
+out with the list page's "Download for BattleScribe / New Recruit", with the real pointer at
 desktop and phone widths, in English and Japanese: the downloaded roster reads back to the same list."""
 from __future__ import annotations
 

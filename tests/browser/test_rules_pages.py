@@ -1,4 +1,4 @@
-"""Issue 15, the rules pages in a real Chromium: each game's rules page in Japanese and English at 1280 and 390 px
+"""The rules pages in a real Chromium: each game's rules page in Japanese and English at 1280 and 390 px
 shows its Markdown rendered (no `**`, no backtick outside code), its source tags as badges with their meaning (and
 a legend of them), a construction table whose headers read on one line at the desktop width and whose rows stack
 inside the window on a phone, and never scrolls sideways; the API codes open from a labelled details with the real

@@ -163,7 +163,7 @@ def test_validate_accepts_only_json(catalogs, anon_client):
 
 
 def test_a_lost_database_connection_is_a_json_503_with_retry_after(catalogs, owner_client, monkeypatch):
-    """A database restart mid-request (issue 8 faults) answers 503 + Retry-After in the API's error shape, and the
+    """A database restart mid-request (a fault) answers 503 + Retry-After in the API's error shape, and the
     pages a short 503 text, never a 500 page."""
     from django.db import OperationalError
 

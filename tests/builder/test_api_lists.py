@@ -213,7 +213,7 @@ def test_fork_by_another_user(create_list, other, other_client, visibility, expe
         fork = response.json()
         assert fork["owner"] == "other" and fork["visibility"] == "private"
         assert fork["forked_from"] == source["slug"] and fork["name"] == f"Copy of {source['name']}"
-        assert fork["document"] == {**source["document"], "name": fork["name"]}  # the same list, renamed (issue 14)
+        assert fork["document"] == {**source["document"], "name": fork["name"]}  # the same list, renamed
         assert fork["slug"] != source["slug"] and fork["version"] == 1
         assert GameList.objects.get(slug=fork["slug"]).revisions.get().author == other
 

@@ -1,4 +1,4 @@
-"""POST /api/odds/: exact draw odds for a saved or posted HAGMI! list (issue 3)."""
+"""POST /api/odds/: exact draw odds for a saved or posted HAGMI! list."""
 import json
 from pathlib import Path
 

@@ -1,4 +1,4 @@
-"""POST /api/validate/: a list JSON in, exactly the DESIGN.md §2.3 result out, no account needed."""
+"""POST /api/validate/: a list JSON in, exactly the docs/design.md §2.3 result out, no account needed."""
 from __future__ import annotations
 
 import json

@@ -1,4 +1,4 @@
-"""Gauntlet and list doctor runs on the simulation machinery (issue 20; builder.services.batches): the rows equal
+"""Gauntlet and list doctor runs on the simulation machinery (builder.services.batches): the rows equal
 separate plain runs with the same seed, the doctor's baseline equals the plain run, a change is applied as a new
 revision, chunks stored twice change nothing, bad input is a 400 naming the field. No worker process: chunks are
 played by direct calls (tests.support.simulations.play_all), in any order."""

@@ -1,5 +1,5 @@
 """POST /api/gauntlets/, POST /api/doctor/, POST /api/simulations/{id}/apply/ and the `kind` and `opponent_policy`
-of /api/simulations/ (issue 20): shapes, 400s with a message naming the field, owner-only apply. No worker process."""
+of /api/simulations/: shapes, 400s with a message naming the field, owner-only apply. No worker process."""
 from __future__ import annotations
 
 import pytest

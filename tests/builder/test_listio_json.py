@@ -1,4 +1,4 @@
-"""hangar.list/1 JSON reader and writer (DESIGN.md §2.2, docs/list-formats.md)."""
+"""hangar.list/1 JSON reader and writer (docs/design.md §2.2, docs/list-formats.md)."""
 import json
 
 import pytest

@@ -1,4 +1,4 @@
-"""A warjack's loadout (its entry's cortex and weapons options) in the text format's own words (issue 14 item 7):
+"""A warjack's loadout (its entry's cortex and weapons options) in the text format's own words:
 
     1 軽ウォージャック ハヤテ
       コーテックス: 戦術コルテックス

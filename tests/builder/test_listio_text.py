@@ -124,7 +124,7 @@ def test_a_name_with_braces_is_not_taken_for_options():
 
 
 def test_bare_code_in_parentheses_keeps_a_card_the_catalog_does_not_know():
-    """A list that uses a removed card keeps its entries (DESIGN.md §2.1); validation reports list.unknown_card."""
+    """A list that uses a removed card keeps its entries (docs/design.md §2.1); validation reports list.unknown_card."""
     assert read("System: hagmi\n[兵器]\n2 (XX-999)")["sections"]["weapons"] == [{"card": "XX-999", "qty": 2}]
 
 
@@ -333,7 +333,7 @@ def test_export_writes_unknown_codes_and_options():
         "force": [{"card": "WC-010", "qty": 1, "options": {"weapons": ["WC-040"], "cortex": "WC-030"}},
                   {"card": "WC-010", "qty": 1, "options": {"note": "x", "cortex": "WC-030"}},
                   {"card": "WC-999", "qty": 1}]}})
-    assert export_list_text(doc, CATALOGS["warcaster"]).splitlines()[2:] == [  # a loadout in words (issue 14)
+    assert export_list_text(doc, CATALOGS["warcaster"]).splitlines()[2:] == [  # a loadout in words
         "[フォース]", "1 タイタン級シャーシ", "  コルテックス: 猟犬コルテックス", "  武器: 重機関砲",
         '1 タイタン級シャーシ {"cortex": "WC-030", "note": "x"}', "1 (WC-999)"]
 
@@ -394,7 +394,7 @@ def test_round_trip_of_an_empty_list_keeps_every_section():
 
 
 def test_every_problem_has_its_words_in_japanese_too():
-    """Issue 15: a page shows an importer problem in its own language (ListIssue.words), said once: the English
+    """A page shows an importer problem in its own language (ListIssue.words), said once: the English
     message of the API is unchanged, the page's words have no "line N:" and no "did you mean", the Japanese no
     English sentence."""
     from builder.listio.messages import TEMPLATES

@@ -1,5 +1,5 @@
 """Saving a list (POST /api/lists/) and validating one (POST /api/validate/) judge a document's envelope by the
-same checks (builder.listio.check_envelope and builder.selectors.system_with_cards, issue 16): whatever one refuses
+same checks (builder.listio.check_envelope and builder.selectors.system_with_cards): whatever one refuses
 before reading the cards, the other refuses too, naming the same place. Inside the envelope they differ on purpose:
 validation reports a malformed entry as a violation, a save refuses it (tests/builder/test_api_validate.py)."""
 from __future__ import annotations

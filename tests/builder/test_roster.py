@@ -1,4 +1,4 @@
-"""BattleScribe / New Recruit rosters in and out (issue 18 items 2 and 3, builder/listio/roster.py), against the
+"""BattleScribe / New Recruit rosters in and out (builder/listio/roster.py), against the
 package made from Hangar's own BattleScribe test files (tests/cards/fixtures/battlescribe/): exported rosters are
 valid against the roster XSD, name the catalogue's own ids, costs and categories, and read back to the same list;
 every problem of a roster read in is reported with its element path, entries by name and id."""

@@ -1,4 +1,4 @@
-"""BattleScribe rosters through the commands, the API and the pages (issue 18 items 2 and 3): `check_list` and
+"""BattleScribe rosters through the commands, the API and the pages: `check_list` and
 `simulate` take a .ros/.rosz, `export_list FILE --as ros|rosz|text|json [--out]` converts any accepted list file,
 `GET /api/lists/{id}/export/?as=ros|rosz` downloads a roster (a list naming a card that is not loaded gets a clear
 400 naming it; a list of any game names the data Hangar exports), the import API and page take .ros/.rosz, and the list page offers the download."""

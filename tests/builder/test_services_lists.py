@@ -100,7 +100,7 @@ def test_fork_copies_document_and_notes_into_a_private_list(saved, other):
     fork = services.list_fork(game_list=saved, user=other)
     assert fork.owner == other and fork.visibility == "private" and fork.forked_from == saved
     copied, original = selectors.list_document(fork), selectors.list_document(saved)
-    assert copied.pop("name") == f"Copy of {original.pop('name')}"  # the fork is named as a copy (issue 14 item 9)
+    assert copied.pop("name") == f"Copy of {original.pop('name')}"  # the fork is named as a copy
     assert copied == original and fork.notes == "n"
 
 

@@ -1,4 +1,4 @@
-"""`manage.py simulate` (DESIGN.md §2.4): same seed, same summary byte for byte, whatever --workers is."""
+"""`manage.py simulate` (docs/design.md §2.4): same seed, same summary byte for byte, whatever --workers is."""
 import json
 from io import StringIO
 from pathlib import Path
@@ -95,7 +95,7 @@ def test_simulate_list_opponents_explains_a_database_that_is_not_set_up(db, monk
 
 
 def test_a_gauntlet_prints_a_row_per_opponent_equal_to_its_plain_run(bundled, tmp_path):
-    """Issue 20: several --opponent (with weights) and --opponent-list; each row is the plain run, same seed."""
+    """Several --opponent (with weights) and --opponent-list; each row is the plain run, same seed."""
     other = ROOT / "cards/packages/hagmi/lists/sample-vanguard.json"
     args = [str(LIST), "--opponent", "sample-fortress=3", "--opponent", "goldfish", "--opponent-list", f"{other}=1",
             "--games", "40", "--seed", "8", "--json"]

@@ -1,4 +1,4 @@
-"""Issue 13 item 8: chunk sizes follow the measured cost of a game, and a list far beyond any format is refused.
+"""Chunk sizes follow the measured cost of a game, and a list far beyond any format is refused.
 
 Was: a list with a huge deck (960 entries × qty 999) made each chunk of the simulator's fixed size (4 000 HAGMI games
 against the goldfish, about 0.9 s a game at that size) run into the 60 s soft limit and fail, and a user could keep
@@ -98,7 +98,7 @@ def exact_json(summary: Summary) -> str:
         (8.0, 1, 1),  # a single game longer than 5 s is a chunk by itself
     ],
 )
-def test_item8_chunk_size_follows_measured_game_cost(toy, monkeypatch, seconds_per_game, probe_games, chunk_size):
+def test_chunk_size_follows_measured_game_cost(toy, monkeypatch, seconds_per_game, probe_games, chunk_size):
     clock = slow_games(monkeypatch, "toy", seconds_per_game)
     snapshot = toy_snapshot()
     assert engine.chunk_size_for(snapshot) == engine.CHUNK_SIZE == 500  # the simulator's size: the ceiling
@@ -115,7 +115,7 @@ def test_item8_chunk_size_follows_measured_game_cost(toy, monkeypatch, seconds_p
     assert estimated <= 5.0 or size == 1
 
 
-def test_item8_a_slow_snapshot_run_is_cut_by_its_measured_size_and_equals_the_in_process_result(
+def test_a_slow_snapshot_run_is_cut_by_its_measured_size_and_equals_the_in_process_result(
     toy, owner, published, monkeypatch, django_capture_on_commit_callbacks
 ):
     games = 1000
@@ -136,7 +136,7 @@ def test_item8_a_slow_snapshot_run_is_cut_by_its_measured_size_and_equals_the_in
     assert [chunk.games for chunk in stored] == [32] * 31 + [8]
 
 
-def test_item8_the_stored_chunk_size_is_what_workers_and_the_watchdog_use(
+def test_the_stored_chunk_size_is_what_workers_and_the_watchdog_use(
     toy, owner, published, monkeypatch, django_capture_on_commit_callbacks
 ):
     slow_games(monkeypatch, "toy", 2**-4)
@@ -156,7 +156,7 @@ def test_item8_the_stored_chunk_size_is_what_workers_and_the_watchdog_use(
     assert [args for args, _ in published] == [(run.pk, 0), (run.pk, 1), (run.pk, 2)]
 
 
-def test_item8_a_reused_result_keeps_the_chunk_size_and_needs_no_probe(toy, owner, other, published, monkeypatch):
+def test_a_reused_result_keeps_the_chunk_size_and_needs_no_probe(toy, owner, other, published, monkeypatch):
     slow_games(monkeypatch, "toy", 2**-4)
     first = services.simulation_start(user=owner, snapshot=toy_snapshot(), games=100, seed=SEED)
     play_all(first)
@@ -170,7 +170,7 @@ def test_item8_a_reused_result_keeps_the_chunk_size_and_needs_no_probe(toy, owne
     assert (copy.chunk_size, copy.chunks_total) == (32, 4)
 
 
-def test_item8_a_run_stored_before_measured_sizes_is_cut_as_before(toy, owner, published):
+def test_a_run_stored_before_measured_sizes_is_cut_as_before(toy, owner, published):
     run = services.simulation_start(user=owner, snapshot=toy_snapshot(), games=1200, seed=SEED)
     SimulationRun.objects.filter(pk=run.pk).update(chunk_size=None)  # as the migration leaves older rows
     run.refresh_from_db()
@@ -181,7 +181,7 @@ def test_item8_a_run_stored_before_measured_sizes_is_cut_as_before(toy, owner, p
     assert run.status == RunStatus.DONE and run.result == engine.simulate(run.snapshot, games=1200, seed=SEED)
 
 
-def test_item8_a_first_game_that_raises_is_a_400_at_submit(toy, owner, published, monkeypatch):
+def test_a_first_game_that_raises_is_a_400_at_submit(toy, owner, published, monkeypatch):
     def broken(self, prepared, game_index, rng):
         raise KeyError("speed")
 
@@ -193,7 +193,7 @@ def test_item8_a_first_game_that_raises_is_a_400_at_submit(toy, owner, published
     assert not SimulationRun.objects.exists() and published == []
 
 
-def test_item8_the_real_probe_costs_the_request_a_fraction_of_a_second():
+def test_the_real_probe_costs_the_request_a_fraction_of_a_second():
     """Real clock, real engine: the probe stops after PROBE_SECONDS or PROBE_MAX_GAMES games (no speed asserted)."""
     cost = engine.measure_game_cost(bundled_hagmi_snapshot("sample-vanguard", "goldfish"), seed=SEED)
     assert 1 <= cost.games <= engine.PROBE_MAX_GAMES
@@ -206,7 +206,7 @@ def test_item8_the_real_probe_costs_the_request_a_fraction_of_a_second():
     (500, 0.0103, 194),  # a 24-unit MWDA army (about 10 ms a battle): 5.2 s → 2 s
     (250, 0.002, 250),  # a large Warcaster force: 0.5 s, kept
 ])
-def test_item8_chunk_size_for_cost_of_real_lists(ceiling, seconds_per_game, expected):
+def test_chunk_size_for_cost_of_real_lists(ceiling, seconds_per_game, expected):
     size = engine.chunk_size_for_cost(ceiling, seconds_per_game)
     assert size == expected
     assert size == ceiling or 1.0 <= size * seconds_per_game <= 5.0
@@ -215,7 +215,7 @@ def test_item8_chunk_size_for_cost_of_real_lists(ceiling, seconds_per_game, expe
 # --- exact merging: any chunking, the same bytes ------------------------------------------------------------
 
 
-def test_item8_means_merge_exactly_whatever_the_chunking():
+def test_means_merge_exactly_whatever_the_chunking():
     rng = random.Random(8)
     values = [rng.gauss(1e6, 3.5) if i % 3 else rng.randint(0, 40) / rng.randint(1, 7) for i in range(3000)]
     results = set()
@@ -237,7 +237,7 @@ def test_item8_means_merge_exactly_whatever_the_chunking():
     assert merged.mean == float(exact_mean)  # correctly rounded from the exact sum
 
 
-def test_item8_a_mean_stored_before_exact_sums_is_read_as_its_floats():
+def test_a_mean_stored_before_exact_sums_is_read_as_its_floats():
     old = {"type": "mean", "count": 3, "mean": 2.5, "m2": 0.5, "stddev": 0.5}  # no "exact": an older chunk row
     mean = Mean.from_dict(old)
     assert (mean.count, mean.mean, mean.m2) == (3, 2.5, 0.5)
@@ -250,7 +250,7 @@ def test_item8_a_mean_stored_before_exact_sums_is_read_as_its_floats():
         Mean.from_dict({**old, "exact": {"sum": 1, "squares": 9, "scale": 5000}})
 
 
-def test_item8_real_games_merge_to_the_same_bytes_whatever_the_chunk_size():
+def test_real_games_merge_to_the_same_bytes_whatever_the_chunk_size():
     """HAGMI records a float per game (damage per turn): chunks of any size, merged in any order, are one run."""
     snapshot = bundled_hagmi_snapshot("sample-vanguard", "goldfish")
     games = 300
@@ -265,7 +265,7 @@ def test_item8_real_games_merge_to_the_same_bytes_whatever_the_chunk_size():
         assert engine.simulate(snapshot, games=games, seed=SEED, chunk_size=size) == expected
 
 
-def test_item8_local_processes_give_the_same_result_with_a_measured_chunk_size():
+def test_local_processes_give_the_same_result_with_a_measured_chunk_size():
     snapshot = bundled_hagmi_snapshot("sample-vanguard", "goldfish")
     expected = engine.simulate(snapshot, games=200, seed=SEED)
     assert engine.simulate(snapshot, games=200, seed=SEED, workers=2, chunk_size=30) == expected
@@ -279,7 +279,7 @@ def test_item8_local_processes_give_the_same_result_with_a_measured_chunk_size()
     ("mwda", "army", 100, "units"),
     ("warcaster", "force", 150, "units and cyphers"),
 ])
-def test_item8_each_system_has_a_list_size_limit_far_beyond_its_formats(system, section, limit, noun):
+def test_each_system_has_a_list_size_limit_far_beyond_its_formats(system, section, limit, noun):
     assert engine.simulator_for(system).max_list_size == limit
 
     def snapshot(qty):
@@ -294,7 +294,7 @@ def test_item8_each_system_has_a_list_size_limit_far_beyond_its_formats(system, 
     assert f"{limit + 1} {noun}" in str(refused.value) and f"at most {limit} {noun}" in str(refused.value)
 
 
-def test_item8_huge_deck_is_refused_for_simulation(hagmi_catalog, owner, published, monkeypatch):
+def test_huge_deck_is_refused_for_simulation(hagmi_catalog, owner, published, monkeypatch):
     """The issue's list: 400 `simulation.list_too_large` naming the size and the limit; nothing played or written."""
     from tests.builder.conftest import client_for
 
@@ -320,7 +320,7 @@ def test_item8_huge_deck_is_refused_for_simulation(hagmi_catalog, owner, publish
     assert not SimulationRun.objects.exists() and published == []
 
 
-def test_item8_huge_deck_is_refused_on_the_simulate_page(hagmi_catalog, owner, published):
+def test_huge_deck_is_refused_on_the_simulate_page(hagmi_catalog, owner, published):
     saved = services.list_create(owner=owner, document=huge_hagmi_doc(), visibility="private")
     client = Client()
     client.force_login(owner)
@@ -333,7 +333,7 @@ def test_item8_huge_deck_is_refused_on_the_simulate_page(hagmi_catalog, owner, p
     assert not SimulationRun.objects.exists()
 
 
-def test_item8_huge_deck_is_refused_by_the_simulate_command(hagmi_catalog, tmp_path: Path):
+def test_huge_deck_is_refused_by_the_simulate_command(hagmi_catalog, tmp_path: Path):
     path = tmp_path / "huge.json"
     path.write_text(json.dumps(huge_hagmi_doc()), encoding="utf-8")
     with pytest.raises(CommandError) as refused:
@@ -349,7 +349,7 @@ def test_item8_huge_deck_is_refused_by_the_simulate_command(hagmi_catalog, tmp_p
 @pytest.mark.services
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("worker_count", [1, 2])
-def test_item8_real_workers_play_a_measured_chunk_size_to_the_in_process_result(
+def test_real_workers_play_a_measured_chunk_size_to_the_in_process_result(
     workers, worker_count, monkeypatch  # noqa: F811  (the real-worker fixture of tests/services/conftest.py)
 ):
     """A slow snapshot (as the probe sees it) cut into 16 chunks of 64 on 1 and 2 real workers: exactly the

@@ -1,5 +1,5 @@
 """/api/simulations/ and /api/health/: shapes, owner-only permissions, limits as 429, broker down as 503
-(issue 4, docs/simulations.md). The real HAGMI simulator on the builder test catalog; no worker process."""
+(docs/simulations.md). The real HAGMI simulator on the builder test catalog; no worker process."""
 from __future__ import annotations
 
 import pytest

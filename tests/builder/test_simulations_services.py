@@ -1,5 +1,5 @@
 """builder.services.simulations called directly: chunking, exactly-once storage and merge, reuse, limits,
-cancel, broker failures and the watchdog (DESIGN.md §4, issue 4). No worker process: chunks are played by
+cancel, broker failures and the watchdog (docs/design.md §4). No worker process: chunks are played by
 direct calls; tests/services/ runs the same code on real Celery workers."""
 from __future__ import annotations
 

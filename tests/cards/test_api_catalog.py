@@ -1,4 +1,4 @@
-"""Catalog REST API (DESIGN.md §2.5): systems, formats, opponents, card search and card detail."""
+"""Catalog REST API (docs/design.md §2.5): systems, formats, opponents, card search and card detail."""
 from __future__ import annotations
 
 import pytest

@@ -1,4 +1,4 @@
-"""BattleScribe data → a Warcaster package (issue 18 item 1; cards/battlescribe.py, docs/data-packages.md
+"""BattleScribe data → a Warcaster package (cards/battlescribe.py, docs/data-packages.md
 "BattleScribe data"), on Hangar's own small files in tests/cards/fixtures/battlescribe/ (make_fixtures.py)."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Spreadsheets of cards (issue 19): `import_cards FILE --system S --package SLUG [--dry-run]` and `export_cards`.
+"""Spreadsheets of cards: `import_cards FILE --system S --package SLUG [--dry-run]` and `export_cards`.
 
 A sheet becomes a package's cards only when every row passes the checks a package import runs; every bad cell is
 reported with its row, column and value, and nothing is written. The bundled packages go out as sheets and come

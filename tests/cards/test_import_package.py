@@ -1,4 +1,4 @@
-"""Package import (DESIGN.md §2.1, §2.4): check everything first, then write in one transaction."""
+"""Package import (docs/design.md §2.1, §2.4): check everything first, then write in one transaction."""
 from __future__ import annotations
 
 import json
@@ -331,7 +331,7 @@ def test_import_package_command_on_missing_file(tmp_path):
         call_command("import_package", str(tmp_path / "nope.json"))
 
 
-# --- the engine's own card readers (issue 16: a skill is defined once, by the engine that plays it) ----------
+# --- the engine's own card readers (a skill is defined once, by the engine that plays it) ----------
 
 
 def test_the_importer_runs_the_engines_own_card_reader(hagmi_package, monkeypatch):

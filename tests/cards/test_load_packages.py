@@ -1,4 +1,4 @@
-"""`manage.py load_packages` (DESIGN.md §2.4): every bundled package, idempotent, one line per package."""
+"""`manage.py load_packages` (docs/design.md §2.4): every bundled package, idempotent, one line per package."""
 from __future__ import annotations
 
 import json

@@ -1,4 +1,4 @@
-"""Package versions (issue 19, part 3): every import that changes a package keeps its content as the next
+"""Package versions: every import that changes a package keeps its content as the next
 version; GET /api/packages/, /api/packages/{system}/{slug}/versions/, .../versions/{n}/ (the hangar.package/1
 document of that version) and .../diff/?from=A&to=B (cards added, removed and changed, with the fields)."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Fixtures for the API fuzz run (issue #8): the OpenAPI schema loaded from the running app, a small world of
+"""Fixtures for the API fuzz run: the OpenAPI schema loaded from the running app, a small world of
 users, lists, revisions and simulation runs for the generated requests to hit, and the request tally."""
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ from tests.support.sizes import sized
 # (docs/testing.md, "Sizes"). HANGAR_FUZZ_EXAMPLES=300 (or more) for a longer local session.
 EXAMPLES = int(os.environ.get("HANGAR_FUZZ_EXAMPLES") or sized(4, 16))
 SEED = int(os.environ.get("HANGAR_FUZZ_SEED", "8"))  # another seed, other requests (a longer local session)
-MIN_REQUESTS = 1000  # the CI target of issue #8; test_api_fuzz.py fails if fewer requests were sent
+MIN_REQUESTS = 1000  # the CI target of the fuzz run; test_api_fuzz.py fails if fewer requests were sent
 
 
 @dataclass

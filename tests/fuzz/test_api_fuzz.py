@@ -1,4 +1,4 @@
-"""API fuzzing (issue #8): schemathesis generates requests for every operation of /api/schema/, anonymous and
+"""API fuzzing: schemathesis generates requests for every operation of /api/schema/, anonymous and
 signed in, and checks each answer: never a 5xx, and always a documented status code, content type and body.
 docs/api.md ("Fuzzing") says how to run a longer session."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Regressions for the bugs the API fuzz run found (issue #8, tests/fuzz/test_api_fuzz.py): each was a 500 or an
+"""Regressions for the bugs the API fuzz run found (tests/fuzz/test_api_fuzz.py): each was a 500 or an
 answer the schema did not document; each is now a clear 4xx naming the field, on SQLite and on PostgreSQL (which
 refuses NUL characters in text and integers past its column types)."""
 from __future__ import annotations

@@ -466,7 +466,7 @@ def paths_of(value: Any, prefix: tuple = ()) -> list[tuple]:
     return found
 
 
-# --- text that cannot be stored (issue 13, item 2; docs/security.md) -------------------------------------------
+# --- text that cannot be stored (docs/security.md) -------------------------------------------
 
 # A lone surrogate: what a JSON "\udfff" escape decodes to. No database, template or UTF-8 answer can hold it.
 LONE_SURROGATES = st.characters(min_codepoint=0xD800, max_codepoint=0xDFFF)

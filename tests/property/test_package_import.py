@@ -1,4 +1,4 @@
-"""Property tests of package import (cards.services, DESIGN.md §2.1, docs/data-packages.md).
+"""Property tests of package import (cards.services, docs/design.md §2.1, docs/data-packages.md).
 
 Whatever it is given — any JSON value, any bytes, a bundled package with one value changed, dropped or
 duplicated — `package_import` / `package_import_file` either import it or raise PackageError whose messages name

@@ -1,4 +1,4 @@
-"""Property tests of the spreadsheet import (cards.services.sheet_import, issue 19): whatever sheet it is given —
+"""Property tests of the spreadsheet import (cards.services.sheet_import): whatever sheet it is given —
 any bytes, any grid of cells, the bundled cards' sheet with one cell changed — it either imports the cards or raises
 SheetError whose every problem is a sentence (with a row where it is about a row); a refused sheet writes nothing,
 and nothing but SheetError is ever raised."""

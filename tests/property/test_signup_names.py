@@ -1,7 +1,7 @@
-"""Issue 13 item 6, as a property: a sign-up with ANY name that Django folds (NFKC, then compared without case) to a
-taken one is refused with "That username is taken." — never a 500 IntegrityError — and any name at all gives a
-clear answer (201 or 400 with the field), never an exception. Full-width letters (ａｌｉｃｅ), mathematical
-alphanumerics (𝐚𝐥𝐢𝐜𝐞), ligatures (ﬁ), circled and superscript forms all fold."""
+"""Sign-up names that fold to a taken one, as a property: a sign-up with ANY name that Django folds (NFKC, then
+compared without case) to a taken one is refused with "That username is taken." — never a 500 IntegrityError — and
+any name at all gives a clear answer (201 or 400 with the field), never an exception. Full-width letters
+(ａｌｉｃｅ), mathematical alphanumerics (𝐚𝐥𝐢𝐜𝐞), ligatures (ﬁ), circled and superscript forms all fold."""
 from __future__ import annotations
 
 import unicodedata

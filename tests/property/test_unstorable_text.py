@@ -1,10 +1,10 @@
-"""Property tests of text that cannot be stored (issue 13, item 2; docs/security.md, "Text that cannot be stored"),
-and of the text reader's linear search for options (item 4).
+"""Property tests of text that cannot be stored (docs/security.md, "Text that cannot be stored"),
+and of the text reader's linear search for options.
 
 A lone surrogate (what a JSON "\\udfff" escape decodes to) anywhere in a list — a card code, the name, an option
 key or value, a section name — is refused by every reader with ListFormatError naming its path or line, and the
 error itself can be sent as UTF-8: never UnicodeEncodeError, never a 500, nothing written. The same for a package
-(PackageError naming card and field). Item 4: the one-pass search for a line's options finds exactly what trying
+(PackageError naming card and field). The one-pass search for a line's options finds exactly what trying
 json.loads at every "{" found, and the linear replacements of two backtracking patterns match them exactly.
 """
 from __future__ import annotations
@@ -205,7 +205,7 @@ def test_every_endpoint_answers_400_and_writes_nothing_for_a_lone_surrogate(bund
     assert _writes() == before, "a refused request wrote something"
 
 
-# --- item 4: the one-pass search for options finds what trying every "{" found --------------------------------------
+# --- the one-pass search for options finds what trying every "{" found --------------------------------------
 
 
 def split_by_trying_every_brace(rest: str) -> tuple[str, dict[str, Any] | None] | None:
@@ -249,7 +249,7 @@ def option_lines(draw) -> str:
 
 @given(rest=option_lines())
 @examples(400)
-def test_item4_the_options_found_in_one_pass_are_those_trying_every_brace_found(rest):
+def test_the_options_found_in_one_pass_are_those_trying_every_brace_found(rest):
     expected = split_by_trying_every_brace(rest)
     index = text_reader.CardIndex.of(NAME_NOBODY_HAS)
     try:
@@ -270,7 +270,7 @@ HEADER_TEXT = st.lists(st.sampled_from(list("()[]:： \t\u3000\xa0a1٣x") + ["(2
 
 @given(line=HEADER_TEXT)
 @examples(300)
-def test_item4_the_linear_section_label_and_code_suffix_match_the_old_patterns(line):
+def test_the_linear_section_label_and_code_suffix_match_the_old_patterns(line):
     """The two patterns backtracked quadratically on a run of spaces (8.9 s for 2 MB of such lines)."""
     match = OLD_BARE_SECTION.match(line)
     assert text_reader._bare_label(line) == (match["label"] if match else None)

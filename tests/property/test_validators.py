@@ -1,6 +1,6 @@
 """Property tests of every construction validator (rules_engine.construction.validate_list, H1–H8, M1–M4, W1–W6).
 
-Whatever the document, the validator answers with the DESIGN.md §2.3 result: only codes and rule IDs of the rules
+Whatever the document, the validator answers with the docs/design.md §2.3 result: only codes and rule IDs of the rules
 registry, a well-formed message in English and in Japanese, card codes taken from the list itself, the same answer
 every time; it never raises. Lists built from the rules as docs/rules.md writes them are legal, and stay legal under
 changes the rules cannot object to (order, splitting an entry, fewer units, more damage cards).

@@ -1,4 +1,4 @@
-"""Batches (issue 20): a gauntlet's rows and a doctor's baseline are exactly the plain runs with the same seed; the
+"""Batches: a gauntlet's rows and a doctor's baseline are exactly the plain runs with the same seed; the
 per-game outcomes pair a changed list's games with the list's own; a planted bad unit is the doctor's top change."""
 from __future__ import annotations
 

@@ -198,7 +198,7 @@ def test_H6_two_copies_of_one_card_in_secret_is_illegal():
     result = check(deck(weapons=40, tactics=40, secret=0, extra={"secret": [{"card": "X-001", "qty": 2}]}))
     (violation,) = found(result, "hagmi.secret_copies")
     assert violation["rule"] == "H6" and violation["section"] == "secret" and violation["cards"] == ["X-001"]
-    # English words and grammar (issue 15: "at most 1 of one name are allowed", 秘策 on an English page)
+    # English words and grammar (once a bug: "at most 1 of one name are allowed", 秘策 on an English page)
     assert violation["message"].endswith(": 2 copies in Secret; the limit there is 1 per name.")
     assert "秘策" not in violation["message"] and " are allowed" not in violation["message"]
 

@@ -198,7 +198,7 @@ def test_W6_units_of_another_faction_are_illegal():
     result = check(lst(force(extra=[{"card": "IS-1", "qty": 1}])))
     (violation,) = found(result, "warcaster.faction")
     assert violation["rule"] == "W6" and violation["cards"] == ["IS-1"]
-    # the faction in words, never its slug (issue 15: 「iron-star-allianceではありません」)
+    # the faction in words, never its slug (once a bug: 「iron-star-allianceではありません」)
     assert "are not Marcher Worlds" in violation["message"] and MW not in violation["message"]
     (japanese,) = found(check(lst(force(extra=[{"card": "IS-1", "qty": 1}])), lang="ja"), "warcaster.faction")
     assert "辺境世界ではありません" in japanese["message"] and MW not in japanese["message"]

@@ -1,4 +1,4 @@
-"""The list doctor's engine side (issue 20, rules_engine/doctor.py): which single changes of a list are tried, and
+"""The list doctor's engine side (rules_engine/doctor.py): which single changes of a list are tried, and
 how a candidate's games are read against the list's own games on the same seeds."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""One layout for the three engines (issue 16, docs/architecture.md "One engine layout"): each game package has
+"""One layout for the three engines (docs/architecture.md "One engine layout"): each game package has
 `actions.py` (its actions as typed records), `state.py` (the pieces and the `Table`: the pieces on the table and the
 queries about them), `game.py` (DEFAULT_OPTIONS, the Game and `<Game>State(Table)`: the protocol, the turn flow, the
 legal actions) and its rules by concern in modules of readable size. Read from the sources (ast), so the compiled
@@ -19,7 +19,7 @@ from tests.rules_engine.test_same_games import benchmark_cases
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = ("hagmi", "mwda", "warcaster")
 STATE_CLASS = {"hagmi": "HagmiState", "mwda": "MwdaState", "warcaster": "WarcasterState"}
-MAX_METHODS = 45  # Table and <Game>State together (before issue 16: HAGMI 87, Warcaster 80; now 45, 33, 45)
+MAX_METHODS = 45  # Table and <Game>State together (before the one layout: HAGMI 87, Warcaster 80; now 45, 33, 45)
 MAX_LINES = 480  # any module of an engine (the largest: warcaster/game.py, 463)
 ONE_PER_SYSTEM = {snapshot["system"]: snapshot for snapshot in reversed(list(benchmark_cases().values()))}
 

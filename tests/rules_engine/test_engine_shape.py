@@ -1,4 +1,4 @@
-"""What the three engines share (issue 16, docs/architecture.md): each state refuses an illegal action itself, once
+"""What the three engines share (docs/architecture.md): each state refuses an illegal action itself, once
 (`State.apply` raises IllegalActionError and changes nothing), and every finished game ends with one of the end
 reasons of rules_engine/core/outcome.py."""
 from __future__ import annotations

@@ -44,7 +44,7 @@ def _outcome(state) -> tuple:
 
 
 def test_every_step_of_the_seeded_games_round_trips_and_plays_on_the_same():
-    """Issue 17: at every step, the exported position loads to the same legal actions and the same export; the
+    """At every step, the exported position loads to the same legal actions and the same export; the
     policy chooses the same action from it, which logs the same events and leads to the same next position; and a
     few steps per game, played on to the end from the position, give the original game's outcome."""
     steps = played_on = 0

@@ -1,4 +1,4 @@
-"""The HAGMI! rules of issue 17 Part 1, asked and answered as positions (tests/positions/hagmi/): each file is loaded,
+"""The HAGMI! rules of play, asked and answered as positions (tests/positions/hagmi/): each file is loaded,
 its legal action ids checked, ids played (rules_engine.positions.play_ids, as `manage.py position FILE --play ID`
 does) and the events and the resulting position checked.
 

@@ -1,4 +1,4 @@
-"""MWDA rules asked and answered as positions (issue 17): each rule about play has a small hand-written position in
+"""MWDA rules asked and answered as positions: each rule about play has a small hand-written position in
 tests/positions/mwda/, loaded with rules_engine.positions, whose legal actions are checked, whose action ids are
 played with `play_ids` and whose events and resulting position are checked. The files use the bundled package's
 cards (cards/packages/mwda/core-sample.json)."""

@@ -1,4 +1,4 @@
-"""The Warcaster rules of issue 17 Part 1, asked and answered as positions (tests/positions/warcaster/): each file is
+"""The Warcaster rules of play, asked and answered as positions (tests/positions/warcaster/): each file is
 loaded, its legal actions checked, action ids played (rules_engine.positions.play_ids, as `manage.py position FILE
 --play ID` does) and the events and the resulting position checked."""
 from __future__ import annotations
@@ -174,7 +174,7 @@ def test_w10_a_charge_puts_one_arc_on_one_holder_and_ends_the_charging_phase():
 
 
 def test_w10_option_charging_recall_one_holder_recalls_a_holders_whole_arc_and_ends_the_phase():
-    """Option charging_recall = "one_holder" (the engine's reading before issue 17): each holder is offered its
+    """Option charging_recall = "one_holder" (the engine's earlier reading): each holder is offered its
     whole arc, and the one recall ends the phase."""
     state = load_position(_position("W10-charging-recall", charging_recall="one_holder"), CARDS)
     assert [move["id"] for move in legal_moves(state)][5:] == [

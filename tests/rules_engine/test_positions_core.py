@@ -1,4 +1,4 @@
-"""The envelope every position shares (rules_engine/positions.py, docs/positions.md, issue 17 part 2): format and
+"""The envelope every position shares (rules_engine/positions.py, docs/positions.md): format and
 system, the generator's state, action ids, playing ids and their refusals, each naming the bad field's path."""
 from __future__ import annotations
 

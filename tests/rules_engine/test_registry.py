@@ -1,4 +1,4 @@
-"""The registry of game systems (rules_engine/systems.py, issue 16) is the only way into a game: cards/, builder/
+"""The registry of game systems (rules_engine/systems.py) is the only way into a game: cards/, builder/
 and hangar/ never import `rules_engine.<game>`, and no game imports another. Every game's entry is complete."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Replaying one game of a run (issues 6 and 7, item 5): game i of a run seeded S is exactly the game it counted."""
+"""Replaying one game of a run: game i of a run seeded S is exactly the game it counted."""
 from __future__ import annotations
 
 import random

@@ -1,4 +1,4 @@
-"""The same games, always (issue 16): every benchmark case (benchmarks/bench_hagmi.py, bench_mwda.py,
+"""The same games, always: every benchmark case (benchmarks/bench_hagmi.py, bench_mwda.py,
 bench_warcaster.py: each list × opponent × policy) plays 60 games whose event logs and summary are fixed by
 tests/rules_engine/fixtures/same_games.json. A refactor of an engine must leave them identical; a change that means
 to alter games bumps ENGINE_VERSION (rules_engine/simulation.py), says why in its commit, and records the new

@@ -1,4 +1,4 @@
-"""The search policies (issue 20 part 3, rules_engine/core/search.py): `<game>-search` plays every game to a legal
+"""The search policies (rules_engine/core/search.py): `<game>-search` plays every game to a legal
 end, never looks at hidden information (shuffling what the decider cannot see, and replacing the state's rng,
 changes no choice), plays the same games from the same seed, and `simulate --policy search` works.
 

@@ -27,8 +27,8 @@ RUN_STATES = ("done-private", "done-public", "queued")
 
 
 # The tests that read the one crawl of the matrix (tests/security/crawl.py), one endpoint each.
-CRAWL_TESTS = ("test_permission_matrix", "test_item12_every_page_sends_the_content_security_policy",
-               "test_item12_no_page_has_an_inline_style_or_script",
+CRAWL_TESTS = ("test_permission_matrix", "test_every_page_sends_the_content_security_policy",
+               "test_no_page_has_an_inline_style_or_script",
                "test_every_post_form_on_every_page_carries_the_token_and_is_refused_without_it")
 
 
@@ -139,7 +139,7 @@ class World:
 
 @pytest.fixture
 def editor(make_user):
-    """A data editor (issue 19 part 2): the "Data editors" group, not staff. The card editor's rows of the matrix."""
+    """A data editor: the "Data editors" group, not staff. The card editor's rows of the matrix."""
     from cards.drafts import editor_group
 
     user = make_user("editor")

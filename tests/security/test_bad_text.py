@@ -1,13 +1,15 @@
-"""Issue 13, items 2 and 4: text that cannot be stored (docs/security.md, "Text that cannot be stored"), and the
+"""Text that cannot be stored (docs/security.md, "Text that cannot be stored"), and the
 text importer's quadratic search for options (docs/benchmarks.md, "Text import with many braces").
 
-Item 2. A JSON "\\udfff" escape decodes to a lone surrogate, which no database, template or UTF-8 answer can hold.
+Lone surrogates. A JSON "\\udfff" escape decodes to a lone surrogate, which no database, template or UTF-8 answer
+can hold.
 In a list's card code, name, option key or value, or section name it was a 500 on every endpoint that reads a list,
 and on SQLite the list was committed anyway (its options are a JSON column, stored escaped), so from then on all its
 pages answered 500. Now: 400 naming the path, nothing written; the editor and import pages show the problem; a
 data migration repairs what is stored; `import_package` refuses such a package naming card and field.
 
-Item 4. `_split_options` tried json.loads at every "{" of a line (13.8 s for 2 MB of `1 x {"{{{{…}` lines). Now
+The search for options. `_split_options` tried json.loads at every "{" of a line (13.8 s for 2 MB of
+`1 x {"{{{{…}` lines). Now
 one decode per line at most: the work is asserted by counting decodes, never by timing.
 Runs on SQLite and on PostgreSQL + Redis (CI phase 2).
 """
@@ -46,7 +48,7 @@ ROOT = Path(__file__).resolve().parents[2]
 LOW, HIGH = "\udfff", "\ud800"  # a lone low and a lone high surrogate
 
 
-# --- item 2: helpers -----------------------------------------------------------------------------------------
+# --- lone surrogates: helpers -----------------------------------------------------------------------------------------
 
 
 def writes() -> tuple:
@@ -115,37 +117,37 @@ def weapon(doc: dict[str, Any]) -> dict[str, Any]:
     return doc["sections"]["weapons"][0]
 
 
-# --- item 2: the API -----------------------------------------------------------------------------------------
+# --- lone surrogates: the API -----------------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("endpoint", list(ENDPOINTS))
-def test_item2_lone_surrogate_in_card_code_is_400_naming_the_path(world, endpoint):
+def test_lone_surrogate_in_card_code_is_400_naming_the_path(world, endpoint):
     doc = hagmi_doc()
     weapon(doc)["card"] = f"HT-{LOW}01"
     check_refused_everywhere(world, endpoint, doc, "sections.weapons[0].card")
 
 
 @pytest.mark.parametrize("endpoint", list(ENDPOINTS))
-def test_item2_lone_surrogate_in_list_name_is_400_naming_the_path(world, endpoint):
+def test_lone_surrogate_in_list_name_is_400_naming_the_path(world, endpoint):
     check_refused_everywhere(world, endpoint, hagmi_doc(name=f"Blue {HIGH} rush"), "name")
 
 
 @pytest.mark.parametrize("endpoint", list(ENDPOINTS))
-def test_item2_lone_surrogate_in_option_key_is_400_naming_the_path(world, endpoint):
+def test_lone_surrogate_in_option_key_is_400_naming_the_path(world, endpoint):
     doc = hagmi_doc()
     weapon(doc)["options"] = {LOW: 1}
     check_refused_everywhere(world, endpoint, doc, "sections.weapons[0].options.\\udfff")
 
 
 @pytest.mark.parametrize("endpoint", list(ENDPOINTS))
-def test_item2_lone_surrogate_in_option_value_is_400_naming_the_path(world, endpoint):
+def test_lone_surrogate_in_option_value_is_400_naming_the_path(world, endpoint):
     doc = hagmi_doc()
     weapon(doc)["options"] = {"cortex": "WC-030", "weapons": ["WC-040", f"W{HIGH}"]}
     check_refused_everywhere(world, endpoint, doc, "sections.weapons[0].options.weapons[1]")
 
 
 @pytest.mark.parametrize("endpoint", list(ENDPOINTS))
-def test_item2_lone_surrogate_in_section_name_is_400_naming_the_path(world, endpoint):
+def test_lone_surrogate_in_section_name_is_400_naming_the_path(world, endpoint):
     doc = hagmi_doc()
     doc["sections"][f"weapons{LOW}"] = []
     check_refused_everywhere(world, endpoint, doc, "sections.weapons\\udfff")
@@ -159,7 +161,7 @@ TEXT_LISTS = {  # a text list whose options hold a "\udfff" escape: the options 
 
 
 @pytest.mark.parametrize("how", list(TEXT_LISTS))
-def test_item2_lone_surrogate_in_text_list_options_is_400_with_its_line(world, how):
+def test_lone_surrogate_in_text_list_options_is_400_with_its_line(world, how):
     text = 'System: hagmi\n[兵器]\n2 (HT-001) {"cortex": "\\udfff"}\n'
     before = writes()
     error = refused(TEXT_LISTS[how](world.api_client("owner"), text))
@@ -182,7 +184,7 @@ FIELDS = {  # other text of a request that reaches a list: refused by the serial
 
 
 @pytest.mark.parametrize("field", list(FIELDS))
-def test_item2_lone_surrogate_in_another_field_is_400_naming_the_field(world, field):
+def test_lone_surrogate_in_another_field_is_400_naming_the_field(world, field):
     """These were 500s for the choice fields (visibility, system: DRF's "is not a valid choice" message quoted the
     value); text fields are refused by DRF's own surrogate check. Both name the field."""
     path, data, name = FIELDS[field]
@@ -193,7 +195,7 @@ def test_item2_lone_surrogate_in_another_field_is_400_naming_the_field(world, fi
     assert writes() == before
 
 
-def test_item2_services_refuse_lone_surrogates_from_python_callers(world):
+def test_services_refuse_lone_surrogates_from_python_callers(world):
     """What the serializers refuse, the services refuse too (a management command, a task, the web pages)."""
     owner = world.users["owner"]
     before = writes()
@@ -209,7 +211,7 @@ def test_item2_services_refuse_lone_surrogates_from_python_callers(world):
     assert writes() == before
 
 
-def test_item2_text_reader_names_the_line_and_character_of_a_lone_surrogate():
+def test_text_reader_names_the_line_and_character_of_a_lone_surrogate():
     catalog = Catalog.build("hagmi", [], [])
     with pytest.raises(ListFormatError) as caught:
         parse_list_text(f"System: hagmi\nName: ok\n[兵器]\n  1 (HT-001)\n2 (HT{LOW}-002)\n", lambda system: catalog)
@@ -218,7 +220,7 @@ def test_item2_text_reader_names_the_line_and_character_of_a_lone_surrogate():
                    "and cannot be stored", "line": 5, "path": None, "suggestions": []}]
 
 
-def test_item2_json_reader_escapes_a_lone_surrogate_in_the_path_it_names():
+def test_json_reader_escapes_a_lone_surrogate_in_the_path_it_names():
     doc = hagmi_doc()
     doc["sections"]["weapons"][1]["options"] = {f"k{HIGH}": {"deep": [1, f"x{LOW}"]}}
     with pytest.raises(ListFormatError) as caught:
@@ -231,7 +233,7 @@ def test_item2_json_reader_escapes_a_lone_surrogate_in_the_path_it_names():
     json.dumps(caught.value.to_dict(), ensure_ascii=False).encode("utf-8")
 
 
-# --- item 2: a list stored before the fix ------------------------------------------------------------------------
+# --- lone surrogates: a list stored before the fix --------------------------------------------------------------------
 
 
 def _store_the_old_bug(world: World) -> GameList:
@@ -256,7 +258,7 @@ def _pages(game_list: GameList) -> list[str]:
             f"/lists/{slug}/sheet/", f"/lists/{slug}/history/"]
 
 
-def test_item2_a_list_stored_with_lone_surrogates_is_repaired_by_the_data_migration(world):
+def test_a_list_stored_with_lone_surrogates_is_repaired_by_the_data_migration(world):
     """SQLite: the rows the old code committed made every page of the list a 500, for anonymous visitors too; the
     migration builder/0004 replaces each lone surrogate with U+FFFD and the pages answer again. PostgreSQL: such
     a row cannot even be written (jsonb refuses the escape), so the migration has nothing to do there."""
@@ -287,10 +289,10 @@ def test_item2_a_list_stored_with_lone_surrogates_is_repaired_by_the_data_migrat
     assert writes() == before
 
 
-# --- item 2: the web pages ----------------------------------------------------------------------------------------
+# --- lone surrogates: the web pages -----------------------------------------------------------------------------------
 
 
-def test_item2_editor_post_with_a_lone_surrogate_is_a_form_error_not_a_500(world):
+def test_editor_post_with_a_lone_surrogate_is_a_form_error_not_a_500(world):
     game_list = world.new_list("private")
     client = world.page_client("owner")
     doc = hagmi_doc()
@@ -318,7 +320,7 @@ IMPORT_PAGE = {
 
 
 @pytest.mark.parametrize("how", list(IMPORT_PAGE))
-def test_item2_import_page_with_a_lone_surrogate_shows_the_problem(world, how):
+def test_import_page_with_a_lone_surrogate_shows_the_problem(world, how):
     data, expected = IMPORT_PAGE[how]
     data = {**data, "visibility": "private"}
     if "file" in data:
@@ -330,7 +332,7 @@ def test_item2_import_page_with_a_lone_surrogate_shows_the_problem(world, how):
     assert writes() == before
 
 
-# --- item 2: import_package -----------------------------------------------------------------------------------
+# --- lone surrogates: import_package ----------------------------------------------------------------------------------
 
 
 def _package_with(name: str) -> dict[str, Any]:
@@ -343,7 +345,7 @@ def _package_with(name: str) -> dict[str, Any]:
     return package
 
 
-def test_item2_package_with_a_lone_surrogate_is_refused_naming_card_and_field(db):
+def test_package_with_a_lone_surrogate_is_refused_naming_card_and_field(db):
     before = (DataPackage.objects.count(), Card.objects.count())
     with pytest.raises(PackageError) as caught:
         package_import(_package_with(HIGH), source="cards.json")
@@ -363,7 +365,7 @@ def test_item2_package_with_a_lone_surrogate_is_refused_naming_card_and_field(db
     assert (DataPackage.objects.count(), Card.objects.count()) == before
 
 
-def test_item2_import_package_command_refuses_a_card_named_a_lone_surrogate(tmp_path):
+def test_import_package_command_refuses_a_card_named_a_lone_surrogate(tmp_path):
     """`python manage.py import_package FILE` with `"name": "\\ud800"`: it died with a UnicodeEncodeError
     traceback; now the usual message and exit status 1."""
     path = tmp_path / "cards.json"
@@ -380,7 +382,7 @@ def test_item2_import_package_command_refuses_a_card_named_a_lone_surrogate(tmp_
     assert "Traceback" not in result.stderr and result.stdout == ""
 
 
-# --- item 4: the text importer's search for options -------------------------------------------------------------
+# --- the text importer's search for options -------------------------------------------------------------
 
 
 class CountingJSON:
@@ -413,7 +415,7 @@ def _brace_lines(lines: int, braces: int) -> str:
     return "System: hagmi\n[兵器]\n" + "\n".join([f'1 x {{"{"{" * braces}}}'] * lines) + "\n"
 
 
-def test_item4_text_import_decodes_json_at_most_once_per_line(monkeypatch):
+def test_text_import_decodes_json_at_most_once_per_line(monkeypatch):
     """A 2 000-brace line cost 2 000 json.loads of ever shorter tails (quadratic); now at most one decode per
     line, and never more characters than the line has."""
     text = _brace_lines(lines=50, braces=2000)
@@ -422,14 +424,14 @@ def test_item4_text_import_decodes_json_at_most_once_per_line(monkeypatch):
     assert counter.characters <= len(text)
 
 
-def test_item4_text_import_work_grows_linearly_with_the_braces(monkeypatch):
+def test_text_import_work_grows_linearly_with_the_braces(monkeypatch):
     small = _read_counting(monkeypatch, _brace_lines(lines=20, braces=500))
     large = _read_counting(monkeypatch, _brace_lines(lines=40, braces=1000))
     assert large.decodes <= 2 * small.decodes
     assert large.characters <= 4 * small.characters + 4 * 40  # twice the lines, each twice as long
 
 
-def test_item4_options_after_a_name_full_of_braces_are_still_found(monkeypatch):
+def test_options_after_a_name_full_of_braces_are_still_found(monkeypatch):
     """The same results as before for valid input: the options object is the one suffix that is JSON."""
     catalog = Catalog.build("hagmi", [{"code": "HS-001", "name": "{{補給}", "category": "tactic", "frame": "blue"}], [])
     text = 'System: hagmi\n[兵器]\n1 {{補給} {"a": "}{\\"", "b": [{"c": {}}]}\n2 {{補給}\n'

@@ -1,5 +1,5 @@
-"""Issue 13: defects found by trying to break Hangar, each with its regression test (items 5, 6, 7, 9, 10, 11;
-items 1 and 3 are in test_sign_in_budget.py and test_cache_outage.py)."""
+"""Defects found by trying to break Hangar, each with its regression test (the budget of failed
+sign-ins and a cache outage are in test_sign_in_budget.py and test_cache_outage.py)."""
 from __future__ import annotations
 
 import json
@@ -21,7 +21,7 @@ from tests.security.conftest import PASSWORD, World
 ODD_CHARSETS = ["base64", "rot13", "hex", "zlib", "bz2", "uu", "quopri"]  # codecs Python knows, none a text encoding
 
 
-# --- item 5: a body in charset=base64 -----------------------------------------------------------------------
+# --- a body in charset=base64 -----------------------------------------------------------------------
 
 
 def _api_writes(client: Client) -> list[tuple[str, str]]:
@@ -40,7 +40,7 @@ def _api_writes(client: Client) -> list[tuple[str, str]]:
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("charset", ODD_CHARSETS)
-def test_item5_a_json_body_in_a_codec_that_is_no_text_encoding_is_a_400_parse_error_everywhere(world: World, charset):
+def test_a_json_body_in_a_codec_that_is_no_text_encoding_is_a_400_parse_error_everywhere(world: World, charset):
     """`Content-Type: application/json; charset=base64` was a 500 (LookupError in JSONBodyParser) on every JSON
     endpoint, anonymously; now every operation of the schema that takes JSON answers 400 parse_error, signed in
     or not, and changes nothing."""
@@ -61,7 +61,7 @@ def test_item5_a_json_body_in_a_codec_that_is_no_text_encoding_is_a_400_parse_er
 @pytest.mark.django_db
 @pytest.mark.parametrize("charset", ["base64", "rot13"])
 @pytest.mark.parametrize("path", ["/accounts/login/", "/accounts/signup/", "/lists/import/"])
-def test_item5_a_form_in_a_codec_that_is_no_text_encoding_is_a_400_page(world: World, charset, path):
+def test_a_form_in_a_codec_that_is_no_text_encoding_is_a_400_page(world: World, charset, path):
     response = world.page_client("owner").generic("POST", path, b"username=a&password=b",
                                                   content_type=f"application/x-www-form-urlencoded; charset={charset}")
     assert response.status_code == 400
@@ -69,7 +69,7 @@ def test_item5_a_form_in_a_codec_that_is_no_text_encoding_is_a_400_page(world: W
 
 
 @pytest.mark.django_db
-def test_item5_text_encodings_other_than_utf8_still_work(world: World):
+def test_text_encodings_other_than_utf8_still_work(world: World):
     """Only codecs that are no text encoding are refused: a body really in Latin-1 or UTF-16 is read as such."""
     client = world.api_client("anon")
     document = json.dumps(hagmi_doc(name="Café")).encode("utf-16")
@@ -80,12 +80,12 @@ def test_item5_text_encodings_other_than_utf8_still_work(world: World):
     assert response.status_code == 200
 
 
-# --- item 6: a full-width copy of a taken name ------------------------------------------------------------
+# --- a full-width copy of a taken name ------------------------------------------------------------
 
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("copy", ["ａｌｉｃｅ", "ＡＬＩＣＥ", "Alice", "𝐚𝐥𝐢𝐜𝐞"])
-def test_item6_a_name_that_folds_to_a_taken_one_is_taken_api_and_page(world: World, copy):
+def test_a_name_that_folds_to_a_taken_one_is_taken_api_and_page(world: World, copy):
     """Django stores usernames folded to NFKC: `ａｌｉｃｅ` became `alice`, and the insert hit the unique
     constraint (500 IntegrityError). Now: 400 "That username is taken." on the API and the form error on the page."""
     get_user_model().objects.create_user(username="alice", password=PASSWORD)
@@ -100,7 +100,7 @@ def test_item6_a_name_that_folds_to_a_taken_one_is_taken_api_and_page(world: Wor
 
 
 @pytest.mark.django_db
-def test_item6_a_race_between_check_and_insert_is_still_taken(world: World, monkeypatch):
+def test_a_race_between_check_and_insert_is_still_taken(world: World, monkeypatch):
     """Two sign-ups of one name at once: the check passes for both, the database refuses the second insert."""
     from builder.services import accounts
 
@@ -111,24 +111,24 @@ def test_item6_a_race_between_check_and_insert_is_still_taken(world: World, monk
     assert refused.value.details == {"username": [TAKEN]}
 
 
-# --- item 7: a verification code with "²" -----------------------------------------------------------------
+# --- a verification code with "²" -----------------------------------------------------------------
 
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("code", ["0123456789-r²", "0123456789-r٣", "0123456789-r1²", "0123456789-r" + "9" * 20,
                                   "0123456789-r", "０１２３４５６７８９-r1"])
-def test_item7_verify_with_a_revision_that_is_not_a_plain_number_answers_the_format(world: World, code):
+def test_verify_with_a_revision_that_is_not_a_plain_number_answers_the_format(world: World, code):
     game_list = world.list("public")
     response = world.page_client("anon").get("/verify/", {"list": game_list.slug, "code": code})
     assert response.status_code == 200
     assert response.context["outcome"] == {"ok": False, "reason": "format"}
 
 
-# --- item 9: 50 000 unknown sections ----------------------------------------------------------------------
+# --- 50 000 unknown sections ----------------------------------------------------------------------
 
 
 @pytest.mark.django_db
-def test_item9_validate_caps_the_violations_it_reports_with_a_count_of_the_rest(world: World):
+def test_validate_caps_the_violations_it_reports_with_a_count_of_the_rest(world: World):
     """50 000 unknown section keys (1.1 MB in) gave a 9 MB answer; now a few are named and the rest counted."""
     document = hagmi_doc()
     document["sections"].update({f"extra-{n:05d}": [] for n in range(50_000)})
@@ -143,11 +143,11 @@ def test_item9_validate_caps_the_violations_it_reports_with_a_count_of_the_rest(
     assert any("ほかに不明なセクションが49975個" in v["message"] for v in ja["violations"])
 
 
-# --- item 10: a run's list made private -------------------------------------------------------------------
+# --- a run's list made private -------------------------------------------------------------------
 
 
 @pytest.mark.django_db
-def test_item10_a_run_hides_its_list_once_the_list_is_private_to_the_requester(world: World):
+def test_a_run_hides_its_list_once_the_list_is_private_to_the_requester(world: World):
     game_list = world.new_list("public")
     other = world.api_client("other")
     body = {"list": game_list.slug, "opponent": "goldfish", "games": 2, "seed": 7}
@@ -164,12 +164,12 @@ def test_item10_a_run_hides_its_list_once_the_list_is_private_to_the_requester(w
     assert other.get(detail).json()["list"] is None
 
 
-# --- item 11: parallel restores ---------------------------------------------------------------------------
+# --- parallel restores ---------------------------------------------------------------------------
 
 
 @pytest.mark.services  # parallel requests: the row lock is PostgreSQL's (SQLite serialises every write)
 @pytest.mark.django_db(transaction=True)
-def test_item11_parallel_restores_of_one_trashed_list_restore_it_once(hagmi_catalog, published, owner):  # noqa: F811
+def test_parallel_restores_of_one_trashed_list_restore_it_once(hagmi_catalog, published, owner):  # noqa: F811
     """Six parallel POST /restore/ on one trashed list gave 3 x 200 and 3 revisions; now one 200, the others 400
     list.not_deleted, and exactly one revision is written."""
     game_list = services.list_create(owner=owner, document=hagmi_doc(), visibility="public")

@@ -1,4 +1,4 @@
-"""Issue 13 item 3: with Redis as CACHE_URL (as deploy/env.example recommends), a Redis that goes down mid-run no
+"""With Redis as CACHE_URL (as deploy/env.example recommends), a Redis that goes down mid-run no
 longer turns every API request into an HTML 500 (the throttles' cache read raised redis ConnectionError).
 
 The throttles fail TO LOCAL (docs/security.md, "When the cache is down"): while the shared cache cannot be reached
@@ -47,7 +47,7 @@ def shared_keys(server: OwnRedis) -> list[bytes]:
     return redis.Redis.from_url(server.url).keys("*throttle*")
 
 
-def test_item3_the_api_keeps_answering_when_the_cache_redis_stops(world: World, cache_redis, settings):
+def test_the_api_keeps_answering_when_the_cache_redis_stops(world: World, cache_redis, settings):
     api = world.api_client("anon")
     assert api.get("/api/systems/").status_code == 200
     assert shared_keys(cache_redis), "the throttles count in Redis while it is up"
@@ -61,7 +61,7 @@ def test_item3_the_api_keeps_answering_when_the_cache_redis_stops(world: World, 
     assert world.page_client("anon").get("/").status_code == 200
 
 
-def test_item3_sign_in_works_and_is_still_throttled_while_the_cache_is_down(world: World, cache_redis, settings):
+def test_sign_in_works_and_is_still_throttled_while_the_cache_is_down(world: World, cache_redis, settings):
     set_rates(settings, login="3/hour")
     cache_redis.stop()
     api = world.api_client("anon")
@@ -72,7 +72,7 @@ def test_item3_sign_in_works_and_is_still_throttled_while_the_cache_is_down(worl
     assert_throttled_api(api.post("/api/auth/login/", RIGHT, format="json"), "Too many failed sign-ins")
 
 
-def test_item3_the_shared_count_is_used_again_when_redis_is_back(world: World, cache_redis, settings):
+def test_the_shared_count_is_used_again_when_redis_is_back(world: World, cache_redis, settings):
     set_rates(settings, anon="3/minute")
     api = world.api_client("anon")
     cache_redis.stop()
@@ -85,7 +85,7 @@ def test_item3_the_shared_count_is_used_again_when_redis_is_back(world: World, c
     assert_throttled_api(api.get("/api/systems/"), "Too many requests from your address")
 
 
-def test_item3_a_simulation_still_starts_while_the_cache_is_down(world: World, cache_redis):
+def test_a_simulation_still_starts_while_the_cache_is_down(world: World, cache_redis):
     game_list = world.list("public")
     cache_redis.stop()
     body = {"list": game_list.slug, "opponent": "goldfish", "games": 2, "seed": 1}
@@ -93,7 +93,7 @@ def test_item3_a_simulation_still_starts_while_the_cache_is_down(world: World, c
     assert response.status_code == 202, response.content
 
 
-def test_item3_any_other_cache_error_answers_503_with_retry_after(world: World, monkeypatch):
+def test_any_other_cache_error_answers_503_with_retry_after(world: World, monkeypatch):
     """The safety net for a cache use other than the throttles (builder.middleware): JSON 503 under /api/, a
     short text page elsewhere, never an HTML 500."""
     def unreachable(*args, **kwargs):

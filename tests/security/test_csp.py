@@ -1,4 +1,4 @@
-"""The Content-Security-Policy (issue 13, item 12; docs/security.md, "Content-Security-Policy").
+"""The Content-Security-Policy (docs/security.md, "Content-Security-Policy").
 
 - every URL of the permission matrix (pages, API, refusals, 404s) sends exactly the documented policy, read from
   docs/security.md, without a nonce; the API docs page adds only its nonce and `data:` images;
@@ -47,7 +47,7 @@ def without_nonce(policy: dict[str, set[str]]) -> dict[str, set[str]]:
             for key, sources in policy.items()}
 
 
-def test_item12_the_settings_are_the_documented_policy():
+def test_the_settings_are_the_documented_policy():
     configured = {key: set(sources) for key, sources in settings.CONTENT_SECURITY_POLICY["DIRECTIVES"].items()}
     assert configured == documented_policy()
     assert "csp.middleware.CSPMiddleware" in settings.MIDDLEWARE
@@ -56,7 +56,7 @@ def test_item12_the_settings_are_the_documented_policy():
 
 
 @pytest.mark.parametrize("name", sorted(MATRIX))
-def test_item12_every_page_sends_the_content_security_policy(crawl, name):
+def test_every_page_sends_the_content_security_policy(crawl, name):
     """One cell of every call of the matrix (every URL pattern and method, the owner where the call has objects),
     from the one crawl (tests/security/crawl.py): the header is exactly the documented policy; only the API docs
     page differs, by its documented exception."""
@@ -76,7 +76,7 @@ def test_item12_every_page_sends_the_content_security_policy(crawl, name):
     assert not problems, "\n".join(problems)
 
 
-def test_item12_a_404_sends_the_content_security_policy(world: World):
+def test_a_404_sends_the_content_security_policy(world: World):
     expected = documented_policy()
     problems = []
     for path in ("/no-such-page/", "/api/no-such-endpoint/", "/catalog/hagmi/NO-SUCH-CARD/"):
@@ -87,13 +87,13 @@ def test_item12_a_404_sends_the_content_security_policy(world: World):
     assert not problems, "\n".join(problems)
 
 
-def test_item12_the_policy_checks_cover_the_site():
+def test_the_policy_checks_cover_the_site():
     """One cell of every call (the test above, one endpoint each) and every page (the inline check below)."""
     assert sum(len(calls) for calls in MATRIX.values()) >= 85
     assert page_count() >= 100, page_count()
 
 
-def test_item12_the_api_docs_script_carries_a_fresh_nonce(world: World):
+def test_the_api_docs_script_carries_a_fresh_nonce(world: World):
     client = world.page_client("anon")
     nonces = []
     for _ in range(2):
@@ -133,7 +133,7 @@ class Inline(HTMLParser):
 
 
 @pytest.mark.parametrize("name", page_names())
-def test_item12_no_page_has_an_inline_style_or_script(crawl, name):
+def test_no_page_has_an_inline_style_or_script(crawl, name):
     """Every page of the matrix as every actor who may open it (the rendered HTML, template tags included), from
     the one crawl (tests/security/crawl.py), one endpoint's pages each."""
     problems = []
@@ -150,7 +150,7 @@ def test_item12_no_page_has_an_inline_style_or_script(crawl, name):
     assert not problems, "\n".join(problems)
 
 
-def test_item12_no_template_has_an_inline_style_or_script():
+def test_no_template_has_an_inline_style_or_script():
     """The site's templates: no style attribute or element; an inline script only with the response's nonce."""
     problems = []
     for path in sorted((ROOT / "templates").rglob("*.html")):
@@ -164,7 +164,7 @@ def test_item12_no_template_has_an_inline_style_or_script():
     assert not problems, "\n".join(problems)
 
 
-def test_item12_the_browsable_api_template_is_drfs_but_for_its_inline_styles():
+def test_the_browsable_api_template_is_drfs_but_for_its_inline_styles():
     """templates/rest_framework/api.html copies DRF's request_forms block: after a DRF upgrade, copy it again."""
     drf_base = Path(rest_framework.__file__).parent / "templates" / "rest_framework" / "base.html"
     block = re.compile(r"{% block request_forms %}.*?{% endblock request_forms %}", re.S)

@@ -93,7 +93,7 @@ def api_simulate_list(actor: str, state: str) -> Expect:
 
 
 def api_opponent_list(actor: str, state: str) -> Expect:
-    """A saved list as a gauntlet's or the doctor's opponent (issue 20): a public list (the gallery) or one of your
+    """A saved list as a gauntlet's or the doctor's opponent: a public list (the gallery) or one of your
     own; anyone else's other list is a 400 that names the id given, never the list (its name stays out). Your own
     list in the trash: 400 (restore it first)."""
     if actor == "anon":
@@ -243,7 +243,7 @@ def staff_page(status: int) -> Callable[[str, str], Expect]:
 
 
 def editor_page(status: int) -> Callable[[str, str], Expect]:
-    """The card editor (issue 19 part 2): sign in first; data editors and staff may, any other user gets the 403
+    """The card editor: sign in first; data editors and staff may, any other user gets the 403
     page ("owner" is an ordinary user here)."""
     def policy(actor: str, state: str) -> Expect:
         if actor == "anon":
@@ -457,7 +457,7 @@ MATRIX: dict[str, list[Call]] = {
     "simulations-cancel": [Call("POST", "/api/simulations/{run}/cancel/", api_run_cancel, fresh=True, **A)],
     "simulations-apply": [Call("POST", "/api/simulations/{run}/apply/", api_run_apply, **A,
                                data=lambda w, run: {"change": "baseline"})],
-    # --- API: gauntlets and the list doctor (issue 20; runs watched at /api/simulations/{id}/) ---
+    # --- API: gauntlets and the list doctor (runs watched at /api/simulations/{id}/) ---
     "api-gauntlets": [
         Call("POST", "/api/gauntlets/", signed_in_api(202), actors=SIGNED, data=gauntlet_api, **A),
         Call("POST", "/api/gauntlets/", api_simulate_list, data=gauntlet_of_list, on="list", **A),
@@ -531,7 +531,7 @@ MATRIX: dict[str, list[Call]] = {
     "data_source_import": [Call("POST", "/data/sources/999999/import/", staff_page(404),
                                 data=lambda w, a: {"sha256": "0" * 64}),
                            Call("GET", "/data/sources/999999/import/", staff_page(405))],
-    # --- the card editor (issue 19 part 2): draft edit, publish, propose, accept; a bad or unchanged card is a 422 ---
+    # --- the card editor: draft edit, publish, propose, accept; a bad or unchanged card is a 422 ---
     "data_home": [Call("GET", "/data/", editor_page(200), actors=EDITING)],
     "draft_detail": [Call("GET", "/data/hagmi/builder-test/", editor_page(200), actors=EDITING)],
     "draft_card_new": [Call("GET", "/data/hagmi/builder-test/cards/new/?category=unit", editor_page(200),

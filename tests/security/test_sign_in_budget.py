@@ -1,4 +1,4 @@
-"""Issue 13 item 1: the budget of failed sign-ins per client address (scope `login`, builder.throttles,
+"""The budget of failed sign-ins per client address (scope `login`, builder.throttles,
 docs/security.md "Sign-in throttling") is counted atomically, so attempts sent in parallel cannot get past it, and it
 is one budget for `/accounts/login/`, `/api/auth/login/`, `/api/auth/token/` and `/admin/login/`.
 
@@ -61,7 +61,7 @@ def cache_backend(request, settings, tmp_path):
 @pytest.mark.services  # parallel requests, and a Redis of its own
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("cache_backend", ["memory", "redis"], indirect=True)
-def test_item1_parallel_failed_sign_ins_never_get_past_the_budget(cache_backend, live_server, settings, make_user):
+def test_parallel_failed_sign_ins_never_get_past_the_budget(cache_backend, live_server, settings, make_user):
     """Failed sign-ins fired in parallel threads at a live server: exactly the budget is let through to a
     password check, and every further attempt in the window is refused with 429, the right password too."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
@@ -99,7 +99,7 @@ def admin_owner(settings, make_user):
 
 
 @pytest.mark.django_db
-def test_item1_site_api_token_and_admin_logins_share_one_budget(settings, admin_owner):
+def test_site_api_token_and_admin_logins_share_one_budget(settings, admin_owner):
     set_rates(settings, login="4/hour")
     api, page = Client(), Client()
     assert page.post("/admin/login/?next=/admin/", WRONG).status_code == 200  # the admin's form says why
@@ -113,7 +113,7 @@ def test_item1_site_api_token_and_admin_logins_share_one_budget(settings, admin_
 
 
 @pytest.mark.django_db
-def test_item1_the_admin_login_counts_failures_and_successes_cost_nothing(settings, admin_owner):
+def test_the_admin_login_counts_failures_and_successes_cost_nothing(settings, admin_owner):
     set_rates(settings, login="2/hour")
     for _ in range(4):  # successful sign-ins give their attempt back
         client = Client()
@@ -126,7 +126,7 @@ def test_item1_the_admin_login_counts_failures_and_successes_cost_nothing(settin
 
 
 @pytest.mark.django_db
-def test_item1_a_blocked_address_stays_blocked_until_the_window_passes(settings, make_user, monkeypatch):
+def test_a_blocked_address_stays_blocked_until_the_window_passes(settings, make_user, monkeypatch):
     """Once the budget is spent the address waits one whole window from that moment; attempts meanwhile neither
     count nor extend it, Retry-After counts down, and after the window a fresh budget starts."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
@@ -156,7 +156,7 @@ def test_item1_a_blocked_address_stays_blocked_until_the_window_passes(settings,
 
 
 @pytest.mark.django_db
-def test_item1_refused_requests_always_carry_a_wait(settings):
+def test_refused_requests_always_carry_a_wait(settings):
     """DRF's wait() answers None once more requests than the rate were counted; ours never does, so a page that
     asks "how long?" (sign-up, Simulate) never reads a refusal as "allowed"."""
     from types import SimpleNamespace

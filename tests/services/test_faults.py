@@ -1,4 +1,4 @@
-"""Faults during a background simulation, on real Celery worker processes (issue 8, docs/simulations.md "Failures and
+"""Faults during a background simulation, on real Celery worker processes (docs/simulations.md "Failures and
 recovery"): Redis restarted, PostgreSQL restarted, a worker SIGKILLed mid-chunk, a chunk that raises once or always.
 
 Every run either reaches `done` with exactly the in-process `simulate` result (same snapshot, games and seed) and

@@ -1,4 +1,4 @@
-"""Simulations on real Celery worker processes (issue 4): same result as in-process, refuses cleanly when the broker
+"""Simulations on real Celery worker processes: same result as in-process, refuses cleanly when the broker
 is down. Runs on the embedded default (filesystem broker + SQLite file) and, under .ci/run, on Redis + PostgreSQL.
 Faults (a SIGKILLed worker, Redis or PostgreSQL restarted, a chunk that raises): test_faults.py."""
 from __future__ import annotations
@@ -82,7 +82,7 @@ def test_broker_down_at_submit_is_a_503_and_writes_nothing_then_works(workers, u
 
 
 def test_a_gauntlet_on_two_workers_gives_the_in_process_result(workers, user):
-    """A batch run (issue 20) on real workers: its legs' chunks spread over both and merge into exactly the
+    """A batch run on real workers: its legs' chunks spread over both and merge into exactly the
     in-process gauntlet_result (rules_engine.batch.run_batch) of the same batch, games and seed."""
     from builder.models import RunKind
     from builder.services import batches as batch_services

@@ -1,4 +1,4 @@
-"""Positions on the site (issue 17, part 2; docs/positions.md): the analysis page, a replay's step as a position
+"""Positions on the site (docs/positions.md): the analysis page, a replay's step as a position
 (download, analyse, simulate from here), `POST /api/positions/` and `manage.py position`."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Gauntlet and list doctor pages (issue 20): a player starts either from the list page, reads the rows per
+"""Gauntlet and list doctor pages: a player starts either from the list page, reads the rows per
 opponent and the weighted total, reads which change helps most and applies it as a new revision; both sides'
 policies can be chosen, the search policy among them."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Gauntlet and doctor runs (issue 20) on the existing run pages: "my simulations", a run's page, its progress
+"""Gauntlet and doctor runs on the existing run pages: "my simulations", a run's page, its progress
 fragment, a replay and a comparison answer without a server error (their own pages are the lead's work)."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Lists across package versions (issue 19, part 4): a list remembers the package versions it was saved against;
+"""Lists across package versions: a list remembers the package versions it was saved against;
 when a card it uses changes or leaves the catalog, its page, its editor and My lists say how many cards changed,
 with what changed, the legality is checked against the catalog as it is now, and saving again clears the notice."""
 from __future__ import annotations

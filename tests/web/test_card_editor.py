@@ -1,4 +1,4 @@
-"""The card editor (issue 19 part 2): data editors edit a package's draft in forms drawn from each system's schema,
+"""The card editor: data editors edit a package's draft in forms drawn from each system's schema,
 with live checks and a preview, and publish it as the next version; users propose corrections that editors accept or
 reject; every change is kept with who and when."""
 from __future__ import annotations

@@ -1,8 +1,7 @@
-"""The staff data import page (issue 18 item 1 "Staff can do the same from an upload page", issue 19 part 1 "a staff
-page"; builder/web/dataimport.py): BattleScribe data or a spreadsheet uploaded, previewed, then imported on a
-confirm that imports exactly the previewed bytes; every refusal shown where it is, nothing written.
+"""The staff data import page (builder/web/dataimport.py): BattleScribe data or a spreadsheet uploaded, previewed,
+then imported on a confirm that imports exactly the previewed bytes; every refusal shown where it is, nothing written.
 
-And issue 18 item 5: re-importing newer BattleScribe data replaces the package, and a list that uses a changed or
+Re-importing newer BattleScribe data replaces the package, and a list that uses a changed or
 removed card says which."""
 from __future__ import annotations
 
@@ -308,7 +307,7 @@ def test_a_sheet_needs_a_file_or_pasted_rows(staff_client):
     assert "Choose a file or paste the rows (one of the two)." in page
 
 
-# --- issue 18 item 5: newer BattleScribe data and the lists that use it --------------------------------------------
+# --- newer BattleScribe data and the lists that use it --------------------------------------------
 
 
 def test_reimporting_newer_battlescribe_data_names_the_changed_and_removed_cards_of_a_list(staff_client, staff,

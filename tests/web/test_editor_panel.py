@@ -1,4 +1,4 @@
-"""The editor's panel (issue 14, part A2): what the format still needs (each counter against the limits of the format's
+"""The editor's panel: what the format still needs (each counter against the limits of the format's
 options, with what is left and its rule ID), the picker's filters and card text, card pages in words, and the exact
 HAGMI draw odds with a seeded sample hand."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The editor's fast adding (issue 14): lines pasted in the text format, the "3 補給" search box, quantities typed in
+"""The editor's fast adding: lines pasted in the text format, the "3 補給" search box, quantities typed in
 place. The pure parts (builder/web/editing.py) and the editor's answers to the posts that use them."""
 from __future__ import annotations
 
@@ -54,7 +54,7 @@ def test_a_paste_for_another_game_says_so(catalog):
 
 
 def test_a_japanese_paste_box_says_each_problem_once_in_japanese(catalog):
-    """Issue 15: 「10 行目 line 10: no card named …; did you mean …?」 then 「もしかして：…」 again was the page."""
+    """Once a bug: 「10 行目 line 10: no card named …; did you mean …?」 then 「もしかして：…」 again was the page."""
     from django.utils import translation
     with translation.override("ja"):
         result = read("2 紅蓮丸\n2 蒼穹の目・天\ntwo 照明弾\n[Army]\n")

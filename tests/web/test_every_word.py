@@ -1,4 +1,4 @@
-"""Every page in the player's language (issue 15): a crawler visits every page of the permission matrix's URL list
+"""Every page in the player's language: a crawler visits every page of the permission matrix's URL list
 (tests/security/test_permission_matrix.py) with a site full of data — the bundled packages of the three games, a
 list of each sample list, a finished run and replays of each game, a list with a history of edits
 (tests/support/showcase.py) — in Japanese and in English, and fails on what a player should never read:
@@ -174,7 +174,7 @@ def site(owner) -> Site:
         "replay_position": [f"/simulations/{run.public_id}/games/0/position/?step=1" for run in runs],  # JSON
         "replay_from_here": [],  # POST only (tests/web/test_analysis.py)
         "doctor_apply": [],  # POST only (tests/web/test_batch_pages.py)
-        # the card editor (issue 19 part 2): a draft with a change, history and proposals, every kind's form
+        # the card editor: a draft with a change, history and proposals, every kind's form
         "data_home": ["/data/"],
         "proposal_list": ["/data/proposals/"],
         "proposal_detail": [f"/data/proposals/{proposal.pk}/" for proposal in proposals],

@@ -50,7 +50,7 @@ def test_accept_language_japanese_is_honoured(catalog):
 
 
 def test_a_japanese_import_page_says_each_problem_once_in_japanese(catalog, owner_client):
-    """Issue 15: the page said 「10 行目 line 10: no card named "蒼穹の目・天" in HAGMI!; did you mean …?」 and then
+    """The page said 「10 行目 line 10: no card named "蒼穹の目・天" in HAGMI!; did you mean …?」 and then
     「もしかして：…」 again. Now: the line number once, the problem in Japanese, the suggestions once."""
     switch(owner_client, "ja", "/lists/import/")
     text = "System: hagmi\n[兵器]\n2 紅蓮丸\n2 蒼穹の目・天\n"

@@ -1,4 +1,4 @@
-"""Pages of cards imported from BattleScribe data (issue 18): the rules text kept from the data, the notice of what
+"""Pages of cards imported from BattleScribe data: the rules text kept from the data, the notice of what
 the simulator plays only in part, unmodelled weapon qualities, the factions by the names the package declares (the
 catalog, the card page, the list editor and the list page), the catalog's marker, and the exact odds of a force
 entry's weapons in the list editor (W11), from the same presenter and template as the card page.
@@ -156,7 +156,7 @@ def _jack_and_weapons(doc: dict[str, Any]) -> tuple[dict[str, Any], list[dict[st
 
 
 def test_w11_the_editor_offers_each_force_entrys_weapon_odds_with_its_chosen_weapons(imported, owner):
-    """W11 (issue 18 item 4): the editor shows the exact odds of a force entry's weapons — a warjack's chosen
+    """W11: the editor shows the exact odds of a force entry's weapons — a warjack's chosen
     weapons (options.weapons) too — loaded into the entry (htmx), the same numbers as the registry's weapon_odds."""
     jack, weapons = _jack_and_weapons(imported)
     hero = _card(imported, lambda c: c.get("kind") == "hero" and c.get("weapons") and c["faction"] == jack["faction"])

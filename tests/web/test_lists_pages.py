@@ -1,4 +1,4 @@
-"""Issue 14, part B, on the server: the catalog's address bar, warjack loadouts on the list page and the
+"""List and catalog pages on the server: the catalog's address bar, warjack loadouts on the list page and the
 tournament sheet, the sheet's player and event, filters that filter, the favicon, and fork's confirmation."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The page of a data package (issue 19): its versions, newest first, each downloadable as JSON, and what changed
+"""The page of a data package: its versions, newest first, each downloadable as JSON, and what changed
 between two (the cards added, changed with the fields in words, and removed), in Japanese and English."""
 from __future__ import annotations
 

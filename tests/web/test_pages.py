@@ -89,7 +89,7 @@ def test_mwda_rules_page_names_m2_orders_per_round(catalog):
 
 
 def test_w11_warcaster_card_page_shows_each_weapons_exact_odds_against_a_chosen_target(catalog):
-    """W11 (issue 18 item 4): a model's page shows, for each weapon, the exact odds against a target chosen from
+    """W11: a model's page shows, for each weapon, the exact odds against a target chosen from
     the catalog's models (GET ?target=, default a typical one): to hit and the damage distribution, computed by
     the engine's odds (through the registry) — the same fractions as odds.py."""
     from fractions import Fraction

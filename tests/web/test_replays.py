@@ -1,4 +1,4 @@
-"""Replay pages (issues 6 and 7, item 5; issue 15): one game of a run as a game report in the page's language,
+"""Replay pages: one game of a run as a game report in the page's language,
 turn by turn, drawn on the table (MWDA, Warcaster) or on the HAGMI board."""
 from __future__ import annotations
 
@@ -128,7 +128,7 @@ def test_the_page_is_in_japanese_for_japanese_readers(make_list, owner, owner_cl
     assert "第1戦のリプレイ" in page and "第0戦" not in page and "戦闘記録" in page  # counted from 1
 
 
-# --- the game report (issue 15) -------------------------------------------------------------------------------
+# --- the game report -------------------------------------------------------------------------------
 
 RAW = re.compile(r"=|\bP[01]\b|\bTrue\b|\bFalse\b|\bNone\b|\b(?:HS|HT|HB|HM|MW|WC)-\w+|\b0\d\d\b|_")
 

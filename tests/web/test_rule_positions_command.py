@@ -1,5 +1,5 @@
-"""The rule positions of issue 17 Part 1 through the command, as the issue asks ("loaded and played with --play,
-checking the events and the resulting position"): `manage.py position FILE --play ID --json` on one rule position
+"""The rule positions through the command, loaded and played with --play, checking the events and the resulting
+position: `manage.py position FILE --play ID --json` on one rule position
 of each game whose cards are all in the bundled catalog (loaded into the site's catalog by the `catalog` fixture).
 The engine-level tests of every rule position are tests/rules_engine/test_position_rules_<game>.py."""
 from __future__ import annotations

@@ -78,7 +78,7 @@ def test_simulator_section_is_translated(catalog):
     assert "シミュレーターの対戦ルール" in page and "エンジンのオプション" in page
 
 
-# --- what a player reads (issue 15): no raw Markdown, source tags as badges, no API code in the table -------------
+# --- what a player reads: no raw Markdown, source tags as badges, no API code in the table -------------
 
 class _Text(HTMLParser):
     """The page's text outside <code>, <pre>, <script>, <style> and <title>; and the text of one element by id."""

@@ -1,5 +1,5 @@
 """Simulation pages: start a run (services.simulation_start), progress while chunks land, result charts, compare;
-the form's opponents and policies in words, and its warning for an illegal list (issue 15)."""
+the form's opponents and policies in words, and its warning for an illegal list."""
 from __future__ import annotations
 
 import json

@@ -1,6 +1,6 @@
 """Background runs of the three games: the same services and API, each system's own figures in the result, the
 result equal to the in-process `simulate` of the same snapshot and seed, and EVERY figure of a result shown on its
-page (builder/web/results.py; issue 15)."""
+page (builder/web/results.py)."""
 from __future__ import annotations
 
 import json

@@ -1,4 +1,4 @@
-"""The Japanese catalog is complete (issue 15): every string the code and templates mark for translation has a
+"""The Japanese catalog is complete: every string the code and templates mark for translation has a
 Japanese translation in locale/ja, none is fuzzy, and the compiled catalog (.mo, which the site reads) says what
 the .po says. A new `gettext("...")` without its Japanese fails here, in CI, not on a player's page.
 

@@ -1,4 +1,4 @@
-"""Every vocabulary the pages show has its words in both languages (issue 15, builder/web/vocabulary.py).
+"""Every vocabulary the pages show has its words in both languages (builder/web/vocabulary.py).
 
 The values come from the bundled packages themselves (cards/packages/*/*.json), so a new faction, frame, type,
 skill trigger or effect kind in a package fails here until it has its Japanese and English words: the Japanese
@@ -136,7 +136,7 @@ def test_the_vocabularies_of_the_lists_and_the_catalog_have_words():
 
 @pytest.mark.django_db
 def test_a_history_diff_names_its_fields_and_values_in_words(catalog):
-    """Issue 15: "visibility: private → public", "notes: – → …" on a Japanese page."""
+    """Once a bug: "visibility: private → public", "notes: – → …" on a Japanese page."""
     diff = {"fields": {"visibility": {"from": "private", "to": "public"}, "notes": {"from": "", "to": "Tuned."},
                        "format": {"from": "tactics-v3", "to": "no-such-format"}}}
     with translation.override("ja"):

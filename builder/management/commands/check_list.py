@@ -1,4 +1,4 @@
-"""`python manage.py check_list FILE [--json] [--lang ja|en]` (DESIGN.md §2.4).
+"""`python manage.py check_list FILE [--json] [--lang ja|en]` (docs/design.md §2.4).
 
 FILE is a hangar.list/1 JSON file, a BattleScribe / New Recruit roster (.ros or .rosz, read against the imported
 BattleScribe data), or a text list (.txt, or anything that is not JSON). Exit status:

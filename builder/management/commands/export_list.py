@@ -1,4 +1,4 @@
-"""`python manage.py export_list FILE --as ros|rosz|text|json [--out PATH] [--lang ja|en]` (issue 18 item 3).
+"""`python manage.py export_list FILE --as ros|rosz|text|json [--out PATH] [--lang ja|en]`.
 
 Converts a list file of any accepted format (hangar.list/1 JSON, the text format, a BattleScribe .ros/.rosz roster)
 into another: `ros`/`rosz` write a roster BattleScribe and New Recruit open (a list of any game, against the data

@@ -1,5 +1,5 @@
 """`python manage.py position FILE [--json] [--play ID [ID ...]] [--simulate N --seed S [--policy P]]`
-(issue 17, docs/positions.md).
+(docs/positions.md).
 
 Loads the position (hangar.position/1) in FILE against the loaded catalog and prints its state and legal actions,
 each with its stable id. `--play` applies action ids in order and prints the events they logged (in words; as

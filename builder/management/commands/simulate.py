@@ -1,12 +1,12 @@
 """`python manage.py simulate FILE --opponent SLUG --games N --seed S [--policy NAME] [--opponent-policy NAME]
-[--seats both|list-first|random] [--workers K] [--json]` (DESIGN.md §2.4), and
+[--seats both|list-first|random] [--workers K] [--json]` (docs/design.md §2.4), and
 `python manage.py simulate --list-opponents SYSTEM`.
 
 Plays the list in FILE (hangar.list/1 JSON, a BattleScribe roster or the text format) against a sample opponent of
 the loaded catalog, in this process or in K local processes. The same seed gives the same summary, byte for byte,
 whatever K is. Exit status: 0 done, 2 bad file or arguments (the message says which).
 
-A **gauntlet** (issue 20): several `--opponent SLUG[=WEIGHT]` and/or `--opponent-list FILE[=WEIGHT]` (any list
+A **gauntlet**: several `--opponent SLUG[=WEIGHT]` and/or `--opponent-list FILE[=WEIGHT]` (any list
 file, played by `--opponent-policy`), weights 1 unless given (a "meta": they are normalised). It prints a row per
 opponent (win rate, interval, game length) and the weighted total; each row is exactly the result of the plain run
 against that opponent with the same seed.

@@ -1,4 +1,4 @@
-"""`python manage.py grant_editor USERNAME [--remove]`: give a user the data-editor role (issue 19 part 2) — the
+"""`python manage.py grant_editor USERNAME [--remove]`: give a user the data-editor role — the
 "Data editors" group, whose cards.edit_catalog permission opens the card editor — or take it away."""
 from django.contrib.auth.models import User
 from django.core.management.base import BaseCommand, CommandError

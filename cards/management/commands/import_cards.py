@@ -1,4 +1,4 @@
-"""`python manage.py import_cards FILE --system hagmi|mwda|warcaster --package SLUG [--dry-run]` (issue 19): a sheet of
+"""`python manage.py import_cards FILE --system hagmi|mwda|warcaster --package SLUG [--dry-run]`: a sheet of
 cards (CSV, TSV or .xlsx, one row per card; docs/data-packages.md "Spreadsheets") becomes the cards of a package."""
 from pathlib import Path
 

@@ -1,4 +1,4 @@
-"""`python manage.py load_packages`: load every bundled data package (DESIGN.md §2.4); safe to run again."""
+"""`python manage.py load_packages`: load every bundled data package (docs/design.md §2.4); safe to run again."""
 from django.core.management.base import BaseCommand, CommandError
 
 from cards.services import PackageError, bundled_package_files, package_import_file

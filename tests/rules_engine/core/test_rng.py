@@ -1,4 +1,4 @@
-"""Seeds and generators (DESIGN.md §3): stable across processes and machines, never the global RNG."""
+"""Seeds and generators (docs/design.md §3.2): stable across processes and machines, never the global RNG."""
 import random
 import subprocess
 import sys

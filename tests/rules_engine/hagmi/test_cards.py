@@ -1,4 +1,4 @@
-"""Card data → engine dataclasses, and the skill registry (DESIGN.md §3: one handler + schema per kind)."""
+"""Card data → engine dataclasses, and the skill registry (docs/design.md §3.1: one handler + schema per kind)."""
 from __future__ import annotations
 
 import pytest

@@ -1,4 +1,4 @@
-"""H10: 「緊急」を持ったスキル on cards on the battlefield (issue 17, part 1, item 3).
+"""H10: 「緊急」を持ったスキル on cards on the battlefield.
 
 Seed 000: 攻撃が連続して発生するので、その度に攻撃されているプレイヤーは「緊急」を持ったスキルの使用や「緊急生産」を
 行うことができます — between the hits of a multi-attack (and, in this engine, before the first) the attacked player

@@ -1,4 +1,4 @@
-"""Exact draw odds (issue 3): checked against scipy.stats.hypergeom and against the engine's own shuffles."""
+"""Exact draw odds: checked against scipy.stats.hypergeom and against the engine's own shuffles."""
 import json
 import math
 from fractions import Fraction

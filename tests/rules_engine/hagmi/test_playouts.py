@@ -1,4 +1,4 @@
-"""Random playouts over every sample list × every bundled opponent (DESIGN.md §3 random-simulation tests):
+"""Random playouts over every sample list × every bundled opponent (docs/design.md §3.4 random-simulation tests):
 invariants after every action, termination within the turn cap, and seed determinism."""
 from __future__ import annotations
 

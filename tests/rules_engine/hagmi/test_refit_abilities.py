@@ -1,5 +1,4 @@
-"""H22: refit by the source card's own ability and by a 秘策 card straight onto the battlefield (issue 17, part 1,
-item 4).
+"""H22: refit by the source card's own ability and by a 秘策 card straight onto the battlefield.
 
 Seed 000: 通常は「改装元カード」に「改装用カード」を使用することで、手札か秘策から「改装先カード」を出すことができます。
 中には直接「改装元カード」が改装する能力を持っていたり、秘策から直接戦場のカードを改装するカードもあります。

@@ -1,4 +1,4 @@
-"""Fixed-seed regression games ("perft-like", DESIGN.md §3): the full event log of a game is stored in
+"""Fixed-seed regression games ("perft-like", docs/design.md §3.4): the full event log of a game is stored in
 tests/rules_engine/hagmi/regression/ and must not change unless the rules change on purpose.
 
 After an intended rules change: HANGAR_UPDATE_REGRESSION=1 pytest tests/rules_engine/hagmi/test_regression_games.py,

@@ -1,4 +1,4 @@
-"""The HAGMI simulator behind `simulate` and the Celery chunks (issue 3, DESIGN.md §3-§4)."""
+"""The HAGMI simulator behind `simulate` and the Celery chunks (docs/design.md §3-§4)."""
 import json
 import random
 from pathlib import Path
@@ -40,7 +40,7 @@ def test_chunks_played_anywhere_merge_to_the_whole_run():
 
 
 def test_global_random_state_does_not_change_a_run():
-    """Randomness comes only from the run seed (DESIGN.md §3: the RLCard/PettingZoo seed test)."""
+    """Randomness comes only from the run seed (docs/design.md §3.2: the RLCard/PettingZoo seed test)."""
     snap = snapshot("coop-abyssal-ark", policy="random")
     first = simulate(snap, games=60, seed=5)
     random.seed(999)

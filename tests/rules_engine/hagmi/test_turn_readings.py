@@ -1,4 +1,4 @@
-"""RULES.md §1.3 as the public rules say it (issue 17, part 1, item 10): H9 damage to a player (one damage card per
+"""RULES.md §1.3 as the public rules say it: H9 damage to a player (one damage card per
 point; since HAGMI!02 a player loses only to damage taken with the damage deck already empty), and the turn-flow
 readings the sources leave open, each an option: who goes first (先攻), whether a unit attacks in the turn it
 enters, whether the first player has a battle phase in the game's first turn."""

@@ -1,4 +1,4 @@
-"""The MWDA actions as typed records (rules_engine/mwda/actions.py, issue 16): each equals, hashes, sorts and
+"""The MWDA actions as typed records (rules_engine/mwda/actions.py): each equals, hashes, sorts and
 serialises like the bare tuple it replaced, so the same games and stored replays see no difference."""
 from __future__ import annotations
 

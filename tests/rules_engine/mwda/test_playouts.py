@@ -1,4 +1,4 @@
-"""Random playouts over every sample list × every bundled opponent (DESIGN.md §3 random-simulation tests):
+"""Random playouts over every sample list × every bundled opponent (docs/design.md §3.4 random-simulation tests):
 invariants after every action (bases never overlap, one order per unit per turn, tokens ≤ 2, dials in
 bounds), every battle ends, and seed determinism with the global random state perturbed."""
 from __future__ import annotations
@@ -101,7 +101,7 @@ def _play_perturbed(seed: int, policy: str) -> list:
 
 @pytest.mark.parametrize("policy", ["random", "mwda-greedy"])
 def test_same_seed_same_battle_whatever_the_global_random_state(policy):
-    """DESIGN.md §3: randomness comes only from the game's rng (the RLCard / PettingZoo seed test)."""
+    """docs/design.md §3.2: randomness comes only from the game's rng (the RLCard / PettingZoo seed test)."""
     first = _play_perturbed(5, policy)
     random.seed(12345)
     assert _play_perturbed(5, policy) == first

@@ -1,4 +1,4 @@
-"""The MWDA simulator behind `simulate` and the Celery chunks (issue 6, DESIGN.md §2.4, §3–§4)."""
+"""The MWDA simulator behind `simulate` and the Celery chunks (docs/design.md §2.4, §3–§4)."""
 import json
 import random
 
@@ -28,7 +28,7 @@ def test_snapshot_freezes_exactly_the_units_the_list_and_opponent_use():
 
 
 def test_one_and_two_workers_give_the_same_result_byte_for_byte():
-    """DESIGN.md §2.4: the same seed gives the same summary whatever the number of processes."""
+    """docs/design.md §2.4: the same seed gives the same summary whatever the number of processes."""
     snap = snapshot(options={"max_rounds": 4})
     one = simulate(snap, games=600, seed=3, workers=1)
     two = simulate(snap, games=600, seed=3, workers=2)

@@ -1,4 +1,4 @@
-"""The actions as typed records (rules_engine/warcaster/actions.py, issue 16): each equals, hashes, sorts and
+"""The actions as typed records (rules_engine/warcaster/actions.py): each equals, hashes, sorts and
 serialises like the bare tuple it stands for, and the state lists and accepts them."""
 from __future__ import annotations
 

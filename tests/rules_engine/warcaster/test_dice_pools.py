@@ -1,4 +1,4 @@
-"""W11 at the real stat scale (issue 18 item 4): dice pools of MAT/RAT, DEF and POW (option dice_scale = "pools",
+"""W11 at the real stat scale: dice pools of MAT/RAT, DEF and POW (option dice_scale = "pools",
 the default), their exact odds (odds.py) against brute force and a 10⁶-roll sample, the engine's rolls with
 scripted dice, simulations of the sample forces, and the earlier reading (dice_scale = "stat_plus_dice") playing
 exactly the games it played before."""
@@ -162,7 +162,7 @@ def test_w11_the_dice_options_are_validated(option, value):
 
 
 def test_the_sample_package_is_on_the_community_scale():
-    """MAT/RAT 3–6, DEF 2–5, ARM 2–5, POW 1–6, health (DMG) 1–5, CST 1–4 (issue 18)."""
+    """MAT/RAT 3–6, DEF 2–5, ARM 2–5, POW 1–6, health (DMG) 1–5, CST 1–4."""
     ranges = {"mat": (3, 6), "rat": (3, 6), "def": (2, 5), "arm": (2, 5), "health": (1, 5)}
     for code, card in CARDS.items():
         for stat, (low, high) in ranges.items():

@@ -1,4 +1,4 @@
-"""Simulations of two forces imported from BattleScribe data (issue 18, Tests): the test files of
+"""Simulations of two forces imported from BattleScribe data: the test files of
 tests/cards/fixtures/battlescribe/ (make_fixtures.py) converted to a package, one force of each of its two
 factions, played by the greedy policy through the simulator's public entry points.
 

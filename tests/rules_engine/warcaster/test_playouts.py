@@ -1,4 +1,4 @@
-"""Random playouts (DESIGN.md §3): 1 000+ games from random legal actions with invariants checked after every
+"""Random playouts (docs/design.md §3.4): 1 000+ games from random legal actions with invariants checked after every
 action (arc never negative and conserved, gates within their limit, health in range, hand within its limit
 after the draw phase, every game ends), and seed determinism with the global random state perturbed."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The Warcaster simulator behind `simulate` and the Celery chunks (issue 7, DESIGN.md §3-§4)."""
+"""The Warcaster simulator behind `simulate` and the Celery chunks (docs/design.md §3-§4)."""
 from __future__ import annotations
 
 import json
