@@ -27,7 +27,7 @@ from cards import battlescribe_export as bx
 from rules_engine.core.catalog import Catalog
 from rules_engine.systems import SYSTEMS
 
-from .errors import ListFormatError, ListIssue
+from .errors import ListFormatError, ListIssue, RosterExportError
 from .jsonio import normalised_document, parse_list_json
 
 ROSTER_NS = bx.ROSTER_NS
@@ -78,8 +78,6 @@ class HangarRosterWriter:
     def write(self) -> bytes:
         issues = self.problems()
         if issues:
-            from .roster import RosterExportError
-
             raise RosterExportError(issues)
         system = self.system
         shape = bx.game(system)

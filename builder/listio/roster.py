@@ -43,7 +43,8 @@ from cards import battlescribe_schema as bs_schema
 from cards.safefiles import MAX_XML_DEPTH, ArchiveBudget, FileRefused, parse_xml, read_zip
 from rules_engine.core.catalog import Catalog
 
-from .errors import ListFormatError, ListIssue
+from .errors import ListFormatError, ListIssue, RosterExportError
+from .hangar_roster import hangar_game, read_hangar_roster  # data Hangar exported, of any game
 from .jsonio import normalised_document, parse_list_json
 
 ROSTER_NS = "http://www.battlescribe.net/schema/rosterSchema"
@@ -166,8 +167,6 @@ def parse_roster(raw: bytes, catalog_for: CatalogFor, *, filename: str = "roster
     except bs_schema.SchemaRefusal as refusal:
         raise _fail("roster.invalid", f"not valid against the published BattleScribe roster schema: {refusal.message}",
                     refusal.path, file=filename, reason=refusal.message) from None
-    from .hangar_roster import hangar_game, read_hangar_roster  # data Hangar exported, of any game
-
     game = hangar_game(root.get("gameSystemId") or "")
     if game is not None:
         return read_hangar_roster(root, paths.of, catalog_for(game), game)
@@ -322,12 +321,6 @@ def _bs(item: Mapping[str, Any]) -> Mapping[str, Any]:
 
 
 # --- writing --------------------------------------------------------------------------------------------------------
-
-
-class RosterExportError(ListFormatError):
-    """A list that cannot be written as a roster: cards without BattleScribe ids (each named), another game."""
-
-    code = "list.not_exportable"
 
 
 def export_roster(doc: Mapping[str, Any], catalog: Catalog, *, zipped: bool = False,
