@@ -33,8 +33,6 @@ ALLOWED_CYCLES: tuple[frozenset[str], ...] = (
     # builder/services/simulations.py along its jobs (submitting, chunk bookkeeping, merging, the watchdog).
     frozenset({"builder.queue", "builder.tasks", "builder.services", "builder.services.batches",
                "builder.services.simulations"}),
-    # The data import page shows the data sources section, whose views render that page with their form's errors.
-    frozenset({"builder.web.dataimport", "builder.web.datasources"}),
 )
 
 

@@ -38,6 +38,7 @@ from cards.systems import SYSTEMS
 from . import presenters
 from .common import forbidden_page
 from . import vocabulary
+from .sourceforms import import_page_context  # the data sources section
 
 PENDING_KEY = "hangar.data_import"  # the session's pending import: token, kind, sha256, files, system, slug
 PASTED_NAME = "pasted.txt"  # a pasted sheet: tabs when its first line has one (as a spreadsheet copies), else CSV
@@ -87,8 +88,6 @@ def _systems() -> list[tuple[str, str]]:
 def _form_page(request: HttpRequest, *, bs_form: BattleScribeUploadForm | None = None,
                sheet_form: SheetUploadForm | None = None, problems: list[dict] | None = None, kind: str = "",
                status: int = 200, source_form=None) -> HttpResponse:
-    from .datasources import import_page_context  # the data sources section (builder/web/datasources.py)
-
     return render(request, "data/import.html", {
         **import_page_context(source_form),
         "bs_form": bs_form or BattleScribeUploadForm(prefix="bs"),
