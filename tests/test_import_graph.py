@@ -25,9 +25,6 @@ ALLOWED_CYCLES: tuple[frozenset[str], ...] = (
     # The Warcaster BattleScribe mapping and the reader of data Hangar exported: convert() dispatches to the second,
     # which reads the first's documents. Left for the move of the game's data formats into the game's package.
     frozenset({"cards.battlescribe", "cards.battlescribe_hangar"}),
-    # A Celery task and its service: the service queues the task, the task runs the service. Breaking it means
-    # splitting the check from its request in cards/datasources.py.
-    frozenset({"cards.datasources", "cards.tasks"}),
     # The simulation services queue chunks (builder.queue), whose task runs the services (and importing any service
     # runs builder/services/__init__.py, which imports them all). Left for the split of
     # builder/services/simulations.py along its jobs (submitting, chunk bookkeeping, merging, the watchdog).

@@ -21,6 +21,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from cards import datasources
 from cards.models import DataPackage, DataSource
+from cards.tasks import source_check_request
 
 from . import dataimport
 from .sourceforms import DataSourceForm, error_text, status_text
@@ -83,7 +84,7 @@ def _found_row(item: dict[str, Any]) -> dict[str, Any]:
 @require_POST
 def source_check(request: HttpRequest, pk: int) -> HttpResponse:
     """Queue a check (never fetched in this request) and show the source, "checking…"."""
-    datasources.source_check_request(_source(pk))
+    source_check_request(_source(pk))
     return redirect("data_source", pk=pk)
 
 
