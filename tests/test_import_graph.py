@@ -224,3 +224,29 @@ def test_each_module_imports_alone_in_a_fresh_interpreter():
     for group, mode in ((engine, "plain"), (django_side, "django")):
         done = _import_each(group, mode)
         assert done.returncode == 0, f"modules that do not import alone ({mode}):\n{done.stdout}{done.stderr[-3000:]}"
+
+
+def test_no_module_is_imported_under_another_modules_name():
+    """One name per concept: `from rules_engine import batch as batches` beside builder/services/batches.py and
+    builder/web/batches.py made three different things read `batches`. An alias may shorten a module's name, never
+    take the name of another module of the project."""
+    modules = _modules()
+    by_name: dict[str, set[str]] = {}
+    for name in modules:
+        by_name.setdefault(name.rsplit(".", 1)[-1], set()).add(name)
+    wrong = []
+    for name, (path, is_package) in modules.items():
+        here = name.split(".") if is_package else name.split(".")[:-1]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            if isinstance(node, ast.ImportFrom):
+                base = (".".join(here[: len(here) - node.level + 1] + ([node.module] if node.module else []))
+                        if node.level else node.module or "")
+                pairs = [(f"{base}.{alias.name}", alias.asname) for alias in node.names]
+            elif isinstance(node, ast.Import):
+                pairs = [(alias.name, alias.asname) for alias in node.names]
+            else:
+                continue
+            for imported, alias in pairs:
+                if imported in modules and alias in by_name and imported not in by_name[alias]:
+                    wrong.append(f"{path.relative_to(ROOT)}:{node.lineno}: {imported} as {alias}")
+    assert not wrong, "modules imported under another module's name:\n" + "\n".join(wrong)
