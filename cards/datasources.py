@@ -107,25 +107,6 @@ def source_register(*, name: str, url: str, kind: str, user=None) -> DataSource:
                                      created_by=user)
 
 
-def source_check_request(source: DataSource) -> DataSource:
-    """Mark the source "checking" and queue its check (cards.tasks.data_source_check). A check already in flight is
-    replaced: its result will be dropped (the token differs). A queue that cannot be reached fails the check."""
-    from .tasks import data_source_check  # the tasks module imports this one
-
-    token = secrets.token_hex(16)
-    DataSource.objects.filter(pk=source.pk).update(status=DataSource.Status.CHECKING, check_token=token,
-                                                   check_requested_at=timezone.now(), error_code="", error={})
-    try:
-        data_source_check.apply_async((source.pk, token), queue=settings.CELERY_TASK_DEFAULT_QUEUE, retry=True,
-                                      retry_policy={"max_retries": 2, "interval_start": 0, "interval_step": 0.5,
-                                                    "interval_max": 1})
-    except Exception as error:  # noqa: BLE001  (any broker error: the check is not running, and the page says so)
-        _finish(source.pk, token, status=DataSource.Status.FAILED, error_code="queue",
-                error={"message": f"the task queue cannot be reached ({error})"})
-    source.refresh_from_db()
-    return source
-
-
 # --- the check (in a Celery task, or the management command) ------------------------------------------------------
 
 

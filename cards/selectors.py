@@ -279,13 +279,13 @@ def package_battlescribe_zip(system_slug: str, slug: str) -> bytes | None:
 
 # --- the bundled sample lists ---------------------------------------------------------------------------------
 
+BUNDLED_DIR = Path(__file__).resolve().parent / "packages"  # the bundled packages; `<system>/lists/`: the sample lists
 SAMPLE_LIST_MAX_BYTES = 256 * 1024  # a sample list is a few KB; a bigger file is not read
 SAMPLE_LIST_KEY_MAX = 64
 
 
 @functools.lru_cache(maxsize=1)
 def _sample_lists() -> tuple[dict, ...]:
-    from .services import BUNDLED_DIR  # the packages' folder; its `lists/` sub-folders hold the sample lists
     from .systems import SYSTEMS
 
     found = []

@@ -20,11 +20,9 @@ from django.utils import timezone
 from . import package_validation as checks
 from . import battlescribe, spreadsheet
 from .models import Card, DataPackage, Format, GameSystem, Opponent, PackageVersion
-from .selectors import catalog_forget, cards_diff, package_document, search_normalise
+from .selectors import BUNDLED_DIR, catalog_forget, cards_diff, package_document, search_normalise
 from .storable_text import escaped
 from .systems import SYSTEMS
-
-BUNDLED_DIR = Path(__file__).resolve().parent / "packages"
 
 
 class PackageError(Exception):

@@ -51,7 +51,7 @@ PACKAGES: dict[str, tuple[str, ...]] = {
                                "combat", "cyphers", "policies", "game"),
     "rules_engine.mwda": ("geometry", "units", "actions", "state", "combat", "orders", "movement", "policies", "game"),
     "rules_engine.hagmi": ("cards", "actions", "state", "skills", "beasts", "zones", "damage", "combat", "refit",
-                           "legal", "policies", "game"),
+                           "skill_effects", "legal", "policies", "game"),
 }
 PACKAGE = "rules_engine.warcaster"  # the default of `status()`
 

@@ -32,7 +32,7 @@ from typing import Any
 from rules_engine.construction import validate_list
 from rules_engine.core.catalog import Catalog
 from rules_engine.simulation import list_size
-from rules_engine.systems import GameSystem, system
+from rules_engine.systems import SystemEntry, system
 
 __all__ = [
     "Change", "candidate_changes", "doctor_batch", "doctor_result", "sentence", "BASELINE", "change_from_key",
@@ -297,7 +297,7 @@ def _signature(card: Mapping[str, Any]) -> str:
                       default=str)
 
 
-def _playable(game: GameSystem, catalog: Catalog) -> list[str]:
+def _playable(game: SystemEntry, catalog: Catalog) -> list[str]:
     """The catalog's codes that a list may hold and the simulator can play, one per signature, in code order:
     no opponent-only category (HAGMI 機獣, 母艦), accepted by the engine's own card reader (`check_card`)."""
     memo = catalog.derived("doctor.playable")
@@ -323,7 +323,7 @@ def _playable(game: GameSystem, catalog: Catalog) -> list[str]:
     return codes
 
 
-def _cost(game: GameSystem, card: Mapping[str, Any]) -> int | None:
+def _cost(game: SystemEntry, card: Mapping[str, Any]) -> int | None:
     return game.card_cost(card)
 
 
@@ -362,7 +362,7 @@ def _list_cards(doc: Mapping[str, Any], sections: tuple[str, ...]) -> list[tuple
     return found
 
 
-def _section_pool(game: GameSystem, catalog: Catalog, doc: Mapping[str, Any], section: str,
+def _section_pool(game: SystemEntry, catalog: Catalog, doc: Mapping[str, Any], section: str,
                   playable: list[str]) -> list[str]:
     """The cards that may go in `section`: those whose default section it is, and those of a kind (category) the
     section already holds (HAGMI's 秘策 takes any category: a 秘策 holding a unit is offered units)."""
@@ -1014,7 +1014,7 @@ def doctor_batch(
 
 def rarely_used(batch: Mapping[str, Any], baseline: Sequence[tuple[float, Any]], games: int) -> list[dict[str, Any]]:
     """The list's cards (units) used less than RARELY_USED times per copy and game, never-used first: from the
-    game's per-card tally of the list's own games (GameSystem.use_tally: HAGMI cards played from hand, MWDA damage
+    game's per-card tally of the list's own games (SystemEntry.use_tally: HAGMI cards played from hand, MWDA damage
     dealt by each unit, Warcaster cyphers played), over the opponents by weight. `baseline`: (normalised weight,
     summary) per opponent. Only the sections the tally covers are read (HAGMI's damage deck is turned up, never
     played). [] for a game without such a tally."""

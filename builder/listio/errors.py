@@ -96,3 +96,9 @@ class ListFormatError(ValueError):
 
     def to_dict(self) -> dict[str, Any]:
         return {"code": self.code, "message": self.message, "issues": [issue.to_dict() for issue in self.issues]}
+
+
+class RosterExportError(ListFormatError):
+    """A list that cannot be written as a roster: cards without BattleScribe ids (each named), another game."""
+
+    code = "list.not_exportable"

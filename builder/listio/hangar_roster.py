@@ -27,8 +27,9 @@ from cards import battlescribe_export as bx
 from rules_engine.core.catalog import Catalog
 from rules_engine.systems import SYSTEMS
 
-from .errors import ListFormatError, ListIssue
+from .errors import ListFormatError, ListIssue, RosterExportError
 from .jsonio import normalised_document, parse_list_json
+from .rosterxml import kids, zip_roster
 
 ROSTER_NS = bx.ROSTER_NS
 
@@ -78,8 +79,6 @@ class HangarRosterWriter:
     def write(self) -> bytes:
         issues = self.problems()
         if issues:
-            from .roster import RosterExportError
-
             raise RosterExportError(issues)
         system = self.system
         shape = bx.game(system)
@@ -174,8 +173,6 @@ def read_hangar_roster(root: Element, path_of: Callable[[Element], str], catalog
                        system: str) -> dict[str, Any]:
     """The normalised hangar.list/1 document of a roster of Hangar-exported data; ListFormatError with every
     problem."""
-    from .roster import _kids
-
     if catalog is None or not catalog.cards:
         raise ListFormatError([_issue("roster.unknown_game_system", f"no {SYSTEMS[system].name} cards are loaded",
                                       "/roster", name=SYSTEMS[system].name, id=root.get("gameSystemId") or "")])
@@ -183,7 +180,7 @@ def read_hangar_roster(root: Element, path_of: Callable[[Element], str], catalog
     formats = {bx.force_id(system, slug): slug for slug in catalog.formats}
     sections = {bx.category_id(system, f"section:{key}"): key for key in SYSTEMS[system].section_keys}
     issues: list[ListIssue] = []
-    forces = _kids(root, "forces", "force")
+    forces = kids(root, "forces", "force")
     if len(forces) != 1:
         raise ListFormatError([_issue("roster.forces", f"the roster has {len(forces)} forces; a Hangar list holds "
                                       "exactly one", "/roster/forces[1]", count=len(forces))])
@@ -205,18 +202,18 @@ def read_hangar_roster(root: Element, path_of: Callable[[Element], str], catalog
                                  id=entry))
         return code
 
-    for selection in _kids(force, "selections", "selection"):
+    for selection in kids(force, "selections", "selection"):
         code = card_of(selection)
         if code is None:
             continue
         card = catalog.cards[code]
         number = int(selection.get("number") or 1)
-        section = next((sections[c.get("entryId") or ""] for c in _kids(selection, "categories", "category")
+        section = next((sections[c.get("entryId") or ""] for c in kids(selection, "categories", "category")
                         if (c.get("entryId") or "") in sections and c.get("primary") == "true"), None) \
             or SYSTEMS[system].default_section(card)
         item: dict[str, Any] = {"card": code, "qty": number}
         options: dict[str, Any] = {}
-        for child in _kids(selection, "selections", "selection"):
+        for child in kids(selection, "selections", "selection"):
             part = card_of(child)
             if part is None:
                 continue
@@ -243,8 +240,6 @@ def export_hangar_roster(doc: Mapping[str, Any], catalog: Catalog, package: Mapp
                          zipped: bool = False, filename: str = "roster.ros") -> bytes:
     """The roster of a normalised hangar.list/1 list of any game against `package`'s exported data: XML bytes, or
     a .rosz zip holding `filename`. Raises RosterExportError naming each card the catalog lacks."""
-    from .roster import zip_roster
-
     xml = HangarRosterWriter(doc, catalog, package).write()
     return zip_roster(xml, filename) if zipped else xml
 

@@ -28,9 +28,7 @@ Pure Python (no Django): the reader takes `catalog_for(system) -> Catalog | None
 from __future__ import annotations
 
 import hashlib
-import io
 import json
-import zipfile
 from functools import lru_cache
 from pathlib import PurePath
 from typing import Any, Callable, Mapping
@@ -43,8 +41,10 @@ from cards import battlescribe_schema as bs_schema
 from cards.safefiles import MAX_XML_DEPTH, ArchiveBudget, FileRefused, parse_xml, read_zip
 from rules_engine.core.catalog import Catalog
 
-from .errors import ListFormatError, ListIssue
+from .errors import ListFormatError, ListIssue, RosterExportError
+from .hangar_roster import hangar_game, read_hangar_roster  # data Hangar exported, of any game
 from .jsonio import normalised_document, parse_list_json
+from .rosterxml import kids, local_name, zip_roster
 
 ROSTER_NS = "http://www.battlescribe.net/schema/rosterSchema"
 ROSTER_SUFFIXES = (".ros", ".rosz")
@@ -111,29 +111,18 @@ class _Paths:
 
     def __init__(self, root: Element):
         self.paths: dict[int, str] = {}
-        todo = [(root, "/" + _local(root.tag))]  # iterative: no recursion on the file's depth
+        todo = [(root, "/" + local_name(root.tag))]  # iterative: no recursion on the file's depth
         while todo:
             element, path = todo.pop()
             self.paths[id(element)] = path
             counts: dict[str, int] = {}
             for child in element:
-                name = _local(child.tag)
+                name = local_name(child.tag)
                 counts[name] = counts.get(name, 0) + 1
                 todo.append((child, f"{path}/{name}[{counts[name]}]"))
 
     def of(self, element: Element) -> str:
         return self.paths.get(id(element), "/")
-
-
-def _local(tag: str) -> str:
-    return tag.split("}")[-1]
-
-
-def _kids(element: Element, *names: str) -> list[Element]:
-    found = [element]
-    for name in names:
-        found = [child for parent in found for child in parent if _local(child.tag) == name]
-    return found
 
 
 def parse_roster(raw: bytes, catalog_for: CatalogFor, *, filename: str = "roster.ros") -> dict[str, Any]:
@@ -158,16 +147,14 @@ def parse_roster(raw: bytes, catalog_for: CatalogFor, *, filename: str = "roster
                     file=filename) from None
     if root.tag != f"{{{ROSTER_NS}}}roster":
         raise _fail("roster.not_roster", f"{filename} is not a BattleScribe roster (its root element is "
-                                         f"{_local(root.tag)!r}, not a roster of {ROSTER_NS})", file=filename,
-                    root=_local(root.tag))
+                                         f"{local_name(root.tag)!r}, not a roster of {ROSTER_NS})", file=filename,
+                    root=local_name(root.tag))
     paths = _Paths(root)
     try:
         bs_schema.check(root)  # the published content model, in either version's order (cards/battlescribe_schema.py)
     except bs_schema.SchemaRefusal as refusal:
         raise _fail("roster.invalid", f"not valid against the published BattleScribe roster schema: {refusal.message}",
                     refusal.path, file=filename, reason=refusal.message) from None
-    from .hangar_roster import hangar_game, read_hangar_roster  # data Hangar exported, of any game
-
     game = hangar_game(root.get("gameSystemId") or "")
     if game is not None:
         return read_hangar_roster(root, paths.of, catalog_for(game), game)
@@ -196,12 +183,12 @@ class _RosterReader:
         self.system_id = system_id
         # the community files' one "Cyphers" rack selection holds the cyphers: read through it
         self.racks = {str(_bs(f)["rack"]["entry_id"]) for f in formats if _bs(f).get("rack")}
-        forces = _kids(self.root, "forces", "force")
+        forces = kids(self.root, "forces", "force")
         if len(forces) != 1:
             raise _fail("roster.forces", f"the roster has {len(forces)} forces; a Hangar list holds exactly one",
                         "/roster/forces[1]", count=len(forces))
         force = forces[0]
-        nested = _kids(force, "forces", "force")
+        nested = kids(force, "forces", "force")
         if nested:
             self.issues.append(_issue("roster.nested_force", "a force inside a force is not read into a Hangar list",
                                       self.paths.of(nested[0])))
@@ -213,7 +200,7 @@ class _RosterReader:
                 self.paths.of(force), name=force.get("name") or "", id=force.get("entryId") or "",
                 known=", ".join(str(f.get("name_en") or f["slug"]) for f in formats)))
         sections: dict[str, list[dict[str, Any]]] = {"force": [], "rack": []}
-        for selection in _kids(force, "selections", "selection"):
+        for selection in kids(force, "selections", "selection"):
             self._top(selection, sections)
         if self.issues:
             raise ListFormatError(self.issues)
@@ -237,7 +224,7 @@ class _RosterReader:
         code, card = self._card_of(selection)
         if card is None or code is None:
             if (selection.get("entryId") or "").split("::")[-1] in self.racks:  # the rack: its cyphers are entries
-                for child in _kids(selection, "selections", "selection"):
+                for child in kids(selection, "selections", "selection"):
                     self._top(child, sections)
             else:
                 self._unknown(selection)
@@ -267,7 +254,7 @@ class _RosterReader:
     def _no_parts(self, selection: Element, card: Mapping[str, Any]) -> None:
         """Selections inside a model that is not a warjack: its own fixed weapons (read from the card), nothing else."""
         fixed = self._fixed(card)
-        for child in _kids(selection, "selections", "selection"):
+        for child in kids(selection, "selections", "selection"):
             if (child.get("entryId") or "").split("::")[-1] in fixed:
                 continue
             code, part = self._card_of(child)
@@ -285,7 +272,7 @@ class _RosterReader:
         options: dict[str, Any] = {}
         weapons: list[str] = []
         fixed = self._fixed(card)
-        for child in _kids(selection, "selections", "selection"):
+        for child in kids(selection, "selections", "selection"):
             if (child.get("entryId") or "").split("::")[-1] in fixed:
                 continue
             code, part = self._card_of(child)
@@ -324,26 +311,11 @@ def _bs(item: Mapping[str, Any]) -> Mapping[str, Any]:
 # --- writing --------------------------------------------------------------------------------------------------------
 
 
-class RosterExportError(ListFormatError):
-    """A list that cannot be written as a roster: cards without BattleScribe ids (each named), another game."""
-
-    code = "list.not_exportable"
-
-
 def export_roster(doc: Mapping[str, Any], catalog: Catalog, *, zipped: bool = False,
                   filename: str = "roster.ros") -> bytes:
     """The roster of a normalised hangar.list/1 Warcaster list: XML bytes, or a .rosz zip holding `filename`."""
     xml = _RosterWriter(doc, catalog).write()
     return zip_roster(xml, filename) if zipped else xml
-
-
-def zip_roster(xml: bytes, filename: str = "roster.ros") -> bytes:
-    """A .rosz: a zip holding the roster as `filename` (.ros), with a fixed date (the same list, the same bytes)."""
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        archive.writestr(zipfile.ZipInfo(PurePath(filename).with_suffix(".ros").name, (2026, 1, 1, 0, 0, 0)), xml,
-                         zipfile.ZIP_DEFLATED)
-    return buffer.getvalue()
 
 
 class _RosterWriter:

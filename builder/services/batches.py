@@ -20,8 +20,8 @@ from django.conf import settings
 from builder import selectors
 from builder.errors import DoctorApplyRefused, ListNotFound, ListPermissionDenied, SimulationInvalid, SimulationLimitExceeded
 from builder.models import ACTIVE_STATUSES, GameList, ListRevision, RunKind, RunStatus, SimulationRun, Visibility
-from rules_engine import batch as batches
 from rules_engine import doctor as doctor_engine
+from rules_engine.batch import MAX_LEGS, batch_chunks, check_batch, gauntlet_batch
 from rules_engine import simulation as engine
 from rules_engine.systems import system as game_system
 
@@ -31,7 +31,6 @@ from .simulations import (
     load_simulator_modules, opponent_of, start_run,
 )
 
-MAX_LEGS = batches.MAX_LEGS  # opponents of a gauntlet; (changes + 1) × opponents of a doctor run
 DEFAULT_CHANGES = 10
 MAX_WEIGHT = 1_000_000
 
@@ -124,7 +123,7 @@ def _check_batch(batch: dict[str, Any], *, games: Any, seed: Any) -> None:
     load_simulator_modules()
     check_games_limit(games)
     try:
-        batches.check_batch(batch, games=games, seed=seed)
+        check_batch(batch, games=games, seed=seed)
     except engine.SimulationInputError as exc:
         raise SimulationInvalid(str(exc)) from exc
 
@@ -173,7 +172,7 @@ def _start(user, kind: str, batch: dict[str, Any], game_list, games, seed, oppon
         user=user, kind=kind, frozen=batch, game_list=game_list, games=games, seed=seed,
         opponent=label if len(label) <= 64 else f"{len(opponents)} opponents", policy=policy,
         chunk_size=lambda: batch_chunk_size(batch, seed=seed),
-        chunks_total=lambda size: len(batches.batch_chunks(batch, games, size)),
+        chunks_total=lambda size: len(batch_chunks(batch, games, size)),
     )
 
 
@@ -191,7 +190,7 @@ def gauntlet_start(
     seats = check_seats(seats)
     check_list_cards(doc, catalog)
     found = check_opponents(user, doc["system"], catalog, opponents)
-    batch = batches.gauntlet_batch(_snapshots(doc, catalog, found, policy, opponent_policy, seats))
+    batch = gauntlet_batch(_snapshots(doc, catalog, found, policy, opponent_policy, seats))
     return _start(user, RunKind.GAUNTLET, batch, game_list, games, seed, found, policy)
 
 

@@ -34,7 +34,7 @@ from builder.services.budget import check_run_work
 from builder.models import ACTIVE_STATUSES, GameList, RunKind, RunStatus, SimulationChunk, SimulationRun
 from cards.models import Opponent
 from cards.selectors import catalog_for
-from rules_engine import batch as batches
+from rules_engine.batch import batch_chunks, gauntlet_result, leg_summaries, play_batch_chunk
 from rules_engine import doctor as doctor_engine
 from rules_engine import simulation as engine
 from rules_engine.core.runner import SimulationError as GameFailed
@@ -394,7 +394,7 @@ def simulation_chunk_play(
             summary = engine.play_chunk(run.snapshot, seed=run.seed, start=games.start, count=len(games),
                                         snapshot_key=run.snapshot_hash)  # stored at submit: not hashed per chunk
         else:  # a gauntlet or doctor run: one leg of its batch (rules_engine.batch)
-            summary = batches.play_batch_chunk(run.snapshot, seed=seed, leg=leg, start=games.start,
+            summary = play_batch_chunk(run.snapshot, seed=seed, leg=leg, start=games.start,
                                                count=len(games))
     except (engine.SimulationInputError, GameFailed) as exc:
         if type(exc.__cause__).__name__ == "SoftTimeLimitExceeded":
@@ -417,7 +417,7 @@ def run_chunks(run: SimulationRun) -> list[tuple[int | None, range]]:
     if run.kind == RunKind.DOCTOR:
         return [(leg, games) for _stage, leg, games in _doctor_plan(run)]
     if run.kind == RunKind.GAUNTLET:
-        return [(leg, games) for leg, games in batches.batch_chunks(run.snapshot, run.games, run.chunk_size)]
+        return [(leg, games) for leg, games in batch_chunks(run.snapshot, run.games, run.chunk_size)]
     return [(None, games) for games in engine.chunks(run.games, run.snapshot, run.chunk_size)]
 
 
@@ -566,8 +566,8 @@ def _run_result(run: SimulationRun, summaries: list[Summary]) -> dict[str, Any]:
         return doctor_engine.doctor_result(run.snapshot, doctor_stages(run), _doctor_merged(run, summaries),
                                            games=run.games, seed=run.seed)
     legs = [leg for leg, _games in run_chunks(run)]
-    per_leg = batches.leg_summaries(run.snapshot, list(zip(legs, summaries)))
-    return batches.gauntlet_result(run.snapshot, per_leg, games=run.games, seed=run.seed)
+    per_leg = leg_summaries(run.snapshot, list(zip(legs, summaries)))
+    return gauntlet_result(run.snapshot, per_leg, games=run.games, seed=run.seed)
 
 
 def simulation_fail(*, run_id: int, reason: str) -> bool:

@@ -26,10 +26,10 @@ from builder.services.batches import apply_refusal
 from builder.templatetags.hangar import percent  # the pages' one way of writing a rate: "25.0%"
 from builder.throttles import scope_wait
 
-from . import presenters as p
+from . import presenters
 from . import results
 from .common import error_page, throttled_page
-from .simulations import illegal_rows, opponent_choices, policy_choices, start_from_form
+from .runforms import illegal_rows, opponent_choices, policy_choices, start_from_form
 
 GAUNTLET, DOCTOR = "gauntlet", "doctor"
 
@@ -113,7 +113,7 @@ def _batch_new(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
                 return redirect("simulation_detail", public_id=run.public_id)
         else:
             status = 400
-    validation = selectors.list_validation(game_list, lang=p.ui_lang())
+    validation = selectors.list_validation(game_list, lang=presenters.ui_lang())
     return render(request, "simulations/batch_new.html", {
         "list": game_list, "form": form, "kind": kind, "illegal": illegal_rows(validation, system),
         "groups": [(legend, [form[name] for name in names]) for legend, names in form.opponent_groups],
@@ -196,7 +196,7 @@ def _stage_words(stage: dict[str, Any]) -> str:
 def opponent_words(system: str, row: dict[str, Any]) -> str:
     """A gauntlet row's opponent in the page's language: a sample opponent's package name, a list's name."""
     frozen = {"name": row.get("name"), "name_en": row.get("name_en"), "kind": row.get("kind")}
-    return p.opponent_name(system, row.get("opponent") or row.get("key") or "", frozen)
+    return presenters.opponent_name(system, row.get("opponent") or row.get("key") or "", frozen)
 
 
 def _length_words(unit: str) -> str:
@@ -242,7 +242,7 @@ def batch_view(run: SimulationRun) -> dict[str, Any]:
     result = run.result if isinstance(run.result, dict) else None
     if result is None:
         return {}
-    lang = p.ui_lang()
+    lang = presenters.ui_lang()
     if result.get("kind") == GAUNTLET:
         rows = []
         for row in result["opponents"]:

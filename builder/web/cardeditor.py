@@ -25,7 +25,7 @@ from cards.selectors import fields_changed, package_document, package_versions, 
 from cards.services import PackageError
 
 from . import cardform, cardtext, vocabulary
-from . import presenters as p
+from . import presenters
 from .common import forbidden_page, is_htmx, system_or_404
 
 MAX_FORM_FIELDS = 2000  # inputs one card's form may send (settings.DATA_UPLOAD_MAX_NUMBER_FIELDS is larger)
@@ -54,9 +54,9 @@ def _package_or_404(system: str, slug: str) -> dict:
 
 
 def _card_row(system: str, card: dict, status: str = "") -> dict[str, Any]:
-    return {"code": card.get("code", ""), "names": p.names(card, card.get("code", "")),
+    return {"code": card.get("code", ""), "names": presenters.names(card, card.get("code", "")),
             "kind": vocabulary.label(system, "category", card.get("category") or card.get("kind")),
-            "cost": p.card_cost(system, card), "status": status}
+            "cost": presenters.card_cost(system, card), "status": status}
 
 
 # --- the editor's home and a package's draft -------------------------------------------------------------------
@@ -71,7 +71,7 @@ def data_home(request: HttpRequest) -> HttpResponse:
         draft = drafts.draft_get(package.system.slug, package.slug)
         published = package_document(package.system.slug, package.slug) if draft is not None else None
         changes = drafts.draft_changes(draft, published)
-        rows.append({"system": package.system.slug, "system_name": p.system_name(package.system.slug),
+        rows.append({"system": package.system.slug, "system_name": presenters.system_name(package.system.slug),
                      "slug": package.slug, "title": package.title, "version": package.version,
                      "cards": package.card_count, "latest": package.latest,
                      "draft": draft is not None,
@@ -104,7 +104,7 @@ def draft_detail(request: HttpRequest, system: str, slug: str) -> HttpResponse:
     versions = list(package_versions(system, slug)[:1])
     next_number = (versions[0].number + 1) if versions else 1
     return render(request, "data/draft.html", {
-        "game": game, "system": system, "system_name": p.system_name(system), "slug": slug,
+        "game": game, "system": system, "system_name": presenters.system_name(system), "slug": slug,
         "title": document.get("title", slug), "draft": draft, "rows": rows, "removed": removed, "query": query,
         "changes": {key: len(value) for key, value in changes.items()}, "next_number": next_number,
         "kinds": _kinds(system),
@@ -128,7 +128,7 @@ def _history_row(change) -> dict[str, Any]:
     card = change.after if isinstance(change.after, dict) and change.after.get("code") else change.before
     return {"at": change.at, "user": change.user.username if change.user else _("a removed account"),
             "what": words.get(change.action, change.action), "code": change.code,
-            "names": p.names(card, change.code) if isinstance(card, dict) and change.code else None,
+            "names": presenters.names(card, change.code) if isinstance(card, dict) and change.code else None,
             "fields": fields}
 
 
@@ -139,11 +139,11 @@ def _preview(system: str, card: dict) -> dict[str, Any]:
     """What the catalog's card page shows of this card (templates/catalog/_card_body_<system>.html)."""
     if not (card.get("category") or card.get("kind")):
         return {"ok": False}  # a new card before its kind is chosen
-    cat = p.catalog(system)
-    name_of = lambda code: p.names(cat.cards.get(code), code)["main"]  # noqa: E731
+    cat = presenters.catalog(system)
+    name_of = lambda code: presenters.names(cat.cards.get(code), code)["main"]  # noqa: E731
     try:
         text = cardtext.describe(system, card, name_of, page=True)
-        return {"data": card, "names": p.names(card, card.get("code") or "?"), "text": text,
+        return {"data": card, "names": presenters.names(card, card.get("code") or "?"), "text": text,
                 "weapons": cardtext.weapon_rows(card), "stats": cardtext.stat_rows(card),
                 "rules_text": cardtext.rules_text(card), "not_modelled": cardtext.not_modelled(card), "ok": True}
     except Exception:  # noqa: BLE001 - a half-typed card the words cannot describe yet: no preview, the checks say why
@@ -185,7 +185,7 @@ def _card_form(request: HttpRequest, *, system: str, document: dict, original: d
             problems = {}
     tree = cardform.build(system, card, errors=problems, raw=raw)
     values = {
-        **context, "system": system, "system_name": p.system_name(system), "tree": tree, "card": card,
+        **context, "system": system, "system_name": presenters.system_name(system), "tree": tree, "card": card,
         "preview": _preview(system, card), "checked": checked, "problem_count": _count(tree),
         "problems": _problem_list(tree), "nodes": _nodes(tree),
     }
@@ -237,7 +237,7 @@ def draft_card(request: HttpRequest, system: str, slug: str, code: str | None = 
     def save(card: dict) -> HttpResponse:
         drafts.draft_card_save(system, slug, card, user=request.user, replacing=code)
         messages.success(request, _("%(card)s is in the draft. Publish the draft to put it in the catalogue.")
-                         % {"card": p.names(card, card["code"])["main"]})
+                         % {"card": presenters.names(card, card["code"])["main"]})
         return redirect("draft_detail", system, slug)
 
     return _card_form(request, system=system, document=document, original=original, replacing=code,
@@ -324,7 +324,7 @@ def card_propose(request: HttpRequest, system: str, code: str) -> HttpResponse:
     return _card_form(request, system=system, document=document, original=original, replacing=code,
                       template="data/propose.html", save=save, context={
                           "mode": "propose", "slug": slug, "code": code, "note": note,
-                          "names": p.names(original, code)})
+                          "names": presenters.names(original, code)})
 
 
 @editor_page
@@ -338,8 +338,8 @@ def proposal_list(request: HttpRequest) -> HttpResponse:
 
 def _proposal_row(proposal) -> dict[str, Any]:
     fields = [vocabulary.card_field(key) for key in fields_changed(proposal.before, proposal.data)]
-    return {"proposal": proposal, "system_name": p.system_name(proposal.system.slug),
-            "names": p.names(proposal.data, proposal.code), "fields": fields,
+    return {"proposal": proposal, "system_name": presenters.system_name(proposal.system.slug),
+            "names": presenters.names(proposal.data, proposal.code), "fields": fields,
             "by": proposal.proposed_by.username if proposal.proposed_by else _("a removed account")}
 
 

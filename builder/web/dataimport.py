@@ -35,9 +35,10 @@ from cards.selectors import package_document, package_sha256
 from cards.spreadsheet import SheetError
 from cards.systems import SYSTEMS
 
-from . import presenters as p
+from . import presenters
 from .common import forbidden_page
 from . import vocabulary
+from .sourceforms import import_page_context  # the data sources section
 
 PENDING_KEY = "hangar.data_import"  # the session's pending import: token, kind, sha256, files, system, slug
 PASTED_NAME = "pasted.txt"  # a pasted sheet: tabs when its first line has one (as a spreadsheet copies), else CSV
@@ -81,14 +82,12 @@ def _problem(message: str, **where: Any) -> dict[str, Any]:
 
 def _systems() -> list[tuple[str, str]]:
     """Every game (a sheet may start a game's first package)."""
-    return [(slug, p.system_name(slug)) for slug in SYSTEMS]
+    return [(slug, presenters.system_name(slug)) for slug in SYSTEMS]
 
 
 def _form_page(request: HttpRequest, *, bs_form: BattleScribeUploadForm | None = None,
                sheet_form: SheetUploadForm | None = None, problems: list[dict] | None = None, kind: str = "",
                status: int = 200, source_form=None) -> HttpResponse:
-    from .datasources import import_page_context  # the data sources section (builder/web/datasources.py)
-
     return render(request, "data/import.html", {
         **import_page_context(source_form),
         "bs_form": bs_form or BattleScribeUploadForm(prefix="bs"),
@@ -149,12 +148,12 @@ def _battlescribe_summary(preview: services.BattleScribePreview) -> dict[str, An
     new_cards = {card["code"]: card for card in cards}
     old_cards = {card["code"]: card for card in (preview.current or {}).get("cards", [])}
     system = package["system"]  # Warcaster's mapping, or any game's package that Hangar exported
-    shown = p.catalog(system).cards
+    shown = presenters.catalog(system).cards
     return {
-        "system": system, "system_name": p.system_name(system), "package": package,
+        "system": system, "system_name": presenters.system_name(system), "package": package,
         "current": preview.current, "new_package": preview.current is None, "unchanged": preview.unchanged,
         "report_lines": preview.report, "warnings": preview.warnings,
-        "factions": [p.names(faction, faction["slug"]) for faction in package.get("factions", [])],
+        "factions": [presenters.names(faction, faction["slug"]) for faction in package.get("factions", [])],
         "kinds": kinds,
         "fixed_weapons": sum(len(card.get("weapons") or []) for card in cards if card.get("kind") in MODEL_KINDS),
         "warjack_weapons": sum(card.get("kind") == "weapon" for card in cards),
@@ -162,8 +161,9 @@ def _battlescribe_summary(preview: services.BattleScribePreview) -> dict[str, An
         "cyphers": sum(card.get("kind") == "cypher" for card in cards),
         "suits": [(vocabulary.label("warcaster", "suit", suit), sum(card.get("suit") == suit for card in cards))
                   for suit in suits],
-        "formats": [p.names(fmt, fmt["slug"]) for fmt in package.get("formats", [])],
-        "partial": [{"code": card["code"], "names": p.names(card, card["code"]), "not_modelled": card["not_modelled"]}
+        "formats": [presenters.names(fmt, fmt["slug"]) for fmt in package.get("formats", [])],
+        "partial": [{"code": card["code"], "names": presenters.names(card, card["code"]),
+                     "not_modelled": card["not_modelled"]}
                     for card in cards if card.get("not_modelled")],
         **_diff_rows(preview.diff, old_cards, new_cards, shown),
     }
@@ -174,7 +174,7 @@ battlescribe_summary = _battlescribe_summary  # a data source's update is previe
 
 def _diff_rows(diff: dict, old_cards: dict, new_cards: dict, shown) -> dict[str, list[dict]]:
     def row(code: str, card: dict | None, fields: list[str] | None = None) -> dict:
-        return {"code": code, "names": p.names(card, code), "linked": code in shown,
+        return {"code": code, "names": presenters.names(card, code), "linked": code in shown,
                 "fields": [vocabulary.card_field(field) for field in fields or []]}
 
     return {"added": [row(code, new_cards.get(code)) for code in diff["added"]],
@@ -212,7 +212,7 @@ def _sheet_preview(request: HttpRequest) -> HttpResponse:
         "kind": "sheet", "pending": pending, "system": system,
         "files": [_("the rows pasted") if upload.name == PASTED_NAME and not form.cleaned_data.get("file")
                   else upload.name],
-        "system_name": p.system_name(system), "slug": slug, "report": report,
+        "system_name": presenters.system_name(system), "slug": slug, "report": report,
         "new_package": not package_sha256(system, slug),
         **_sheet_rows(report, system, slug),
     })
@@ -221,7 +221,7 @@ def _sheet_preview(request: HttpRequest) -> HttpResponse:
 def _sheet_rows(report: services.SheetReport, system: str, slug: str) -> dict[str, list[dict]]:
     old_cards = {card["code"]: card for card in (package_document(system, slug) or {}).get("cards", [])}
     diff = {"added": report.added, "removed": report.removed, "changed": report.changed}
-    return _diff_rows(diff, old_cards, {}, p.catalog(system).cards)
+    return _diff_rows(diff, old_cards, {}, presenters.catalog(system).cards)
 
 
 # --- the pending import and the confirm ---------------------------------------------------------------------------

@@ -20,7 +20,7 @@ from rules_engine.core.catalog import Catalog
 from rules_engine.systems import UnknownSystem
 from rules_engine.systems import system as game_system
 
-from . import presenters as p
+from . import presenters
 
 CHEAP_COST = 2  # "a unit of cost 2 or less": what a hand needs to start producing on turn 1
 TURNS = (0, 1, 2, 3)  # 0: the opening hand
@@ -93,8 +93,9 @@ def odds_panel(document: Mapping[str, Any], cat: Catalog, *, seed: int | None = 
         for deck, drawn in dealt.items():
             for code in drawn:
                 card = cat.cards.get(code)
-                hand.append({"code": code, "deck": p.section_label(deck), "names": p.names(card, code),
-                             "cost": p.card_cost(str(document.get("system")), card) if card else None,
+                hand.append({"code": code, "deck": presenters.section_label(deck),
+                             "names": presenters.names(card, code),
+                             "cost": presenters.card_cost(str(document.get("system")), card) if card else None,
                              "cheap": code in codes})
     return {"rows": rows, "copies": copies, "deck_size": _deck_size(document, DECK), "cost": CHEAP_COST,
             "hand": hand, "seed": seed, "next_seed": new_seed(), "field": FIELD}

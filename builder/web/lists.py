@@ -32,7 +32,7 @@ from rules_engine.systems import system as game_system
 
 from . import cardtext, draws
 from . import picker as pickers
-from . import presenters as p
+from . import presenters
 from . import vocabulary
 from .common import error_lines, error_page, is_htmx, system_or_404
 from .editing import (
@@ -70,9 +70,10 @@ def _index(request: HttpRequest, *, scope: str, template: str) -> HttpResponse:
         if scope == "mine":
             item.card_change_count = selectors.list_card_changes(item)["count"]
     games = list(systems_list())
-    systems = [(s.slug, p.system_name(s.slug)) for s in games]
+    systems = [(s.slug, presenters.system_name(s.slug)) for s in games]
     # The format filter: a select of the formats that exist, by game, in the UI language (never a slug box).
-    formats = [(p.system_name(s.slug), [(f.slug, f.label) for f in p.format_options(s)]) for s in games]
+    formats = [(presenters.system_name(s.slug), [(f.slug, f.label) for f in presenters.format_options(s)])
+               for s in games]
     known = {slug for _game, options in formats for slug, _label in options}
     if filters["format"] and filters["format"] not in known:  # a format no package has (any more): kept selectable
         formats.append((_("Other"), [(filters["format"], filters["format"])]))
@@ -80,14 +81,15 @@ def _index(request: HttpRequest, *, scope: str, template: str) -> HttpResponse:
                "query": request.GET.urlencode()}
     filtered = any(value for key, value in filters.items() if key != "sort")
     if scope == "public":
-        context["factions"] = [(p.system_name(s.slug), vocabulary.choices(s.slug, "faction", card_factions(s.slug)))
+        context["factions"] = [(presenters.system_name(s.slug),
+                                vocabulary.choices(s.slug, "faction", card_factions(s.slug)))
                                for s in games]
         context["sorts"] = [("newest", _("Newest")), ("forks", _("Most forked"))]
         if filters["card"]:  # "lists using this card": its name, when the words name one card
             codes = selectors.card_codes_matching(filters["card"], system=filters["system"])
             if len(codes) == 1:
                 card = card_by_code(codes[0], system=filters["system"])
-                context["card_named"] = p.names(card.data, card.code)["main"] if card else ""
+                context["card_named"] = presenters.names(card.data, card.code)["main"] if card else ""
         # a new site has no public list yet: the bundled samples, to look at and copy
         if not page.object_list and not any(filters[key] for key in ("format", "legal", "card", "faction")):
             context["samples"] = _sample_rows(filters["system"])
@@ -100,7 +102,8 @@ def _index(request: HttpRequest, *, scope: str, template: str) -> HttpResponse:
 
 def _sample_rows(system: str | None) -> list[dict[str, Any]]:
     return [{"system": sample["system"], "key": sample["key"], "name": sample["name"], "cards": sample["cards"],
-             "game": p.system_name(sample["system"]), "format": p.format_name(sample["format"], sample["system"])}
+             "game": presenters.system_name(sample["system"]),
+             "format": presenters.format_name(sample["format"], sample["system"])}
             for sample in sample_lists(system)]
 
 
@@ -132,10 +135,10 @@ def gallery(request: HttpRequest) -> HttpResponse:
 def new_list(request: HttpRequest) -> HttpResponse:
     slug = request.GET.get("system") or request.POST.get("system")
     if not slug:
-        systems = [{"slug": s.slug, "name": p.system_name(s.slug)} for s in systems_list()]
+        systems = [{"slug": s.slug, "name": presenters.system_name(s.slug)} for s in systems_list()]
         return render(request, "lists/new.html", {"systems": systems})
     game = system_or_404(slug)
-    formats = p.format_options(game)
+    formats = presenters.format_options(game)
     default = next((f.slug for f in formats if f.default), None)
     form = NewListForm(request.POST or None, formats=formats, initial={"format": default})
     if request.method == "POST" and form.is_valid():
@@ -148,25 +151,27 @@ def new_list(request: HttpRequest) -> HttpResponse:
             form.add_error(None, error_lines(error)[0]["message"])
         else:
             return redirect("list_edit", slug=game_list.slug)
-    return render(request, "lists/new.html", {"game": game, "system_name": p.system_name(game.slug), "form": form})
+    return render(request, "lists/new.html",
+                  {"game": game, "system_name": presenters.system_name(game.slug), "form": form})
 
 
 # --- the share page ----------------------------------------------------------------------------------------
 
 
 def _list_view(game_list: GameList, document: dict[str, Any], result: dict[str, Any]) -> dict[str, Any]:
-    cat = p.catalog(game_list.system.slug)
+    cat = presenters.catalog(game_list.system.slug)
     return {
         "list": game_list,
-        "system_name": p.system_name(game_list.system.slug),
+        "system_name": presenters.system_name(game_list.system.slug),
         "document": document,
-        "sections": p.section_rows(document, cat),
+        "sections": presenters.section_rows(document, cat),
         "result": result,
-        "violations": p.violation_rows(result, cat),
-        "counters": p.counters(game_list.system.slug, selectors.document_gauges(document), cat),
-        "chart": p.cost_chart(document, cat),
-        "card_changes": p.card_changes(game_list, cat),
-        "cost_word": p.cost_word(game_list.system.slug),  # the rows' word for a card's cost, as the filters say it
+        "violations": presenters.violation_rows(result, cat),
+        "counters": presenters.counters(game_list.system.slug, selectors.document_gauges(document), cat),
+        "chart": presenters.cost_chart(document, cat),
+        "card_changes": presenters.card_changes(game_list, cat),
+        # the rows' word for a card's cost, as the filters say it
+        "cost_word": presenters.cost_word(game_list.system.slug),
     }
 
 
@@ -177,12 +182,12 @@ def list_detail(request: HttpRequest, slug: str) -> HttpResponse:
     except ListServiceError as error:
         return error_page(request, error)
     document = selectors.list_document(game_list)
-    result = selectors.list_validation(game_list, lang=p.ui_lang())
-    cat = p.catalog(game_list.system.slug)
+    result = selectors.list_validation(game_list, lang=presenters.ui_lang())
+    cat = presenters.catalog(game_list.system.slug)
     context = _list_view(game_list, document, result)
     roster = selectors.roster_exportable(document)
     context.update({
-        "text_export": export_list_text(document, cat, lang=p.ui_lang()),
+        "text_export": export_list_text(document, cat, lang=presenters.ui_lang()),
         # a BattleScribe / New Recruit roster of any list whose cards are loaded (docs/list-formats.md)
         "roster_download": roster,
         "roster_unavailable": not roster,
@@ -201,7 +206,7 @@ def list_detail(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def list_fork(request: HttpRequest, slug: str) -> HttpResponse:
     try:
-        fork = services.list_fork(game_list=_list_or_error(request, slug), user=request.user, lang=p.ui_lang())
+        fork = services.list_fork(game_list=_list_or_error(request, slug), user=request.user, lang=presenters.ui_lang())
     except ListServiceError as error:
         return error_page(request, error)
     messages.success(request, _("Forked: “%(name)s” is a private copy in your lists. Rename it and change it as "
@@ -264,12 +269,12 @@ def _picker(system: str, q: str, filters: pickers.PickerFilterForm | None = None
     opponent_only = list(game_system(system).opponent_categories)  # 機獣 and 母艦: no list holds them
     filters = filters or _picker_filters(system)
     cards = filters.narrow(card_search(filters.query(q))).exclude(category__in=opponent_only)[:PICKER_SIZE]
-    return rank_matches(pickers.rows(system, cards, p.catalog(system)), q)  # each row with its card text
+    return rank_matches(pickers.rows(system, cards, presenters.catalog(system)), q)  # each row with its card text
 
 
 def _draft_validation(draft: dict[str, Any]) -> dict[str, Any]:
     try:
-        return selectors.document_validate(draft, lang=p.ui_lang())
+        return selectors.document_validate(draft, lang=presenters.ui_lang())
     except ListServiceError as error:
         return {"legal": False, "violations": [{"code": error.code, "severity": "error", "rule": None,
                                                 "message": error.message, "section": None, "cards": []}],
@@ -278,7 +283,7 @@ def _draft_validation(draft: dict[str, Any]) -> dict[str, Any]:
 
 def _entry_texts(system: str, sections: list[dict[str, Any]]) -> None:
     """Each entry of the draft gets its card's text in words (shown on hover, focus or a tap of its name)."""
-    cat = p.catalog(system)
+    cat = presenters.catalog(system)
     if cat is None:
         return
     for row in sections:
@@ -286,7 +291,7 @@ def _entry_texts(system: str, sections: list[dict[str, Any]]) -> None:
             card = cat.cards.get(entry["card"])
             if card is None:
                 continue
-            text = cardtext.describe(system, card, lambda code: p.names(cat.cards.get(code), code)["main"])
+            text = cardtext.describe(system, card, lambda code: presenters.names(cat.cards.get(code), code)["main"])
             entry.update({"text": text, "has_text": bool(text["facts"] or text["lines"] or text["text"]),
                           "tip": f"tip-{row['section']}-{index}"})
 
@@ -304,11 +309,11 @@ def _editor_context(game_list, form, draft, *, saved_doc, q="", conflict=None, p
         "form": form, "draft_json": json.dumps(draft, ensure_ascii=False), "q": q, "picker_q": split_quantity(q)[1],
         "picker": [] if swap else _picker(system, q, filters), "picker_filters": filters,
         "picker_filtered": filters is not None and filters.active,
-        "odds": draws.odds_panel(draft, p.catalog(system), seed=draws.seed_of(request_data)), "conflict": conflict, "problems": problems or [], "saved": saved,
+        "odds": draws.odds_panel(draft, presenters.catalog(system), seed=draws.seed_of(request_data)), "conflict": conflict, "problems": problems or [], "saved": saved,
         "save_failed": save_failed, "dirty": dirty, "hagmi": system == "hagmi",
-        "loadout": p.warjack_loadout_choices(p.catalog(system)) if system == "warcaster" else None,
+        "loadout": presenters.warjack_loadout_choices(presenters.catalog(system)) if system == "warcaster" else None,
         "paste": paste or {"text": "", "problems": [], "added": None, "swap": False},
-        "example": p.text_example(system),  # the hints' example in this game's own cards
+        "example": presenters.text_example(system),  # the hints' example in this game's own cards
         # what static/hangar/editor.js needs: the draft's key in the browser (slug and version) and whether it differs
         # from the saved list (the warning before leaving, the draft kept in localStorage)
         "editor_state": {"slug": game_list.slug, "version": int(form["version"].value() or game_list.version),
@@ -319,7 +324,7 @@ def _editor_context(game_list, form, draft, *, saved_doc, q="", conflict=None, p
 
 def _formats(game_list: GameList) -> list[Any]:
     """The system's formats, plus the list's own format when the catalog no longer has it (list.unknown_format)."""
-    formats = p.format_options(game_list.system)
+    formats = presenters.format_options(game_list.system)
     if game_list.format and game_list.format not in {fmt.slug for fmt in formats}:
         formats.append(SimpleNamespace(slug=game_list.format, label=game_list.format, default=False))
     return formats
@@ -382,7 +387,7 @@ def _editor_post(request: HttpRequest, game_list: GameList, saved_doc: dict[str,
     # the form is the draft: warjack loadouts and quantities typed in place apply with whatever button was pressed
     # (both name their entry by its place in the draft as shown, so loadouts first: a quantity of 0 removes an entry)
     if system == "warcaster":
-        choices = p.warjack_loadout_choices(p.catalog(system))
+        choices = presenters.warjack_loadout_choices(presenters.catalog(system))
         draft = apply_loadouts(draft, request.POST, sections, choices["warjacks"], choices["choosers"])
     draft, problems = apply_quantities(draft, request.POST, sections)
     paste = None
@@ -440,11 +445,11 @@ def _paste(text: str, op: str, game_list: GameList, draft: dict[str, Any], secti
     system = game_list.system.slug
     if op.startswith("pastefix:"):
         text = paste_fix(text, op.removeprefix("pastefix:"), system, catalog_for)
-    cat = p.catalog(system)
+    cat = presenters.catalog(system)
 
     def home(code: str) -> str:
         card = cat.cards.get(code)
-        return p.default_section(system, card) if card else sections[0]
+        return presenters.default_section(system, card) if card else sections[0]
 
     pasted = paste_into(draft, text, system, catalog_for, home, sections)
     return pasted.document, {"text": pasted.text, "problems": pasted.problems, "added": pasted.added, "swap": True}
@@ -478,7 +483,7 @@ def list_picker(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "lists/_picker.html", {
         "picker": _picker(game_list.system.slug, q, filters), "picker_q": split_quantity(q)[1],
         "picker_filtered": filters.active,
-        "hagmi": game_list.system.slug == "hagmi", "cost_word": p.cost_word(game_list.system.slug),
+        "hagmi": game_list.system.slug == "hagmi", "cost_word": presenters.cost_word(game_list.system.slug),
     })
 
 
@@ -499,16 +504,16 @@ def list_history(request: HttpRequest, slug: str) -> HttpResponse:
                                                     code="history.revision_numbers"))
     except ListServiceError as error:
         return error_page(request, error)
-    cat = p.catalog(game_list.system.slug)
+    cat = presenters.catalog(game_list.system.slug)
     sections = []
     for section, change in (diff or {}).get("sections", {}).items():
         if any(change.values()):
-            sections.append({"label": p.section_label(section), **{
-                kind: [{**item, "names": p.names(cat.cards.get(item["card"]), item["card"])} for item in items]
+            sections.append({"label": presenters.section_label(section), **{
+                kind: [{**item, "names": presenters.names(cat.cards.get(item["card"]), item["card"])} for item in items]
                 for kind, items in change.items()}})
-    return render(request, "lists/history.html", {"list": game_list, "revisions": revisions, "diff": diff,
-                                                  "diff_fields": p.diff_field_rows(diff, game_list.system.slug),
-                                                  "diff_sections": sections})
+    return render(request, "lists/history.html", {
+        "list": game_list, "revisions": revisions, "diff": diff,
+        "diff_fields": presenters.diff_field_rows(diff, game_list.system.slug), "diff_sections": sections})
 
 
 # --- import ------------------------------------------------------------------------------------------------
@@ -517,7 +522,7 @@ def list_history(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def list_import(request: HttpRequest) -> HttpResponse:
-    systems = [(s.slug, p.system_name(s.slug)) for s in systems_list()]
+    systems = [(s.slug, presenters.system_name(s.slug)) for s in systems_list()]
     form = ImportForm(request.POST or None, request.FILES or None, systems=systems)
     issues: list[dict[str, Any]] = []
     status = 200
@@ -539,7 +544,8 @@ def list_import(request: HttpRequest) -> HttpResponse:
                 return redirect("list_edit", slug=game_list.slug)
         else:
             status = 400
-    return render(request, "lists/import.html", {"form": form, "issues": issues, "examples": p.text_examples()},
+    return render(request, "lists/import.html",
+                  {"form": form, "issues": issues, "examples": presenters.text_examples()},
                   status=status)
 
 
@@ -577,11 +583,11 @@ def list_sheet(request: HttpRequest, slug: str) -> HttpResponse:
     sheet_form.is_valid()
     revision = selectors.revision_list(game_list).first()
     document = revision.document if revision else selectors.list_document(game_list)
-    result = selectors.document_validate(document, lang=p.ui_lang())
+    result = selectors.document_validate(document, lang=presenters.ui_lang())
     context = _list_view(game_list, document, result)
     context.update({
         "revision": revision,
-        "code": p.verification_code(document, revision.number if revision else 0),
+        "code": presenters.verification_code(document, revision.number if revision else 0),
         "verify_url": request.build_absolute_uri(reverse("verify")),
         "share_url": request.build_absolute_uri(reverse("list_detail", kwargs={"slug": game_list.slug})),
         "sheet_form": sheet_form, "player": sheet_form.cleaned_data.get("player", ""),
@@ -600,7 +606,7 @@ def verify(request: HttpRequest) -> HttpResponse:
 
 
 def _verify(request: HttpRequest, slug: str, code: str) -> dict[str, Any]:
-    parsed = p.parse_verification_code(code)
+    parsed = presenters.parse_verification_code(code)
     if parsed is None:
         return {"ok": False, "reason": "format"}
     _digest, number = parsed
@@ -609,9 +615,10 @@ def _verify(request: HttpRequest, slug: str, code: str) -> dict[str, Any]:
         revision = selectors.revision_get(game_list, number)
     except ListNotFound:
         return {"ok": False, "reason": "missing", "revision": number}
-    ok = p.verification_code(revision.document, revision.number) == code.strip().lower().replace(" ", "")
+    ok = presenters.verification_code(revision.document, revision.number) == code.strip().lower().replace(" ", "")
     latest = selectors.revision_list(game_list).first()
-    result = selectors.document_validate(revision.document, lang=p.ui_lang())
+    result = selectors.document_validate(revision.document, lang=presenters.ui_lang())
     return {"ok": ok, "reason": "" if ok else "mismatch", "list": game_list, "revision": revision,
             "latest": latest.number if latest else None, "legal": result.get("legal"),
-            "sections": p.section_rows(revision.document, p.catalog(game_list.system.slug)) if ok else []}
+            "sections": (presenters.section_rows(revision.document, presenters.catalog(game_list.system.slug))
+                         if ok else [])}

@@ -28,7 +28,7 @@ from rules_engine.construction import RULES
 from rules_engine.systems import system as game_system
 
 from . import cardtext, weaponodds
-from . import presenters as p
+from . import presenters
 from . import vocabulary
 from .common import is_htmx, system_or_404, throttled_page
 
@@ -51,7 +51,7 @@ def favicon(request: HttpRequest) -> HttpResponse:
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    systems = [{"slug": s.slug, "name": p.system_name(s.slug), "cards": s.card_count} for s in systems_list()]
+    systems = [{"slug": s.slug, "name": presenters.system_name(s.slug), "cards": s.card_count} for s in systems_list()]
     return render(request, "home.html", {"systems": systems})
 
 
@@ -113,8 +113,9 @@ def _filter_choices(system_slug: str) -> dict[str, list[tuple[str, str]]]:
 
 
 def card_rows(cards, system_slug: str) -> list[dict]:
-    return [{"code": c.code, "names": p.names(c.data, c.code), "category": c.category, "faction": c.faction,
-             "cost": c.cost, "frame": c.data.get("frame", ""), "section": p.default_section(system_slug, c.data),
+    return [{"code": c.code, "names": presenters.names(c.data, c.code), "category": c.category, "faction": c.faction,
+             "cost": c.cost, "frame": c.data.get("frame", ""),
+             "section": presenters.default_section(system_slug, c.data),
              "category_label": vocabulary.label(system_slug, "category", c.category),
              "side_label": vocabulary.label(system_slug, "frame", c.data.get("frame")) if c.data.get("frame")
              else vocabulary.label(system_slug, "faction", c.faction) if c.faction else "",
@@ -133,7 +134,7 @@ def catalog(request: HttpRequest, system: str) -> HttpResponse:
     if page.number > 1:
         shown["page"] = str(page.number)
     rows = card_rows(page.object_list, system)
-    context = {"game": game, "system_name": p.system_name(system), "form": form, "page": page,
+    context = {"game": game, "system_name": presenters.system_name(system), "form": form, "page": page,
                "cards": rows, "any_partial": any(row["partial"] for row in rows), "query": urlencode(shown),
                "packages": packages_list(system).order_by("slug")}
     partial = is_htmx(request) and request.headers.get("HX-History-Restore-Request") != "true"
@@ -149,11 +150,12 @@ def card_detail(request: HttpRequest, system: str, code: str) -> HttpResponse:
     card = card_get(system, code)
     if card is None:
         raise Http404(f"No card {code!r} in {system}.")
-    cat = p.catalog(system)
-    text = cardtext.describe(system, card.data, lambda code: p.names(cat.cards.get(code), code)["main"], page=True)
+    cat = presenters.catalog(system)
+    text = cardtext.describe(system, card.data, lambda code: presenters.names(cat.cards.get(code), code)["main"],
+                             page=True)
     return render(request, f"catalog/card_{system}.html", {
-        "game": game, "system_name": p.system_name(system), "card": card, "data": card.data,
-        "names": p.names(card.data, card.code), "text": text,  # every field in words (builder/web/cardtext.py)
+        "game": game, "system_name": presenters.system_name(system), "card": card, "data": card.data,
+        "names": presenters.names(card.data, card.code), "text": text,  # every field in words (builder/web/cardtext.py)
         "weapons": cardtext.weapon_rows(card.data), "stats": cardtext.stat_rows(card.data),
         "odds": weaponodds.panel(game_system(system), card.data, cat.cards, request.GET.get("target")),
         "rules_text": cardtext.rules_text(card.data), "not_modelled": cardtext.not_modelled(card.data),
@@ -174,7 +176,7 @@ def card_odds(request: HttpRequest, system: str, code: str) -> HttpResponse:
     card = card_get(system, code)
     if card is None:
         raise Http404(f"No card {code!r} in {system}.")
-    cat = p.catalog(system)
+    cat = presenters.catalog(system)
     asked = [value for value in request.GET.getlist("weapon") if value]
     problems = []
     if len(asked) > ODDS_MAX_WEAPONS:
@@ -187,16 +189,18 @@ def card_odds(request: HttpRequest, system: str, code: str) -> HttpResponse:
             problems.append(_("“%(code)s” is not a warjack weapon of this catalog: left out.") % {"code": value[:60]})
         elif value not in weapons:
             weapons.append(value)
-    if weapons and not p.takes_weapons(card.data):
+    if weapons and not presenters.takes_weapons(card.data):
         problems.append(_("Only a warjack takes warjack weapons: %(name)s's own weapons are shown.")
-                        % {"name": p.names(card.data, card.code)["main"]})
+                        % {"name": presenters.names(card.data, card.code)["main"]})
         weapons = []
     odds = weaponodds.panel(game_system(system), card.data, cat.cards, request.GET.get("target"), weapons)
     panel_id = request.GET.get("panel", "")
     partial = is_htmx(request) and bool(_PANEL_ID.match(panel_id))
     query = [("weapon", value) for value in weapons] + ([("panel", panel_id)] if partial else [])
-    context = {"game": game, "system_name": p.system_name(system), "card": card, "names": p.names(card.data, card.code),
-               "odds": odds, "odds_id": panel_id if partial else "odds", "odds_attacker": p.names(card.data, card.code),
+    context = {"game": game, "system_name": presenters.system_name(system), "card": card,
+               "names": presenters.names(card.data, card.code),
+               "odds": odds, "odds_id": panel_id if partial else "odds",
+               "odds_attacker": presenters.names(card.data, card.code),
                "odds_in_editor": partial, "odds_weapons": weapons, "odds_heading": "h4" if partial else "h2",
                "odds_url": f"{request.path}?{urlencode(query)}" if partial else request.path, "problems": problems}
     status = 200 if odds else 404
@@ -228,14 +232,14 @@ def package_detail(request: HttpRequest, system: str, slug: str) -> HttpResponse
     diff = cards_diff(old.data.get("cards", []), new.data.get("cards", []))
     old_cards = {card["code"]: card for card in old.data.get("cards", [])}
     new_cards = {card["code"]: card for card in new.data.get("cards", [])}
-    shown = p.catalog(system).cards
+    shown = presenters.catalog(system).cards
 
     def row(code: str, card: dict, fields: list[str] | None = None) -> dict:
-        return {"code": code, "names": p.names(card, code), "linked": code in shown,
+        return {"code": code, "names": presenters.names(card, code), "linked": code in shown,
                 "fields": [vocabulary.card_field(field) for field in fields or []]}
 
     return render(request, "catalog/package.html", {
-        "game": game, "system_name": p.system_name(system), "slug": slug, "versions": versions,
+        "game": game, "system_name": presenters.system_name(system), "slug": slug, "versions": versions,
         "current": versions[0], "chosen": chosen, "unknown": unknown, "old": old, "new": new,
         "added": [row(code, new_cards[code]) for code in diff["added"]],
         "removed": [row(code, old_cards[code]) for code in diff["removed"]],
@@ -261,15 +265,15 @@ def package_battlescribe(request: HttpRequest, system: str, slug: str) -> HttpRe
 
 def rules(request: HttpRequest, system: str) -> HttpResponse:
     game = system_or_404(system)
-    lang = p.ui_lang()
+    lang = presenters.ui_lang()
     texts = rulebook.rule_texts(lang)
     rows = [{"id": info.id, "code": info.code, "title": info.title(lang), "severity": info.severity,
              "text": texts.get(info.id or "", ""), "interpretation": "[interpretation" in texts.get(info.id or "", "")}
             for info in RULES if info.system in (system, None)]
-    formats = [{"slug": f.slug, "names": p.names({"name": f.name, "name_en": f.name_en}, f.slug),
+    formats = [{"slug": f.slug, "names": presenters.names({"name": f.name, "name_en": f.name_en}, f.slug),
                 "options": (f.data.get("options") or {}), "default": f.is_default} for f in formats_for(game)]
     return render(request, "rules.html", {
-        "game": game, "system_name": p.system_name(system), "rules": rows, "formats": formats,
+        "game": game, "system_name": presenters.system_name(system), "rules": rows, "formats": formats,
         # How the simulator plays: the game rules of docs/rules.md, the engine's own account and its options.
         "game_sections": rulebook.game_sections(system, lang), "engine_rules": rulebook.engine_rules(system, lang),
         "engine_options": rulebook.engine_options(system, lang),

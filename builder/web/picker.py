@@ -20,7 +20,7 @@ from cards.selectors import CardQuery
 from rules_engine.core.catalog import Catalog
 
 from . import cardtext, vocabulary
-from . import presenters as p
+from . import presenters
 
 PREFIX = "pick"  # field names pick-category, pick-cost_min, ...; ids picker-category, ...
 MAX_COST = 999
@@ -96,14 +96,16 @@ def bound_data(data: Mapping[str, Any] | None) -> Mapping[str, Any] | None:
 def rows(system: str, cards: QuerySet[Card] | list[Card], cat: Catalog) -> list[dict[str, Any]]:
     """The picker's rows: name, cost, category in words, the section "add" puts it in, and its text in words."""
     def card_name(code: str) -> str:
-        return p.names(cat.cards.get(code), code)["main"]
+        return presenters.names(cat.cards.get(code), code)["main"]
 
     found = []
     for card in cards:
         text = cardtext.describe(system, card.data, card_name)
-        found.append({"code": card.code, "names": p.names(card.data, card.code), "cost": p.card_cost(system, card.data),
+        found.append({"code": card.code, "names": presenters.names(card.data, card.code),
+                      "cost": presenters.card_cost(system, card.data),
                       "category": card.category, "kind": vocabulary.label(system, "category", card.category),
-                      "section": p.default_section(system, card.data), "text": text,
-                      "has_text": bool(text["facts"] or text["lines"] or text["text"]), "tip": p.dom_id(card.code),
+                      "section": presenters.default_section(system, card.data), "text": text,
+                      "has_text": bool(text["facts"] or text["lines"] or text["text"]),
+                      "tip": presenters.dom_id(card.code),
                       "partial": cardtext.not_modelled(card.data)})  # played only in part
     return found

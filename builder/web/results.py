@@ -18,7 +18,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
-from . import presenters as p
+from . import presenters
 from . import vocabulary
 
 # The question the run asked, repeated in its result: shown in the page's title and meta line, not as figures.
@@ -70,7 +70,7 @@ def _filled(counts: Mapping[str, int], widest: int = 60) -> dict[str, int]:
 def card_name(snapshot: Mapping[str, Any] | None, code: Any, fallback: Any = "") -> str:
     """A card's or unit's name in the UI language, from the run's frozen snapshot (the catalog may have changed)."""
     card = ((snapshot or {}).get("cards") or {}).get(code)
-    return p.names(card, str(fallback or code or ""))["main"]
+    return presenters.names(card, str(fallback or code or ""))["main"]
 
 
 class _Builder:

@@ -12,16 +12,16 @@ from django.utils.translation import ngettext, pgettext
 from django.views.decorators.http import require_http_methods
 
 from builder import selectors, services
-from builder.forms import POLICY_CHOICES, SimulationForm
-from builder.listio import ListFormatError
+from builder.forms import SimulationForm
 from builder.models import SimulationRun
 from builder.services import ListServiceError
 from builder.throttles import scope_wait
-from cards.selectors import opponents_for
 
-from . import presenters as p
+from . import presenters
 from . import results
-from .common import error_lines, error_page, is_htmx, throttled_page
+from .batches import batch_view
+from .common import error_page, is_htmx, throttled_page
+from .runforms import illegal_rows, opponent_choices, policy_choices, start_from_form
 
 
 @login_required
@@ -50,53 +50,9 @@ def simulation_new(request: HttpRequest, slug: str) -> HttpResponse:
                 return redirect("simulation_detail", public_id=run.public_id)
         else:
             status = 400
-    validation = selectors.list_validation(game_list, lang=p.ui_lang())
+    validation = selectors.list_validation(game_list, lang=presenters.ui_lang())
     return render(request, "simulations/new.html", {
         "list": game_list, "form": form, "illegal": illegal_rows(validation, system)}, status=status)
-
-
-def start_from_form(form, start) -> tuple[SimulationRun | None, int]:
-    """Start a run from a valid form (`start()` calls the service): (the run, 302), or (None, the error's status)
-    with what is wrong added to the form (a run refused by the services is never a 500); a `start()` that put its
-    own error on the form and returned None gives (None, 400)."""
-    try:
-        run = start()
-        return run, (302 if run is not None else 400)
-    except (ListServiceError, ListFormatError) as error:
-        for row in error_lines(error):
-            form.add_error(None, row["message"])
-        return None, getattr(error, "status", 400)
-
-
-def opponent_choices(system, document: dict[str, Any] | None = None) -> list[tuple[str, str]]:
-    """The form's opponents: the sample decks, armies and forces first (the first is the default), the co-op
-    scenarios next, and the goldfish, which never acts, last and named for what it is: target practice. A sample
-    holding the very cards of `document` (the list is a copy of it) comes after the other samples: the default is
-    never a mirror match when another sample exists."""
-    rank = {"goldfish": 3, "coop": 2}
-    sections = selectors.list_cards(document)
-
-    def order(opp) -> tuple[int, str]:
-        kind = rank.get(opp.data.get("kind"), 0)
-        if kind == 0 and sections and selectors.list_cards(opp.data.get("list")) == sections:
-            kind = 1
-        return kind, opp.slug
-
-    opponents = sorted(opponents_for(system), key=order)
-    return [(opp.slug, p.opponent_name(system, opp.slug, p.opponent_item(opp))) for opp in opponents]
-
-
-def policy_choices(system: str) -> list[tuple[str, str]]:
-    return [(slug, results.policy_label(system, slug)) for slug in POLICY_CHOICES.get(system, ("greedy", "random"))]
-
-
-def illegal_rows(validation: dict[str, Any] | None, system: str) -> list[dict[str, Any]]:
-    """What makes a list illegal (its errors, with card names), or [] for a legal list: the form and the run page
-    warn with it, and the simulation still plays the list."""
-    if not isinstance(validation, dict) or validation.get("legal", True):
-        return []
-    rows = p.violation_rows(validation, p.catalog(system))
-    return [row for row in rows if row.get("severity") != "warning"] or rows
 
 
 def _run_or_error(request: HttpRequest, public_id: str) -> SimulationRun:
@@ -129,8 +85,6 @@ def simulation_detail(request: HttpRequest, public_id: str) -> HttpResponse:
         return error_page(request, error)
     with_names(run, request.user)
     batch = is_batch_run(run)
-    if batch:
-        from .batches import batch_view
     return render(request, "simulations/detail.html", {
         "run": run, "view": run_view(run, figures=not batch), "illegal": snapshot_illegal_rows(run),
         "batch": batch_view(run) if batch and run.status == "done" else None, "is_batch": batch,
@@ -191,7 +145,7 @@ def with_names(run: SimulationRun, user, known: dict[tuple[str, str], str] | Non
     known = {} if known is None else known
     key = (run.system, run.opponent)
     if key not in known:
-        known[key] = p.opponent_name(run.system, run.opponent, frozen.get("opponent"))
+        known[key] = presenters.opponent_name(run.system, run.opponent, frozen.get("opponent"))
     run.opponent_name = known[key]
     run.title = results.title_parts(run.list_name, run.opponent_name)
     return run
@@ -206,7 +160,7 @@ def snapshot_illegal_rows(run: SimulationRun) -> list[dict[str, Any]]:
     """What was illegal in the list the run played (its frozen copy, checked by today's rules and catalog)."""
     document = (run.snapshot or {}).get("list") if isinstance(run.snapshot, dict) else None
     try:
-        validation = selectors.document_validate(document, lang=p.ui_lang())
+        validation = selectors.document_validate(document, lang=presenters.ui_lang())
     except ListServiceError:
         return []
     return illegal_rows(validation, run.system)

@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from rules_engine.systems import GameSystem
+from rules_engine.systems import SystemEntry
 
 from . import cardtext
-from . import presenters as p
+from . import presenters
 
 
 def percent(value: Any) -> str:
@@ -31,11 +31,11 @@ def weapons_of(data: Mapping[str, Any], chosen: Iterable[str], cards: Mapping[st
     for code in chosen:
         card = cards.get(code)
         if card is not None and card.get("kind") == "weapon":
-            rows.append((p.names(card, code), card, cardtext.other_qualities(card)))
+            rows.append((presenters.names(card, code), card, cardtext.other_qualities(card)))
     return rows
 
 
-def panel(game: GameSystem, data: Mapping[str, Any], cards: Mapping[str, Mapping[str, Any]], asked: str | None,
+def panel(game: SystemEntry, data: Mapping[str, Any], cards: Mapping[str, Mapping[str, Any]], asked: str | None,
           chosen: Iterable[str] = ()) -> dict[str, Any]:
     """The odds of `data`'s weapons (and the chosen warjack weapons) against the target `asked` (a model code of
     the catalog; by default a typical one, the registry's typical_target), or {} when the game has no odds or the
@@ -48,7 +48,7 @@ def panel(game: GameSystem, data: Mapping[str, Any], cards: Mapping[str, Mapping
     if not weapons:
         return {}
     targets = sorted((code for code, item in cards.items() if can_be_targeted(item)),
-                     key=lambda code: (p.names(cards[code], code)["main"], code))
+                     key=lambda code: (presenters.names(cards[code], code)["main"], code))
     target = asked if asked in targets else typical_target(cards)
     if target is None:
         return {}
@@ -60,7 +60,7 @@ def panel(game: GameSystem, data: Mapping[str, Any], cards: Mapping[str, Mapping
                      "mean": f"{float(odds['mean']):.2f}", "not_modelled": unmodelled,
                      "damage": [(amount, percent(chance)) for amount, chance in enumerate(odds["damage"]) if chance]})
     stats = cards[target].get("stats") or {}
-    return {"rows": rows, "target": target, "target_names": p.names(cards[target], target),
-            "targets": [(code, p.names(cards[code], code)["main"]) for code in targets],
+    return {"rows": rows, "target": target, "target_names": presenters.names(cards[target], target),
+            "targets": [(code, presenters.names(cards[code], code)["main"]) for code in targets],
             "target_stats": {"def": stats.get("def"), "arm": stats.get("arm")},
             "unknown": bool(asked) and asked not in targets}

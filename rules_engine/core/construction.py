@@ -323,7 +323,7 @@ class RuleSet:
     summarise: Callable[[ListContext], dict[str, Any]]
     notes: tuple[RuleInfo, ...] = ()  # rules reported in the summary only (no violation code), e.g. M2
     measure: Callable[[ListContext], list[Gauge]] | None = None  # the counters of what the format still needs
-    name: Label = Label("", "")  # the game's name, for messages (the registry's GameSystem names come from here)
+    name: Label = Label("", "")  # the game's name, for messages (the registry's SystemEntry names come from here)
 
     @property
     def section_keys(self) -> tuple[str, ...]:

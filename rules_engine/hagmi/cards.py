@@ -12,6 +12,7 @@ from types import MappingProxyType
 from typing import Any, Iterable, Mapping
 
 from rules_engine.core.catalog import CardDataError
+from rules_engine.hagmi.skills import validate_skill
 
 REFIT_TYPE = "改装"  # タイプ：改装 (H21)
 _FIREPOWER = re.compile(r"^([0-9]+)(?:x([0-9]+))?$")
@@ -140,8 +141,6 @@ def _int(card: Mapping[str, Any], key: str, default: int = 0) -> int:
 
 def parse_skill(code: str, raw: Mapping[str, Any], where: str, trigger_required: bool = True) -> Skill:
     """Check one skill/effect against the registry (skills.py) and freeze it."""
-    from rules_engine.hagmi.skills import validate_skill  # the registry imports this module's types
-
     if not isinstance(raw, Mapping):
         raise CardDataError(code, where, f"expected a skill object, got {raw!r}")
     validate_skill(code, where, raw, trigger_required=trigger_required)

@@ -28,6 +28,7 @@ from rules_engine.core.game import TERMINAL, EngineError, IllegalActionError
 from rules_engine.hagmi import beasts as beast_rules
 from rules_engine.hagmi import combat, legal, zones
 from rules_engine.hagmi import policies  # noqa: F401  (registers the HAGMI policies by name)
+from rules_engine.hagmi import skill_effects  # noqa: F401  (binds each skill kind's handler)
 from rules_engine.hagmi.actions import END, PASS, Action, Attack, Play, ProduceDesign, UseHidden, UseSkill, describe
 from rules_engine.hagmi.cards import HagmiCard, cards_from_catalog
 from rules_engine.hagmi.refit import produce_design, use_hidden

@@ -1,13 +1,13 @@
-"""The HAGMI! skill registry: one parameter schema and one handler per skill kind (docs/data-packages.md §3), and how
-skills resolve: conditions, once per turn, their targets (RULES.md §1.5, H20, H24 once per presence).
+"""The HAGMI! skill registry: one parameter schema per skill kind (docs/data-packages.md §3; each kind's handler is
+in skill_effects.py), and how skills resolve: conditions, once per turn, their targets (RULES.md §1.5, H20, H24 once per presence).
 
 A skill is data (`{"kind", "trigger", params}`); `validate_skill` checks it when a card is parsed and `resolve`
 runs its kind's handler during play. Kinds that are *passive* (`reduce_damage` on `static`, `first_strike`,
 `pierce`, `unreducible`, static `firepower_mod` / `armor_mod`) are read by the combat code through
 `state.py`'s queries; their handler applies them when they are *activated* (e.g. 決闘宣言's first strike).
-The handlers call the rules by concern (damage.py, zones.py, combat.py, refit.py, beasts.py), which resolve
-the skills their events trigger through `resolve_all`: those modules import this one's names, so this one
-imports them as modules, below `resolve_all` (an import cycle Python and mypyc both accept).
+The handlers (skill_effects.py) call the rules by concern (damage.py, zones.py, combat.py, refit.py, beasts.py),
+which resolve the skills their events trigger through `resolve_all`; this module imports none of them: `resolve`
+finds a kind's handler in HANDLERS, where skill_effects.py binds it.
 
 Skills used by an action: `use_main_skill` (a main skill), `use_emergency_skill` (H10: a 緊急 skill of a card on the
 battlefield, in an emergency window, once per window: `window_key`), refit.py's `use_hidden`; `action_ctx` reads the
@@ -70,10 +70,10 @@ class SkillKind:
     name: str
     required: Mapping[str, Callable[[Any], bool]]
     optional: Mapping[str, Callable[[Any], bool]]
-    handler: Handler
 
 
-REGISTRY: dict[str, SkillKind] = {}
+REGISTRY: dict[str, SkillKind] = {}  # kind -> its parameters: what a card may say (validate_skill)
+HANDLERS: dict[str, Handler] = {}  # kind -> what it does in play: bound by skill_effects.py, which game.py imports
 
 
 def _pos_int(v: Any) -> bool:
@@ -108,12 +108,19 @@ def _str_list(v: Any) -> bool:
     return isinstance(v, (list, tuple)) and all(isinstance(x, str) for x in v)
 
 
-def register(kind: str, required: Mapping[str, Callable] | None = None,
-             optional: Mapping[str, Callable] | None = None) -> Callable[[Handler], Handler]:
-    """Register the handler for `kind` with its parameter schema (name → check)."""
+def declare(kind: str, required: Mapping[str, Callable] | None = None,
+            optional: Mapping[str, Callable] | None = None) -> None:
+    """Declare a skill kind with its parameter schema (name → check)."""
+    REGISTRY[kind] = SkillKind(kind, dict(required or {}), dict(optional or {}))
+
+
+def handles(kind: str) -> Callable[[Handler], Handler]:
+    """Bind the handler of a declared kind (skill_effects.py)."""
+    if kind not in REGISTRY:
+        raise ValueError(f"skill kind {kind!r} is not declared in skills.py")
 
     def decorator(handler: Handler) -> Handler:
-        REGISTRY[kind] = SkillKind(kind, dict(required or {}), dict(optional or {}), handler)
+        HANDLERS[kind] = handler
         return handler
 
     return decorator
@@ -149,7 +156,7 @@ def validate_skill(code: str, where: str, raw: Mapping[str, Any], trigger_requir
 def resolve(ctx: Ctx, skill: "Skill") -> None:
     """Run one skill's handler if its condition holds (and, when `once_per_turn`, it is unused this turn)."""
     if condition_holds(ctx.state, ctx, skill) and use_once(ctx.state, ctx, skill):
-        REGISTRY[skill.kind].handler(ctx, skill)
+        HANDLERS[skill.kind](ctx, skill)
 
 
 def resolve_all(ctx: Ctx, skills: tuple["Skill", ...]) -> None:
@@ -307,150 +314,32 @@ def use_emergency_skill(state: Table, player: int, source: int, index: int, targ
     resolve_all(ctx, (skill,))
 
 
-# The rules by concern: they import Ctx and resolve_all from here, so they are imported as modules, after them.
-from rules_engine.hagmi import beasts, combat, damage, refit, zones  # noqa: E402
+# ---- the kinds of skill a card may use, with their parameters (what each does: skill_effects.py) ----------------
 
-
-# ---- handlers -----------------------------------------------------------------------------------------------
-
-@register("deal_damage", {"amount": _pos_int, "target": _target}, {"unreducible": _bool})
-def _deal_damage(ctx: Ctx, skill: "Skill") -> None:
-    for obj in resolve_targets(ctx.state, ctx, skill):
-        damage.deal_damage(ctx.state, obj, skill.get("amount"), unreducible=bool(skill.get("unreducible", False)),
-                              source=ctx.source, by_player=ctx.player)
-
-
-@register("draw", {"count": _pos_int}, {"deck": _one_of("weapons", "tactics", "choice")})
-def _draw(ctx: Ctx, skill: "Skill") -> None:
-    for _ in range(skill.get("count")):
-        zones.draw_card(ctx.state, ctx.player, skill.get("deck", "choice"))
-
-
-@register("charge", {"amount": _pos_int})
-def _charge(ctx: Ctx, skill: "Skill") -> None:
-    if ctx.state.beasts is not None:
-        beasts.charge(ctx.state, skill.get("amount"))  # 充填:N (H30)
-
-
-def _shield(kind: str) -> Handler:
-    def handler(ctx: Ctx, skill: "Skill") -> None:
-        for obj in resolve_targets(ctx.state, ctx, skill):
-            if skill.trigger == "static":
-                continue  # read by damage.reductions() while on the battlefield
-            damage.add_shield(ctx.state, obj, kind, skill)
-    return handler
-
-
-register("reduce_damage", {"amount": _pos_int, "target": _target})(_shield("reduce"))  # 軽減 (爆発反応装甲)
-register("nullify_damage", {"target": _target}, {"max_damage": _pos_int})(_shield("nullify"))  # ダメージを0に
-register("no_damage", {"target": _target})(_shield("no_damage"))  # ダメージを受けない (騎士道精神)
-
-
-@register("barrier", {"count": _pos_int, "target": _target})
-def _barrier(ctx: Ctx, skill: "Skill") -> None:
-    for obj in resolve_targets(ctx.state, ctx, skill):
-        damage.add_barrier(ctx.state, obj, skill.get("count"))
-
-
-def _modifier(stat: str) -> Handler:
-    def handler(ctx: Ctx, skill: "Skill") -> None:
-        if skill.trigger == "static":
-            return  # static modifiers are read by state.firepower()/armor()
-        for obj in resolve_targets(ctx.state, ctx, skill):
-            damage.add_modifier(ctx.state, obj, stat, skill.get("amount"), skill.get("duration", "turn"))
-    return handler
-
-
-_MOD_PARAMS = {"amount": _int, "target": _target}
-register("firepower_mod", _MOD_PARAMS, {"duration": lambda v: v in DURATIONS})(_modifier("firepower"))
-register("armor_mod", _MOD_PARAMS, {"duration": lambda v: v in DURATIONS})(_modifier("armor"))
-
-
-def _grant(flag: str) -> Handler:
-    def handler(ctx: Ctx, skill: "Skill") -> None:
-        if skill.trigger == "static":
-            return  # read by state.has_flag()
-        for obj in resolve_targets(ctx.state, ctx, skill, default="self"):
-            damage.grant_flag(ctx.state, obj, flag)
-    return handler
-
-
-register("first_strike", {}, {"target": _target})(_grant("first_strike"))  # 先制攻撃
-register("pierce", {}, {"target": _target})(_grant("pierce"))  # 貫通
-register("unreducible", {}, {"target": _target})(_grant("unreducible"))  # 軽減できないダメージ (H13)
-
-
-@register("defend", {}, {"how": _one_of("counter", "intercept", "both")})
-def _defend(ctx: Ctx, skill: "Skill") -> None:
-    """H32: a 機獣 that defends (反撃 / 守護, default both), static on a 機獣 card: read by combat.py
-    `beast_defence` with option beasts_defend = "card"; nothing to do when it resolves."""
-
-
-@register("end_battle_phase")
-def _end_battle_phase(ctx: Ctx, skill: "Skill") -> None:
-    combat.end_battle_phase(ctx.state)  # 照明弾: remaining multi-attack hits are void (H10)
-
-
-@register("dismantle", {"target": _target}, {"max_cost": _nonneg_int})
-def _dismantle(ctx: Ctx, skill: "Skill") -> None:
-    for obj in resolve_targets(ctx.state, ctx, skill):
-        if ctx.state.cost_of(obj) <= skill.get("max_cost", 99):
-            zones.remove_unit(ctx.state, obj, dismantle=True)  # 解体 (H12)
-
-
-@register("destroy", {"target": _target}, {"max_cost": _nonneg_int, "max_armor": _nonneg_int})
-def _destroy(ctx: Ctx, skill: "Skill") -> None:
-    for obj in resolve_targets(ctx.state, ctx, skill):
-        if ctx.state.cost_of(obj) <= skill.get("max_cost", 99) and ctx.state.armor_left(obj) <= skill.get("max_armor", 99):
-            zones.remove_unit(ctx.state, obj, destroyed_by=ctx.player)
-
-
-@register("refit", {}, {"source": _one_of("self", "friendly_unit"), "from": _subset_of("hand", "secret"),
-                        "into": _one_of("self")})
-def _refit(ctx: Ctx, skill: "Skill") -> None:
-    """H21, H22: the (source unit, refit card) pair chosen by the action; a triggered refit takes the first of
-    its choices (an automatic choice, like a triggered skill's target)."""
-    pair = ctx.data.get("refit")
-    if pair is None and ctx.source is not None:
-        choices = refit.skill_choices(ctx.state, ctx.player, ctx.source, skill)
-        pair = choices[0] if choices else None
-    if pair is not None:
-        refit.refit(ctx.state, ctx.player, pair[0], pair[1])
-
-
-@register("refuel", {"amount": _pos_int, "target": _target},
-          {"source": _one_of("weapons_deck", "tactics_deck", "hand", "discard")})
-def _refuel(ctx: Ctx, skill: "Skill") -> None:
-    for obj in resolve_targets(ctx.state, ctx, skill):
-        zones.refuel(ctx.state, ctx.player, obj, skill.get("amount"), skill.get("source", "weapons_deck"))  # 補給
-
-
-@register("down", {"target": _target})
-def _down(ctx: Ctx, skill: "Skill") -> None:
-    for obj in resolve_targets(ctx.state, ctx, skill):
-        damage.set_down(ctx.state, obj)  # ダウン
-
-
-@register("return_to_hand", {"target": _target})
-def _return_to_hand(ctx: Ctx, skill: "Skill") -> None:
-    for obj in resolve_targets(ctx.state, ctx, skill):
-        zones.return_to_hand(ctx.state, obj)
-
-
-@register("search_secret", {}, {"category": _one_of("unit", "armament", "tactic", "damage", "design"),
-                                "types": _str_list, "to": _one_of("hand", "battlefield")})
-def _search_secret(ctx: Ctx, skill: "Skill") -> None:
-    zones.search_secret(ctx.state, ctx.player, skill.get("category"), tuple(skill.get("types", ())), skill.get("to", "hand"))
-
-
-@register("summon_beast", {"count": _pos_int}, {"from": _one_of("beast_deck", "discard"), "max_cost": _nonneg_int})
-def _summon_beast(ctx: Ctx, skill: "Skill") -> None:
-    if ctx.state.beasts is not None:
-        beasts.summon(ctx.state, skill.get("count"), skill.get("from", "beast_deck"), skill.get("max_cost"))  # H31
-
-
-@register("produce", {}, {"from": _subset_of("hand", "secret"), "max_cost": _nonneg_int, "pay_cost": _bool})
-def _produce(ctx: Ctx, skill: "Skill") -> None:
-    unit = ctx.data.get("produce")  # the unit card chosen in the action (緊急生産)
-    if unit is not None:
-        zones.produce(ctx.state, ctx.player, unit, pay_cost=bool(skill.get("pay_cost", True)))
+_DURATION = {"duration": lambda v: v in DURATIONS}
+declare("deal_damage", {"amount": _pos_int, "target": _target}, {"unreducible": _bool})
+declare("draw", {"count": _pos_int}, {"deck": _one_of("weapons", "tactics", "choice")})
+declare("charge", {"amount": _pos_int})  # 充填:N (H30)
+declare("reduce_damage", {"amount": _pos_int, "target": _target})  # 軽減 (爆発反応装甲)
+declare("nullify_damage", {"target": _target}, {"max_damage": _pos_int})  # ダメージを0に
+declare("no_damage", {"target": _target})  # ダメージを受けない (騎士道精神)
+declare("barrier", {"count": _pos_int, "target": _target})
+declare("firepower_mod", {"amount": _int, "target": _target}, _DURATION)
+declare("armor_mod", {"amount": _int, "target": _target}, _DURATION)
+declare("first_strike", {}, {"target": _target})  # 先制攻撃
+declare("pierce", {}, {"target": _target})  # 貫通
+declare("unreducible", {}, {"target": _target})  # 軽減できないダメージ (H13)
+declare("defend", {}, {"how": _one_of("counter", "intercept", "both")})  # H32
+declare("end_battle_phase")  # 照明弾 (H10)
+declare("dismantle", {"target": _target}, {"max_cost": _nonneg_int})  # 解体 (H12)
+declare("destroy", {"target": _target}, {"max_cost": _nonneg_int, "max_armor": _nonneg_int})
+declare("refit", {}, {"source": _one_of("self", "friendly_unit"), "from": _subset_of("hand", "secret"),
+                      "into": _one_of("self")})  # H21, H22
+declare("refuel", {"amount": _pos_int, "target": _target},
+        {"source": _one_of("weapons_deck", "tactics_deck", "hand", "discard")})  # 補給
+declare("down", {"target": _target})  # ダウン
+declare("return_to_hand", {"target": _target})
+declare("search_secret", {}, {"category": _one_of("unit", "armament", "tactic", "damage", "design"),
+                              "types": _str_list, "to": _one_of("hand", "battlefield")})
+declare("summon_beast", {"count": _pos_int}, {"from": _one_of("beast_deck", "discard"), "max_cost": _nonneg_int})  # H31
+declare("produce", {}, {"from": _subset_of("hand", "secret"), "max_cost": _nonneg_int, "pay_cost": _bool})  # 緊急生産

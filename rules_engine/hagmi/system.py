@@ -9,7 +9,7 @@ from rules_engine.core.messages import Label
 from rules_engine.hagmi.cards import parse_card
 from rules_engine.hagmi.construction import OPPONENT_CATEGORIES, RULESET, SECRET, home_section
 from rules_engine.hagmi.odds import OddsError, draw_odds, sample_hand
-from rules_engine.systems import GameSystem
+from rules_engine.system_entry import SystemEntry
 
 
 def default_section(card: Mapping[str, Any]) -> str:
@@ -22,7 +22,7 @@ def section_takes(section: str, card: Mapping[str, Any]) -> bool:
     return section == SECRET or home_section(card) == section
 
 
-SYSTEM = GameSystem(
+SYSTEM = SystemEntry(
     slug="hagmi",
     name=RULESET.name.en,
     name_ja=RULESET.name.ja,

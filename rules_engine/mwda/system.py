@@ -8,14 +8,14 @@ from rules_engine.bounds import PlayBounds
 from rules_engine.core.messages import Label
 from rules_engine.mwda.construction import ARMY, RULESET
 from rules_engine.mwda.units import unit_spec
-from rules_engine.systems import GameSystem
+from rules_engine.system_entry import SystemEntry
 
 
 def default_section(card: Mapping[str, Any]) -> str:
     return ARMY
 
 
-SYSTEM = GameSystem(
+SYSTEM = SystemEntry(
     slug="mwda",
     name=RULESET.name.en,
     name_ja=RULESET.name.ja,

@@ -25,11 +25,11 @@ from __future__ import annotations
 import math
 import random
 from functools import lru_cache
-from typing import Any, Final
+from typing import Any, Callable, Final
 
 from rules_engine.warcaster import deployment, odds
 from rules_engine.warcaster.geometry import extend, gap, norm, segment_distance
-from rules_engine.warcaster.models import EFFECT_NAMES, Weapon
+from rules_engine.warcaster.models import EFFECT_NAMES, Ability, Weapon
 from rules_engine.warcaster.state import Model, Table, Unit
 
 _RANDOM: Final = random.Random  # a static, not a lookup on the random module at every die
@@ -302,13 +302,16 @@ def expected_blast_damage(board: Table, attacker: Model, model: Model, weapon: W
     return float(amount)
 
 
+# The attacker's on-hit abilities are run by the effect vocabulary's `use_ability`, which cyphers.py (importing this
+# module for its attack and damage effects) binds here when it loads; game.py imports cyphers.py.
+ABILITY_RUNNER: list[Callable[[Table, Model, Ability, int | None], None]] = []
+
+
 def after_attack(board: Table, attacker: Model, target: Model, hit: bool) -> None:
     board.log("after_attack", attacker.player, {"attacker": attacker.uid, "target": target.uid, "hit": hit})
     if hit and attacker.alive:
-        from rules_engine.warcaster.cyphers import use_ability  # the effect vocabulary; imported late (cycle)
-
         for ability in attacker.spec.triggered("on_hit"):
-            use_ability(board, attacker, ability, None)
+            ABILITY_RUNNER[0](board, attacker, ability, None)
 
 
 # --- the attack of an activated unit (W10 phase 4)

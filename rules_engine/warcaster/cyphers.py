@@ -365,3 +365,4 @@ HANDLERS = {
     "attack": _attack, "damage": _damage, "apply_effect": _apply_effect, "remove_effect": _remove_effect,
     "heal": _heal, "move": _move, "arc": _arc, "draw": _draw, "shield": _shield, "stat_mod": _stat_mod,
 }
+combat.ABILITY_RUNNER[:] = [use_ability]  # the attacker's on-hit abilities (combat.after_attack)

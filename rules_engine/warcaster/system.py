@@ -6,7 +6,7 @@ from typing import Any
 
 from rules_engine.bounds import PlayBounds
 from rules_engine.core.messages import Label
-from rules_engine.systems import GameSystem
+from rules_engine.system_entry import SystemEntry
 from rules_engine.warcaster.construction import CYPHER, FORCE, FORCE_KINDS, RACK, RULESET
 from rules_engine.warcaster.models import check_card
 from rules_engine.warcaster.odds import can_be_targeted, typical_target, weapon_odds
@@ -23,7 +23,7 @@ def section_takes(section: str, card: Mapping[str, Any]) -> bool:
     return card.get("kind") in (FORCE_KINDS if section == FORCE else {CYPHER} if section == RACK else ())
 
 
-SYSTEM = GameSystem(
+SYSTEM = SystemEntry(
     slug="warcaster",
     name=RULESET.name.en,
     name_ja=RULESET.name.ja,

@@ -1,0 +1,90 @@
+"""One game's entry in the registry of game systems (rules_engine/systems.py collects them): what the site needs
+to know about a game. Each game declares its own in `rules_engine/<game>/system.py`; this module is apart from the
+registry so that a game's system.py and the registry, which imports it, do not import each other."""
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from rules_engine.bounds import PlayBounds
+from rules_engine.core.construction import RuleSet
+from rules_engine.core.messages import Label
+
+
+@dataclass(frozen=True)
+class SystemEntry:
+    """Everything the site needs to know about one game, and nothing of its internals."""
+
+    slug: str
+    name: str  # in English (and the game's own name)
+    name_ja: str
+    ruleset: RuleSet  # construction rules: sections, rule IDs, validate()
+    section_labels: Mapping[str, Label]  # short section names for lists and pages (兵器 / Weapons)
+    cost_fields: tuple[str, ...]  # the card field the cost chart counts, first present wins
+    _default_section: Callable[[Mapping[str, Any]], str]
+    opponent_categories: Mapping[str, Label] = field(default_factory=dict)  # card categories no list may hold
+    odds: Callable[..., Any] | None = None  # exact draw odds of a list (HAGMI), see rules_engine/hagmi/odds.py
+    odds_error: type[Exception] | None = None
+    sample_hand: Callable[..., Any] | None = None  # an opening hand dealt from a seed (HAGMI), hagmi/odds.py
+    # exact odds of a card's weapon against a target card (Warcaster W11), warcaster/odds.py: weapon_odds(attacker,
+    # weapon, target), typical_target(cards) -> a code, can_be_targeted(card)
+    weapon_odds: Callable[..., Any] | None = None
+    typical_target: Callable[..., Any] | None = None
+    can_be_targeted: Callable[..., Any] | None = None
+    simulator_module: str = ""
+    # The opponent kind of "another list, played by a policy" (HAGMI deck, MWDA army, Warcaster force): a gauntlet's
+    # opponent made from any list is {"kind": this, "list": the hangar.list/1 document}.
+    list_opponent_kind: str = ""
+    # The engine's own reader of one card: raises CardDataError (rules_engine.core.catalog) when the engine could
+    # not play it. The package importer runs it on every card, so a skill, effect or weapon is defined once.
+    check_card: Callable[[Mapping[str, Any]], Any] | None = None
+    # Sections whose entries are units on the table (counted 体 / "units"), not cards: the list doctor's wording.
+    unit_sections: tuple[str, ...] = ()
+    # The per-card tally of a simulation's summary that tells how much each card (unit) of the list was used, and the
+    # sections it covers: the list doctor names the cards used (almost) never as the first candidates to cut.
+    use_tally: tuple[str, tuple[str, ...]] = ("", ())
+    # The real maxima of the game's formats (a game's length, a zone, a side, a position) and the measured cost of
+    # its games by policy (rules_engine/bounds.py): positions past them are refused, every entry that plays games
+    # estimates its work from them (builder/services/budget.py).
+    bounds: PlayBounds | None = None
+    # Which cards a section of a list may hold by the game's placement rules (HAGMI H3/H7, Warcaster's force and
+    # rack): the text importer's "did you mean" offers only those. None: any card of the game.
+    _section_takes: Callable[[str, Mapping[str, Any]], bool] | None = None
+
+    @property
+    def section_keys(self) -> tuple[str, ...]:
+        return self.ruleset.section_keys
+
+    def default_section(self, card: Mapping[str, Any]) -> str:
+        """The section the editor's "add" puts `card` in."""
+        return self._default_section(card)
+
+    def section_takes(self, section: str, card: Mapping[str, Any]) -> bool:
+        """True when `section` of a list may hold `card` by the game's placement rules (never an opponent's card)."""
+        if card.get("category") in self.opponent_categories:
+            return False
+        return self._section_takes(section, card) if self._section_takes is not None else True
+
+    def card_cost(self, card: Mapping[str, Any]) -> int | None:
+        for name in self.cost_fields:
+            value = card.get(name)
+            if isinstance(value, int) and not isinstance(value, bool):
+                return value
+        return None
+
+    def simulator(self) -> Any:
+        """This game's Simulator (registered by its simulation module, imported here on first use)."""
+        from rules_engine.simulation import simulator_for
+
+        return simulator_for(self.slug)
+
+    def list_opponent(self, document: Mapping[str, Any], *, slug: str, name: str = "", name_en: str = "") -> dict:
+        """A list as an opponent played by a policy, in the shape of the package's sample opponents."""
+        if not self.list_opponent_kind:
+            raise ValueError(f"{self.name}: a list cannot be played as an opponent")
+        return {"slug": slug, "name": name or slug, "name_en": name_en or name or slug,
+                "kind": self.list_opponent_kind, "list": dict(document)}
+
+    def names(self) -> dict[str, str]:
+        return {"en": self.name, "ja": self.name_ja}
