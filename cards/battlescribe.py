@@ -616,6 +616,22 @@ class Mapper:
             self.not_read["upgrade entries with no profile, not linked from a hardpoint"] += 1
         # an entry with only a Weapon profile is a model's weapon, read through the model's link to it
 
+    def _group_links(self, document: Document, group: Element, *, attackless: bool = False) -> dict[str, str]:
+        """A hardpoint or weapon-choice group's links: {target entry id: link id}. A link to an id no file defines is
+        a warning; an entry that makes no attack is not read (counted once, at the entry) unless `attackless` (a
+        cortex makes none)."""
+        links: dict[str, str] = {}
+        for link in kids(group, "entryLinks", "entryLink"):
+            target = self.elements.get(link.get("targetId") or "")
+            if target is None:
+                self.warn(document, link, f"links to entry {link.get('targetId')!r}, which no file defines: the link "
+                                          "is not read")
+                continue
+            if not attackless and self._attackless(target[1]):
+                continue
+            links[link.get("targetId") or ""] = link.get("id") or ""
+        return links
+
     def _primary_category(self, entry: Element) -> str:
         return next((self.categories.get(link.get("targetId") or "", "").strip().lower()
                      for link in kids(entry, "categoryLinks", "categoryLink") if link.get("primary") == "true"), "")
@@ -988,16 +1004,7 @@ class Mapper:
                 self.warn(document, group, "groups nested in a hardpoint group are not read")
             count = [c for c in kids(group, "constraints", "constraint")
                      if c.get("type") == "max" and c.get("field") == "selections"]
-            links: dict[str, str] = {}
-            for link in kids(group, "entryLinks", "entryLink"):
-                target = self.elements.get(link.get("targetId") or "")
-                if target is None:
-                    self.warn(document, link, f"links to entry {link.get('targetId')!r}, which no file defines: the "
-                                              "link is not read")
-                    continue
-                if slot != "cortex" and self._attackless(target[1]):
-                    continue  # not read: no Weapon profile or no attack (counted once, at the entry)
-                links[link.get("targetId") or ""] = link.get("id") or ""
+            links = self._group_links(document, group, attackless=slot == "cortex")
             for inline in kids(group, "selectionEntries", "selectionEntry"):
                 # a part written in the group itself: a roster names it by its own id (no link)
                 try:
@@ -1027,16 +1034,7 @@ class Mapper:
             points += [c for c in kids(group, "constraints", "constraint")
                        if c.get("field") in self.wp_types and c.get("type") == "max"]
             todo += kids(group, "selectionEntryGroups", "selectionEntryGroup")
-            links: dict[str, str] = {}
-            for link in kids(group, "entryLinks", "entryLink"):
-                target = self.elements.get(link.get("targetId") or "")
-                if target is None:
-                    self.warn(document, link, f"links to entry {link.get('targetId')!r}, which no file defines: the "
-                                              "link is not read")
-                    continue
-                if self._attackless(target[1]):
-                    continue  # not read: no Weapon profile or no attack (counted once, at the entry)
-                links[link.get("targetId") or ""] = link.get("id") or ""
+            links = self._group_links(document, group)
             for inline in kids(group, "selectionEntries", "selectionEntry"):
                 part = self._part_weapon(document, inline, faction, CHOICE_SLOT)
                 if part is not None:
