@@ -144,7 +144,7 @@ class SimulationRun(models.Model):
     """One simulation request: a frozen snapshot (hangar.snapshot/1) played `games` times, cut into chunks; or a
     gauntlet / doctor run (`kind`): a frozen hangar.batch/1 whose every leg is played `games` times on one seed.
 
-    Written only by builder.services.simulations; the snapshot never changes after submit, so editing the list
+    Written only by the run services (builder.services.runs_*); the snapshot never changes after submit, so editing the list
     later changes no run.
     """
 

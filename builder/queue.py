@@ -1,5 +1,6 @@
 """The message broker, in one place: whether it can be reached, publishing a run's chunk tasks, and
-pinging the workers. The services (builder.services.simulations) and the health check (builder.api.health) call
+pinging the workers. The run services (builder.services.runs_submit,
+runs_merge, runs_watchdog) and the health check (builder.api.health) call
 these; nothing else in builder/ talks to the broker.
 """
 from __future__ import annotations

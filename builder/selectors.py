@@ -467,7 +467,7 @@ def _json_type(value: Any) -> str:
     return "null" if value is None else names.get(type(value), type(value).__name__)
 
 
-# --- simulation runs (builder.services.simulations writes them) --------------------------------------------
+# --- simulation runs (the builder.services.runs_* modules write them) ---------------------------------------
 
 
 def simulation_get(*, public_id: str, user) -> SimulationRun:

@@ -1,4 +1,5 @@
-"""Celery tasks for simulations: thin wrappers that take ids, load by id and call builder.services.simulations.
+"""Celery tasks for simulations: thin wrappers that take ids, load by id and call the simulation run services
+(builder.services.runs_chunks, runs_stop, runs_watchdog).
 
 One task = one chunk of games (about 1–5 s of work: the run's `chunk_size`, chosen at submit from the measured cost
 of its games; summaries merge exactly, so results are byte-identical however a run is cut and spread). Measured cost
@@ -19,11 +20,11 @@ from django.conf import settings
 from django.db import InterfaceError, OperationalError
 from kombu.exceptions import OperationalError as BrokerError
 
-from builder.services import simulations
+from builder.services import runs_chunks, runs_input, runs_stop, runs_watchdog
 
 # Worker start: the Celery app autodiscovers this module, so plugin simulators (HANGAR_SIMULATOR_MODULES) are
 # registered before the first chunk arrives.
-simulations.load_simulator_modules()
+runs_input.load_simulator_modules()
 
 logger = logging.getLogger(__name__)
 
@@ -50,10 +51,10 @@ def simulation_chunk(self, run_id: int, index: int, attempt: int = 1) -> bool:
     each play that raised; the play numbered HANGAR_CHUNK_ATTEMPTS is the last."""
     last = attempt >= settings.HANGAR_CHUNK_ATTEMPTS or self.request.retries >= self.max_retries
     try:
-        return simulations.simulation_chunk_play(run_id=run_id, index=index, worker=self.request.hostname or "",
+        return runs_chunks.simulation_chunk_play(run_id=run_id, index=index, worker=self.request.hostname or "",
                                                  attempt=attempt, last_attempt=last)
     except SoftTimeLimitExceeded:
-        simulations.simulation_fail(run_id=run_id, reason=(
+        runs_stop.simulation_fail(run_id=run_id, reason=(
             f"Chunk {index} took longer than {settings.HANGAR_CHUNK_SOFT_TIME_LIMIT} s (the per-chunk time limit); "
             "the simulation is too slow for this list or the workers are overloaded."
         ))
@@ -66,11 +67,11 @@ def simulation_chunk(self, run_id: int, index: int, attempt: int = 1) -> bool:
                            index, run_id, attempt, exc)
             raise self.retry(args=(run_id, index), kwargs={"attempt": attempt + 1}, countdown=attempt, exc=exc)
         logger.exception("chunk %s of simulation run %s raised on its last attempt (%s)", index, run_id, attempt)
-        simulations.simulation_chunk_failed(run_id=run_id, index=index, error=exc, attempts=attempt)
+        runs_chunks.simulation_chunk_failed(run_id=run_id, index=index, error=exc, attempts=attempt)
         return False
 
 
 @shared_task(name="builder.simulations_watchdog", ignore_result=True)
 def simulations_watchdog() -> dict[str, list[str]]:
     """Re-queue the missing chunks of stalled runs (for celery beat; the management command does the same)."""
-    return simulations.simulations_requeue_stalled()
+    return runs_watchdog.simulations_requeue_stalled()

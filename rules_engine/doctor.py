@@ -10,7 +10,7 @@ A run screens every change on the run seed (paired with the list: game i of both
 replays the leaders on fresh seeds (the confirm stage); a change is called better only when the confirm stage finds
 it so after Holm's correction for the changes tested there. The tests are exact sign tests on the games whose
 outcome changed; the intervals are exact (Clopper–Pearson) and never of zero width. Below `minimum_games` a run is
-refused (TooFewGames). The services store and publish the stages (builder.services.simulations); everything that
+refused (TooFewGames). The services store and publish the stages (builder.services.runs_merge); everything that
 decides is here.
 
 Pure Python: never imports Django nor a game package. It reaches a game only through the registry

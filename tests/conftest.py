@@ -81,13 +81,13 @@ def _fresh_catalog_cache():
 
 @pytest.fixture(autouse=True)
 def _free_games_for_the_chunk_probe(monkeypatch):
-    """At submit a run's chunk size is measured by timing its first games (builder.services.simulations
+    """At submit a run's chunk size is measured by timing its first games (builder.services.runs_submit
     CHUNK_PROBE_CLOCK): on a loaded test machine a slow moment would cut a run into more chunks than a test counts
     on. Here the probe's games cost nothing, so every run gets its simulator's size; the tests of the probe itself
     (tests/builder/test_simulation_chunk_cost.py) set clocks of their own."""
-    from builder.services import simulations
+    from builder.services import runs_submit
 
-    monkeypatch.setattr(simulations, "CHUNK_PROBE_CLOCK", lambda: 0.0)
+    monkeypatch.setattr(runs_submit, "CHUNK_PROBE_CLOCK", lambda: 0.0)
 
 
 @pytest.fixture

@@ -1,8 +1,8 @@
 """Simulations REST API (docs/design.md §4, docs/simulations.md): start a run, watch it, read its result, cancel it.
 
-Thin: serializers shape input and output, builder.services.simulations decides. Runs are owner-only: another
-user's run is a 404. Errors (400 bad input, 429 limits, 503 broker down) come from the services and are shaped by
-builder.api.errors.exception_handler.
+Thin: serializers shape input and output, the simulation run services (builder.services.runs_*) decide. Runs are
+owner-only: another user's run is a 404. Errors (400 bad input, 429 limits, 503 broker down) come from the services
+and are shaped by builder.api.errors.exception_handler.
 """
 from __future__ import annotations
 
@@ -61,7 +61,7 @@ class SimulationCreateSerializer(serializers.Serializer):
     list = serializers.CharField(required=False, max_length=32, help_text="id (slug) of a saved list you can see")
     document = ListDocumentField(required=False, help_text="or an unsaved hangar.list/1 document")
     opponent = serializers.CharField(max_length=64, help_text="opponent slug, e.g. goldfish")
-    policy = serializers.CharField(required=False, max_length=64, default=services.simulations.DEFAULT_POLICY)
+    policy = serializers.CharField(required=False, max_length=64, default=services.runs_input.DEFAULT_POLICY)
     opponent_policy = serializers.CharField(
         required=False, allow_blank=True, max_length=64, default=None, allow_null=True,
         help_text="who plays the other side (default: the same policy as the list)")
@@ -89,7 +89,7 @@ class GauntletCreateSerializer(serializers.Serializer):
     list = serializers.CharField(required=False, max_length=32, help_text="id (slug) of a saved list you can see")
     document = ListDocumentField(required=False, help_text="or an unsaved hangar.list/1 document")
     opponents = GauntletOpponentSerializer(many=True, allow_empty=False)
-    policy = serializers.CharField(required=False, max_length=64, default=services.simulations.DEFAULT_POLICY)
+    policy = serializers.CharField(required=False, max_length=64, default=services.runs_input.DEFAULT_POLICY)
     opponent_policy = serializers.CharField(
         required=False, allow_blank=True, max_length=64, default=None, allow_null=True,
         help_text="who plays the other side, and an opponent list (default: the same policy as the list)")

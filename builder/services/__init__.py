@@ -25,21 +25,18 @@ from .lists import (
     list_validation_refresh,
 )
 from .batches import doctor_apply, doctor_start, gauntlet_start
-from .simulations import (
+from .runs_chunks import simulation_chunk_play, simulation_chunk_store
+from .runs_input import load_simulator_modules, simulation_snapshot_build
+from .runs_merge import simulation_finish
+from .runs_stop import simulation_cancel, simulation_fail
+from .runs_submit import simulation_start
+from .runs_watchdog import simulations_requeue_stalled
+from builder.errors import (
     SimulationBrokerUnavailable,
     SimulationInvalid,
     SimulationLimitExceeded,
     SimulationListTooLarge,
     SimulationNotActive,
-    load_simulator_modules,
-    simulation_cancel,
-    simulation_chunk_play,
-    simulation_chunk_store,
-    simulation_fail,
-    simulation_finish,
-    simulation_snapshot_build,
-    simulation_start,
-    simulations_requeue_stalled,
 )
 
 __all__ = [

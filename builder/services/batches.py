@@ -4,7 +4,8 @@ runs in the workers").
 A gauntlet plays one list against several weighted opponents; the doctor plays the list and up to K single changes
 of it against them, on the same seeds. Both freeze a hangar.batch/1 (rules_engine.batch, rules_engine.doctor) in a
 SimulationRun of kind "gauntlet" / "doctor"; its chunks are played, stored, merged, cancelled and re-queued by the
-same machinery as a plain run (builder.services.simulations), so the result is the same whatever the workers.
+same machinery as a plain run (builder.services.runs_submit, runs_chunks, runs_merge, runs_stop, runs_watchdog),
+so the result is the same whatever the workers.
 
 An opponent is {"opponent": sample opponent slug, "weight": w} or {"list": saved list id, "weight": w}: a list
 played by `opponent_policy` (or `policy`), which must be public (in the gallery) or the user's own. Bad input is a
@@ -26,10 +27,11 @@ from rules_engine import simulation as engine
 from rules_engine.systems import system as game_system
 
 from .lists import check_document, list_update
-from .simulations import (
+from .runs_input import (
     catalog_of, check_games_limit, check_list_cards, check_opponent_policy, check_policy, check_seats,
-    load_simulator_modules, opponent_of, start_run,
+    load_simulator_modules, opponent_of,
 )
+from .runs_submit import simulation_chunk_size, start_run
 
 DEFAULT_CHANGES = 10
 MAX_WEIGHT = 1_000_000
@@ -144,8 +146,6 @@ def batch_chunk_size(batch: dict[str, Any], *, seed: int) -> int:
     run, simulation_chunk_size), never more than the smallest `chunk_size_for` of the legs. The legs of a doctor
     run play the same opponents with nearly the same list, so the first leg's cost stands for all of them; probing
     every leg would cost the request up to 0.2 s per leg."""
-    from .simulations import simulation_chunk_size
-
     measured = simulation_chunk_size(batch["legs"][0]["snapshot"], seed=seed)
     return max(1, min([measured] + [engine.chunk_size_for(leg["snapshot"]) for leg in batch["legs"]]))
 

@@ -56,7 +56,7 @@ def test_a_gauntlet_row_is_the_plain_run_against_that_opponent(owner, mine, riva
         user=owner, game_list=mine, games=GAMES, seed=SEED,
         opponents=[{"opponent": "goldfish", "weight": 3}, {"list": rival.slug, "weight": 1}])
     assert run.kind == RunKind.GAUNTLET and run.snapshot["schema"] == "hangar.batch/1"
-    assert run.chunks_total == len(services.simulations.run_chunks(run)) >= 2
+    assert run.chunks_total == len(services.runs_plan.run_chunks(run)) >= 2
     play_all(run, order=list(reversed(range(run.chunks_total))))
     run.refresh_from_db()
     assert run.status == RunStatus.DONE, run.error

@@ -27,7 +27,7 @@ from django.test import Client
 
 from builder import services
 from builder.models import RunStatus, SimulationChunk, SimulationRun
-from builder.services import simulations as simulation_services
+from builder.services import runs_plan, runs_submit
 from rules_engine import simulation as engine
 from rules_engine.core.runner import merge_summaries
 from rules_engine.core.stats import Mean, Summary
@@ -63,7 +63,7 @@ def slow_games(monkeypatch, system: str, seconds: float) -> FakeClock:
         return play_one(self, prepared, game_index, rng)
 
     monkeypatch.setattr(simulator, "play_one", timed)
-    monkeypatch.setattr(simulation_services, "CHUNK_PROBE_CLOCK", clock)
+    monkeypatch.setattr(runs_submit, "CHUNK_PROBE_CLOCK", clock)
     return clock
 
 
@@ -174,7 +174,7 @@ def test_a_run_stored_before_measured_sizes_is_cut_as_before(toy, owner, publish
     run = services.simulation_start(user=owner, snapshot=toy_snapshot(), games=1200, seed=SEED)
     SimulationRun.objects.filter(pk=run.pk).update(chunk_size=None)  # as the migration leaves older rows
     run.refresh_from_db()
-    assert simulation_services.run_chunk_ranges(run) == engine.chunks(1200, run.snapshot) == [
+    assert runs_plan.run_chunk_ranges(run) == engine.chunks(1200, run.snapshot) == [
         range(0, 500), range(500, 1000), range(1000, 1200)]
     play_all(run)
     run.refresh_from_db()

@@ -1,4 +1,4 @@
-"""builder.services.simulations called directly: chunking, exactly-once storage and merge, reuse, limits,
+"""The simulation run services (builder.services.runs_*) called directly: chunking, exactly-once storage and merge, reuse, limits,
 cancel, broker failures and the watchdog (docs/design.md §4). No worker process: chunks are played by
 direct calls; tests/services/ runs the same code on real Celery workers."""
 from __future__ import annotations

@@ -280,7 +280,7 @@ def test_the_watchdog_keeps_a_run_whose_requeue_the_broker_refused(user, toy, pu
 
 def test_a_stored_last_chunk_whose_merge_was_cut_off_is_merged_when_its_task_comes_again(user, toy, published,
                                                                                         monkeypatch):
-    from builder.services import simulations
+    from builder.services import runs_chunks
 
     run = simulation_start(user=user, snapshot=SNAPSHOT, games=1_000, seed=SEED)
     assert simulation_chunk_play(run_id=run.pk, index=0) is True
@@ -289,7 +289,7 @@ def test_a_stored_last_chunk_whose_merge_was_cut_off_is_merged_when_its_task_com
         raise DatabaseOperationalError("server closed the connection unexpectedly")
 
     with monkeypatch.context() as patch:  # the database went away between storing the last chunk and merging
-        patch.setattr(simulations, "simulation_finish", database_gone)
+        patch.setattr(runs_chunks, "simulation_finish", database_gone)
         with pytest.raises(DatabaseOperationalError):
             simulation_chunk_play(run_id=run.pk, index=1)
     run.refresh_from_db()
@@ -303,7 +303,7 @@ def test_a_stored_last_chunk_whose_merge_was_cut_off_is_merged_when_its_task_com
 
 def test_a_chunk_task_that_raises_a_non_game_error_is_retried_then_fails_the_run(user, toy, published, monkeypatch,
                                                                                  settings):
-    from builder.services import simulations
+    from builder.services import runs_chunks
     from builder.tasks import simulation_chunk
 
     settings.HANGAR_CHUNK_ATTEMPTS = 3
@@ -312,7 +312,7 @@ def test_a_chunk_task_that_raises_a_non_game_error_is_retried_then_fails_the_run
     def disk_full(**kwargs):
         raise ValueError("could not write the summary")
 
-    monkeypatch.setattr(simulations, "simulation_chunk_store", disk_full)
+    monkeypatch.setattr(runs_chunks, "simulation_chunk_store", disk_full)
     with pytest.raises(ValueError):  # attempt 1 of 3: Celery retries it (called directly, the error propagates)
         simulation_chunk.run(run.pk, 1)
     run.refresh_from_db()

@@ -86,7 +86,7 @@ def test_a_gauntlet_on_two_workers_gives_the_in_process_result(workers, user):
     in-process gauntlet_result (rules_engine.batch.run_batch) of the same batch, games and seed."""
     from builder.models import RunKind
     from builder.services import batches as batch_services
-    from builder.services.simulations import start_run
+    from builder.services.runs_submit import start_run
     from rules_engine.batch import batch_chunks, gauntlet_batch, gauntlet_result, run_batch
     from tests.support.snapshots import bundled_hagmi_snapshot
 
@@ -111,7 +111,7 @@ def test_a_doctor_run_whose_worker_is_sigkilled_is_finished_by_the_other_with_th
     other worker plays them, the confirm stage is published when the screen is merged, and the result is exactly
     the in-process run_doctor of the batch."""
     from builder.models import RunKind
-    from builder.services.simulations import start_run
+    from builder.services.runs_submit import start_run
     from rules_engine.doctor import candidate_changes, doctor_batch, run_doctor, screen_stage, stage_chunks
     from tests.support.snapshots import bundled_hagmi_catalog, bundled_hagmi_list, bundled_hagmi_snapshot
 
