@@ -50,7 +50,7 @@ SETUP = """
 import json, sys
 from django.contrib.auth import get_user_model
 from builder import services
-from builder.listio.text import export_list_text
+from builder.listio.text_write import export_list_text
 from cards.selectors import catalog_for
 from cards.models import Card
 deck = json.loads(open(%(deck)r, encoding="utf-8").read())

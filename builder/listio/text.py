@@ -19,28 +19,26 @@
 Card words are matched by code (exact, case-insensitive), then the Japanese name, then the English name
 (case- and width-insensitive: NFKC + casefold, runs of spaces count as one). A trailing "(CODE)" picks the
 card by code. Every problem is collected with its line number and raised as one ListFormatError.
+
+This module reads the format; the card words and "did you mean" suggestions are builder/listio/text_cards.py, the
+writer is builder/listio/text_write.py.
 """
 from __future__ import annotations
 
 import json
 import re
-import unicodedata
 from dataclasses import dataclass, field
 from typing import Any, Callable
-
-from rapidfuzz import fuzz, process
 
 from cards.storable_text import surrogate_problem
 from cards.systems import SECTION_LABELS, SYSTEMS
 from rules_engine.core.catalog import Catalog
-
 from rules_engine.core.messages import Label
 from rules_engine.systems import UnknownSystem, system as game_system
 
 from .errors import MAX_ISSUES, ListFormatError, ListIssue
-from .messages import TEMPLATES, Worded, both, joined, quoted, render
+from .messages import TEMPLATES, Worded, both, joined, quoted
 from .jsonio import (
-    CARD_PATTERN,
     FORMAT_PATTERN,
     MAX_ENTRIES,
     MAX_QTY,
@@ -48,14 +46,10 @@ from .jsonio import (
     NAME_PATTERN,
     canonical_options,
     normalised_document,
-    parse_list_json,
 )
+from .text_cards import ANY_CARD, CardIndex, LineProblem, fold, system_words
 
-SUGGESTION_COUNT = 3
-ANY_CARD = "*"  # CardIndex.suggest's section for a card in no section (a warjack's cortex or weapon)
-SUGGESTION_MIN_SCORE = 30  # rapidfuzz WRatio 0..100; below this a name is not "close"
 MAX_LINE_LENGTH = 4000  # characters; longer lines are refused rather than searched for options
-LANGS = ("ja", "en")
 HEADER_KEYS = {  # folded header word -> list key
     "name": "name", "名前": "name", "デッキ名": "name", "リスト名": "name",
     "system": "system", "game": "system", "システム": "system", "ゲーム": "system",
@@ -77,7 +71,7 @@ LOADOUT_KEYS = {  # folded word -> options key
 LOADOUT_WORDS = {"cortex": {"ja": "コルテックス", "en": "Cortex"}, "weapons": {"ja": "武器", "en": "Weapons"}}
 LOADOUT_NONE = ("", "-", "–", "—", "－")  # "Weapons: -": no weapons (an empty list)
 _LOADOUT = re.compile(r"^(?P<key>[^\s:：]+)\s*[:：]\s*(?P<value>.*)$")
-_WEAPON_SEPARATORS = re.compile(r"[,、，]")
+WEAPON_SEPARATORS = re.compile(r"[,、，]")
 
 
 def _bare_label(line: str) -> str | None:
@@ -97,163 +91,6 @@ def _bare_label(line: str) -> str | None:
     elif line.endswith((":", "：")):
         body = line[:-1]
     return body.rstrip() or line  # the label has at least one character: "(20)" alone is its own label
-
-
-def _code_suffix(text: str) -> tuple[str, str] | None:
-    """(name, code) of "NAME (CODE)" or "(CODE)" (the name stripped at its end, "" when there is none), else None.
-    `text` is stripped.
-
-    What `^(?P<name>.*?)\\s*\\((?P<code>[^()]*)\\)$` matched, found without that pattern's backtracking, which was
-    quadratic on a long run of spaces.
-    """
-    if not text.endswith(")"):
-        return None
-    start = text.rfind("(", 0, len(text) - 1)
-    if start < 0 or ")" in text[start + 1:-1]:
-        return None
-    name = text[:start].rstrip()
-    if "\n" in name:  # the pattern's `.` stops at a line break
-        return None
-    return name, text[start + 1:-1]
-
-
-def fold(text: str) -> str:
-    """Matching key: width- and case-insensitive (NFKC + casefold), runs of spaces as one."""
-    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
-
-
-# ---------------------------------------------------------------------------------------------------------
-# Card lookup
-
-
-class _LineProblem(Exception):
-    """A problem with one line: its message code and parameters (builder/listio/messages.py; `message` is the
-    English sentence); `suggest_for` asks for fuzzy suggestions (computed only while issues are shown)."""
-
-    def __init__(self, code: str, suggest_for: str | None = None, suggestions: list[str] | None = None,
-                 **params: Any):
-        self.code, self.params = code, params
-        self.message = render(code, params, "api")
-        super().__init__(self.message)
-        self.suggest_for = suggest_for
-        self.suggestions = suggestions or []
-        self.any_card = False  # a loadout's card (a cortex, a weapon): "did you mean" is not kept to a section
-
-
-@dataclass
-class CardIndex:
-    """Name and code lookup over one catalog."""
-
-    catalog: Catalog
-    by_code: dict[str, str] = field(default_factory=dict)  # folded code -> code
-    by_name: dict[str, list[str]] = field(default_factory=dict)  # folded Japanese name -> codes
-    by_name_en: dict[str, list[str]] = field(default_factory=dict)  # folded English name -> codes
-    choices: list[tuple[str, str, str]] = field(default_factory=list)  # (folded name, shown name, code)
-
-    @classmethod
-    def of(cls, catalog: Catalog) -> "CardIndex":
-        index = cls(catalog)
-        for code, card in catalog.cards.items():
-            index.by_code.setdefault(fold(code), code)
-            for names, key in ((index.by_name, "name"), (index.by_name_en, "name_en")):
-                shown = card.get(key)
-                if isinstance(shown, str) and fold(shown):
-                    names.setdefault(fold(shown), []).append(code)
-                    index.choices.append((fold(shown), shown, code))
-        return index
-
-    @property
-    def system_name(self) -> Label:
-        return _system_words(self.catalog.system)
-
-    def code_of(self, text: str) -> str | None:
-        """The catalog code written as `text`: exact first, then case/width-insensitive."""
-        return text if text in self.catalog.cards else self.by_code.get(fold(text))
-
-    def resolve(self, text: str) -> str:
-        """The card code that `text` (a code, a name, or "NAME (CODE)") means; _LineProblem if none or several."""
-        key = fold(text)
-        if not key:
-            raise _LineProblem("text.missing_card")
-        code = self.code_of(text.strip())
-        if code:
-            return code
-        for names in (self.by_name, self.by_name_en):
-            codes = names.get(key, [])
-            if len(codes) == 1:
-                return codes[0]
-            if codes:
-                return self._explicit_code(text) or self._ambiguous(text.strip(), codes)
-        explicit = self._explicit_code(text)
-        if explicit:
-            return explicit
-        raise _LineProblem("text.no_card", suggest_for=key, name=quoted(text.strip()), system=self.system_name,
-                           empty=self._empty_note())
-
-    def _explicit_code(self, text: str) -> str | None:
-        """The code of "NAME (CODE)" / "(CODE)". A bare "(CODE)" is taken exactly as written: a catalog code, or
-        one the catalog does not know (kept; validation reports it), so that any list's codes can be written."""
-        match = _code_suffix(text.strip())
-        if not match:
-            return None
-        written, name = match[1].strip(), match[0].strip()
-        code = self.code_of(written) if name else (written if written in self.catalog.cards else None)
-        if code:
-            return code
-        if not CARD_PATTERN.fullmatch(written):
-            raise _LineProblem("text.not_a_code", written=quoted("(" + written + ")"))
-        if not name:
-            return written  # unknown to this catalog: kept, reported later by validation (list.unknown_card)
-        raise _LineProblem("text.no_code", suggest_for=fold(name), written=quoted(written), system=self.system_name,
-                           empty=self._empty_note(), bare=written)
-
-    def _ambiguous(self, text: str, codes: list[str]) -> str:
-        shown = [f"{text} ({code})" for code in codes]
-        raise _LineProblem("text.ambiguous", suggestions=shown, count=len(codes), name=quoted(text),
-                           system=self.system_name, codes=", ".join(codes), example=shown[0])
-
-    def suggest(self, key: str, section: str | None = None) -> list[str]:
-        """Up to SUGGESTION_COUNT closest catalog names, one per card, as "NAME (CODE)", best match first: only
-        cards `section` may hold by the game's placement rules (the registry's `section_takes`; with no section,
-        cards some section of a list may hold: never an opponent's card). Closeness is the mean of rapidfuzz's
-        WRatio (which forgives a partial name) and its plain ratio (which prefers the name as long as the one
-        written): "ホウンド" is nearer ハウンド than 双頭ハウンド."""
-        takes = self._placement(section)
-        allowed = [position for position, (_folded, _shown, code) in enumerate(self.choices) if takes(code)]
-        names = [self.choices[position][0] for position in allowed]
-        matches = process.extract(key, names, scorer=fuzz.WRatio, processor=None, limit=SUGGESTION_COUNT * 6,
-                                  score_cutoff=SUGGESTION_MIN_SCORE)
-        ranked = sorted(((-(score + fuzz.ratio(key, names[at])) / 2, order, allowed[at])
-                         for order, (_name, score, at) in enumerate(matches)))
-        found: list[str] = []
-        seen: set[str] = set()
-        for _score, _order, position in ranked:
-            _, shown, code = self.choices[position]
-            if code not in seen and len(found) < SUGGESTION_COUNT:
-                seen.add(code)
-                found.append(f"{shown} ({code})")
-        return found
-
-    def _placement(self, section: str | None) -> Callable[[str], bool]:
-        """code -> may `section` (None: some section of a list) hold the card, by the registry's placement rules."""
-        if section == ANY_CARD:
-            return lambda code: True
-        try:
-            found = game_system(self.catalog.system)
-        except UnknownSystem:
-            return lambda code: True
-        sections = (section,) if section in found.section_keys else found.section_keys
-        cards = self.catalog.cards
-        return lambda code: any(found.section_takes(where, cards.get(code) or {}) for where in sections)
-
-    def _empty_note(self) -> Label | str:
-        return "" if self.catalog.cards else TEMPLATES["text.empty_catalog"]
-
-
-def _system_words(system: str) -> Label:
-    """A game's name in both languages, for a message."""
-    info = SYSTEMS[system]
-    return Label(info["name"], info.get("name_ja") or info["name"])
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -282,23 +119,23 @@ def example_entry(catalog: Catalog) -> dict[str, str] | None:
 
 
 def parse_entry(text: str, index: CardIndex) -> dict[str, Any]:
-    """One entry line ("2 補給物資", "1 Titan {...}") -> {"card", "qty"[, "options"]}; _LineProblem if bad."""
+    """One entry line ("2 補給物資", "1 Titan {...}") -> {"card", "qty"[, "options"]}; LineProblem if bad."""
     match = _ENTRY.match(text)
     if not match:
         example = example_entry(index.catalog) or {"ja": "2 (CODE)", "en": "2 (CODE)"}
-        raise _LineProblem("text.entry_shape", max=MAX_QTY, text=quoted(text),
+        raise LineProblem("text.entry_shape", max=MAX_QTY, text=quoted(text),
                            example=Worded(example["ja"], example["en"], example["ja"]))
     qty = _quantity(match["qty"])
     rest = match["rest"]
     if not rest:
-        raise _LineProblem("text.missing_card")
+        raise LineProblem("text.missing_card")
     words, options = _split_options(rest, index)
     entry: dict[str, Any] = {"card": index.resolve(words), "qty": qty}
     if options is not None:
         try:
             entry["options"] = canonical_options(options)
         except ValueError as problem:  # options_problem's sentence
-            raise _LineProblem("text.options", problem=both(problem.args[0] if problem.args else str(problem))) from None
+            raise LineProblem("text.options", problem=both(problem.args[0] if problem.args else str(problem))) from None
     return entry
 
 
@@ -306,7 +143,7 @@ def _quantity(written: str) -> int:
     digits = written.lstrip("+")
     if len(digits) > 6 or not 1 <= int(digits.replace("−", "-")) <= MAX_QTY:
         shown = written if len(written) <= 12 else written[:12] + "…"
-        raise _LineProblem("text.quantity", max=MAX_QTY, shown=shown)
+        raise LineProblem("text.quantity", max=MAX_QTY, shown=shown)
     return int(digits)
 
 
@@ -321,16 +158,16 @@ def loadout_line(text: str) -> tuple[str, str] | None:
 def loadout_value(key: str, value: str, index: CardIndex) -> str | list[str]:
     """What a loadout line puts in the entry's options: the cortex's code, or the weapons' codes in their order
     ("Weapons: A, A, B"; "Weapons: -" is none). Each card is written as an entry's card is (name, "NAME (CODE)",
-    "(CODE)"). _LineProblem if a card is unknown or missing."""
+    "(CODE)"). LineProblem if a card is unknown or missing."""
     if key == "cortex":
         if not value:
-            raise _LineProblem("text.cortex_missing")
+            raise LineProblem("text.cortex_missing")
         return index.resolve(value)
     if value in LOADOUT_NONE:
         return []
-    words = [word.strip() for word in _WEAPON_SEPARATORS.split(value)]
+    words = [word.strip() for word in WEAPON_SEPARATORS.split(value)]
     if "" in words:
-        raise _LineProblem("text.weapon_missing")
+        raise LineProblem("text.weapon_missing")
     return [index.resolve(word) for word in words]
 
 
@@ -353,8 +190,8 @@ def _split_options(rest: str, index: CardIndex) -> tuple[str, dict[str, Any] | N
     try:  # a name that itself ends with "}"
         index.resolve(rest)
         return rest, None
-    except _LineProblem:
-        raise _LineProblem("text.options_not_object") from None
+    except LineProblem:
+        raise LineProblem("text.options_not_object") from None
 
 
 def _no_constant(name: str) -> None:
@@ -456,7 +293,7 @@ def _format_slug(written: str, catalog: Catalog) -> str:
     names = [Worded(slug, str(fmt.get("name_en") or fmt.get("name") or slug), str(fmt.get("name") or slug))
              for slug, fmt in catalog.formats.items()]
     known = joined(names) if names else TEMPLATES["text.none_loaded"]
-    raise _LineProblem("text.not_format", name=quoted(written), system=_system_words(catalog.system), known=known)
+    raise LineProblem("text.not_format", name=quoted(written), system=system_words(catalog.system), known=known)
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -480,7 +317,7 @@ class _Reader:
     last_keys: set[str] = field(default_factory=set)  # the loadout keys already given for `last`
     any_section: bool = False  # "did you mean" offers cards of any section (the editor's paste before a header)
 
-    def add(self, line: int | None, problem: _LineProblem) -> None:
+    def add(self, line: int | None, problem: LineProblem) -> None:
         suggestions = list(problem.suggestions)
         message = problem.message
         if problem.suggest_for and self.index and len(self.issues) < MAX_ISSUES:
@@ -499,12 +336,12 @@ class _Reader:
                 continue
             unstorable = surrogate_problem(raw)
             if unstorable:  # a "\\udfff" escape in a JSON body's text: no database or response can hold it
-                self.add(number, _LineProblem("text.line_storable", problem=unstorable))
+                self.add(number, LineProblem("text.line_storable", problem=unstorable))
                 continue
             try:
                 if not self.read_line(number, line):
                     break
-            except _LineProblem as problem:
+            except LineProblem as problem:
                 self.add(number, problem)
         if self.system is None and not self.issues:
             self.start()
@@ -516,7 +353,7 @@ class _Reader:
         """Handle one line; False stops reading (no system, too many entries)."""
         above, self.last = self.last, _FAILED  # only an entry line (and its loadout lines) is followed by loadout
         if len(line) > MAX_LINE_LENGTH:
-            raise _LineProblem("text.line_too_long", max=MAX_LINE_LENGTH)
+            raise LineProblem("text.line_too_long", max=MAX_LINE_LENGTH)
         header = _HEADER.match(line)
         header_key = HEADER_KEYS.get(fold(header["key"])) if header else None
         if self.section is None and header_key:
@@ -533,7 +370,7 @@ class _Reader:
         if self.section is None:
             raise self.before_section(line, header)
         if header_key:
-            raise _LineProblem("text.header_after_section")
+            raise LineProblem("text.header_after_section")
         loadout = loadout_line(line)
         if loadout:
             self.last = above
@@ -542,7 +379,7 @@ class _Reader:
         entry = parse_entry(line, self.index)
         self.entries += 1
         if self.entries > MAX_ENTRIES:
-            self.add(number, _LineProblem("text.too_many_entries", max=MAX_ENTRIES))
+            self.add(number, LineProblem("text.too_many_entries", max=MAX_ENTRIES))
             return False
         self.sections[self.section].append(entry)
         self.last, self.last_keys = entry, set()
@@ -554,14 +391,14 @@ class _Reader:
         if entry is _FAILED:
             return  # the line above has a problem, already reported
         if entry is None:
-            raise _LineProblem("text.loadout_no_entry", word=word)
+            raise LineProblem("text.loadout_no_entry", word=word)
         if key in self.last_keys:
-            raise _LineProblem("text.loadout_twice", word=word)
+            raise LineProblem("text.loadout_twice", word=word)
         if "options" in entry and not self.last_keys:
-            raise _LineProblem("text.loadout_with_json", word=word)
+            raise LineProblem("text.loadout_with_json", word=word)
         try:
             chosen = loadout_value(key, value, self.index)
-        except _LineProblem as problem:
+        except LineProblem as problem:
             problem.any_card = True
             raise
         options = {**entry.get("options", {}), key: chosen}
@@ -570,14 +407,14 @@ class _Reader:
 
     def header(self, number: int, key: str, value: str) -> None:
         if key in self.headers:
-            raise _LineProblem("text.header_twice", key=Label(key.capitalize(), HEADER_WORDS_JA[key]),
+            raise LineProblem("text.header_twice", key=Label(key.capitalize(), HEADER_WORDS_JA[key]),
                                line=self.headers[key][1])
         if key == "system" and _system_slug(value) is None:
             self.headers[key] = ("", number)  # reported here; not again as "no system given"
-            raise _LineProblem("text.unknown_system", name=quoted(value), known=_known_systems())
+            raise LineProblem("text.unknown_system", name=quoted(value), known=_known_systems())
         self.headers[key] = (value, number)
         if key == "name" and (len(value) > NAME_MAX or not NAME_PATTERN.fullmatch(value)):
-            raise _LineProblem("text.bad_name", max=NAME_MAX, length=len(value),
+            raise LineProblem("text.bad_name", max=NAME_MAX, length=len(value),
                                control="" if NAME_PATTERN.fullmatch(value) else TEMPLATES["text.bad_name.control"])
 
     def start(self) -> bool:
@@ -586,11 +423,11 @@ class _Reader:
             return False  # an unknown System: header, already reported
         written = self.headers.get("system", (self.system_argument, None))[0]
         if not written:
-            self.add(None, _LineProblem("text.no_system", known=_known_systems()))
+            self.add(None, LineProblem("text.no_system", known=_known_systems()))
             return False
         system = _system_slug(written)
         if system is None:
-            self.add(None, _LineProblem("text.unknown_system", name=quoted(written), known=_known_systems()))
+            self.add(None, LineProblem("text.unknown_system", name=quoted(written), known=_known_systems()))
             return False
         self.system = system
         catalog = self.catalog_for(system) or Catalog.build(system, [], [])
@@ -601,7 +438,7 @@ class _Reader:
         if written:
             try:
                 self.format = _format_slug(written, catalog)
-            except _LineProblem as problem:
+            except LineProblem as problem:
                 self.add(line, problem)
         return True
 
@@ -617,20 +454,20 @@ class _Reader:
         if bracket:
             self.section = _UNKNOWN_SECTION  # its entries are still checked, then dropped
             self.sections[_UNKNOWN_SECTION] = []
-            raise _LineProblem("text.unknown_section", label=label.strip(), system=_system_words(self.system),
+            raise LineProblem("text.unknown_section", label=label.strip(), system=system_words(self.system),
                                sections=_section_help(self.system))
         return False
 
-    def before_section(self, line: str, header: re.Match | None) -> _LineProblem:
+    def before_section(self, line: str, header: re.Match | None) -> LineProblem:
         first = SYSTEMS[self.system]["sections"][0]
         example = Worded(*(f"[{SECTION_LABELS[first][lang]}]" for lang in ("ja", "en", "ja")))
         if loadout_line(line):
-            return _LineProblem("text.loadout_outside")
+            return LineProblem("text.loadout_outside")
         if header:
             return _unknown_header(header["key"])
         if _ENTRY.match(line):
-            return _LineProblem("text.entry_before_section", example=example)
-        return _LineProblem("text.expected_header", example=example, text=quoted(line))
+            return LineProblem("text.entry_before_section", example=example)
+        return LineProblem("text.expected_header", example=example, text=quoted(line))
 
     def document(self) -> dict[str, Any]:
         return normalised_document(self.system, self.sections, format=self.format,
@@ -640,8 +477,8 @@ class _Reader:
 _FAILED = object()  # _Reader.last after a line with a problem: its loadout lines are skipped (already reported)
 
 
-def _unknown_header(key: str) -> _LineProblem:
-    return _LineProblem("text.unknown_header", key=quoted(key.strip()))
+def _unknown_header(key: str) -> LineProblem:
+    return LineProblem("text.unknown_header", key=quoted(key.strip()))
 
 
 HEADER_WORDS_JA = {"name": "名前", "system": "ゲーム", "format": "フォーマット"}
@@ -666,110 +503,3 @@ def parse_list_text(text: str, catalog_for: Callable[[str], Catalog | None], sys
     return _Reader(catalog_for, system, any_section=any_section).read(text)
 
 
-# ---------------------------------------------------------------------------------------------------------
-# Writer
-
-
-def export_list_text(doc: dict[str, Any], catalog: Catalog, lang: str = "ja") -> str:
-    """Write a list in the text format: headers, then each non-empty section and one line per entry.
-
-    Cards are written by name (Japanese; English with lang="en" when the card has one), as "NAME (CODE)" when
-    the name alone would not read back as the same card, and as "(CODE)" when the catalog does not know the
-    code. Options that are a warjack's loadout (a cortex, weapons) go on indented "Cortex:" / "Weapons:" lines
-    under the entry; any other options as JSON at the end of the line.
-    parse_list_text(export_list_text(doc, catalog), ...) == the normalised doc.
-    """
-    if lang not in LANGS:
-        raise ValueError(f"lang must be one of {LANGS}, got {lang!r}")
-    doc = parse_list_json(doc)
-    if catalog.system != doc["system"]:
-        raise ValueError(f"the list is for {doc['system']} but the catalog is for {catalog.system}")
-    index = CardIndex.of(catalog)
-    lines = [f"Name: {doc['name']}"] if doc["name"] else []
-    lines.append(f"System: {doc['system']}")
-    if doc["format"]:
-        lines.append(f"Format: {doc['format']}")
-    for section, entries in doc["sections"].items():
-        if entries:
-            lines += ["", f"[{SECTION_LABELS[section][lang]}]"]
-            for entry in entries:
-                lines += _entry_lines(entry, index, lang)
-    return "\n".join(lines) + "\n"
-
-
-def _spellings(code: str, index: CardIndex, lang: str) -> list[str]:
-    """The ways to name card `code`, shortest first: NAME (in `lang`), "NAME (CODE)", "(CODE)"."""
-    card = index.catalog.cards.get(code)
-    written: list[str] = []
-    if card:
-        name = (card.get("name_en") if lang == "en" else None) or card.get("name") or ""
-        written = [name, f"{name} ({code})"]
-    written.append(f"({code})")
-    return written
-
-
-def _entry_line(entry: dict[str, Any], index: CardIndex, lang: str) -> str:
-    """The first of "QTY NAME", "QTY NAME (CODE)", "QTY (CODE)" that reads back as exactly this entry."""
-    code = entry["card"]
-    options = f" {json.dumps(entry['options'], ensure_ascii=False)}" if "options" in entry else ""
-    for words in _spellings(code, index, lang):
-        line = f"{entry['qty']} {words}{options}"
-        try:
-            if parse_entry(line, index) == entry:
-                return line
-        except _LineProblem:
-            continue
-    raise ValueError(f"card code {code!r} cannot be written in the text format")
-
-
-def _entry_lines(entry: dict[str, Any], index: CardIndex, lang: str) -> list[str]:
-    """The entry's line, then its loadout lines when its options are a cortex and weapons that read back in words;
-    otherwise the one line, with any options as JSON."""
-    options = entry.get("options")
-    loadout = _loadout_lines(options, index, lang) if options else None
-    if loadout is None:
-        return [_entry_line(entry, index, lang)]
-    bare = {key: value for key, value in entry.items() if key != "options"}
-    return [_entry_line(bare, index, lang), *loadout]
-
-
-def _loadout_lines(options: dict[str, Any], index: CardIndex, lang: str) -> list[str] | None:
-    """["  Cortex: NAME", "  Weapons: NAME, NAME"] (the keys the options have, in that order, in `lang`), or None
-    when the options hold anything else or a card would not read back as the same code."""
-    if not set(options) <= set(LOADOUT_WORDS):
-        return None
-    lines = []
-    for key, words in LOADOUT_WORDS.items():
-        if key not in options:
-            continue
-        value = options[key]
-        if key == "cortex":
-            written = _card_words(value, index, lang) if isinstance(value, str) else None
-        elif isinstance(value, list) and all(isinstance(code, str) for code in value):
-            parts = [_card_words(code, index, lang, in_list=True) for code in value]
-            written = None if None in parts else ", ".join(parts) or "-"
-        else:
-            written = None
-        if written is None or len(written) > MAX_LINE_LENGTH - 20:
-            return None
-        try:
-            if loadout_value(key, written, index) != value:
-                return None
-        except _LineProblem:
-            return None
-        lines.append(f"  {words[lang]}: {written}")
-    return lines
-
-
-def _card_words(code: str, index: CardIndex, lang: str, in_list: bool = False) -> str | None:
-    """How a loadout line names a card: the first of NAME, "NAME (CODE)", "(CODE)" that reads back as `code`
-    (in a list of weapons, without a comma), or None."""
-    for words in _spellings(code, index, lang):
-        if words != words.strip() or (in_list and (_WEAPON_SEPARATORS.search(words) or words in LOADOUT_NONE)):
-            continue
-        try:
-            if index.resolve(words) == code:
-                return words
-        except _LineProblem:
-            continue
-    return None

@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 from builder.listio import ListFormatError, check_storable_text, parse_list_json, parse_list_text
 from builder.listio import text as text_reader
+from builder.listio import text_cards
 from builder.models import GameList, ListEntry, ListRevision, SimulationRun
 from cards.services import PackageError, package_import
 from cards.storable_text import holds_surrogate
@@ -251,10 +252,10 @@ def option_lines(draw) -> str:
 @examples(400)
 def test_the_options_found_in_one_pass_are_those_trying_every_brace_found(rest):
     expected = split_by_trying_every_brace(rest)
-    index = text_reader.CardIndex.of(NAME_NOBODY_HAS)
+    index = text_cards.CardIndex.of(NAME_NOBODY_HAS)
     try:
         found = text_reader._split_options(rest, index)
-    except text_reader._LineProblem:
+    except text_cards.LineProblem:
         found = None  # not options, and no card of that name: the line's error
     if expected is None and found is not None:
         assert found == (rest, None)  # read as a name ending in "}" (the catalog knows it)
@@ -275,6 +276,6 @@ def test_the_linear_section_label_and_code_suffix_match_the_old_patterns(line):
     match = OLD_BARE_SECTION.match(line)
     assert text_reader._bare_label(line) == (match["label"] if match else None)
     match = OLD_CODE_SUFFIX.match(line)
-    found = text_reader._code_suffix(line)
+    found = text_cards.code_suffix(line)
     assert (None if found is None else (found[0], found[1])) == (
         None if match is None else (match["name"].rstrip(), match["code"]))
