@@ -37,7 +37,7 @@ def main() -> None:
     django.setup()
     from django.core.management import call_command
 
-    from cards import spreadsheet
+    from cards import sheetfiles, spreadsheet
     from cards.models import DataPackage
     from cards.selectors import catalog_forget
     from cards.package_validation import validator_for
@@ -51,7 +51,7 @@ def main() -> None:
         card["code"] = f"HX-{index + 1:05d}"
         cards.append(card)
     rows = spreadsheet.write_rows(cards, "hagmi", validator_for("hagmi").schema)
-    files = {"csv": spreadsheet.write_file(rows, "csv"), "xlsx": spreadsheet.write_file(rows, "xlsx")}
+    files = {"csv": sheetfiles.write_file(rows, "csv"), "xlsx": sheetfiles.write_file(rows, "xlsx")}
     package = {"schema": "hangar.package/1", "system": "hagmi", "slug": "bench", "version": "1", "title": "bench",
                "cards": cards}
     cases = {"json package (reference)": lambda: package_import(package)}

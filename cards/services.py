@@ -18,7 +18,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from . import package_validation as checks
-from . import battlescribe, spreadsheet
+from . import battlescribe, sheetfiles, spreadsheet
 from .models import Card, DataPackage, Format, GameSystem, Opponent, PackageVersion
 from .selectors import BUNDLED_DIR, catalog_forget, cards_diff, package_document, search_normalise
 from .storable_text import escaped
@@ -193,7 +193,7 @@ def sheet_import(raw: bytes, *, filename: str, system: str, slug: str, dry_run: 
             f"unknown game system {system!r}; expected one of {', '.join(SYSTEMS)}")], source=filename)
     schema = checks.validator_for(system).schema
     try:
-        sheet = spreadsheet.read_sheet(spreadsheet.read_rows(raw, filename), system, schema)
+        sheet = spreadsheet.read_sheet(sheetfiles.read_rows(raw, filename), system, schema)
     except spreadsheet.SheetError as error:
         raise spreadsheet.SheetError(error.problems, source=filename) from None
     current = package_document(system, slug)
@@ -251,7 +251,7 @@ def sheet_export(system: str, slug: str, *, fmt: str = "csv", lang: str = "en") 
     if current is None:
         raise PackageError([f"{system} has no package {slug!r}"])
     schema = checks.validator_for(system).schema
-    return spreadsheet.write_file(spreadsheet.write_rows(current["cards"], system, schema, lang=lang), fmt)
+    return sheetfiles.write_file(spreadsheet.write_rows(current["cards"], system, schema, lang=lang), fmt)
 
 
 def sheet_template(system: str, *, fmt: str = "csv", lang: str = "en") -> bytes:
@@ -260,7 +260,7 @@ def sheet_template(system: str, *, fmt: str = "csv", lang: str = "en") -> bytes:
     cards = [card for path in bundled_package_files() if path.parent.name == system
              for card in json.loads(path.read_text(encoding="utf-8"))["cards"]]
     schema = checks.validator_for(system).schema
-    return spreadsheet.write_file(spreadsheet.template_rows(cards, system, schema, lang=lang), fmt)
+    return sheetfiles.write_file(spreadsheet.template_rows(cards, system, schema, lang=lang), fmt)
 
 
 def bundled_package_files(directory: Path | str | None = None) -> list[Path]:

@@ -18,28 +18,23 @@ order. An object of plain values has one column per key (`stats.spd`, `能力値
 
 An empty cell is a field the card does not have. Every problem is a `SheetProblem` naming the row (1 is the header),
 the column (its letter and header), the value and what was expected; reading never stops at the first one.
+
+This module is the columns of a system and rows <-> cards; a file's bytes <-> rows of text cells (CSV, TSV, .xlsx,
+formula neutralising, the limits) are cards/sheetfiles.py, and one cell's text <-> a field's value is
+cards/sheetcells.py.
 """
 from __future__ import annotations
 
-import csv
-import io
-import json
 import re
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Iterable
 
 from rapidfuzz import process
 
-from cards.safefiles import ArchiveBudget, FileRefused, TagCounter, read_zip
+from cards.sheetcells import read_cell, write_cell
+from cards.sheetfiles import MAX_ROWS, SheetError, SheetProblem, column_letter
 
-SHEET_SUFFIXES = (".csv", ".tsv", ".txt", ".xlsx")
-MAX_ROWS = 20_000  # cards in one sheet (a package may hold at most 20 MB)
 MAX_CELL = 20_000  # characters in one cell
-MAX_COLUMNS = 100  # columns of a sheet (the widest game has 36)
-MAX_SHEET_ROWS = 100_000  # rows of a workbook read, empty ones included (a row number can be anything)
-MAX_SHARED_STRINGS = 200_000  # the shared-strings table of an .xlsx (openpyxl loads it whole)
-XLSX_BUDGET = ArchiveBudget(member_bytes=64 * 1024 * 1024, total_bytes=96 * 1024 * 1024, members=500)
 
 # Japanese headers. The English header of a column is its field name. A header is a file format, not page text:
 # these never change with a translation.
@@ -70,49 +65,6 @@ HEADERS_JA: dict[str, dict[str, str]] = {
         "battlescribe": "BattleScribe情報", "max_copies": "採用上限",
     },
 }
-
-YES = {"yes", "y", "true", "1", "はい", "○", "◯", "✓", "✔"}
-NO = {"no", "n", "false", "0", "いいえ", "×", "✗", "-"}
-WORD_SPLIT = re.compile(r"[,、;；\n]")
-BARE = re.compile(r"[\w\-.+×]+")
-INTEGER = re.compile(r"[-+]?\d+")
-KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-
-
-@dataclass(frozen=True)
-class SheetProblem:
-    """One problem of a sheet: `row` 1 is the header row, data start on row 2 (as a spreadsheet numbers them)."""
-
-    problem: str
-    row: int | None = None
-    column: str | None = None  # the column's letter, "D"
-    header: str | None = None  # what its header says, "firepower"
-    value: str | None = None  # the cell as written
-
-    def __str__(self) -> str:
-        place = []
-        if self.row is not None:
-            place.append(f"row {self.row}")
-        if self.column is not None:
-            place.append(f'column {self.column} "{self.header}"' if self.header else f"column {self.column}")
-        elif self.header:
-            place.append(f'column "{self.header}" (not in the sheet)')
-        head = ", ".join(place)
-        value = f", value {_quoted(self.value)}" if self.value not in (None, "") else ""
-        return f"{head}{value}: {self.problem}" if head else self.problem
-
-
-class SheetError(Exception):
-    """A sheet that cannot be read or imported; `problems` lists every one found."""
-
-    def __init__(self, problems: list[SheetProblem], *, source: str = ""):
-        self.problems = problems
-        self.source = source
-        super().__init__(str(self))
-
-    def __str__(self) -> str:
-        head = f"{self.source}: " if self.source else ""
-        return head + "sheet refused:\n" + "\n".join(f"  - {problem}" for problem in self.problems)
 
 
 @dataclass(frozen=True)
@@ -235,152 +187,6 @@ def _shape(schema: dict[str, Any], spec: dict[str, Any]) -> str:
     return "any"
 
 
-def column_letter(index: int) -> str:
-    """0 -> A, 25 -> Z, 26 -> AA."""
-    letters = ""
-    index += 1
-    while index:
-        index, rest = divmod(index - 1, 26)
-        letters = chr(65 + rest) + letters
-    return letters
-
-
-# --- reading a file ------------------------------------------------------------------------------------------
-
-
-def read_rows(raw: bytes, filename: str) -> list[list[str]]:
-    """The cells of a sheet file as text, row by row. Raises SheetError for a file no reader understands."""
-    suffix = Path(filename).suffix.lower()
-    if suffix == ".xlsx" or raw[:4] == b"PK\x03\x04":
-        return _xlsx_rows(raw, filename)
-    text = _decode(raw)
-    delimiter = "\t" if suffix == ".tsv" or (suffix != ".csv" and "\t" in text.split("\n", 1)[0]) else ","
-    rows: list[list[str]] = []
-    try:
-        for number, row in enumerate(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter), start=1):
-            if number > MAX_SHEET_ROWS:
-                raise SheetError([SheetProblem(f"the sheet goes on past row {MAX_SHEET_ROWS} (the limit, empty rows "
-                                               "included)", row=number)])
-            if len(row) > MAX_COLUMNS:
-                if any(row[MAX_COLUMNS:]):
-                    raise SheetError([SheetProblem(f"the sheet has more than {MAX_COLUMNS} columns (the limit)",
-                                                   row=number, column=column_letter(MAX_COLUMNS))])
-                del row[MAX_COLUMNS:]  # empty cells past the limit (a sheet saved wider than its cards)
-            rows.append([unneutralised(cell) for cell in row])
-    except csv.Error as error:
-        raise SheetError([SheetProblem(f"not a readable {'TSV' if delimiter == chr(9) else 'CSV'} file: {error}")])
-    return rows
-
-
-# A cell that begins with one of these is a formula to Excel, LibreOffice and Google Sheets (OWASP "CSV injection").
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-PLAIN_NUMBER = re.compile(r"[+-]?\d+(\.\d+)?")
-NEUTRALISED = re.compile(r"'+[=+\-@\t\r]")
-
-
-def neutralised(cell: str) -> str:
-    """A cell as an export writes it: a text that a spreadsheet would run as a formula (it begins with =, +, -, @, a
-    tab or a carriage return, after any quotes) gets a quote ' in front; a plain number (-1) stays a number."""
-    if cell.lstrip("'").startswith(FORMULA_START) and not PLAIN_NUMBER.fullmatch(cell):
-        return "'" + cell
-    return cell
-
-
-def unneutralised(cell: str) -> str:
-    """A cell as an import reads it: the quote an export put in front of a would-be formula is taken off, so that
-    export then import gives the same cards (a cell "'=1+1" reads "=1+1"; "'tis" stays as it is)."""
-    return cell[1:] if NEUTRALISED.match(cell) else cell
-
-
-def _decode(raw: bytes) -> str:
-    """UTF-8 (with or without a BOM), UTF-16 with its BOM (Excel's "Unicode text") or Shift_JIS (cp932: what
-    Japanese Excel writes as CSV)."""
-    encodings = ("utf-16",) if raw[:2] in (b"\xff\xfe", b"\xfe\xff") else ("utf-8-sig", "cp932")
-    for encoding in encodings:
-        try:
-            text = raw.decode(encoding)
-        except UnicodeDecodeError:
-            continue
-        if encoding == "cp932" and re.search("[\ue000-\uf8ff]", text):
-            continue  # bytes cp932 maps to private-use characters: not Japanese text
-        if "\x00" in text:
-            break
-        return text
-    raise SheetError([SheetProblem("the file is not a text sheet in UTF-8, UTF-16 or Shift_JIS; save it as "
-                                   "CSV UTF-8 or as .xlsx")])
-
-
-def _xlsx_rows(raw: bytes, filename: str = "sheet.xlsx") -> list[list[str]]:
-    """The first worksheet's cells, read within bounds: the archive is first read in chunks against XLSX_BUDGET
-    while its shared strings are counted (openpyxl loads them all before the first row; every part is counted, as
-    a workbook may name its shared strings part anything), then openpyxl (read-only mode) parses the rows one at a
-    time; the sheet's declared dimension is ignored (a
-    `<dimension ref="A1:XFD8000">` would pad every row to 16 384 cells) and rows are not padded: a row with a value
-    past MAX_COLUMNS, or a row numbered past MAX_SHEET_ROWS, is refused as soon as it is read."""
-    from openpyxl import load_workbook  # only when a workbook is read
-
-    name = Path(filename).name
-    try:
-        read_zip(raw, name, XLSX_BUDGET, keep=False,
-                 inspect=lambda member: TagCounter(f"{name}!{member}", "si", MAX_SHARED_STRINGS, "shared strings"))
-    except FileRefused as error:
-        raise SheetError([SheetProblem(f"{error}" if "readable zip" not in error.message
-                                       else "not a readable .xlsx workbook (not a zip file)")]) from None
-    try:
-        book = load_workbook(io.BytesIO(raw), read_only=True, data_only=True)
-    except Exception as error:  # openpyxl raises many kinds (zipfile, KeyError, InvalidFileException)
-        raise SheetError([SheetProblem(f"not a readable .xlsx workbook ({type(error).__name__}: {error})")])
-    try:
-        rows: list[list[str]] = []
-        filled = 0
-        for number, cells in _sheet_rows(book):
-            if number > MAX_SHEET_ROWS:
-                raise SheetError([SheetProblem(f"the sheet goes on past row {MAX_SHEET_ROWS} (the limit, empty rows "
-                                               "included): delete the rows below the cards", row=number)])
-            values = {cell["column"]: _xlsx_text(cell["value"]) for cell in cells}
-            width = max((column for column, text in values.items() if text), default=0)
-            if width > MAX_COLUMNS:
-                raise SheetError([SheetProblem(f"the sheet has more than {MAX_COLUMNS} columns (the limit)",
-                                               row=number, column=column_letter(width - 1))])
-            rows.extend([] for _ in range(len(rows) + 1, number))  # the rows the file leaves out are empty
-            rows.append([unneutralised(values.get(column, "")) for column in range(1, width + 1)])
-            filled += bool(width)
-            if filled > MAX_ROWS + 1:
-                break  # read_sheet names the limit of cards
-        return rows
-    except Exception as error:  # a worksheet openpyxl cannot read (bad XML, bad cell reference)
-        if isinstance(error, SheetError):
-            raise
-        raise SheetError([SheetProblem(f"not a readable .xlsx workbook ({type(error).__name__}: {error})")]) from None
-    finally:
-        book.close()
-
-
-def _sheet_rows(book: Any) -> Iterable[tuple[int, list[dict[str, Any]]]]:
-    """(row number, its cells as openpyxl's parser gives them) of the first worksheet, one row at a time, with no
-    padding: openpyxl's own iter_rows pads every row to the sheet's declared dimension (or to its last cell), which a
-    file chooses. Uses openpyxl's worksheet parser as its read-only worksheet does (openpyxl is pinned)."""
-    from openpyxl.worksheet._reader import WorkSheetParser
-
-    sheet = book.worksheets[0]
-    with sheet._get_source() as source:
-        parser = WorkSheetParser(source, sheet._shared_strings, data_only=True, epoch=book.epoch,
-                                 date_formats=book._date_formats, timedelta_formats=book._timedelta_formats)
-        yield from parser.parse()
-
-
-def _xlsx_text(value: Any) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    if hasattr(value, "isoformat"):
-        return value.isoformat()
-    return str(value)
-
-
 # --- rows to cards -------------------------------------------------------------------------------------------
 
 
@@ -485,137 +291,6 @@ def _unknown_column(text: str, system: str, known: list[Column]) -> str:
     return f"unknown column for {system}{hint} (docs/data-packages.md, \"Spreadsheets\", lists the columns)"
 
 
-def read_cell(cell: str, shape: str) -> Any:
-    """One cell's value for a column of this shape; ValueError saying what was expected."""
-    text = cell.strip()
-    if shape == "integer":
-        if INTEGER.fullmatch(text):
-            return int(text)
-        if re.fullmatch(r"[-+]?\d+\.0+", text):
-            return int(float(text))
-        raise ValueError("expected a whole number")
-    if shape == "boolean":
-        word = text.lower()
-        if word in YES:
-            return True
-        if word in NO:
-            return False
-        raise ValueError("expected yes or no (yes/no, true/false, 1/0, はい/いいえ, ○/×)")
-    if shape == "text":
-        return text
-    if shape == "words":
-        if text.startswith("["):
-            value = _json(text)
-            if not isinstance(value, list):
-                raise ValueError("expected a list of words")
-            return value
-        return [word.strip() for word in WORD_SPLIT.split(text) if word.strip()]
-    if text[:1] in "[{":
-        return _json(text)
-    if shape == "object":
-        items = read_items(text)
-        if len(items) != 1:
-            raise ValueError("expected one object: key=value pairs separated by spaces")
-        return items[0]
-    if shape == "objects":
-        return read_items(text)
-    return read_value(text)
-
-
-def _json(text: str) -> Any:
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as error:
-        raise ValueError(f"not valid JSON: {error.msg} at character {error.pos + 1}") from None
-
-
-def read_items(text: str) -> list[dict[str, Any]]:
-    """`kind=draw count=1; kind=pierce` -> [{"kind": "draw", "count": 1}, {"kind": "pierce"}]: one object per line
-    or per `;`, each of `key=value` pairs."""
-    items: list[dict[str, Any]] = []
-    item: dict[str, Any] = {}
-    position, length = 0, len(text)
-    while position < length:
-        char = text[position]
-        if char in ";\n\r；":
-            if item:
-                items.append(item)
-            item = {}
-            position += 1
-            continue
-        if char.isspace():
-            position += 1
-            continue
-        match = KEY.match(text, position)
-        if not match or match.end() >= length or text[match.end()] != "=":
-            word = re.match(r"[^\s;=]*", text[position:]).group(0) or text[position]
-            raise ValueError(f"expected key=value at {_quoted(word)} (items: one per line or separated by ;)")
-        key = match.group(0)
-        if key in item:
-            raise ValueError(f"{key!r} given twice in one item")
-        value, position = _item_value(text, match.end() + 1)
-        item[key] = value
-    if item:
-        items.append(item)
-    return items
-
-
-def _item_value(text: str, position: int) -> tuple[Any, int]:
-    if position >= len(text) or text[position].isspace() or text[position] in ";\n":
-        raise ValueError("a key=value pair without a value")
-    char = text[position]
-    if char == '"':
-        try:
-            value, end = json.JSONDecoder().raw_decode(text, position)
-        except json.JSONDecodeError:
-            raise ValueError('a "quoted text" without its closing quote') from None
-        return value, end
-    if char in "[{":
-        end = _closing(text, position)
-        chunk = text[position:end]
-        try:
-            return json.loads(chunk), end
-        except json.JSONDecodeError:
-            if char == "{":
-                raise ValueError(f"not valid JSON: {chunk}") from None
-        return [read_value(word.strip()) for word in chunk[1:-1].split(",") if word.strip()], end
-    end = position
-    while end < len(text) and not text[end].isspace() and text[end] not in ";\n；":
-        end += 1
-    return read_value(text[position:end]), end
-
-
-def _closing(text: str, start: int) -> int:
-    depth, position, quoted = 0, start, False
-    while position < len(text):
-        char = text[position]
-        if quoted:
-            if char == "\\":
-                position += 1
-            elif char == '"':
-                quoted = False
-        elif char == '"':
-            quoted = True
-        elif char in "[{":
-            depth += 1
-        elif char in "]}":
-            depth -= 1
-            if depth == 0:
-                return position + 1
-        position += 1
-    raise ValueError(f"{text[start]!r} without its closing bracket")
-
-
-def read_value(word: str) -> Any:
-    if INTEGER.fullmatch(word):
-        return int(word)
-    if word.lower() in ("yes", "true"):
-        return True
-    if word.lower() in ("no", "false"):
-        return False
-    return word
-
-
 # --- cards to rows -------------------------------------------------------------------------------------------
 
 
@@ -650,78 +325,3 @@ def _cell_value(card: dict[str, Any], column: Column) -> Any:
     return value.get(column.key) if isinstance(value, dict) else None
 
 
-def write_cell(value: Any, shape: str, lang: str = "en") -> str:
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return ("はい" if value else "いいえ") if lang == "ja" else ("yes" if value else "no")
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, str):
-        return value
-    if shape == "words" and all(isinstance(word, str) and word and not WORD_SPLIT.search(word)
-                                and word == word.strip() for word in value) and value:
-        return ", ".join(value)
-    if shape == "objects" and isinstance(value, list) and value and all(_writable(item) for item in value):
-        return "\n".join(write_item(item) for item in value)
-    if shape == "object" and _writable(value):
-        return write_item(value)
-    return json.dumps(value, ensure_ascii=False)
-
-
-def _writable(item: Any) -> bool:
-    return isinstance(item, dict) and bool(item) and all(isinstance(key, str) and KEY.fullmatch(key) for key in item)
-
-
-def write_item(item: dict[str, Any]) -> str:
-    return " ".join(f"{key}={write_value(value)}" for key, value in item.items())
-
-
-def write_value(value: Any) -> str:
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, str):
-        simple = BARE.fullmatch(value) and not INTEGER.fullmatch(value) and read_value(value) == value
-        return value if simple else json.dumps(value, ensure_ascii=False)
-    if isinstance(value, list) and all(isinstance(word, str) and BARE.fullmatch(word) and read_value(word) == word
-                                       for word in value):
-        return "[" + ", ".join(value) + "]"
-    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
-
-
-def write_file(rows: list[list[str]], fmt: str) -> bytes:
-    """The bytes of a sheet file: "csv" (UTF-8 with a BOM, so that Excel reads Japanese), "tsv" or "xlsx"."""
-    if fmt == "xlsx":
-        from openpyxl import Workbook
-        from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
-
-        book = Workbook()
-        sheet = book.active
-        sheet.title = "cards"
-        for number, row in enumerate(rows, start=1):
-            for index, cell in enumerate(row):
-                if ILLEGAL_CHARACTERS_RE.search(cell):
-                    raise SheetError([SheetProblem("a control character that a .xlsx workbook cannot hold; write "
-                                                   "CSV or TSV instead", row=number, column=column_letter(index),
-                                                   header=rows[0][index] if index < len(rows[0]) else None,
-                                                   value=cell)])
-            for index, cell in enumerate(row, start=1):
-                if cell:  # every cell a string (data type "s"), never a formula
-                    target = sheet.cell(row=number, column=index)
-                    target.value = neutralised(cell)
-                    target.data_type = "s"
-        out = io.BytesIO()
-        book.save(out)
-        return out.getvalue()
-    text = io.StringIO(newline="")
-    csv.writer(text, delimiter="\t" if fmt == "tsv" else ",", lineterminator="\r\n").writerows(
-        [neutralised(cell) for cell in row] for row in rows)
-    return (("\ufeff" if fmt == "csv" else "") + text.getvalue()).encode("utf-8")
-
-
-def _quoted(value: str | None) -> str:
-    text = value or ""
-    text = text if len(text) <= 60 else text[:57] + "…"
-    return json.dumps(text, ensure_ascii=False)

@@ -32,7 +32,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from builder.forms import BattleScribeUploadForm, SheetUploadForm
 from cards import services
 from cards.selectors import package_document, package_sha256
-from cards.spreadsheet import SheetError
+from cards.sheetfiles import SheetError
 from cards.systems import SYSTEMS
 
 from . import presenters

@@ -15,10 +15,10 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from cards import battlescribe, spreadsheet
+from cards import battlescribe, sheetfiles
 from cards.safefiles import MAX_XML_DEPTH, ArchiveBudget, FileRefused, read_zip
 from cards.services import Upload, UploadRefused, battlescribe_preview, sheet_import
-from cards.spreadsheet import SheetError, neutralised, read_rows, unneutralised, write_file
+from cards.sheetfiles import SheetError, neutralised, read_rows, unneutralised, write_file
 from tests.support.hostile_files import GST_NS, deep_xml, dimension_bomb, strings_bomb, xlsx, zip_bomb
 
 from .test_import_package import catalog_snapshot
@@ -162,7 +162,7 @@ def test_a_workbook_with_two_million_shared_strings_is_refused_naming_the_limit(
     error, peak = peak_of(lambda: sheet_import(raw, filename="strings.xlsx", system="hagmi", slug="fan-set"))
     assert isinstance(error, SheetError)
     assert str(error.problems[0]).startswith("strings.xlsx!xl/sharedStrings.xml: more than "
-                                              f"{spreadsheet.MAX_SHARED_STRINGS} shared strings (the limit)")
+                                              f"{sheetfiles.MAX_SHARED_STRINGS} shared strings (the limit)")
     assert peak < SHEET_PEAK_BOUND, peak
     assert catalog_snapshot() == before
 
@@ -172,7 +172,7 @@ def test_a_workbook_row_wider_than_the_column_limit_is_refused():
            '<c r="XFD1" t="inlineStr"><is><t>x</t></is></c></row>')
     with pytest.raises(SheetError) as error:
         read_rows(xlsx(row), "wide.xlsx")
-    assert f"more than {spreadsheet.MAX_COLUMNS} columns" in str(error.value.problems[0])
+    assert f"more than {sheetfiles.MAX_COLUMNS} columns" in str(error.value.problems[0])
 
 
 def test_a_workbook_whose_rows_go_on_past_the_row_limit_is_refused_at_once():
@@ -180,11 +180,11 @@ def test_a_workbook_whose_rows_go_on_past_the_row_limit_is_refused_at_once():
           't="inlineStr"><is><t>x</t></is></c></row>'
     with pytest.raises(SheetError) as error:
         read_rows(xlsx(row), "far.xlsx")
-    assert f"past row {spreadsheet.MAX_SHEET_ROWS}" in str(error.value.problems[0])
+    assert f"past row {sheetfiles.MAX_SHEET_ROWS}" in str(error.value.problems[0])
 
 
 def test_a_csv_wider_than_the_column_limit_is_refused():
-    with pytest.raises(SheetError, match=f"more than {spreadsheet.MAX_COLUMNS} columns"):
+    with pytest.raises(SheetError, match=f"more than {sheetfiles.MAX_COLUMNS} columns"):
         read_rows(("a," * 150 + "b\n").encode(), "wide.csv")
 
 

@@ -16,7 +16,8 @@ from cards import spreadsheet
 from cards.models import Card, DataPackage
 from cards.package_validation import validator_for
 from cards.services import sheet_export, sheet_import, sheet_template
-from cards.spreadsheet import SheetError, read_cell, read_items, write_cell
+from cards.sheetcells import read_cell, read_items, write_cell
+from cards.sheetfiles import SheetError
 
 from .test_import_package import catalog_snapshot
 from tests.support.bundled_catalog import load_bundled_catalog

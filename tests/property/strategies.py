@@ -553,7 +553,7 @@ def hostile_workbooks(draw) -> bytes:
     """An .xlsx written part by part (tests/support/hostile_files.py): a declared dimension that need not match its
     cells (up to XFD1048576), cells at any row (up to past the row limit) and column (up to past the column limit),
     shared or inline strings, formula-looking texts, and a shared-strings table from empty to past its limit."""
-    from cards.spreadsheet import MAX_SHARED_STRINGS, column_letter
+    from cards.sheetfiles import MAX_SHARED_STRINGS, column_letter
     from tests.support.hostile_files import xlsx
 
     last_row = draw(st.integers(1, 1_048_576))

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cards.services import sheet_export, sheet_import
-from cards.spreadsheet import MAX_COLUMNS, MAX_SHEET_ROWS, SheetError, read_rows, write_file
+from cards.sheetfiles import MAX_COLUMNS, MAX_SHEET_ROWS, SheetError, read_rows, write_file
 
 from .strategies import hostile_workbooks
 from .test_package_import import catalog_snapshot, rolled_back

@@ -6,7 +6,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from cards.services import PackageError, sheet_export, sheet_template
-from cards.spreadsheet import SheetError
+from cards.sheetfiles import SheetError
 from cards.systems import SYSTEMS
 
 

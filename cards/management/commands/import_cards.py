@@ -5,7 +5,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from cards.services import sheet_import
-from cards.spreadsheet import SHEET_SUFFIXES, SheetError
+from cards.sheetfiles import SHEET_SUFFIXES, SheetError
 from cards.systems import SYSTEMS
 
 MAX_BYTES = 20 * 1024 * 1024
