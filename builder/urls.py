@@ -2,7 +2,10 @@
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from builder.web import analysis, batches, cardeditor, dataimport, datasources, lists, pages, replays, simulations
+from builder.web import (
+    analysis, batches, cardeditor, dataimport, datasources, listeditor, listimport, lists, listsheet, pages, replays,
+    simulations,
+)
 
 urlpatterns = [
     path("", pages.home, name="home"),
@@ -37,22 +40,22 @@ urlpatterns = [
          name="draft_card_remove"),
     path("data/<slug:system>/<slug:slug>/publish/", cardeditor.draft_publish, name="draft_publish"),
     path("data/<slug:system>/<slug:slug>/discard/", cardeditor.draft_discard, name="draft_discard"),
-    path("verify/", lists.verify, name="verify"),
+    path("verify/", listsheet.verify, name="verify"),
     path("analysis/", analysis.analysis, name="analysis"),
     path("lists/", lists.my_lists, name="my_lists"),
     path("lists/gallery/", lists.gallery, name="gallery"),
     path("lists/new/", lists.new_list, name="list_new"),
-    path("lists/import/", lists.list_import, name="list_import"),
+    path("lists/import/", listimport.list_import, name="list_import"),
     path("lists/samples/<slug:system>/<slug:key>/copy/", lists.sample_fork, name="sample_fork"),
     path("lists/<str:slug>/", lists.list_detail, name="list_detail"),
-    path("lists/<str:slug>/edit/", lists.list_edit, name="list_edit"),
-    path("lists/<str:slug>/edit/cards/", lists.list_picker, name="list_picker"),
+    path("lists/<str:slug>/edit/", listeditor.list_edit, name="list_edit"),
+    path("lists/<str:slug>/edit/cards/", listeditor.list_picker, name="list_picker"),
     path("lists/<str:slug>/fork/", lists.list_fork, name="list_fork"),
     path("lists/<str:slug>/delete/", lists.list_delete, name="list_delete"),
     path("lists/<str:slug>/restore/", lists.list_restore, name="list_restore"),
     path("lists/<str:slug>/unlist/", lists.list_unlist, name="list_unlist"),
     path("lists/<str:slug>/history/", lists.list_history, name="list_history"),
-    path("lists/<str:slug>/sheet/", lists.list_sheet, name="list_sheet"),
+    path("lists/<str:slug>/sheet/", listsheet.list_sheet, name="list_sheet"),
     path("lists/<str:slug>/simulate/", simulations.simulation_new, name="simulation_new"),
     path("lists/<str:slug>/gauntlet/", batches.gauntlet_new, name="gauntlet_new"),
     path("lists/<str:slug>/doctor/", batches.doctor_new, name="doctor_new"),
