@@ -13,6 +13,37 @@ from rules_engine.core.messages import Label
 
 
 @dataclass(frozen=True)
+class Presentation:
+    """What a game shows on the site, as plain data: capability flags, field names, keys of words that builder/web
+    turns into sentences in the reader's language, and the names of the game's own templates (kept in
+    `templates/games/<game>/`). Each game declares its own in `rules_engine/<game>/presentation.py`; builder/ and
+    templates read these instead of comparing a system's slug (tests/test_game_boundaries.py)."""
+
+    # The card field that says what a card is: "category" (HAGMI's 兵器/作戦/…) or "kind" (a unit's kind).
+    category_field: str = "kind"
+    # Card data fields beyond category and faction that the catalogue filters by (HAGMI's frame).
+    filter_fields: tuple[str, ...] = ()
+    # Opponent kinds that play beside the player against the game (HAGMI's co-op against 機獣): the replay names
+    # the sides "you" and "your ally" instead of "you" and "the opponent".
+    coop_opponent_kinds: tuple[str, ...] = ()
+    # The editor's cost chart: "curve" (how many cards of each cost in `curve_sections`) or "per_unit" (each unit's
+    # cost times its number); `cost_chart_title` is the key of its title: "cost_curve", "points", "deployment_cost".
+    cost_chart: str = "per_unit"
+    curve_sections: tuple[str, ...] = ()
+    cost_chart_title: str = "points"
+    # The key of the goldfish's name: "never_plays" (an opponent who never plays a card) or "stationary" (targets).
+    goldfish: str = "stationary"
+    # How a replay or a position shows the state: "cards" (each side's frames and cards, HAGMI) or "table" (a drawing
+    # of the table with its pieces, rules_engine/replay.py).
+    board: str = "table"
+    # Whether the game's turns are grouped in rounds (a replay's heading says "Round 2 · Turn 3").
+    has_rounds: bool = True
+    # The game's own templates: a card's page and the body of a card as the catalogue and the editor draw it.
+    card_template: str = ""
+    card_body_template: str = ""
+
+
+@dataclass(frozen=True)
 class SystemEntry:
     """Everything the site needs to know about one game, and nothing of its internals."""
 
@@ -51,6 +82,8 @@ class SystemEntry:
     # Which cards a section of a list may hold by the game's placement rules (HAGMI H3/H7, Warcaster's force and
     # rack): the text importer's "did you mean" offers only those. None: any card of the game.
     _section_takes: Callable[[str, Mapping[str, Any]], bool] | None = None
+    # What the game shows (its rules_engine/<game>/presentation.py): flags, field names, keys of words, templates.
+    presentation: Presentation = field(default_factory=Presentation)
 
     @property
     def section_keys(self) -> tuple[str, ...]:

@@ -23,7 +23,7 @@ from django.utils.text import capfirst
 from django.utils.translation import npgettext, pgettext
 
 from . import cardtext, vocabulary
-from .presenters import ui_lang
+from .presenters import presentation, ui_lang
 
 __all__ = ["table_name", "Namer", "report", "sentence", "heading", "outcome", "piece_labels", "KNOWN_KINDS", "SILENT"]
 
@@ -876,7 +876,7 @@ def report(system: str, game: Mapping[str, Any], cards: Mapping[str, Any], *, co
     for turn, events in groups:
         start = next((e for e in events if e["kind"] == "turn_start"), None)
         player = start["player"] if start else None
-        round_ = (start["data"].get("round") if start else None) if system != "hagmi" else None
+        round_ = (start["data"].get("round") if start and presentation(system).has_rounds else None)
         namer.active = player
         turns.append({"turn": turn, "player": player, "heading": heading(system, turn, player, round_, namer),
                       "lines": _merged(system, events, namer)})

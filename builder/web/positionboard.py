@@ -13,7 +13,7 @@ from typing import Any
 from django.utils.text import capfirst
 from django.utils.translation import pgettext
 
-from . import gamereport, results
+from . import gamereport, presenters, results
 from .presenters import ui_lang
 from .replays import final_pieces, hagmi_boards, legend, replay_drawing
 
@@ -22,7 +22,7 @@ _t = gamereport._t  # noqa: SLF001  (the report's own formatter: pgettext with n
 
 def is_coop(system: str, position: Mapping[str, Any]) -> bool:
     opponent = position.get("opponent") or {}
-    return system == "hagmi" and isinstance(opponent, Mapping) and opponent.get("kind") == "coop"
+    return isinstance(opponent, Mapping) and opponent.get("kind") in presenters.presentation(system).coop_opponent_kinds
 
 
 def namer(system: str, position: Mapping[str, Any], result: Mapping[str, Any], cards: Mapping[str, Any]
@@ -35,7 +35,7 @@ def namer(system: str, position: Mapping[str, Any], result: Mapping[str, Any], c
 def board(system: str, position: Mapping[str, Any], result: Mapping[str, Any], cards: Mapping[str, Any],
           names: gamereport.Namer) -> dict[str, Any]:
     """{"kind": "cards", "frames"} for HAGMI, {"kind": "table", "drawing", "final", "gates", "legend"} else."""
-    if system == "hagmi":
+    if presenters.presentation(system).board == "cards":
         state_board = result.get("board")
         if not state_board:
             return {"kind": None}

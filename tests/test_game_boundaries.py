@@ -1,0 +1,156 @@
+"""Each game owns what it knows: outside `rules_engine/<game>/` and `templates/games/<game>/`, no code compares a
+system's slug to a game's name ("if system == 'hagmi'"). The site asks the game instead, through its registry
+entry (rules_engine/system_entry.py SystemEntry) and what the game shows (its rules_engine/<game>/presentation.py:
+flags, field names, keys of words, template names).
+
+What is left is listed in ALLOWED with why. The list only shrinks: a listed line that no longer exists fails too, so
+whoever removes a comparison removes its entry."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from rules_engine.system_entry import Presentation
+from rules_engine.systems import SYSTEMS
+
+ROOT = Path(__file__).resolve().parents[1]
+GAMES = tuple(SYSTEMS)
+FOLDERS = ("builder", "cards", "hangar", "rules_engine", "templates")
+_SLUG = "|".join(map(re.escape, GAMES))
+# `== "hagmi"`, `"hagmi" ==`, `"hagmi" in`, `in ("mwda", "warcaster")`, in Python and in Django templates
+COMPARISON = re.compile(
+    rf"""(?:==|!=)\s*["'](?:{_SLUG})["']"""
+    rf"""|["'](?:{_SLUG})["']\s*(?:==|!=|\bin\b|\bnot\s+in\b)"""
+    rf"""|\bin\s*[(\[{{][^)\]}}]*["'](?:{_SLUG})["']"""
+)
+
+# (file, the line as written, stripped) -> why it is still there. Only shrinks.
+_WAITS_FOR_SENTENCES = "per-game event sentences and boards, to move into the game's presentation"
+_SPLIT_ELSEWHERE = "in a file being split along its jobs; its own step"
+ALLOWED: dict[tuple[str, str], str] = {
+    ("builder/web/gamereport.py", 'if system == "mwda":'): _WAITS_FOR_SENTENCES + " (MWDA pieces from deploy events)",
+    ("builder/web/gamereport.py", 'elif system == "warcaster":'): _WAITS_FOR_SENTENCES + " (Warcaster models from setup)",
+    ("builder/web/gamereport.py", 'if system == "hagmi" and kind in ("draw", "damage_player"):'):
+        _WAITS_FOR_SENTENCES + " (HAGMI runs of draws and damage cards)",
+    ("builder/web/gamereport.py", 'if system == "warcaster" and kind == "recall" and "amount" in event["data"]:'):
+        _WAITS_FOR_SENTENCES + " (a Warcaster player's recalls)",
+    ("builder/web/gamereport.py",
+     'if system == "mwda" and first["kind"] == "attack" and a.get("hit") and second["kind"] == "damage" \\'):
+        _WAITS_FOR_SENTENCES + " (an MWDA hit with its damage)",
+    ("builder/web/gamereport.py", 'if system == "hagmi" and first["kind"] == "damage" and second["kind"] == "destroyed" \\'):
+        _WAITS_FOR_SENTENCES + " (HAGMI damage that destroys)",
+    ("builder/web/gamereport.py",
+     'if system == "warcaster" and first["kind"] == "damage" and second["kind"] == "destroyed" \\'):
+        _WAITS_FOR_SENTENCES + " (Warcaster damage that destroys)",
+    ("builder/web/positionboard.py", 'if system == "warcaster":'): _WAITS_FOR_SENTENCES + " (Warcaster's score line)",
+    ("builder/web/positionboard.py", 'elif system == "mwda" and side.get("points_destroyed") is not None:'):
+        _WAITS_FOR_SENTENCES + " (MWDA's score line)",
+    ("builder/web/positionboard.py", 'if system == "mwda" and phase == "orders" and isinstance(left, int):'):
+        _WAITS_FOR_SENTENCES + " (MWDA's orders left)",
+    ("builder/web/positionboard.py", 'if system == "warcaster" and kind == "ability" and len(fields) == 3:'):
+        _WAITS_FOR_SENTENCES + " (a Warcaster ability's words)",
+    ("builder/web/positionboard.py", 'if system == "warcaster" and kind == "end":  # END closes the deployment or the charging phase'):
+        _WAITS_FOR_SENTENCES + " (Warcaster's END)",
+    ("builder/web/cardform.py", 'if self.system == "warcaster" and key in vocabulary.LABELS[("warcaster", "stat")]:'):
+        "the card editor's per-field widgets: to be declared by the game's card schema",
+    ("builder/web/cardform.py", 'if self.system == "hagmi" and key == "frame":'):
+        "the card editor's per-field widgets: to be declared by the game's card schema",
+    ("builder/web/cardform.py", 'if self.system == "hagmi" and key == "targets":'):
+        "the card editor's per-field widgets: to be declared by the game's card schema",
+    ("builder/web/cardform.py", 'if key == "faction" and self.system in ("mwda", "warcaster"):'):
+        "the card editor's per-field widgets: to be declared by the game's card schema",
+    ("builder/web/cardform.py", 'if self.system == "warcaster":'):
+        "the card editor's per-field widgets: to be declared by the game's card schema",
+    ("builder/web/cardform.py", 'if self.system == "hagmi" and key == "firepower":'):
+        "the card editor's per-field widgets (firepower, two places): to be declared by the game's card schema",
+    ("builder/web/vocabulary.py",
+     'if system == "hagmi" and field == "targets" and isinstance(value, str) and value.startswith("multi-"):'):
+        "HAGMI's multi-target words: with the game's vocabulary, to move into its presentation",
+    ("builder/web/lists.py", '"save_failed": save_failed, "dirty": dirty, "hagmi": system == "hagmi",'): _SPLIT_ELSEWHERE,
+    ("builder/web/lists.py",
+     '"loadout": presenters.warjack_loadout_choices(presenters.catalog(system)) if system == "warcaster" else None,'):
+        _SPLIT_ELSEWHERE,
+    ("builder/web/lists.py", 'if system == "warcaster":'): _SPLIT_ELSEWHERE,
+    ("builder/web/lists.py",
+     '"hagmi": game_list.system.slug == "hagmi", "cost_word": presenters.cost_word(game_list.system.slug),'):
+        _SPLIT_ELSEWHERE,
+    ("builder/listio/roster.py", 'if self.doc.get("system") != "warcaster":'):
+        "the BattleScribe roster format is Warcaster's: to move behind a format registry with the game's data formats",
+    ("builder/listio/hangar_roster.py", 'if doc.get("system") != "warcaster":'):
+        "the BattleScribe roster format is Warcaster's: to move behind a format registry with the game's data formats",
+    ("cards/battlescribe_export.py", 'if card.get("kind") == "warjack" and self.system == "warcaster":'):
+        "the BattleScribe export is Warcaster's data format: to move with the game",
+    ("rules_engine/replay.py", 'if system != "warcaster":'): "the replay's drawing of each game's table: to move into the games",
+    ("rules_engine/replay.py", 'if system == "mwda":'): "the replay's drawing of each game's table: to move into the games",
+    ("rules_engine/replay.py", 'elif system == "warcaster":'): "the replay's drawing of each game's table: to move into the games",
+    ("rules_engine/replay.py", 'if system == "mwda":  # the 36″×36″ table with one of the terrain layouts (docs/engine-mwda.md)'):
+        "the replay's drawing of each game's table: to move into the games",
+    ("rules_engine/replay.py",
+     'if system == "warcaster":  # no terrain; the centre objective (W16) and the gates (positions in the log)'):
+        "the replay's drawing of each game's table: to move into the games",
+}
+
+
+def _inside_a_game(relative: Path) -> bool:
+    parts = relative.parts
+    return (parts[:1] == ("rules_engine",) and len(parts) > 2 and parts[1] in GAMES) or \
+        (parts[:2] == ("templates", "games") and len(parts) > 3 and parts[2] in GAMES)
+
+
+def slug_comparisons() -> list[tuple[str, int, str]]:
+    """(file, line number, the line stripped) of every comparison with a game's slug outside the games."""
+    found = []
+    for folder in FOLDERS:
+        for path in sorted((ROOT / folder).rglob("*")):
+            relative = path.relative_to(ROOT)
+            if path.suffix not in (".py", ".html") or "migrations" in relative.parts or _inside_a_game(relative):
+                continue
+            for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+                if COMPARISON.search(line):
+                    found.append((relative.as_posix(), number, line.strip()))
+    return found
+
+
+def test_no_code_outside_the_games_compares_a_system_slug_but_the_listed_lines():
+    unlisted = [f"{file}:{number}: {line}" for file, number, line in slug_comparisons()
+                if (file, line) not in ALLOWED]
+    assert not unlisted, ("game knowledge outside the game: ask the registry entry or the game's presentation "
+                          "(rules_engine/<game>/presentation.py) instead of comparing its slug:\n" + "\n".join(unlisted))
+
+
+def test_the_list_of_what_is_left_only_shrinks():
+    """An allowed line that is gone (or moved to another file) leaves the list, so the list never hides a new one."""
+    present = {(file, line) for file, _number, line in slug_comparisons()}
+    gone = [f"{file}: {line}" for file, line in ALLOWED if (file, line) not in present]
+    assert not gone, "no longer there, remove from ALLOWED in tests/test_game_boundaries.py:\n" + "\n".join(gone)
+
+
+@pytest.mark.parametrize("line", [
+    'if system == "hagmi":', "{% if system == 'mwda' %}", 'x = "warcaster" in games', 'if s in ("mwda", "x"):',
+    'if doc.get("system") != "warcaster":',
+])
+def test_the_check_sees_a_comparison(line):
+    assert COMPARISON.search(line)
+
+
+@pytest.mark.parametrize("line", ['system("hagmi")', 'SYSTEMS["mwda"]', 'label("warcaster", "stat", key)',
+                                  'if info.system in (system, None)'])
+def test_the_check_lets_a_use_that_compares_nothing_pass(line):
+    assert not COMPARISON.search(line)
+
+
+@pytest.mark.parametrize("slug", GAMES)
+def test_each_game_declares_what_it_shows_with_its_templates_in_its_own_folder(slug):
+    shows = SYSTEMS[slug].presentation
+    assert isinstance(shows, Presentation)
+    for template in (shows.card_template, shows.card_body_template):
+        assert template.startswith(f"games/{slug}/"), template
+        assert (ROOT / "templates" / template).is_file(), template
+    assert shows.category_field in ("category", "kind")
+    assert shows.cost_chart in ("curve", "per_unit")
+    assert shows.cost_chart_title in ("cost_curve", "points", "deployment_cost")
+    assert shows.board in ("cards", "table")
+    assert shows.goldfish in ("never_plays", "stationary")
+    assert shows.cost_chart != "curve" or set(shows.curve_sections) <= set(SYSTEMS[slug].section_keys)
