@@ -38,6 +38,12 @@ class Presentation:
     board: str = "table"
     # Whether the game's turns are grouped in rounds (a replay's heading says "Round 2 · Turn 3").
     has_rounds: bool = True
+    # The card editor: text fields it offers as a select of the words the site knows for them (the game's vocabulary,
+    # and for "faction" the factions its packages declare), values it offers besides those (`field_values`), and
+    # fields drawn by a widget of their own (`field_widgets`: field -> widget, "firepower": HAGMI's "2 × 2").
+    worded_fields: tuple[str, ...] = ()
+    field_values: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    field_widgets: Mapping[str, str] = field(default_factory=dict)
     # The game's own templates: a card's page and the body of a card as the catalogue and the editor draw it.
     card_template: str = ""
     card_body_template: str = ""

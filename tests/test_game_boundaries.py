@@ -53,18 +53,6 @@ ALLOWED: dict[tuple[str, str], str] = {
         _WAITS_FOR_SENTENCES + " (a Warcaster ability's words)",
     ("builder/web/positionboard.py", 'if system == "warcaster" and kind == "end":  # END closes the deployment or the charging phase'):
         _WAITS_FOR_SENTENCES + " (Warcaster's END)",
-    ("builder/web/cardform.py", 'if self.system == "warcaster" and key in vocabulary.LABELS[("warcaster", "stat")]:'):
-        "the card editor's per-field widgets: to be declared by the game's card schema",
-    ("builder/web/cardform.py", 'if self.system == "hagmi" and key == "frame":'):
-        "the card editor's per-field widgets: to be declared by the game's card schema",
-    ("builder/web/cardform.py", 'if self.system == "hagmi" and key == "targets":'):
-        "the card editor's per-field widgets: to be declared by the game's card schema",
-    ("builder/web/cardform.py", 'if key == "faction" and self.system in ("mwda", "warcaster"):'):
-        "the card editor's per-field widgets: to be declared by the game's card schema",
-    ("builder/web/cardform.py", 'if self.system == "warcaster":'):
-        "the card editor's per-field widgets: to be declared by the game's card schema",
-    ("builder/web/cardform.py", 'if self.system == "hagmi" and key == "firepower":'):
-        "the card editor's per-field widgets (firepower, two places): to be declared by the game's card schema",
     ("builder/web/vocabulary.py",
      'if system == "hagmi" and field == "targets" and isinstance(value, str) and value.startswith("multi-"):'):
         "HAGMI's multi-target words: with the game's vocabulary, to move into its presentation",

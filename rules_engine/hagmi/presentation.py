@@ -9,6 +9,9 @@ PRESENTATION = Presentation(
     coop_opponent_kinds=("coop",),  # two players against the 機獣 side
     cost_chart="curve", curve_sections=("weapons", "tactics"), cost_chart_title="cost_curve",  # the main deck
     goldfish="never_plays",
+    worded_fields=("frame", "targets"),
+    field_values={"targets": ("single", "all", "multi-2", "multi-3", "multi-4")},  # a skill's targets
+    field_widgets={"firepower": "firepower"},  # firepower × attacks (H10)
     board="cards",  # frames and cards, no table
     has_rounds=False,  # turns alternate, no rounds
     card_template="games/hagmi/card.html",

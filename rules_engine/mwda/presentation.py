@@ -7,6 +7,7 @@ PRESENTATION = Presentation(
     category_field="kind",
     cost_chart="per_unit", cost_chart_title="points",  # an army's points per unit
     goldfish="stationary",
+    worded_fields=("faction",),
     card_template="games/mwda/card.html",
     card_body_template="games/mwda/_card_body.html",
 )
