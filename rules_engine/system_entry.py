@@ -36,6 +36,14 @@ class Presentation:
     # How a replay or a position shows the state: "cards" (each side's frames and cards, HAGMI) or "table" (a drawing
     # of the table with its pieces, rules_engine/replay.py).
     board: str = "table"
+    # Where the replay report reads the names of the pieces on the table: "deploy" (the deploy events, MWDA's units)
+    # or "setup" (the setup event's units and their models, Warcaster); "" for none (HAGMI names cards).
+    pieces_from: str = ""
+    # Runs and groups of events the replay report says as one sentence (builder/web/gamereport.py `_merged`):
+    # "draw_runs" (HAGMI's draws from one deck, damage cards dealt to a player), "recall_runs" (a Warcaster player's
+    # recalls), "hit_with_damage" (an MWDA hit, its damage and the kill), "damage_destroys_unit" (HAGMI: damage that
+    # destroys a unit), "damage_destroys_model" (Warcaster: damage of a weapon, cypher or strafe that destroys a model).
+    report_merges: tuple[str, ...] = ()
     # Whether the game's turns are grouped in rounds (a replay's heading says "Round 2 · Turn 3").
     has_rounds: bool = True
     # The card editor: text fields it offers as a select of the words the site knows for them (the game's vocabulary,

@@ -13,7 +13,8 @@ PRESENTATION = Presentation(
     field_values={"targets": ("single", "all", "multi-2", "multi-3", "multi-4")},  # a skill's targets
     field_widgets={"firepower": "firepower"},  # firepower × attacks (H10)
     board="cards",  # frames and cards, no table
-    has_rounds=False,  # turns alternate, no rounds
+    has_rounds=False,
+    report_merges=("draw_runs", "damage_destroys_unit"),  # turns alternate, no rounds
     card_template="games/hagmi/card.html",
     card_body_template="games/hagmi/_card_body.html",
 )

@@ -8,6 +8,8 @@ PRESENTATION = Presentation(
     cost_chart="per_unit", cost_chart_title="points",  # an army's points per unit
     goldfish="stationary",
     worded_fields=("faction",),
+    pieces_from="deploy",
+    report_merges=("hit_with_damage",),
     card_template="games/mwda/card.html",
     card_body_template="games/mwda/_card_body.html",
 )

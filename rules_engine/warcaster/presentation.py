@@ -8,6 +8,8 @@ PRESENTATION = Presentation(
     cost_chart="per_unit", cost_chart_title="deployment_cost",  # a force's deployment cost (CST) per unit
     goldfish="stationary",
     worded_fields=("faction",),
+    pieces_from="setup",
+    report_merges=("recall_runs", "damage_destroys_model"),
     field_values={"faction": ("mercenary", "universal")},  # a unit any faction may field, a card of every faction
     card_template="games/warcaster/card.html",
     card_body_template="games/warcaster/_card_body.html",
