@@ -44,6 +44,16 @@ class Presentation:
     # recalls), "hit_with_damage" (an MWDA hit, its damage and the kill), "damage_destroys_unit" (HAGMI: damage that
     # destroys a unit), "damage_destroys_model" (Warcaster: damage of a weapon, cypher or strafe that destroys a model).
     report_merges: tuple[str, ...] = ()
+    # What a position's page says beside the table for each side (builder/web/positionboard.py): "victory_points"
+    # (and the arc pool), "cyphers_in_hand", "rack_and_discard" (Warcaster), "points_destroyed" (MWDA).
+    side_notes: tuple[str, ...] = ()
+    # Whether a turn gives a number of orders (MWDA): a position in the orders phase says how many are left.
+    orders_per_turn: bool = False
+    # Actions whose words depend on the position or the result (Warcaster's "ability": its name in the result;
+    # "end": what it closes, by the phase): builder/web/positionboard.py `action_words` says them.
+    positional_actions: tuple[str, ...] = ()
+    # Card field values that count: field -> prefix, "<prefix><n>" reads "up to n" (HAGMI's targets "multi-3").
+    counted_values: Mapping[str, str] = field(default_factory=dict)
     # Whether the game's turns are grouped in rounds (a replay's heading says "Round 2 · Turn 3").
     has_rounds: bool = True
     # The card editor: text fields it offers as a select of the words the site knows for them (the game's vocabulary,

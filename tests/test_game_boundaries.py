@@ -27,21 +27,8 @@ COMPARISON = re.compile(
 )
 
 # (file, the line as written, stripped) -> why it is still there. Only shrinks.
-_WAITS_FOR_SENTENCES = "per-game words of a position (score, orders, abilities), to move into the game's presentation"
 _SPLIT_ELSEWHERE = "in a file being split along its jobs; its own step"
 ALLOWED: dict[tuple[str, str], str] = {
-    ("builder/web/positionboard.py", 'if system == "warcaster":'): _WAITS_FOR_SENTENCES + " (Warcaster's score line)",
-    ("builder/web/positionboard.py", 'elif system == "mwda" and side.get("points_destroyed") is not None:'):
-        _WAITS_FOR_SENTENCES + " (MWDA's score line)",
-    ("builder/web/positionboard.py", 'if system == "mwda" and phase == "orders" and isinstance(left, int):'):
-        _WAITS_FOR_SENTENCES + " (MWDA's orders left)",
-    ("builder/web/positionboard.py", 'if system == "warcaster" and kind == "ability" and len(fields) == 3:'):
-        _WAITS_FOR_SENTENCES + " (a Warcaster ability's words)",
-    ("builder/web/positionboard.py", 'if system == "warcaster" and kind == "end":  # END closes the deployment or the charging phase'):
-        _WAITS_FOR_SENTENCES + " (Warcaster's END)",
-    ("builder/web/vocabulary.py",
-     'if system == "hagmi" and field == "targets" and isinstance(value, str) and value.startswith("multi-"):'):
-        "HAGMI's multi-target words: with the game's vocabulary, to move into its presentation",
     ("builder/web/lists.py", '"save_failed": save_failed, "dirty": dirty, "hagmi": system == "hagmi",'): _SPLIT_ELSEWHERE,
     ("builder/web/lists.py",
      '"loadout": presenters.warjack_loadout_choices(presenters.catalog(system)) if system == "warcaster" else None,'):
@@ -129,5 +116,7 @@ def test_each_game_declares_what_it_shows_with_its_templates_in_its_own_folder(s
     assert shows.pieces_from in ("", "deploy", "setup")
     assert set(shows.report_merges) <= {"draw_runs", "recall_runs", "hit_with_damage", "damage_destroys_unit",
                                         "damage_destroys_model"}
+    assert set(shows.side_notes) <= {"victory_points", "cyphers_in_hand", "rack_and_discard", "points_destroyed"}
+    assert set(shows.positional_actions) <= {"ability", "end"}
     assert shows.goldfish in ("never_plays", "stationary")
     assert shows.cost_chart != "curve" or set(shows.curve_sections) <= set(SYSTEMS[slug].section_keys)
