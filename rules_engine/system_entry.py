@@ -106,6 +106,9 @@ class SystemEntry:
     # Which cards a section of a list may hold by the game's placement rules (HAGMI H3/H7, Warcaster's force and
     # rack): the text importer's "did you mean" offers only those. None: any card of the game.
     _section_takes: Callable[[str, Mapping[str, Any]], bool] | None = None
+    # The list formats of other tools the game's lists are written in besides Hangar's own: "battlescribe" (a
+    # BattleScribe roster against the game's BattleScribe data, Warcaster), builder/listio/roster.py.
+    roster_formats: tuple[str, ...] = ()
     # What the game shows (its rules_engine/<game>/presentation.py): flags, field names, keys of words, templates.
     presentation: Presentation = field(default_factory=Presentation)
 
@@ -142,6 +145,9 @@ class SystemEntry:
             raise ValueError(f"{self.name}: a list cannot be played as an opponent")
         return {"slug": slug, "name": name or slug, "name_en": name_en or name or slug,
                 "kind": self.list_opponent_kind, "list": dict(document)}
+
+    def writes_rosters(self, format_name: str) -> bool:
+        return format_name in self.roster_formats
 
     def names(self) -> dict[str, str]:
         return {"en": self.name, "ja": self.name_ja}

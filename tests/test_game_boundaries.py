@@ -37,10 +37,6 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("builder/web/lists.py",
      '"hagmi": game_list.system.slug == "hagmi", "cost_word": presenters.cost_word(game_list.system.slug),'):
         _SPLIT_ELSEWHERE,
-    ("builder/listio/roster.py", 'if self.doc.get("system") != "warcaster":'):
-        "the BattleScribe roster format is Warcaster's: to move behind a format registry with the game's data formats",
-    ("builder/listio/hangar_roster.py", 'if doc.get("system") != "warcaster":'):
-        "the BattleScribe roster format is Warcaster's: to move behind a format registry with the game's data formats",
     ("cards/battlescribe_export.py", 'if card.get("kind") == "warjack" and self.system == "warcaster":'):
         "the BattleScribe export is Warcaster's data format: to move with the game",
     ("rules_engine/replay.py", 'if system != "warcaster":'): "the replay's drawing of each game's table: to move into the games",

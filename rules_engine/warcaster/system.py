@@ -50,5 +50,6 @@ SYSTEM = SystemEntry(
         game_seconds=0.004, typical_items=90, typical_list_size=20,
         policy_factors={"greedy": 1.0, "random": 0.7, "search": 90.0},
     ),
+    roster_formats=("battlescribe",),  # rosters against the community's BattleScribe data
     presentation=PRESENTATION,
 )
