@@ -88,6 +88,9 @@ class SystemEntry:
     typical_target: Callable[..., Any] | None = None
     can_be_targeted: Callable[..., Any] | None = None
     simulator_module: str = ""
+    # The module that draws the game's table for a replay or a position (rules_engine/replay.py): board_events(state,
+    # add), table_of(setup), ability_names(state). "" for a card game (HAGMI: its board is read from the state).
+    table_module: str = ""
     # The opponent kind of "another list, played by a policy" (HAGMI deck, MWDA army, Warcaster force): a gauntlet's
     # opponent made from any list is {"kind": this, "list": the hangar.list/1 document}.
     list_opponent_kind: str = ""

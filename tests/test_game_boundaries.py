@@ -39,14 +39,6 @@ ALLOWED: dict[tuple[str, str], str] = {
         _SPLIT_ELSEWHERE,
     ("cards/battlescribe_export.py", 'if card.get("kind") == "warjack" and self.system == "warcaster":'):
         "the BattleScribe export is Warcaster's data format: to move with the game",
-    ("rules_engine/replay.py", 'if system != "warcaster":'): "the replay's drawing of each game's table: to move into the games",
-    ("rules_engine/replay.py", 'if system == "mwda":'): "the replay's drawing of each game's table: to move into the games",
-    ("rules_engine/replay.py", 'elif system == "warcaster":'): "the replay's drawing of each game's table: to move into the games",
-    ("rules_engine/replay.py", 'if system == "mwda":  # the 36″×36″ table with one of the terrain layouts (docs/engine-mwda.md)'):
-        "the replay's drawing of each game's table: to move into the games",
-    ("rules_engine/replay.py",
-     'if system == "warcaster":  # no terrain; the centre objective (W16) and the gates (positions in the log)'):
-        "the replay's drawing of each game's table: to move into the games",
 }
 
 

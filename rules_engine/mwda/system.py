@@ -37,5 +37,6 @@ SYSTEM = SystemEntry(
         game_seconds=0.0015, typical_items=28, typical_list_size=10,
         policy_factors={"greedy": 1.0, "random": 1.9, "defensive": 1.0, "search": 60.0},
     ),
+    table_module="rules_engine.mwda.table",
     presentation=PRESENTATION,
 )

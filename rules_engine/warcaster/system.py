@@ -51,5 +51,6 @@ SYSTEM = SystemEntry(
         policy_factors={"greedy": 1.0, "random": 0.7, "search": 90.0},
     ),
     roster_formats=("battlescribe",),  # rosters against the community's BattleScribe data
+    table_module="rules_engine.warcaster.table",
     presentation=PRESENTATION,
 )
