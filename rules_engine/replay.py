@@ -131,11 +131,18 @@ def state_codes(system: str, state: Any) -> dict[int, str]:
     return importlib.import_module(_BOARD_MODULES[system]).codes_of(state)
 
 
+def _table(system: Any) -> Any:
+    """The module that draws the game's table (its registry entry's `table_module`), or None (a card game)."""
+    from rules_engine.systems import SYSTEMS
+
+    entry = SYSTEMS.get(system) if isinstance(system, str) else None
+    return importlib.import_module(entry.table_module) if entry is not None and entry.table_module else None
+
+
 def ability_names(system: str, state: Any) -> dict[int, list[str]]:
-    """Warcaster: each model's abilities by the index an action uses (`ability:MODEL:INDEX:CHOICE`), by name."""
-    if system != "warcaster":
-        return {}
-    return {model.uid: [ability.name for ability in model.spec.abilities] for model in state.models}
+    """Each model's abilities by the index an action uses (Warcaster `ability:MODEL:INDEX:CHOICE`), by name."""
+    table = _table(system)
+    return table.ability_names(state) if table is not None else {}
 
 
 def board_events(system: str, state: Any) -> list[dict[str, Any]]:
@@ -147,51 +154,18 @@ def board_events(system: str, state: Any) -> list[dict[str, Any]]:
     def add(kind: str, player: int | None, data: dict[str, Any]) -> None:
         events.append({"kind": kind, "turn": 0, "player": player, "data": data})
 
-    if system == "mwda":
-        add("setup", None, {"table": state.layout.to_dict()})
-        for unit in state.units:
-            if not unit.alive:  # an eliminated unit is off the table (a position keeps no place for it)
-                continue
-            spec = unit.spec
-            add("deploy", unit.side, {"unit": unit.uid, "code": spec.code, "name": spec.name, "unit_kind": spec.kind,
-                                      "points": spec.points, "radius": spec.radius, "clicks": len(spec.dial),
-                                      "at": state.position(unit)})
-            if unit.click:
-                add("damage", unit.side, {"unit": unit.uid, "clicks": len(spec.dial), "click": unit.click})
-    elif system == "warcaster":
-        from rules_engine.warcaster.deployment import side_info
-
-        add("setup", None, {"table": [state.size, state.size], "objective": list(state.centre),
-                            "objective_radius": state.options["objective_radius"],
-                            "sides": [side_info(state, player) for player in (0, 1)]})
-        for model in state.models:
-            if model.alive and model.x >= 0:
-                add("deploy", model.player, {"models": [[model.uid, model.x, model.y]]})
-                if model.health != model.spec.health:
-                    add("damage", model.player, {"model": model.uid, "health": model.health})
-            elif not model.alive:
-                add("destroyed", model.player, {"model": model.uid})
-        for side in state.sides:
-            for gate in side.gates:
-                add("gate", side.player, {"gate": gate.uid, "at": [gate.x, gate.y], "arc": gate.arc})
+    table = _table(system)
+    if table is not None:
+        table.board_events(state, add)
     return events
 
 
 def table_of(system: Any, events: list[dict[str, Any]]) -> dict[str, Any]:
-    """The table the game was played on, from its `setup` event: size in inches, terrain, objective.
-
-    HAGMI (a card game) has no table: width and height are 0.
+    """The table the game was played on, from its `setup` event: size in inches, terrain, objective (the game's
+    table module). HAGMI (a card game) has no table: width and height are 0.
     """
     setup = next((event["data"] for event in events if event["kind"] == "setup"), {})
-    if system == "mwda":  # the 36″×36″ table with one of the terrain layouts (docs/engine-mwda.md)
-        table = setup.get("table") or {}
-        size = float(table.get("size") or 36.0)
-        return {"width": size, "height": size, "name": table.get("name", ""),
-                "deploy_depth": table.get("deploy_depth"), "terrain": list(table.get("terrain") or []),
-                "objective": None}
-    if system == "warcaster":  # no terrain; the centre objective (W16) and the gates (positions in the log)
-        width, height = setup.get("table") or (30.0, 30.0)
-        centre = setup.get("objective") or (width / 2, height / 2)
-        return {"width": float(width), "height": float(height), "name": "", "deploy_depth": None, "terrain": [],
-                "objective": {"x": centre[0], "y": centre[1], "r": setup.get("objective_radius", 3)}}
+    table = _table(system)
+    if table is not None:
+        return table.table_of(setup)
     return {"width": 0.0, "height": 0.0, "name": "", "deploy_depth": None, "terrain": [], "objective": None}

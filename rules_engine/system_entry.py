@@ -13,6 +13,61 @@ from rules_engine.core.messages import Label
 
 
 @dataclass(frozen=True)
+class Presentation:
+    """What a game shows on the site, as plain data: capability flags, field names, keys of words that builder/web
+    turns into sentences in the reader's language, and the names of the game's own templates (kept in
+    `templates/games/<game>/`). Each game declares its own in `rules_engine/<game>/presentation.py`; builder/ and
+    templates read these instead of comparing a system's slug (tests/test_game_boundaries.py)."""
+
+    # The card field that says what a card is: "category" (HAGMI's 兵器/作戦/…) or "kind" (a unit's kind).
+    category_field: str = "kind"
+    # Card data fields beyond category and faction that the catalogue filters by (HAGMI's frame).
+    filter_fields: tuple[str, ...] = ()
+    # Opponent kinds that play beside the player against the game (HAGMI's co-op against 機獣): the replay names
+    # the sides "you" and "your ally" instead of "you" and "the opponent".
+    coop_opponent_kinds: tuple[str, ...] = ()
+    # The editor's cost chart: "curve" (how many cards of each cost in `curve_sections`) or "per_unit" (each unit's
+    # cost times its number); `cost_chart_title` is the key of its title: "cost_curve", "points", "deployment_cost".
+    cost_chart: str = "per_unit"
+    curve_sections: tuple[str, ...] = ()
+    cost_chart_title: str = "points"
+    # The key of the goldfish's name: "never_plays" (an opponent who never plays a card) or "stationary" (targets).
+    goldfish: str = "stationary"
+    # How a replay or a position shows the state: "cards" (each side's frames and cards, HAGMI) or "table" (a drawing
+    # of the table with its pieces, rules_engine/replay.py).
+    board: str = "table"
+    # Where the replay report reads the names of the pieces on the table: "deploy" (the deploy events, MWDA's units)
+    # or "setup" (the setup event's units and their models, Warcaster); "" for none (HAGMI names cards).
+    pieces_from: str = ""
+    # Runs and groups of events the replay report says as one sentence (builder/web/gamereport.py `_merged`):
+    # "draw_runs" (HAGMI's draws from one deck, damage cards dealt to a player), "recall_runs" (a Warcaster player's
+    # recalls), "hit_with_damage" (an MWDA hit, its damage and the kill), "damage_destroys_unit" (HAGMI: damage that
+    # destroys a unit), "damage_destroys_model" (Warcaster: damage of a weapon, cypher or strafe that destroys a model).
+    report_merges: tuple[str, ...] = ()
+    # What a position's page says beside the table for each side (builder/web/positionboard.py): "victory_points"
+    # (and the arc pool), "cyphers_in_hand", "rack_and_discard" (Warcaster), "points_destroyed" (MWDA).
+    side_notes: tuple[str, ...] = ()
+    # Whether a turn gives a number of orders (MWDA): a position in the orders phase says how many are left.
+    orders_per_turn: bool = False
+    # Actions whose words depend on the position or the result (Warcaster's "ability": its name in the result;
+    # "end": what it closes, by the phase): builder/web/positionboard.py `action_words` says them.
+    positional_actions: tuple[str, ...] = ()
+    # Card field values that count: field -> prefix, "<prefix><n>" reads "up to n" (HAGMI's targets "multi-3").
+    counted_values: Mapping[str, str] = field(default_factory=dict)
+    # Whether the game's turns are grouped in rounds (a replay's heading says "Round 2 · Turn 3").
+    has_rounds: bool = True
+    # The card editor: text fields it offers as a select of the words the site knows for them (the game's vocabulary,
+    # and for "faction" the factions its packages declare), values it offers besides those (`field_values`), and
+    # fields drawn by a widget of their own (`field_widgets`: field -> widget, "firepower": HAGMI's "2 × 2").
+    worded_fields: tuple[str, ...] = ()
+    field_values: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    field_widgets: Mapping[str, str] = field(default_factory=dict)
+    # The game's own templates: a card's page and the body of a card as the catalogue and the editor draw it.
+    card_template: str = ""
+    card_body_template: str = ""
+
+
+@dataclass(frozen=True)
 class SystemEntry:
     """Everything the site needs to know about one game, and nothing of its internals."""
 
@@ -33,6 +88,9 @@ class SystemEntry:
     typical_target: Callable[..., Any] | None = None
     can_be_targeted: Callable[..., Any] | None = None
     simulator_module: str = ""
+    # The module that draws the game's table for a replay or a position (rules_engine/replay.py): board_events(state,
+    # add), table_of(setup), ability_names(state). "" for a card game (HAGMI: its board is read from the state).
+    table_module: str = ""
     # The opponent kind of "another list, played by a policy" (HAGMI deck, MWDA army, Warcaster force): a gauntlet's
     # opponent made from any list is {"kind": this, "list": the hangar.list/1 document}.
     list_opponent_kind: str = ""
@@ -51,6 +109,11 @@ class SystemEntry:
     # Which cards a section of a list may hold by the game's placement rules (HAGMI H3/H7, Warcaster's force and
     # rack): the text importer's "did you mean" offers only those. None: any card of the game.
     _section_takes: Callable[[str, Mapping[str, Any]], bool] | None = None
+    # The list formats of other tools the game's lists are written in besides Hangar's own: "battlescribe" (a
+    # BattleScribe roster against the game's BattleScribe data, Warcaster), builder/listio/roster.py.
+    roster_formats: tuple[str, ...] = ()
+    # What the game shows (its rules_engine/<game>/presentation.py): flags, field names, keys of words, templates.
+    presentation: Presentation = field(default_factory=Presentation)
 
     @property
     def section_keys(self) -> tuple[str, ...]:
@@ -85,6 +148,9 @@ class SystemEntry:
             raise ValueError(f"{self.name}: a list cannot be played as an opponent")
         return {"slug": slug, "name": name or slug, "name_en": name_en or name or slug,
                 "kind": self.list_opponent_kind, "list": dict(document)}
+
+    def writes_rosters(self, format_name: str) -> bool:
+        return format_name in self.roster_formats
 
     def names(self) -> dict[str, str]:
         return {"en": self.name, "ja": self.name_ja}

@@ -247,7 +247,8 @@ def export_hangar_roster(doc: Mapping[str, Any], catalog: Catalog, package: Mapp
 def uses_battlescribe_ids(doc: Mapping[str, Any], catalog: Catalog) -> bool:
     """The list is made of cards imported from BattleScribe data (each with its own `bs_id`): it is written against
     that data (builder/listio/roster.py); any other list against the data Hangar exports."""
-    if doc.get("system") != "warcaster":
+    entry = SYSTEMS.get(doc.get("system")) if isinstance(doc.get("system"), str) else None
+    if entry is None or not entry.writes_rosters("battlescribe"):
         return False
     codes = [code for entries in doc["sections"].values() for entry in entries
              for code in [entry["card"], *_parts(entry)]]

@@ -40,6 +40,7 @@ from defusedxml import DefusedXmlException
 from cards import battlescribe_schema as bs_schema
 from cards.safefiles import MAX_XML_DEPTH, ArchiveBudget, FileRefused, parse_xml, read_zip
 from rules_engine.core.catalog import Catalog
+from rules_engine.systems import SYSTEMS
 
 from .errors import ListFormatError, ListIssue, RosterExportError
 from .hangar_roster import hangar_game, read_hangar_roster  # data Hangar exported, of any game
@@ -333,7 +334,8 @@ class _RosterWriter:
     def _problems(self) -> tuple[str, Mapping[str, Any]]:
         """The game system's id and the format facts of the force; raises RosterExportError naming every card that
         cannot go into a roster."""
-        if self.doc.get("system") != "warcaster":
+        entry = SYSTEMS.get(self.doc.get("system")) if isinstance(self.doc.get("system"), str) else None
+        if entry is None or not entry.writes_rosters("battlescribe"):
             raise RosterExportError([_issue(
                 "roster.not_warcaster", "only Warcaster lists can be written as BattleScribe rosters",
                 system=str(self.doc.get("system")))])

@@ -230,6 +230,6 @@ def _step_heading(run: Any, index: int, step: int) -> str:
     snapshot = run.snapshot or {}
     game = replay_events(snapshot, run.seed, index)
     cards = snapshot.get("cards") or {}
-    coop = game["system"] == "hagmi" and (snapshot.get("opponent") or {}).get("kind") == "coop"
+    coop = (snapshot.get("opponent") or {}).get("kind") in presenters.presentation(game["system"]).coop_opponent_kinds
     turns = gamereport.report(game["system"], game, cards, coop=coop)
     return str(turns[step]["heading"]) if 0 <= step < len(turns) else ""

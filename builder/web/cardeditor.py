@@ -107,7 +107,8 @@ def draft_detail(request: HttpRequest, system: str, slug: str) -> HttpResponse:
         "game": game, "system": system, "system_name": presenters.system_name(system), "slug": slug,
         "title": document.get("title", slug), "draft": draft, "rows": rows, "removed": removed, "query": query,
         "changes": {key: len(value) for key, value in changes.items()}, "next_number": next_number,
-        "kinds": _kinds(system),
+        "kinds": _kinds(system), "kind_key": presenters.presentation(system).category_field,
+        "kind_word": presenters.category_word(system),
         "version_label": timezone.localdate().strftime("%Y.%m.%d"),
         "history": [_history_row(change) for change in drafts.history(system, slug)],
         "proposals": list(drafts.proposals_open(system, slug)),
@@ -136,16 +137,18 @@ def _history_row(change) -> dict[str, Any]:
 
 
 def _preview(system: str, card: dict) -> dict[str, Any]:
-    """What the catalog's card page shows of this card (templates/catalog/_card_body_<system>.html)."""
+    """What the catalog's card page shows of this card (the game's card body template, `body_template`)."""
     if not (card.get("category") or card.get("kind")):
         return {"ok": False}  # a new card before its kind is chosen
+    body_template = presenters.presentation(system).card_body_template
     cat = presenters.catalog(system)
     name_of = lambda code: presenters.names(cat.cards.get(code), code)["main"]  # noqa: E731
     try:
         text = cardtext.describe(system, card, name_of, page=True)
         return {"data": card, "names": presenters.names(card, card.get("code") or "?"), "text": text,
                 "weapons": cardtext.weapon_rows(card), "stats": cardtext.stat_rows(card),
-                "rules_text": cardtext.rules_text(card), "not_modelled": cardtext.not_modelled(card), "ok": True}
+                "rules_text": cardtext.rules_text(card), "not_modelled": cardtext.not_modelled(card), "ok": True,
+                "body_template": body_template}
     except Exception:  # noqa: BLE001 - a half-typed card the words cannot describe yet: no preview, the checks say why
         return {"ok": False}
 
@@ -216,7 +219,7 @@ def _problem_list(node: cardform.Node) -> list[dict[str, Any]]:
 
 
 def _new_card(system: str, request: HttpRequest) -> dict[str, Any]:
-    kind_key = "category" if system == "hagmi" else "kind"
+    kind_key = presenters.presentation(system).category_field
     kind = (request.GET.get(kind_key) or "").strip()
     return {kind_key: kind} if kind else {}
 
@@ -244,11 +247,11 @@ def draft_card(request: HttpRequest, system: str, slug: str, code: str | None = 
                       template="data/card_form.html", save=save, context={
                           "mode": "edit" if code else "new", "slug": slug, "code": code,
                           "title": document.get("title", slug),
-                          "kinds": _kinds(system), "kind_key": "category" if system == "hagmi" else "kind"})
+                          "kinds": _kinds(system), "kind_key": presenters.presentation(system).category_field})
 
 
 def _kinds(system: str) -> list[tuple[str, str]]:
-    spec = cardform.schema(system)["$defs"]["card"]["properties"]["category" if system == "hagmi" else "kind"]
+    spec = cardform.schema(system)["$defs"]["card"]["properties"][presenters.presentation(system).category_field]
     return [(value, vocabulary.label(system, "category", value)) for value in spec.get("enum", [])]
 
 

@@ -30,6 +30,7 @@ from cards import package_validation as checks
 from cards import spreadsheet
 
 from . import vocabulary
+from .presenters import presentation
 
 HIDDEN = {"bs_id", "battlescribe", "bs_links"}  # written by the BattleScribe import; kept, never shown
 LONG_TEXT = {"text", "text_en"}
@@ -242,24 +243,21 @@ class _Builder:
 
     def label(self, key: str) -> str:
         """A field in words; a Warcaster stat (and a weapon's RNG and POW) as the card's stat line calls it."""
-        if self.system == "warcaster" and key in vocabulary.LABELS[("warcaster", "stat")]:
-            return vocabulary.label("warcaster", "stat", key)
+        if key in vocabulary.LABELS.get((self.system, "stat"), {}):
+            return vocabulary.label(self.system, "stat", key)
         return vocabulary.card_field(key)
 
     def known_values(self, key: str) -> list[str]:
         """A text field whose values are words the site knows (a HAGMI frame, a faction) is a select of them."""
-        if self.system == "hagmi" and key == "frame":
-            return list(vocabulary.LABELS[("hagmi", "frame")])
-        if self.system == "hagmi" and key == "targets":
-            return ["single", "all", "multi-2", "multi-3", "multi-4"]
-        if key == "faction" and self.system in ("mwda", "warcaster"):
+        shows = presentation(self.system)
+        if key not in shows.worded_fields:
+            return []
+        known = list(vocabulary.LABELS.get((self.system, key), {}))
+        if key == "faction":
             from cards.selectors import declared_factions
 
-            known = [*vocabulary.LABELS[(self.system, "faction")], *declared_factions(self.system)]
-            if self.system == "warcaster":
-                known += ["mercenary", "universal"]
-            return list(dict.fromkeys(known))
-        return []
+            known += declared_factions(self.system)
+        return list(dict.fromkeys([*known, *shows.field_values.get(key, ())]))
 
     def object_node(self, path: str, key: str, label: str, spec: Any, value: Any, *, required: bool) -> Node:
         spec = _resolve(self.root, spec)
@@ -279,7 +277,7 @@ class _Builder:
         spec = _resolve(self.root, spec)
         label = self.label(key)
         raw = self.raw.get(path)
-        if self.system == "hagmi" and key == "firepower":
+        if presentation(self.system).field_widgets.get(key) == "firepower":
             return Node(path, key, label, "firepower", value=raw if raw is not None else value, required=required,
                         hint=_("Firepower, and how many attacks: 2 × 2 is two attacks of firepower 2 (H10)."))
         if "enum" in spec:
@@ -434,7 +432,7 @@ class _Reader:
 
     def value(self, path: str, key: str, spec: Any, original: Any) -> Any:
         spec = _resolve(self.root, spec)
-        if self.system == "hagmi" and key == "firepower":
+        if presentation(self.system).field_widgets.get(key) == "firepower":
             return self.firepower(path)
         if "enum" in spec or "const" in spec:
             text = (_value(self.form, path) or "").strip()

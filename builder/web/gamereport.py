@@ -23,7 +23,7 @@ from django.utils.text import capfirst
 from django.utils.translation import npgettext, pgettext
 
 from . import cardtext, vocabulary
-from .presenters import ui_lang
+from .presenters import presentation, ui_lang
 
 __all__ = ["table_name", "Namer", "report", "sentence", "heading", "outcome", "piece_labels", "KNOWN_KINDS", "SILENT"]
 
@@ -134,11 +134,12 @@ def _numbered(entries: list[tuple[int, int, str]]) -> dict[int, tuple[int, str]]
 def namer_for(system: str, game: Mapping[str, Any], cards: Mapping[str, Any], *, coop: bool = False) -> Namer:
     namer = Namer(system=system, cards=cards, coop=coop, codes=game.get("codes") or {})
     events = game.get("events") or []
-    if system == "mwda":
+    pieces_from = presentation(system).pieces_from
+    if pieces_from == "deploy":
         entries = [(e["data"]["unit"], e["player"], namer.card(e["data"].get("code")))
                    for e in events if e["kind"] == "deploy"]
         namer.pieces = _numbered(entries)
-    elif system == "warcaster":
+    elif pieces_from == "setup":
         setup = next((e["data"] for e in events if e["kind"] == "setup"), {})
         models, units, codes = [], [], {}
         for side, info in enumerate(setup.get("sides") or []):
@@ -781,11 +782,12 @@ def _merged(system: str, events: list[Mapping[str, Any]], namer: Namer) -> list[
     """The sentences of one turn; runs of HAGMI draws from one deck and of damage cards become one sentence, so do
     a Warcaster player's recalls of one charging phase, and an attack with its damage and a kill (`_together`)."""
     lines: list[str] = []
+    merges = presentation(system).report_merges
     i = 0
     while i < len(events):
         event = events[i]
         kind = event.get("kind")
-        if system == "hagmi" and kind in ("draw", "damage_player"):
+        if "draw_runs" in merges and kind in ("draw", "damage_player"):
             j = i
             while (j + 1 < len(events) and events[j + 1].get("kind") == kind
                    and events[j + 1].get("player") == event.get("player")
@@ -798,7 +800,7 @@ def _merged(system: str, events: list[Mapping[str, Any]], namer: Namer) -> list[
             lines.append(capfirst(text))
             i = j + 1
             continue
-        if system == "warcaster" and kind == "recall" and "amount" in event["data"]:
+        if "recall_runs" in merges and kind == "recall" and "amount" in event["data"]:
             j = i
             while (j + 1 < len(events) and events[j + 1].get("kind") == kind and "amount" in events[j + 1]["data"]
                    and events[j + 1].get("player") == event.get("player")):
@@ -828,7 +830,8 @@ def _together(system: str, events: list[Mapping[str, Any]], n: Namer) -> tuple[s
     first, second = events[0], events[1]
     third = events[2] if len(events) > 2 else None
     a, b = first["data"], second["data"]
-    if system == "mwda" and first["kind"] == "attack" and a.get("hit") and second["kind"] == "damage" \
+    merges = presentation(system).report_merges
+    if "hit_with_damage" in merges and first["kind"] == "attack" and a.get("hit") and second["kind"] == "damage" \
             and b.get("unit") == a.get("target") and b.get("source") == a.get("unit"):
         if third is not None and third["kind"] == "eliminated" and third["data"].get("unit") == a.get("target"):
             return _m_attack_roll(n, first) + _t("replay",", a hit for %(damage)s damage: %(target)s was eliminated "
@@ -838,14 +841,14 @@ def _together(system: str, events: list[Mapping[str, Any]], n: Namer) -> tuple[s
         left = max(0, (b.get("clicks") or 0) - (b.get("click") or 0))
         return _m_attack_roll(n, first) + _t("replay",", a hit for %(damage)s damage (%(left)s of %(clicks)s clicks left).",
                                              damage=b.get("amount"), left=left, clicks=b.get("clicks")), 2
-    if system == "hagmi" and first["kind"] == "damage" and second["kind"] == "destroyed" \
+    if "damage_destroys_unit" in merges and first["kind"] == "damage" and second["kind"] == "destroyed" \
             and b.get("uid") == a.get("unit") and not b.get("cores") and a.get("amount"):
         unit = n.whose(first["player"], n.uid(a.get("unit")))
         if a.get("unreducible"):
             return _t("replay","%(unit)s took %(amount)s damage that cannot be reduced and was destroyed.", unit=unit,
                       amount=a.get("amount")), 2
         return _t("replay","%(unit)s took %(amount)s damage and was destroyed.", unit=unit, amount=a.get("amount")), 2
-    if system == "warcaster" and first["kind"] == "damage" and second["kind"] == "destroyed" \
+    if "damage_destroys_model" in merges and first["kind"] == "damage" and second["kind"] == "destroyed" \
             and b.get("model") == a.get("model") and a.get("source") in ("weapon", "cypher", "strafe"):
         return _t("replay","%(model)s took %(amount)s damage and was destroyed.", model=n.piece(a.get("model")),
                   amount=a.get("amount")), 2
@@ -876,7 +879,7 @@ def report(system: str, game: Mapping[str, Any], cards: Mapping[str, Any], *, co
     for turn, events in groups:
         start = next((e for e in events if e["kind"] == "turn_start"), None)
         player = start["player"] if start else None
-        round_ = (start["data"].get("round") if start else None) if system != "hagmi" else None
+        round_ = (start["data"].get("round") if start and presentation(system).has_rounds else None)
         namer.active = player
         turns.append({"turn": turn, "player": player, "heading": heading(system, turn, player, round_, namer),
                       "lines": _merged(system, events, namer)})

@@ -107,7 +107,7 @@ def _filter_choices(system_slug: str) -> dict[str, list[tuple[str, str]]]:
         values = {str(value) for value in cards.values_list(field, flat=True) if value}
         return vocabulary.choices(system_slug, vocabulary_field, values)
 
-    frames = distinct("data__frame", "frame") if system_slug == "hagmi" else []
+    frames = distinct("data__frame", "frame") if "frame" in presenters.presentation(system_slug).filter_fields else []
     return {"categories": distinct("category", "category"), "factions": distinct("faction", "faction"),
             "frames": frames}
 
@@ -153,7 +153,7 @@ def card_detail(request: HttpRequest, system: str, code: str) -> HttpResponse:
     cat = presenters.catalog(system)
     text = cardtext.describe(system, card.data, lambda code: presenters.names(cat.cards.get(code), code)["main"],
                              page=True)
-    return render(request, f"catalog/card_{system}.html", {
+    return render(request, presenters.presentation(system).card_template, {
         "game": game, "system_name": presenters.system_name(system), "card": card, "data": card.data,
         "names": presenters.names(card.data, card.code), "text": text,  # every field in words (builder/web/cardtext.py)
         "weapons": cardtext.weapon_rows(card.data), "stats": cardtext.stat_rows(card.data),

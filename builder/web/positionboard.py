@@ -13,7 +13,7 @@ from typing import Any
 from django.utils.text import capfirst
 from django.utils.translation import pgettext
 
-from . import gamereport, results
+from . import gamereport, presenters, results
 from .presenters import ui_lang
 from .replays import final_pieces, hagmi_boards, legend, replay_drawing
 
@@ -22,7 +22,7 @@ _t = gamereport._t  # noqa: SLF001  (the report's own formatter: pgettext with n
 
 def is_coop(system: str, position: Mapping[str, Any]) -> bool:
     opponent = position.get("opponent") or {}
-    return system == "hagmi" and isinstance(opponent, Mapping) and opponent.get("kind") == "coop"
+    return isinstance(opponent, Mapping) and opponent.get("kind") in presenters.presentation(system).coop_opponent_kinds
 
 
 def namer(system: str, position: Mapping[str, Any], result: Mapping[str, Any], cards: Mapping[str, Any]
@@ -35,7 +35,7 @@ def namer(system: str, position: Mapping[str, Any], result: Mapping[str, Any], c
 def board(system: str, position: Mapping[str, Any], result: Mapping[str, Any], cards: Mapping[str, Any],
           names: gamereport.Namer) -> dict[str, Any]:
     """{"kind": "cards", "frames"} for HAGMI, {"kind": "table", "drawing", "final", "gates", "legend"} else."""
-    if system == "hagmi":
+    if presenters.presentation(system).board == "cards":
         state_board = result.get("board")
         if not state_board:
             return {"kind": None}
@@ -78,22 +78,25 @@ def _side_notes(system: str, position: Mapping[str, Any], names: gamereport.Name
     """Beside the table, what each side holds off it: Warcaster victory points, arc pool, cyphers in hand (yours by
     name), rack and discard; MWDA the points destroyed."""
     notes = []
+    shown = presenters.presentation(system).side_notes
     for index, side in enumerate(position.get("sides") or []):
         if not isinstance(side, Mapping):
             continue
         lines: list[str] = []
-        if system == "warcaster":
-            hand = side.get("hand") or []
+        if "victory_points" in shown:
             lines.append(pgettext("analysis", "%(vp)s victory points · arc pool %(pool)s")
                          % {"vp": side.get("vp", 0), "pool": side.get("pool", "–")})
+        if "cyphers_in_hand" in shown:
+            hand = side.get("hand") or []
             if index == 0 and hand:
                 lines.append(pgettext("analysis", "Cyphers in hand: %(cards)s")
                              % {"cards": pgettext("analysis action", ", ").join(names.card(code) for code in hand)})
             else:
                 lines.append(pgettext("analysis", "%(n)s cyphers in hand") % {"n": len(hand)})
+        if "rack_and_discard" in shown:
             lines.append(pgettext("analysis", "Rack %(deck)s · discard %(discard)s")
                          % {"deck": len(side.get("deck") or []), "discard": len(side.get("discard") or [])})
-        elif system == "mwda" and side.get("points_destroyed") is not None:
+        if "points_destroyed" in shown and side.get("points_destroyed") is not None:
             lines.append(pgettext("analysis", "%(n)s points destroyed") % {"n": side["points_destroyed"]})
         if lines:
             notes.append({"side": index, "title": _side(names, index), "lines": lines})
@@ -182,7 +185,7 @@ def decision_words(system: str, position: Mapping[str, Any], names: gamereport.N
     else:
         text = pgettext("analysis", "%(who)s to play: %(what)s") % {"who": _side(names, player), "what": words()}
     left = position.get("orders_left")
-    if system == "mwda" and phase == "orders" and isinstance(left, int):
+    if presenters.presentation(system).orders_per_turn and phase == "orders" and isinstance(left, int):
         text += " " + pgettext("analysis", "(%(n)s orders left this turn)") % {"n": left}
     return {"heading": heading, "words": text}
 
@@ -196,9 +199,10 @@ def action_words(system: str, action: Any, names: gamereport.Namer, position: Ma
     if not isinstance(action, list) or not action or not isinstance(action[0], str):
         return pgettext("analysis action", "an action")
     kind, fields = action[0], action[1:]
-    if system == "warcaster" and kind == "ability" and len(fields) == 3:
+    positional = presenters.presentation(system).positional_actions
+    if "ability" in positional and kind == "ability" and len(fields) == 3:
         return capfirst(_w_ability(names, (result or {}).get("abilities") or {}, *fields))
-    if system == "warcaster" and kind == "end":  # END closes the deployment or the charging phase
+    if "end" in positional and kind == "end":  # END closes the deployment or the charging phase
         phase = position.get("phase")
         return str(pgettext("analysis action", "End the charging phase (recall no more arc)") if phase == "recall"
                    else pgettext("analysis action", "Deploy no more units"))

@@ -22,6 +22,8 @@ from builder.listio import example_entry, export_list_json
 from cards.selectors import catalog_for, formats_for, opponents_for, system_get
 from cards.systems import SECTION_LABELS, SYSTEMS
 from rules_engine.core.catalog import Catalog
+from rules_engine.system_entry import Presentation
+from rules_engine.systems import UnknownSystem
 from rules_engine.systems import system as game_system
 
 from . import vocabulary
@@ -252,21 +254,44 @@ def counters(system: str, gauges: list[Mapping[str, Any]], cat: Catalog | None =
     return rows
 
 
+def presentation(system: str) -> Presentation:
+    """What the game shows (rules_engine/<game>/presentation.py): flags, field names, keys of words, templates.
+    An unknown slug reads as a game with the defaults (a page of it 404s before it draws anything)."""
+    try:
+        return game_system(system).presentation
+    except UnknownSystem:
+        return Presentation()
+
+
+def category_word(system: str) -> str:
+    """The name of the field that says what a card is, in the UI language: "Category" (HAGMI) or "Kind"."""
+    return _("Category") if presentation(system).category_field == "category" else _("Kind")
+
+
+_COST_CHART_TITLES = {
+    "cost_curve": lambda: _("Cost curve (main deck)"),
+    "points": lambda: _("Points per unit"),
+    "deployment_cost": lambda: _("Deployment cost (CST) per unit"),
+}
+
+
 def cost_chart(document: Mapping[str, Any], cat: Catalog) -> dict[str, Any]:
     """Chart data for the editor: HAGMI a cost curve of the main deck; MWDA/Warcaster points per unit. Whole numbers
     on the value axis (`integer`): a count of cards or of points is never 0.5."""
     system = document.get("system", "")
     sections = document.get("sections") or {}
-    if system == "hagmi":
+    shows = presentation(system)
+    title = _COST_CHART_TITLES[shows.cost_chart_title]()
+    if shows.cost_chart == "curve":
         curve: Counter[int] = Counter()
-        for section in ("weapons", "tactics"):
+        for section in shows.curve_sections:
             for entry in sections.get(section) or []:
                 card = cat.cards.get(entry.get("card"))
                 cost = card_cost(system, card) if card else None
                 if cost is not None and isinstance(entry.get("qty"), int):
                     curve[cost] += entry["qty"]
         keys = list(range(0, max(curve, default=0) + 1))
-        return {"type": "bar", "title": _("Cost curve (main deck)"), "labels": [str(k) for k in keys], "integer": True,
+        return {"type": "bar", "title": title, "labels": [str(k) for k in keys], "integer": True,
                 "series": [{"label": _("cards"), "data": [curve[k] for k in keys]}]}
     labels, data = [], []
     for entry in (sections.get("army") or []) + (sections.get("force") or []):
@@ -275,7 +300,6 @@ def cost_chart(document: Mapping[str, Any], cat: Catalog) -> dict[str, Any]:
         if cost is not None and isinstance(entry.get("qty"), int):
             labels.append(names(card, entry["card"])["main"])
             data.append(cost * entry["qty"])
-    title = _("Points per unit") if system == "mwda" else _("Deployment cost (CST) per unit")
     return {"type": "bar", "title": title, "labels": labels, "integer": True,
             "series": [{"label": _("points"), "data": data}]}
 
@@ -356,7 +380,7 @@ def opponent_item(opp) -> dict[str, str]:
 
 def goldfish_name(system: str) -> str:
     """The goldfish's one name (docs/glossary.md), on the forms, the results, the replays: what it is for."""
-    if system == "hagmi":
+    if presentation(system).goldfish == "never_plays":
         return pgettext("hagmi opponent", "Target practice: an opponent who never plays a card")
     return _("Target practice: stationary targets")
 

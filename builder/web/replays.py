@@ -25,7 +25,7 @@ from builder.services.positions import MAX_WEB_POSITION_GAMES
 from rules_engine.replay import replay_events
 from rules_engine.simulation import ENGINE_VERSION, SimulationInputError
 
-from . import gamereport, vocabulary
+from . import gamereport, presenters, vocabulary
 from .common import error_page
 from .presenters import opponent_name
 from .simulations import with_shown_list
@@ -54,13 +54,13 @@ def replay(request: HttpRequest, public_id: str, index: int) -> HttpResponse:
     snapshot = run.snapshot or {}
     cards = snapshot.get("cards") or {}
     opponent = snapshot.get("opponent") or {}
-    coop = game["system"] == "hagmi" and opponent.get("kind") == "coop"
+    coop = opponent.get("kind") in presenters.presentation(game["system"]).coop_opponent_kinds
     namer = gamereport.namer_for(game["system"], game, cards, coop=coop)
     turns = gamereport.report(game["system"], game, cards, coop=coop, namer=namer)
     drawing = replay_drawing(game, cards, namer)
     if drawing["table"].get("name"):
         drawing["table"]["name"] = gamereport.table_name(drawing["table"]["name"])
-    boards = hagmi_boards(game, namer, turns) if game["system"] == "hagmi" else []
+    boards = hagmi_boards(game, namer, turns) if presenters.presentation(game["system"]).board == "cards" else []
     return render(request, "replays/replay.html", {
         "run": run, "index": index, "number": index + 1, "game": game, "drawing": drawing, "boards": boards,
         "final": final_pieces(drawing), "gates": drawing["frames"][-1]["gates"] if drawing["frames"] else [],

@@ -18,6 +18,8 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
+from rules_engine.systems import SYSTEMS
+
 from . import presenters
 from . import vocabulary
 
@@ -294,7 +296,7 @@ def result_view(system: str, result: Mapping[str, Any], snapshot: Mapping[str, A
     build = _Builder(system, result, snapshot, prefix)
     build.outcome()
     build.seats()
-    game = getattr(build, system, None) if system in ("hagmi", "mwda", "warcaster") else None
+    game = getattr(build, system, None) if system in SYSTEMS else None  # the game's own stats (_Builder.<slug>)
     if game is not None:
         game()
     build.ended_by()

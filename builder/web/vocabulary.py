@@ -16,6 +16,7 @@ from typing import Any
 from django.utils.translation import get_language, pgettext_lazy
 
 from rules_engine.core import outcome
+from rules_engine.systems import SYSTEMS
 
 # (system, field) -> value -> label. "*" as the system: the same words for every system.
 LABELS: Mapping[tuple[str, str], Mapping[str, Any]] = {
@@ -425,10 +426,17 @@ def label(system: str, field: str, value: Any) -> str:
         declared = package_faction(system, value)
         if declared:
             return declared
-    if system == "hagmi" and field == "targets" and isinstance(value, str) and value.startswith("multi-"):
-        count = value.removeprefix("multi-")
+    prefix = _counted_prefix(system, field)
+    if prefix and isinstance(value, str) and value.startswith(prefix):
+        count = value.removeprefix(prefix)
         return str(pgettext_lazy("hagmi targets", "Up to %(count)s targets")) % {"count": count}
     return humanise(value)
+
+
+def _counted_prefix(system: str, field: str) -> str:
+    """The prefix of a card field's counted values in the game's presentation ("multi-" of HAGMI's targets), or ""."""
+    entry = SYSTEMS.get(system) if isinstance(system, str) else None
+    return entry.presentation.counted_values.get(field, "") if entry is not None else ""
 
 
 def package_faction(system: str, slug: str) -> str:

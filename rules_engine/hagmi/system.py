@@ -9,6 +9,7 @@ from rules_engine.core.messages import Label
 from rules_engine.hagmi.cards import parse_card
 from rules_engine.hagmi.construction import OPPONENT_CATEGORIES, RULESET, SECRET, home_section
 from rules_engine.hagmi.odds import OddsError, draw_odds, sample_hand
+from rules_engine.hagmi.presentation import PRESENTATION
 from rules_engine.system_entry import SystemEntry
 
 
@@ -55,4 +56,5 @@ SYSTEM = SystemEntry(
         game_seconds=0.002, typical_items=57, typical_list_size=50,
         policy_factors={"greedy": 1.0, "random": 0.8, "search": 110.0},
     ),
+    presentation=PRESENTATION,
 )

@@ -7,6 +7,7 @@ from typing import Any
 from rules_engine.bounds import PlayBounds
 from rules_engine.core.messages import Label
 from rules_engine.mwda.construction import ARMY, RULESET
+from rules_engine.mwda.presentation import PRESENTATION
 from rules_engine.mwda.units import unit_spec
 from rules_engine.system_entry import SystemEntry
 
@@ -36,4 +37,6 @@ SYSTEM = SystemEntry(
         game_seconds=0.0015, typical_items=28, typical_list_size=10,
         policy_factors={"greedy": 1.0, "random": 1.9, "defensive": 1.0, "search": 60.0},
     ),
+    table_module="rules_engine.mwda.table",
+    presentation=PRESENTATION,
 )

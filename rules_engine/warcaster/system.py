@@ -10,6 +10,7 @@ from rules_engine.system_entry import SystemEntry
 from rules_engine.warcaster.construction import CYPHER, FORCE, FORCE_KINDS, RACK, RULESET
 from rules_engine.warcaster.models import check_card
 from rules_engine.warcaster.odds import can_be_targeted, typical_target, weapon_odds
+from rules_engine.warcaster.presentation import PRESENTATION
 
 
 def default_section(card: Mapping[str, Any]) -> str:
@@ -49,4 +50,7 @@ SYSTEM = SystemEntry(
         game_seconds=0.004, typical_items=90, typical_list_size=20,
         policy_factors={"greedy": 1.0, "random": 0.7, "search": 90.0},
     ),
+    roster_formats=("battlescribe",),  # rosters against the community's BattleScribe data
+    table_module="rules_engine.warcaster.table",
+    presentation=PRESENTATION,
 )

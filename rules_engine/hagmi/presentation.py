@@ -1,0 +1,21 @@
+"""What HAGMI! shows on the site (rules_engine.system_entry.Presentation): plain data, no Django."""
+from __future__ import annotations
+
+from rules_engine.system_entry import Presentation
+
+PRESENTATION = Presentation(
+    category_field="category",  # 兵器 / 作戦 / ダメージ / 機獣 … (docs/rules.md H1)
+    filter_fields=("frame",),  # a card's frame (H3: the frame gives the decks)
+    coop_opponent_kinds=("coop",),  # two players against the 機獣 side
+    cost_chart="curve", curve_sections=("weapons", "tactics"), cost_chart_title="cost_curve",  # the main deck
+    goldfish="never_plays",
+    worded_fields=("frame", "targets"),
+    field_values={"targets": ("single", "all", "multi-2", "multi-3", "multi-4")},  # a skill's targets
+    field_widgets={"firepower": "firepower"},
+    counted_values={"targets": "multi-"},  # "multi-3": up to 3 targets  # firepower × attacks (H10)
+    board="cards",  # frames and cards, no table
+    has_rounds=False,
+    report_merges=("draw_runs", "damage_destroys_unit"),  # turns alternate, no rounds
+    card_template="games/hagmi/card.html",
+    card_body_template="games/hagmi/_card_body.html",
+)

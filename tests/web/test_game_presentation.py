@@ -1,0 +1,47 @@
+"""The pages say what each game shows by the game's own presentation (rules_engine/<game>/presentation.py), not by
+comparing its slug: the words stay the same for each game, and a game that does not declare a thing shows none of it."""
+from __future__ import annotations
+
+from django.utils import translation
+
+from builder.web import gamereport, positionboard, vocabulary
+
+
+def _names(system: str) -> gamereport.Namer:
+    return gamereport.namer_for(system, {"events": []}, {})
+
+
+def test_hagmi_counted_targets_read_as_up_to_n_and_another_game_has_no_such_values():
+    with translation.override("en"):
+        assert vocabulary.label("hagmi", "targets", "multi-3") == "Up to 3 targets"
+        assert "Up to" not in vocabulary.label("mwda", "targets", "multi-3")
+
+
+def test_a_position_side_notes_are_the_games_own_warcaster_resources_and_mwda_points():
+    position = {"sides": [{"vp": 2, "pool": 3, "hand": [], "deck": [1, 2], "discard": [3], "points_destroyed": 40}]}
+    with translation.override("en"):
+        warcaster = positionboard._side_notes("warcaster", position, _names("warcaster"))  # noqa: SLF001
+        mwda = positionboard._side_notes("mwda", position, _names("mwda"))  # noqa: SLF001
+        hagmi = positionboard._side_notes("hagmi", position, _names("hagmi"))  # noqa: SLF001
+    assert warcaster[0]["lines"] == ["2 victory points · arc pool 3", "0 cyphers in hand", "Rack 2 · discard 1"]
+    assert mwda[0]["lines"] == ["40 points destroyed"]
+    assert hagmi == []
+
+
+def test_mwda_says_the_orders_left_in_the_orders_phase_and_no_other_game_does():
+    position = {"turn": 2, "round": 1, "player": 0, "phase": "orders", "orders_left": 2}
+    with translation.override("en"):
+        mwda = positionboard.decision_words("mwda", position)["words"]
+        warcaster = positionboard.decision_words("warcaster", position)["words"]
+    assert mwda.endswith("(2 orders left this turn)")
+    assert "orders left" not in warcaster
+
+
+def test_warcaster_end_says_what_it_closes_by_the_phase():
+    with translation.override("en"):
+        names = _names("warcaster")
+        assert positionboard.action_words("warcaster", ["end"], names, {"phase": "recall"}) == \
+            "End the charging phase (recall no more arc)"
+        assert positionboard.action_words("warcaster", ["end"], names, {"phase": "deploy"}) == "Deploy no more units"
+        assert positionboard.action_words("mwda", ["end"], _names("mwda"), {"phase": "recall"}) != \
+            "End the charging phase (recall no more arc)"
