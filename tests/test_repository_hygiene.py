@@ -44,7 +44,7 @@ def project_text_files() -> list[Path]:
 
 
 def external(match: str, line: str) -> bool:
-    """An external project's issue, named beside its address: `celery issue 4161 (https://…/issues/4161)`."""
+    """An external project's report named beside its address (its number, then a link to its tracker)."""
     number = re.search(r"\d+", match)
     return bool(number) and any(re.search(rf"/(?:issues|pull)/{number.group()}\b", url) for url in URL.findall(line))
 
