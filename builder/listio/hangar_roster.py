@@ -17,8 +17,6 @@ Pure Python (no Django).
 """
 from __future__ import annotations
 
-import hashlib
-import json
 from typing import Any, Callable, Mapping
 from xml.etree import ElementTree as ET
 from xml.etree.ElementTree import Element
@@ -29,7 +27,7 @@ from rules_engine.systems import SYSTEMS
 
 from .errors import ListFormatError, ListIssue, RosterExportError
 from .jsonio import normalised_document, parse_list_json
-from .rosterxml import kids, zip_roster
+from .rosterxml import RosterIds, kids, zip_roster
 
 ROSTER_NS = bx.ROSTER_NS
 
@@ -55,13 +53,7 @@ class HangarRosterWriter:
     def __init__(self, doc: Mapping[str, Any], catalog: Catalog, package: Mapping[str, Any]):
         self.doc, self.catalog, self.package = doc, catalog, package
         self.system = str(doc["system"])
-        self.seed = hashlib.sha256(json.dumps(doc, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
-        self.serial = 0
-
-    def _id(self) -> str:
-        self.serial += 1
-        digest = hashlib.sha256(f"{self.seed}:{self.serial}".encode()).hexdigest()
-        return "-".join(digest[i:i + 4] for i in range(0, 16, 4))
+        self._id = RosterIds(doc)
 
     def _q(self, tag: str) -> str:
         return f"{{{ROSTER_NS}}}{tag}"

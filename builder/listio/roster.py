@@ -27,8 +27,6 @@ Pure Python (no Django): the reader takes `catalog_for(system) -> Catalog | None
 """
 from __future__ import annotations
 
-import hashlib
-import json
 from functools import lru_cache
 from pathlib import PurePath
 from typing import Any, Callable, Mapping
@@ -45,7 +43,7 @@ from rules_engine.systems import SYSTEMS
 from .errors import ListFormatError, ListIssue, RosterExportError
 from .hangar_roster import hangar_game, read_hangar_roster  # data Hangar exported, of any game
 from .jsonio import normalised_document, parse_list_json
-from .rosterxml import kids, local_name, zip_roster
+from .rosterxml import RosterIds, kids, local_name, zip_roster
 
 ROSTER_NS = "http://www.battlescribe.net/schema/rosterSchema"
 ROSTER_SUFFIXES = (".ros", ".rosz")
@@ -322,14 +320,7 @@ def export_roster(doc: Mapping[str, Any], catalog: Catalog, *, zipped: bool = Fa
 class _RosterWriter:
     def __init__(self, doc: Mapping[str, Any], catalog: Catalog):
         self.doc, self.catalog = doc, catalog
-        self.seed = hashlib.sha256(json.dumps(doc, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
-        self.serial = 0
-
-    def _id(self) -> str:
-        """A BattleScribe-style id (four groups of hex digits), the same for the same list."""
-        self.serial += 1
-        digest = hashlib.sha256(f"{self.seed}:{self.serial}".encode()).hexdigest()
-        return "-".join(digest[i:i + 4] for i in range(0, 16, 4))
+        self._id = RosterIds(doc)  # the same list, the same ids
 
     def _problems(self) -> tuple[str, Mapping[str, Any]]:
         """The game system's id and the format facts of the force; raises RosterExportError naming every card that
