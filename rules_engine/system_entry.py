@@ -62,6 +62,9 @@ class Presentation:
     worded_fields: tuple[str, ...] = ()
     field_values: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     field_widgets: Mapping[str, str] = field(default_factory=dict)
+    # The words for the values of the game's card fields and policies (its rules_engine/<game>/vocabulary.py):
+    # field -> value -> word, translated when shown (rules_engine/core/words.py); builder/web/vocabulary.py reads them.
+    words: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     # The game's own templates: a card's page and the body of a card as the catalogue and the editor draw it.
     card_template: str = ""
     card_body_template: str = ""

@@ -243,7 +243,7 @@ class _Builder:
 
     def label(self, key: str) -> str:
         """A field in words; a Warcaster stat (and a weapon's RNG and POW) as the card's stat line calls it."""
-        if key in vocabulary.LABELS.get((self.system, "stat"), {}):
+        if key in vocabulary.words(self.system, "stat"):
             return vocabulary.label(self.system, "stat", key)
         return vocabulary.card_field(key)
 
@@ -252,7 +252,7 @@ class _Builder:
         shows = presentation(self.system)
         if key not in shows.worded_fields:
             return []
-        known = list(vocabulary.LABELS.get((self.system, key), {}))
+        known = list(vocabulary.words(self.system, key))
         if key == "faction":
             from cards.selectors import declared_factions
 
@@ -323,7 +323,7 @@ class _Builder:
                         options=self.options(key, items["enum"]))
         if items.get("type") == "string":
             if self.words_for(key) == "type":  # HAGMI types: the known ones as checkboxes, any other typed
-                known = list(vocabulary.LABELS[("hagmi", "type")])
+                known = list(vocabulary.words("hagmi", "type"))
                 chosen = [item for item in values if item in known]
                 others = [item for item in values if item not in known]
                 return Node(path, key, label, "choices", value=chosen, required=required,
@@ -507,7 +507,7 @@ class _Reader:
             return kept or None
         if items.get("type") == "string":
             if VALUE_WORDS.get((self.system, key)) == "type":
-                known = list(vocabulary.LABELS[("hagmi", "type")])
+                known = list(vocabulary.words("hagmi", "type"))
                 ticked = [value for value in known if value in _values(self.form, path)]
                 before = [value for value in originals if value in ticked]  # the card's order, then new ones
                 chosen = [*before, *[value for value in ticked if value not in before]]

@@ -26,11 +26,11 @@ Names = Callable[[str], str]  # card code -> its name in the UI language
 # --- HAGMI -----------------------------------------------------------------------------------------------------
 
 # The words of a skill (trigger, target, duration, deck, source) are vocabularies (builder/web/vocabulary.py).
-HAGMI_TRIGGERS = vocabulary.LABELS[("hagmi", "trigger")]
-HAGMI_TARGETS = vocabulary.LABELS[("hagmi", "target")]
-HAGMI_DURATIONS = vocabulary.LABELS[("hagmi", "duration")]
-HAGMI_DECKS = vocabulary.LABELS[("hagmi", "deck")]
-HAGMI_SOURCES = vocabulary.LABELS[("hagmi", "source")]
+HAGMI_TRIGGERS = vocabulary.words("hagmi", "trigger")
+HAGMI_TARGETS = vocabulary.words("hagmi", "target")
+HAGMI_DURATIONS = vocabulary.words("hagmi", "duration")
+HAGMI_DECKS = vocabulary.words("hagmi", "deck")
+HAGMI_SOURCES = vocabulary.words("hagmi", "source")
 
 
 def _gap() -> str:
@@ -75,7 +75,7 @@ def _either(values: Any, table: Mapping[str, Any]) -> str:
 
 def _type(value: Any) -> str:
     """A unit type in words: "重装" / "Heavy" (a type the table does not know is shown as the package wrote it)."""
-    known = vocabulary.LABELS[("hagmi", "type")].get(value) if isinstance(value, str) else None
+    known = vocabulary.words("hagmi", "type").get(value) if isinstance(value, str) else None
     return str(known) if known is not None else str(value)
 
 
@@ -338,9 +338,9 @@ def _mwda(data: Mapping[str, Any], card_name: Names, page: bool = False) -> dict
 
 # --- Warcaster -------------------------------------------------------------------------------------------------
 
-WARCASTER_TARGETS = vocabulary.LABELS[("warcaster", "target")]
-WARCASTER_TRIGGERS = vocabulary.LABELS[("warcaster", "trigger")]
-WARCASTER_DURATIONS = vocabulary.LABELS[("warcaster", "duration")]
+WARCASTER_TARGETS = vocabulary.words("warcaster", "target")
+WARCASTER_TRIGGERS = vocabulary.words("warcaster", "trigger")
+WARCASTER_DURATIONS = vocabulary.words("warcaster", "duration")
 QUALITY_TEXT = {
     "strafe": pgettext_lazy("warcaster quality text", "one extra attack per strike of a power die on enemies within "
                                                       "2″ of the target"),

@@ -18,255 +18,9 @@ from django.utils.translation import get_language, pgettext_lazy
 from rules_engine.core import outcome
 from rules_engine.systems import SYSTEMS
 
-# (system, field) -> value -> label. "*" as the system: the same words for every system.
+# The words every game shares: ("*", field) -> value -> label. A game's own words (its card fields' values, its
+# policies) are in its package (rules_engine/<game>/vocabulary.py), read through its presentation: `words()`.
 LABELS: Mapping[tuple[str, str], Mapping[str, Any]] = {
-    # --- HAGMI -----------------------------------------------------------------------------------------------
-    ("hagmi", "category"): {
-        "unit": pgettext_lazy("hagmi category", "Unit"),
-        "armament": pgettext_lazy("hagmi category", "Armament"),
-        "tactic": pgettext_lazy("hagmi category", "Tactic"),
-        "damage": pgettext_lazy("hagmi category", "Damage"),
-        "design": pgettext_lazy("hagmi category", "Design unit"),
-        "beast": pgettext_lazy("hagmi category", "Beast"),
-        "mothership": pgettext_lazy("hagmi category", "Mothership"),
-    },
-    ("hagmi", "subtype"): {
-        "order": pgettext_lazy("hagmi subtype", "Order (one-shot)"),
-        "facility": pgettext_lazy("hagmi subtype", "Facility (stays)"),
-    },
-    ("hagmi", "frame"): {
-        "black": pgettext_lazy("hagmi frame", "Black"),
-        "blue": pgettext_lazy("hagmi frame", "Blue"),
-        "red": pgettext_lazy("hagmi frame", "Red"),
-        "white": pgettext_lazy("hagmi frame", "White"),
-        "gold": pgettext_lazy("hagmi frame", "Gold"),
-        "silver": pgettext_lazy("hagmi frame", "Silver"),
-    },
-    ("hagmi", "targets"): {
-        "single": pgettext_lazy("hagmi targets", "Single target"),
-        "all": pgettext_lazy("hagmi targets", "All (the opponent and everything they control)"),
-    },
-    ("hagmi", "type"): {  # a unit's types (タイプ): the package writes them in Japanese, the words are the values
-        "強襲": pgettext_lazy("hagmi type", "Assault"),
-        "近接": pgettext_lazy("hagmi type", "Close combat"),
-        "狙撃": pgettext_lazy("hagmi type", "Sniper"),
-        "砲撃": pgettext_lazy("hagmi type", "Artillery"),
-        "重装": pgettext_lazy("hagmi type", "Heavy"),
-        "防衛": pgettext_lazy("hagmi type", "Defender"),
-        "飛行": pgettext_lazy("hagmi type", "Flying"),
-        "機動": pgettext_lazy("hagmi type", "Mobile"),
-        "支援": pgettext_lazy("hagmi type", "Support"),
-        "電子": pgettext_lazy("hagmi type", "Electronic"),
-        "改装": pgettext_lazy("hagmi type", "Refit"),
-    },
-    # the words of a HAGMI skill (docs/data-packages.md §3.3); builder/web/cardtext.py writes each skill as a sentence
-    ("hagmi", "trigger"): {
-        "on_enter": pgettext_lazy("hagmi trigger", "When this enters the battlefield"),
-        "on_destroyed": pgettext_lazy("hagmi trigger", "When destroyed"),
-        "on_attack": pgettext_lazy("hagmi trigger", "On attack"),
-        "on_defend": pgettext_lazy("hagmi trigger", "On defence (counter or intercept)"),
-        "emergency": pgettext_lazy("hagmi trigger", "Emergency"),
-        "counter": pgettext_lazy("hagmi trigger", "Damage counter (when turned up by damage)"),
-        "static": pgettext_lazy("hagmi trigger", "Static"),
-        "hidden_mechanism": pgettext_lazy("hagmi trigger", "Hidden mechanism (once per turn)"),
-        "main": pgettext_lazy("hagmi trigger", "Activate (your main phase)"),
-        "on_play": pgettext_lazy("hagmi trigger", "When played"),
-        "on_turn_start": pgettext_lazy("hagmi trigger", "At the start of your turn"),
-        "on_turn_end": pgettext_lazy("hagmi trigger", "At the end of your turn"),
-    },
-    ("hagmi", "target"): {
-        "self": pgettext_lazy("hagmi target", "this unit"),
-        "you": pgettext_lazy("hagmi target", "you"),
-        "opponent": pgettext_lazy("hagmi target", "the opponent"),
-        "all_opponents": pgettext_lazy("hagmi target", "every opponent"),
-        "target": pgettext_lazy("hagmi target", "the target"),
-        "attacker": pgettext_lazy("hagmi target", "the attacking unit"),
-        "enemy_unit": pgettext_lazy("hagmi target", "an enemy unit"),
-        "all_enemy_units": pgettext_lazy("hagmi target", "every enemy unit"),
-        "friendly_unit": pgettext_lazy("hagmi target", "a friendly unit"),
-        "all_friendly_units": pgettext_lazy("hagmi target", "every friendly unit"),
-        "equipped_unit": pgettext_lazy("hagmi target", "the equipped unit"),
-        "all_units": pgettext_lazy("hagmi target", "every unit"),
-    },
-    ("hagmi", "duration"): {
-        "attack": pgettext_lazy("hagmi duration", "for this attack"),
-        "battle": pgettext_lazy("hagmi duration", "for this battle"),
-        "turn": pgettext_lazy("hagmi duration", "until the end of the turn"),
-        "permanent": pgettext_lazy("hagmi duration", "permanently (a modification)"),
-    },
-    ("hagmi", "deck"): {
-        "weapons": pgettext_lazy("hagmi deck", "the Weapons deck"),
-        "tactics": pgettext_lazy("hagmi deck", "the Tactics deck"),
-        "choice": pgettext_lazy("hagmi deck", "the Weapons or Tactics deck (your choice)"),
-    },
-    ("hagmi", "source"): {
-        "weapons_deck": pgettext_lazy("hagmi source", "the top of the Weapons deck"),
-        "tactics_deck": pgettext_lazy("hagmi source", "the top of the Tactics deck"),
-        "hand": pgettext_lazy("hagmi source", "your hand"),
-        "discard": pgettext_lazy("hagmi source", "your discard pile"),
-        "secret": pgettext_lazy("hagmi source", "Secret"),
-        "beast_deck": pgettext_lazy("hagmi source", "the beast deck"),
-        "battlefield": pgettext_lazy("hagmi source", "the battlefield"),
-    },
-    ("hagmi", "terrain"): {
-        "land": pgettext_lazy("hagmi terrain", "Land"),
-        "sea": pgettext_lazy("hagmi terrain", "Sea"),
-        "air": pgettext_lazy("hagmi terrain", "Air"),
-        "space": pgettext_lazy("hagmi terrain", "Space"),
-    },
-    # --- MechWarrior: Dark Age -------------------------------------------------------------------------------
-    ("mwda", "kind"): {
-        "mech": pgettext_lazy("mwda kind", "Mech"),
-        "vehicle": pgettext_lazy("mwda kind", "Vehicle"),
-        "infantry": pgettext_lazy("mwda kind", "Infantry"),
-    },
-    ("mwda", "faction"): {
-        "republic": pgettext_lazy("mwda faction", "Republic of the Sphere"),
-        "steel-wolves": pgettext_lazy("mwda faction", "Steel Wolves"),
-        "spirit-cats": pgettext_lazy("mwda faction", "Spirit Cats"),
-        "highlanders": pgettext_lazy("mwda faction", "Highlanders"),
-        "bannson": pgettext_lazy("mwda faction", "Bannson's Raiders"),
-        "mercenary": pgettext_lazy("mwda faction", "Mercenary"),
-    },
-    ("mwda", "rank"): {
-        "green": pgettext_lazy("mwda rank", "Green"),
-        "veteran": pgettext_lazy("mwda rank", "Veteran"),
-        "elite": pgettext_lazy("mwda rank", "Elite"),
-        "unique": pgettext_lazy("mwda rank", "Unique"),
-    },
-    ("mwda", "damage_type"): {
-        "ballistic": pgettext_lazy("mwda damage type", "Ballistic"),
-        "energy": pgettext_lazy("mwda damage type", "Energy (1 damage to infantry)"),
-    },
-    ("mwda", "base"): {
-        "standard": pgettext_lazy("mwda base", "Standard base (1.25″ round)"),
-        "large": pgettext_lazy("mwda base", "Large base"),
-    },
-    ("mwda", "ability"): {
-        "jump": pgettext_lazy("mwda ability", "Jump"),
-        "capture": pgettext_lazy("mwda ability", "Capture"),
-        "ecm": pgettext_lazy("mwda ability", "ECM"),
-        "stealth": pgettext_lazy("mwda ability", "Stealth"),
-        "flight": pgettext_lazy("mwda ability", "Flight"),
-        "hover": pgettext_lazy("mwda ability", "Hover"),
-        "indirect_fire": pgettext_lazy("mwda ability", "Indirect fire"),
-        "transport": pgettext_lazy("mwda ability", "Transport"),
-        "repair": pgettext_lazy("mwda ability", "Repair"),
-    },
-    # --- Warcaster -------------------------------------------------------------------------------------------
-    ("warcaster", "kind"): {
-        "hero": pgettext_lazy("warcaster kind", "Hero"),
-        "hero_attachment": pgettext_lazy("warcaster kind", "Hero attachment"),
-        "squad_attachment": pgettext_lazy("warcaster kind", "Squad attachment"),
-        "squad": pgettext_lazy("warcaster kind", "Squad"),
-        "solo": pgettext_lazy("warcaster kind", "Solo"),
-        "warjack": pgettext_lazy("warcaster kind", "Warjack"),
-        "vehicle": pgettext_lazy("warcaster kind", "Vehicle"),
-        "mantlet": pgettext_lazy("warcaster kind", "Mantlet"),
-        "cortex": pgettext_lazy("warcaster kind", "Cortex"),
-        "weapon": pgettext_lazy("warcaster kind", "Warjack weapon"),
-        "cypher": pgettext_lazy("warcaster kind", "Cypher"),
-    },
-    ("warcaster", "faction"): {
-        "iron-star-alliance": pgettext_lazy("warcaster faction", "Iron Star Alliance"),
-        "marcher-worlds": pgettext_lazy("warcaster faction", "Marcher Worlds"),
-        "aeternus-continuum": pgettext_lazy("warcaster faction", "Aeternus Continuum"),
-        "empyreans": pgettext_lazy("warcaster faction", "Empyreans"),
-        "mercenary": pgettext_lazy("warcaster faction", "Mercenary"),
-        "universal": pgettext_lazy("warcaster faction", "Universal (any faction)"),
-    },
-    ("warcaster", "suit"): {
-        "fury": pgettext_lazy("warcaster suit", "Fury"),
-        "geometric": pgettext_lazy("warcaster suit", "Geometric"),
-        "harmonic": pgettext_lazy("warcaster suit", "Harmonic"),
-        "overdrive": pgettext_lazy("warcaster suit", "Overdrive"),
-    },
-    ("warcaster", "cypher_type"): {
-        "attack": pgettext_lazy("warcaster cypher type", "Attack"),
-        "effect": pgettext_lazy("warcaster cypher type", "Effect"),
-        "geometric": pgettext_lazy("warcaster cypher type", "Geometric"),
-        "pulse": pgettext_lazy("warcaster cypher type", "Pulse"),
-    },
-    ("warcaster", "weapon_type"): {
-        "ranged": pgettext_lazy("warcaster weapon type", "Ranged"),
-        "melee": pgettext_lazy("warcaster weapon type", "Melee"),
-    },
-    ("warcaster", "quality"): {
-        "strafe": pgettext_lazy("warcaster quality", "Strafe"),
-        "blast": pgettext_lazy("warcaster quality", "Blast"),
-        "spray": pgettext_lazy("warcaster quality", "Spray"),
-        "armor_piercing": pgettext_lazy("warcaster quality", "Armor-Piercing"),
-        "fire": pgettext_lazy("warcaster quality", "Fire"),
-        "corrosion": pgettext_lazy("warcaster quality", "Corrosion"),
-        "lockdown": pgettext_lazy("warcaster quality", "Lockdown"),
-        "system_failure": pgettext_lazy("warcaster quality", "System Failure"),
-    },
-    ("warcaster", "effect"): {  # continuous effects (W15)
-        "fire": pgettext_lazy("warcaster effect", "Fire"),
-        "corrosion": pgettext_lazy("warcaster effect", "Corrosion"),
-        "lockdown": pgettext_lazy("warcaster effect", "Lockdown"),
-        "system_failure": pgettext_lazy("warcaster effect", "System Failure"),
-        "tune_up": pgettext_lazy("warcaster effect", "Tune Up"),
-    },
-    ("warcaster", "stat"): {
-        "spd": pgettext_lazy("warcaster stat", "SPD"),
-        "mat": pgettext_lazy("warcaster stat", "MAT"),
-        "rat": pgettext_lazy("warcaster stat", "RAT"),
-        "def": pgettext_lazy("warcaster stat", "DEF"),
-        "arm": pgettext_lazy("warcaster stat", "ARM"),
-        "foc": pgettext_lazy("warcaster stat", "FOC"),
-        "health": pgettext_lazy("warcaster stat", "Health"),
-        "num": pgettext_lazy("warcaster stat", "Models"),
-        "str": pgettext_lazy("warcaster stat", "STR"),
-        "rng": pgettext_lazy("warcaster stat", "RNG"),  # a weapon's range and power
-        "pow": pgettext_lazy("warcaster stat", "POW"),
-    },
-    # the words of a Warcaster effect or ability; builder/web/cardtext.py writes each one as a sentence
-    ("warcaster", "target"): {
-        "self": pgettext_lazy("warcaster target", "this model"),
-        "friendly_model": pgettext_lazy("warcaster target", "a friendly model"),
-        "friendly_unit": pgettext_lazy("warcaster target", "a friendly unit"),
-        "friendly_warjack": pgettext_lazy("warcaster target", "a friendly warjack"),
-        "enemy_model": pgettext_lazy("warcaster target", "an enemy model"),
-        "enemy_unit": pgettext_lazy("warcaster target", "an enemy unit"),
-        "enemy_warjack": pgettext_lazy("warcaster target", "an enemy warjack"),
-        "any_model": pgettext_lazy("warcaster target", "any model"),
-        "all_friendly": pgettext_lazy("warcaster target", "every friendly model"),
-        "all_enemy": pgettext_lazy("warcaster target", "every enemy model"),
-        "all_models": pgettext_lazy("warcaster target", "every model"),
-    },
-    ("warcaster", "trigger"): {
-        "static": pgettext_lazy("warcaster trigger", "Always"),
-        "action": pgettext_lazy("warcaster trigger", "Action"),
-        "on_activate": pgettext_lazy("warcaster trigger", "When it activates"),
-        "on_hit": pgettext_lazy("warcaster trigger", "After it hits"),
-        "on_destroyed": pgettext_lazy("warcaster trigger", "When destroyed"),
-        "on_deploy": pgettext_lazy("warcaster trigger", "When deployed"),
-    },
-    ("warcaster", "duration"): {
-        "turn": pgettext_lazy("warcaster duration", "this turn"),
-        "round": pgettext_lazy("warcaster duration", "this pulse round"),
-        "static": pgettext_lazy("warcaster duration", "always"),
-    },
-    # --- how a side plays (the simulation's policy; rules_engine/<game>/policies.py) ---------------------------
-    ("hagmi", "policy"): {
-        "greedy": pgettext_lazy("hagmi policy", "Greedy (plays the strongest card it can)"),
-        "search": pgettext_lazy("policy", "Search (plays out each option on sampled hands and decks)"),
-        "random": pgettext_lazy("policy", "Random legal moves"),
-    },
-    ("mwda", "policy"): {
-        "greedy": pgettext_lazy("mwda policy", "Aggressive (focus fire, keeps out of the enemy's reach first; steps in "
-                                               "when level or behind late in the battle)"),
-        "defensive": pgettext_lazy("mwda policy", "Defensive (shoots from range, never charges, falls back)"),
-        "search": pgettext_lazy("mwda policy", "Search (plays out each option with fresh dice)"),
-        "random": pgettext_lazy("policy", "Random legal moves"),
-    },
-    ("warcaster", "policy"): {
-        "greedy": pgettext_lazy("warcaster policy", "Greedy (best attack and cypher each activation)"),
-        "search": pgettext_lazy("policy", "Search (plays out each option on sampled hands and decks)"),
-        "random": pgettext_lazy("policy", "Random legal moves"),
-    },
-    # --- every system --------------------------------------------------------------------------------------
     ("*", "visibility"): {  # builder.models.Visibility
         "private": pgettext_lazy("visibility", "Private"),
         "unlisted": pgettext_lazy("visibility", "Unlisted"),
@@ -294,47 +48,6 @@ LABELS: Mapping[tuple[str, str], Mapping[str, Any]] = {
         outcome.ROUNDS: pgettext_lazy("end reason", "After the last round, on points"),
         outcome.ANNIHILATION: pgettext_lazy("end reason", "A side was wiped off the table"),
         outcome.STEP_LIMIT: pgettext_lazy("end reason", "Step limit of the simulator (a draw)"),
-    },
-    # the kinds of a HAGMI skill and of a Warcaster effect or ability (the card editor's selects)
-    ("hagmi", "skill_kind"): {
-        "deal_damage": pgettext_lazy("hagmi skill kind", "Deal damage"),
-        "draw": pgettext_lazy("hagmi skill kind", "Draw cards"),
-        "charge": pgettext_lazy("hagmi skill kind", "Charge fuel"),
-        "reduce_damage": pgettext_lazy("hagmi skill kind", "Reduce damage"),
-        "nullify_damage": pgettext_lazy("hagmi skill kind", "Nullify damage"),
-        "no_damage": pgettext_lazy("hagmi skill kind", "Takes no damage"),
-        "barrier": pgettext_lazy("hagmi skill kind", "Barrier"),
-        "firepower_mod": pgettext_lazy("hagmi skill kind", "Firepower modification"),
-        "armor_mod": pgettext_lazy("hagmi skill kind", "Armor modification"),
-        "first_strike": pgettext_lazy("hagmi skill kind", "First strike"),
-        "pierce": pgettext_lazy("hagmi skill kind", "Pierce"),
-        "unreducible": pgettext_lazy("hagmi skill kind", "Unreducible damage"),
-        "defend": pgettext_lazy("hagmi skill kind", "Defend"),
-        "end_battle_phase": pgettext_lazy("hagmi skill kind", "End the battle phase"),
-        "dismantle": pgettext_lazy("hagmi skill kind", "Dismantle"),
-        "refit": pgettext_lazy("hagmi skill kind", "Refit"),
-        "refuel": pgettext_lazy("hagmi skill kind", "Refuel"),
-        "destroy": pgettext_lazy("hagmi skill kind", "Destroy"),
-        "down": pgettext_lazy("hagmi skill kind", "Down"),
-        "return_to_hand": pgettext_lazy("hagmi skill kind", "Return to hand"),
-        "search_secret": pgettext_lazy("hagmi skill kind", "Search for a Secret"),
-        "summon_beast": pgettext_lazy("hagmi skill kind", "Summon a beast"),
-        "produce": pgettext_lazy("hagmi skill kind", "Produce"),
-    },
-    ("warcaster", "effect_kind"): {
-        "attack": pgettext_lazy("warcaster effect kind", "Attack"),
-        "damage": pgettext_lazy("warcaster effect kind", "Damage"),
-        "apply_effect": pgettext_lazy("warcaster effect kind", "Apply a continuous effect"),
-        "remove_effect": pgettext_lazy("warcaster effect kind", "Remove a continuous effect"),
-        "heal": pgettext_lazy("warcaster effect kind", "Heal"),
-        "move": pgettext_lazy("warcaster effect kind", "Move"),
-        "arc": pgettext_lazy("warcaster effect kind", "Arc"),
-        "draw": pgettext_lazy("warcaster effect kind", "Draw cyphers"),
-        "shield": pgettext_lazy("warcaster effect kind", "Shield"),
-        "stat_mod": pgettext_lazy("warcaster effect kind", "Stat modification"),
-        "immunity": pgettext_lazy("warcaster effect kind", "Immunity"),
-        "flight": pgettext_lazy("warcaster effect kind", "Flight"),
-        "arc_node": pgettext_lazy("warcaster effect kind", "Arc node"),
     },
 }
 
@@ -401,12 +114,31 @@ CARD_FIELDS: Mapping[str, Any] = {
 
 def card_field(field: str) -> str:
     """A card field in words ("fuel_cost" -> "Fuel cost" / 燃料コスト); a Warcaster stat by its abbreviation."""
-    known = CARD_FIELDS.get(field) or LABELS[("warcaster", "stat")].get(field)
+    known = CARD_FIELDS.get(field) or next(
+        (entry.presentation.words["stat"][field] for entry in SYSTEMS.values()
+         if field in entry.presentation.words.get("stat", {})), None)
     return str(known) if known is not None else humanise(field)
 
 
-# What the picker's "category" filter is called in each system (the same column: HAGMI category, MWDA/Warcaster kind).
-CATEGORY_FIELD = {"hagmi": "category", "mwda": "kind", "warcaster": "kind"}
+def words(system: str, field: str) -> Mapping[str, Any]:
+    """value -> word for one field: the game's own (rules_engine/<game>/vocabulary.py, through its presentation),
+    else the words every game shares (LABELS), else none."""
+    entry = SYSTEMS.get(system) if isinstance(system, str) else None
+    own = entry.presentation.words.get(field) if entry is not None else None
+    return own or LABELS.get(("*", field), {})
+
+
+def all_words() -> dict[tuple[str, str], Mapping[str, Any]]:
+    """(system, field) -> value -> word for every game's fields and ("*", field) for the shared ones: every
+    vocabulary a page may show."""
+    tables = {(slug, field): table for slug, entry in SYSTEMS.items() for field, table in entry.presentation.words.items()}
+    return {**tables, **LABELS}
+
+
+def _category_field(system: str, field: str) -> str:
+    """The picker's "category" is the game's own column (HAGMI's category, a unit's kind): its presentation says."""
+    entry = SYSTEMS.get(system) if isinstance(system, str) else None
+    return entry.presentation.category_field if field == "category" and entry is not None else field
 
 
 def humanise(value: Any) -> str:
@@ -416,9 +148,8 @@ def humanise(value: Any) -> str:
 
 def label(system: str, field: str, value: Any) -> str:
     """The words for one value of a card field, in the UI language."""
-    if field == "category":
-        field = CATEGORY_FIELD.get(system, field)
-    table = LABELS.get((system, field)) or LABELS.get(("*", field), {})
+    field = _category_field(system, field)
+    table = words(system, field)
     known = table.get(value) if isinstance(value, str) else None
     if known is not None:
         return str(known)
@@ -453,7 +184,7 @@ def package_faction(system: str, slug: str) -> str:
 def choices(system: str, field: str, values: Iterable[Any]) -> list[tuple[str, str]]:
     """(value, words) pairs for a select, in the table's order, then unknown values sorted."""
     present = {str(value) for value in values if value not in (None, "")}
-    field = CATEGORY_FIELD.get(system, field) if field == "category" else field
-    table = LABELS.get((system, field)) or LABELS.get(("*", field), {})
+    field = _category_field(system, field)
+    table = words(system, field)
     ordered = [value for value in table if value in present] + sorted(present - set(table))
     return [(value, label(system, field, value)) for value in ordered]

@@ -3,7 +3,10 @@ from __future__ import annotations
 
 from rules_engine.system_entry import Presentation
 
+from .vocabulary import WORDS
+
 PRESENTATION = Presentation(
+    words=WORDS,
     category_field="category",  # 兵器 / 作戦 / ダメージ / 機獣 … (docs/rules.md H1)
     filter_fields=("frame",),  # a card's frame (H3: the frame gives the decks)
     coop_opponent_kinds=("coop",),  # two players against the 機獣 side

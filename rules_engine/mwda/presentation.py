@@ -3,7 +3,10 @@ from __future__ import annotations
 
 from rules_engine.system_entry import Presentation
 
+from .vocabulary import WORDS
+
 PRESENTATION = Presentation(
+    words=WORDS,
     category_field="kind",
     cost_chart="per_unit", cost_chart_title="points",  # an army's points per unit
     goldfish="stationary",

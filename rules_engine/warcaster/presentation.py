@@ -3,7 +3,10 @@ from __future__ import annotations
 
 from rules_engine.system_entry import Presentation
 
+from .vocabulary import WORDS
+
 PRESENTATION = Presentation(
+    words=WORDS,
     category_field="kind",
     cost_chart="per_unit", cost_chart_title="deployment_cost",  # a force's deployment cost (CST) per unit
     goldfish="stationary",

@@ -253,7 +253,7 @@ def _in(language: str, text: Any) -> str:
 def vocabularies() -> dict[str, dict[str, tuple[str, str]]]:
     """vocabulary -> slug -> (Japanese words, English words). Every vocabulary a page shows."""
     table: dict[str, dict[str, tuple[str, str]]] = {}
-    for (system, field), values in vocabulary.LABELS.items():
+    for (system, field), values in vocabulary.all_words().items():
         words = table.setdefault(f"{system}.{field}", {})
         for slug, label in values.items():
             words[slug] = (_in("ja", label), _in("en", label))

@@ -41,7 +41,7 @@ def _card(doc: dict[str, Any], test) -> dict[str, Any]:
 
 def _new_faction(doc: dict[str, Any]) -> dict[str, Any]:
     """A faction the package declares that the pages' own table does not know (only the package names it)."""
-    known = vocabulary.LABELS[("warcaster", "faction")]
+    known = vocabulary.words("warcaster", "faction")
     return next(f for f in doc["factions"] if f["slug"] not in known)
 
 

@@ -1,4 +1,4 @@
-"""Every vocabulary the pages show has its words in both languages (builder/web/vocabulary.py).
+"""Every vocabulary the pages show has its words in both languages (rules_engine/<game>/vocabulary.py).
 
 The values come from the bundled packages themselves (cards/packages/*/*.json), so a new faction, frame, type,
 skill trigger or effect kind in a package fails here until it has its Japanese and English words: the Japanese
@@ -114,8 +114,8 @@ def words(system: str, field: str, value: str, language: str) -> str:
 def test_every_value_the_packages_use_has_words_in_both_languages(system, field, value):
     japanese, english = words(system, field, value, "ja"), words(system, field, value, "en")
     if not (system == "hagmi" and field == "targets" and value.startswith("multi-")):  # "最大2体" from "multi-2"
-        table = vocabulary.LABELS.get((system, field)) or {}
-        assert value in table, f"{system}.{field}: no words for {value!r} (builder/web/vocabulary.py)"
+        table = vocabulary.words(system, field)
+        assert value in table, f"{system}.{field}: no words for {value!r} (rules_engine/<game>/vocabulary.py)"
     # a Japanese value (HAGMI's unit types are written in Japanese) is its own Japanese word
     assert JAPANESE.search(japanese) and (japanese != value or JAPANESE.search(value)), (japanese, value)
     assert not JAPANESE.search(english) and english != value and not SLUG.fullmatch(english), (english, value)

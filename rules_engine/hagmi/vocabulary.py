@@ -1,0 +1,135 @@
+"""The words for the values of HAGMI!'s card fields (docs/card-fields.md) and of its policies, in the
+reader's language (rules_engine/core/words.py): the site shows these instead of a slug. The game's presentation
+(presentation.py) carries them as `words`; builder/web/vocabulary.py reads them through the registry."""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rules_engine.core.words import _tl
+
+# field -> value -> its word
+WORDS: Mapping[str, Mapping[str, Any]] = {
+    "category": {
+        "unit": _tl("hagmi category", "Unit"),
+        "armament": _tl("hagmi category", "Armament"),
+        "tactic": _tl("hagmi category", "Tactic"),
+        "damage": _tl("hagmi category", "Damage"),
+        "design": _tl("hagmi category", "Design unit"),
+        "beast": _tl("hagmi category", "Beast"),
+        "mothership": _tl("hagmi category", "Mothership"),
+    },
+    "subtype": {
+        "order": _tl("hagmi subtype", "Order (one-shot)"),
+        "facility": _tl("hagmi subtype", "Facility (stays)"),
+    },
+    "frame": {
+        "black": _tl("hagmi frame", "Black"),
+        "blue": _tl("hagmi frame", "Blue"),
+        "red": _tl("hagmi frame", "Red"),
+        "white": _tl("hagmi frame", "White"),
+        "gold": _tl("hagmi frame", "Gold"),
+        "silver": _tl("hagmi frame", "Silver"),
+    },
+    "targets": {
+        "single": _tl("hagmi targets", "Single target"),
+        "all": _tl("hagmi targets", "All (the opponent and everything they control)"),
+    },
+    "type": {  # a unit's types (タイプ): the package writes them in Japanese, the words are the values
+        "強襲": _tl("hagmi type", "Assault"),
+        "近接": _tl("hagmi type", "Close combat"),
+        "狙撃": _tl("hagmi type", "Sniper"),
+        "砲撃": _tl("hagmi type", "Artillery"),
+        "重装": _tl("hagmi type", "Heavy"),
+        "防衛": _tl("hagmi type", "Defender"),
+        "飛行": _tl("hagmi type", "Flying"),
+        "機動": _tl("hagmi type", "Mobile"),
+        "支援": _tl("hagmi type", "Support"),
+        "電子": _tl("hagmi type", "Electronic"),
+        "改装": _tl("hagmi type", "Refit"),
+    },
+    "trigger": {
+        "on_enter": _tl("hagmi trigger", "When this enters the battlefield"),
+        "on_destroyed": _tl("hagmi trigger", "When destroyed"),
+        "on_attack": _tl("hagmi trigger", "On attack"),
+        "on_defend": _tl("hagmi trigger", "On defence (counter or intercept)"),
+        "emergency": _tl("hagmi trigger", "Emergency"),
+        "counter": _tl("hagmi trigger", "Damage counter (when turned up by damage)"),
+        "static": _tl("hagmi trigger", "Static"),
+        "hidden_mechanism": _tl("hagmi trigger", "Hidden mechanism (once per turn)"),
+        "main": _tl("hagmi trigger", "Activate (your main phase)"),
+        "on_play": _tl("hagmi trigger", "When played"),
+        "on_turn_start": _tl("hagmi trigger", "At the start of your turn"),
+        "on_turn_end": _tl("hagmi trigger", "At the end of your turn"),
+    },
+    "target": {
+        "self": _tl("hagmi target", "this unit"),
+        "you": _tl("hagmi target", "you"),
+        "opponent": _tl("hagmi target", "the opponent"),
+        "all_opponents": _tl("hagmi target", "every opponent"),
+        "target": _tl("hagmi target", "the target"),
+        "attacker": _tl("hagmi target", "the attacking unit"),
+        "enemy_unit": _tl("hagmi target", "an enemy unit"),
+        "all_enemy_units": _tl("hagmi target", "every enemy unit"),
+        "friendly_unit": _tl("hagmi target", "a friendly unit"),
+        "all_friendly_units": _tl("hagmi target", "every friendly unit"),
+        "equipped_unit": _tl("hagmi target", "the equipped unit"),
+        "all_units": _tl("hagmi target", "every unit"),
+    },
+    "duration": {
+        "attack": _tl("hagmi duration", "for this attack"),
+        "battle": _tl("hagmi duration", "for this battle"),
+        "turn": _tl("hagmi duration", "until the end of the turn"),
+        "permanent": _tl("hagmi duration", "permanently (a modification)"),
+    },
+    "deck": {
+        "weapons": _tl("hagmi deck", "the Weapons deck"),
+        "tactics": _tl("hagmi deck", "the Tactics deck"),
+        "choice": _tl("hagmi deck", "the Weapons or Tactics deck (your choice)"),
+    },
+    "source": {
+        "weapons_deck": _tl("hagmi source", "the top of the Weapons deck"),
+        "tactics_deck": _tl("hagmi source", "the top of the Tactics deck"),
+        "hand": _tl("hagmi source", "your hand"),
+        "discard": _tl("hagmi source", "your discard pile"),
+        "secret": _tl("hagmi source", "Secret"),
+        "beast_deck": _tl("hagmi source", "the beast deck"),
+        "battlefield": _tl("hagmi source", "the battlefield"),
+    },
+    "terrain": {
+        "land": _tl("hagmi terrain", "Land"),
+        "sea": _tl("hagmi terrain", "Sea"),
+        "air": _tl("hagmi terrain", "Air"),
+        "space": _tl("hagmi terrain", "Space"),
+    },
+    "policy": {
+        "greedy": _tl("hagmi policy", "Greedy (plays the strongest card it can)"),
+        "search": _tl("policy", "Search (plays out each option on sampled hands and decks)"),
+        "random": _tl("policy", "Random legal moves"),
+    },
+    "skill_kind": {
+        "deal_damage": _tl("hagmi skill kind", "Deal damage"),
+        "draw": _tl("hagmi skill kind", "Draw cards"),
+        "charge": _tl("hagmi skill kind", "Charge fuel"),
+        "reduce_damage": _tl("hagmi skill kind", "Reduce damage"),
+        "nullify_damage": _tl("hagmi skill kind", "Nullify damage"),
+        "no_damage": _tl("hagmi skill kind", "Takes no damage"),
+        "barrier": _tl("hagmi skill kind", "Barrier"),
+        "firepower_mod": _tl("hagmi skill kind", "Firepower modification"),
+        "armor_mod": _tl("hagmi skill kind", "Armor modification"),
+        "first_strike": _tl("hagmi skill kind", "First strike"),
+        "pierce": _tl("hagmi skill kind", "Pierce"),
+        "unreducible": _tl("hagmi skill kind", "Unreducible damage"),
+        "defend": _tl("hagmi skill kind", "Defend"),
+        "end_battle_phase": _tl("hagmi skill kind", "End the battle phase"),
+        "dismantle": _tl("hagmi skill kind", "Dismantle"),
+        "refit": _tl("hagmi skill kind", "Refit"),
+        "refuel": _tl("hagmi skill kind", "Refuel"),
+        "destroy": _tl("hagmi skill kind", "Destroy"),
+        "down": _tl("hagmi skill kind", "Down"),
+        "return_to_hand": _tl("hagmi skill kind", "Return to hand"),
+        "search_secret": _tl("hagmi skill kind", "Search for a Secret"),
+        "summon_beast": _tl("hagmi skill kind", "Summon a beast"),
+        "produce": _tl("hagmi skill kind", "Produce"),
+    },
+}
