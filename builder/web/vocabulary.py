@@ -15,7 +15,8 @@ from typing import Any
 
 from django.utils.translation import get_language, pgettext_lazy
 
-from rules_engine.core import outcome
+from rules_engine.core.naming import END_REASON_WORDS
+from rules_engine.core.words import humanise as _humanise
 from rules_engine.systems import SYSTEMS
 
 # The words every game shares: ("*", field) -> value -> label. A game's own words (its card fields' values, its
@@ -40,15 +41,7 @@ LABELS: Mapping[tuple[str, str], Mapping[str, Any]] = {
         "-name": pgettext_lazy("sort", "Name, descending"),
         "-cost": pgettext_lazy("sort", "Cost, descending"),
     },
-    ("*", "end_reason"): {  # rules_engine/core/outcome.py
-        outcome.DAMAGE_DECK_EMPTY: pgettext_lazy("end reason", "Damage with an empty damage deck"),
-        outcome.CORES_DESTROYED: pgettext_lazy("end reason", "The mothership's cores were destroyed"),
-        outcome.TURN_LIMIT: pgettext_lazy("end reason", "Turn limit reached (a draw)"),
-        outcome.ELIMINATED: pgettext_lazy("end reason", "A side was eliminated"),
-        outcome.ROUNDS: pgettext_lazy("end reason", "After the last round, on points"),
-        outcome.ANNIHILATION: pgettext_lazy("end reason", "A side was wiped off the table"),
-        outcome.STEP_LIMIT: pgettext_lazy("end reason", "Step limit of the simulator (a draw)"),
-    },
+    ("*", "end_reason"): END_REASON_WORDS,  # rules_engine/core/outcome.py, worded in rules_engine/core/naming.py
 }
 
 # The fields of a card, in words (a package version's diff names the fields that changed).
@@ -142,8 +135,8 @@ def _category_field(system: str, field: str) -> str:
 
 
 def humanise(value: Any) -> str:
-    """An unknown slug in words: "steel-wolves" -> "steel wolves"."""
-    return str(value).replace("_", " ").replace("-", " ").strip() or "–"
+    """An unknown slug in words: "steel-wolves" -> "steel wolves" (rules_engine/core/words.py, the games' own)."""
+    return _humanise(value)
 
 
 def label(system: str, field: str, value: Any) -> str:
