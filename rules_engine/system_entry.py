@@ -9,13 +9,15 @@ from typing import Any
 
 from rules_engine.bounds import PlayBounds
 from rules_engine.core.construction import RuleSet
+from rules_engine.core.gamewords import CardWords, PositionWords, ReportWords
 from rules_engine.core.messages import Label
 
 
 @dataclass(frozen=True)
 class Presentation:
-    """What a game shows on the site, as plain data: capability flags, field names, keys of words that builder/web
-    turns into sentences in the reader's language, and the names of the game's own templates (kept in
+    """What a game shows on the site: capability flags, field names, keys of words that builder/web turns into
+    sentences in the reader's language, the game's own words (its replay's sentences, a position's words, a card's
+    text: tables of functions, rules_engine/core/gamewords.py) and the names of the game's own templates (kept in
     `templates/games/<game>/`). Each game declares its own in `rules_engine/<game>/presentation.py`; builder/ and
     templates read these instead of comparing a system's slug (tests/test_game_boundaries.py)."""
 
@@ -36,22 +38,6 @@ class Presentation:
     # How a replay or a position shows the state: "cards" (each side's frames and cards, HAGMI) or "table" (a drawing
     # of the table with its pieces, rules_engine/replay.py).
     board: str = "table"
-    # Where the replay report reads the names of the pieces on the table: "deploy" (the deploy events, MWDA's units)
-    # or "setup" (the setup event's units and their models, Warcaster); "" for none (HAGMI names cards).
-    pieces_from: str = ""
-    # Runs and groups of events the replay report says as one sentence (builder/web/gamereport.py `_merged`):
-    # "draw_runs" (HAGMI's draws from one deck, damage cards dealt to a player), "recall_runs" (a Warcaster player's
-    # recalls), "hit_with_damage" (an MWDA hit, its damage and the kill), "damage_destroys_unit" (HAGMI: damage that
-    # destroys a unit), "damage_destroys_model" (Warcaster: damage of a weapon, cypher or strafe that destroys a model).
-    report_merges: tuple[str, ...] = ()
-    # What a position's page says beside the table for each side (builder/web/positionboard.py): "victory_points"
-    # (and the arc pool), "cyphers_in_hand", "rack_and_discard" (Warcaster), "points_destroyed" (MWDA).
-    side_notes: tuple[str, ...] = ()
-    # Whether a turn gives a number of orders (MWDA): a position in the orders phase says how many are left.
-    orders_per_turn: bool = False
-    # Actions whose words depend on the position or the result (Warcaster's "ability": its name in the result;
-    # "end": what it closes, by the phase): builder/web/positionboard.py `action_words` says them.
-    positional_actions: tuple[str, ...] = ()
     # Card field values that count: field -> prefix, "<prefix><n>" reads "up to n" (HAGMI's targets "multi-3").
     counted_values: Mapping[str, str] = field(default_factory=dict)
     # Whether the game's turns are grouped in rounds (a replay's heading says "Round 2 · Turn 3").
@@ -65,6 +51,13 @@ class Presentation:
     # The words for the values of the game's card fields and policies (its rules_engine/<game>/vocabulary.py):
     # field -> value -> word, translated when shown (rules_engine/core/words.py); builder/web/vocabulary.py reads them.
     words: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    # What the game says (rules_engine/core/gamewords.py; each in the game's own module, words through
+    # rules_engine/core/words.py): the sentences of a replay (its report.py), the words of a position (its
+    # positionwords.py), a card's text (its cardtext.py). None: builder/web's general words (an event, an action by
+    # its kind, a card by its fields).
+    report: ReportWords | None = None
+    position_words: PositionWords | None = None
+    card_text: CardWords | None = None
     # The game's own templates: a card's page and the body of a card as the catalogue and the editor draw it.
     card_template: str = ""
     card_body_template: str = ""

@@ -1,7 +1,7 @@
 """Each game owns what it knows: outside `rules_engine/<game>/` and `templates/games/<game>/`, no code compares a
 system's slug to a game's name ("if system == 'hagmi'"). The site asks the game instead, through its registry
 entry (rules_engine/system_entry.py SystemEntry) and what the game shows (its rules_engine/<game>/presentation.py:
-flags, field names, keys of words, template names).
+flags, field names, keys of words, template names, and its own words: report.py, positionwords.py, cardtext.py).
 
 What is left is listed in ALLOWED with why. The list only shrinks: a listed line that no longer exists fails too, so
 whoever removes a comparison removes its entry."""
@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from rules_engine.core.gamewords import CardWords, PositionWords, ReportWords
 from rules_engine.system_entry import Presentation
 from rules_engine.systems import SYSTEMS
 
@@ -101,10 +102,30 @@ def test_each_game_declares_what_it_shows_with_its_templates_in_its_own_folder(s
     assert shows.cost_chart in ("curve", "per_unit")
     assert shows.cost_chart_title in ("cost_curve", "points", "deployment_cost")
     assert shows.board in ("cards", "table")
-    assert shows.pieces_from in ("", "deploy", "setup")
-    assert set(shows.report_merges) <= {"draw_runs", "recall_runs", "hit_with_damage", "damage_destroys_unit",
-                                        "damage_destroys_model"}
-    assert set(shows.side_notes) <= {"victory_points", "cyphers_in_hand", "rack_and_discard", "points_destroyed"}
-    assert set(shows.positional_actions) <= {"ability", "end"}
+    assert isinstance(shows.report, ReportWords) and shows.report.sentences
+    assert isinstance(shows.position_words, PositionWords)
+    assert isinstance(shows.card_text, CardWords)
     assert shows.goldfish in ("never_plays", "stationary")
     assert shows.cost_chart != "curve" or set(shows.curve_sections) <= set(SYSTEMS[slug].section_keys)
+
+
+SITE_WORDS = ("builder/web/gamereport.py", "builder/web/positionboard.py", "builder/web/cardtext.py")
+_NAMED = re.compile(rf"""["'](?:{_SLUG})["']""")
+
+
+@pytest.mark.parametrize("path", SITE_WORDS)
+def test_the_sites_report_position_and_card_words_name_no_game(path):
+    """A replay's sentences, a position's words and a card's text are each game's own (rules_engine/<game>/report.py,
+    positionwords.py, cardtext.py): the site's modules that show them name no game at all."""
+    named = [line.strip() for line in (ROOT / path).read_text(encoding="utf-8").splitlines() if _NAMED.search(line)]
+    assert not named, "\n".join(named)
+
+
+@pytest.mark.parametrize("slug", GAMES)
+def test_each_games_words_are_written_in_its_own_package(slug):
+    shows = SYSTEMS[slug].presentation
+    written = [*shows.report.sentences.values(), shows.report.together, shows.position_words.decision,
+               shows.position_words.action, shows.card_text.describe]
+    elsewhere = [f"{function.__module__}.{function.__name__}" for function in written
+                 if not function.__module__.startswith(f"rules_engine.{slug}.")]
+    assert not elsewhere, elsewhere

@@ -146,7 +146,7 @@ def _preview(system: str, card: dict) -> dict[str, Any]:
     try:
         text = cardtext.describe(system, card, name_of, page=True)
         return {"data": card, "names": presenters.names(card, card.get("code") or "?"), "text": text,
-                "weapons": cardtext.weapon_rows(card), "stats": cardtext.stat_rows(card),
+                "weapons": cardtext.weapon_rows(system, card), "stats": cardtext.stat_rows(system, card),
                 "rules_text": cardtext.rules_text(card), "not_modelled": cardtext.not_modelled(card), "ok": True,
                 "body_template": body_template}
     except Exception:  # noqa: BLE001 - a half-typed card the words cannot describe yet: no preview, the checks say why

@@ -156,7 +156,7 @@ def card_detail(request: HttpRequest, system: str, code: str) -> HttpResponse:
     return render(request, presenters.presentation(system).card_template, {
         "game": game, "system_name": presenters.system_name(system), "card": card, "data": card.data,
         "names": presenters.names(card.data, card.code), "text": text,  # every field in words (builder/web/cardtext.py)
-        "weapons": cardtext.weapon_rows(card.data), "stats": cardtext.stat_rows(card.data),
+        "weapons": cardtext.weapon_rows(system, card.data), "stats": cardtext.stat_rows(system, card.data),
         "odds": weaponodds.panel(game_system(system), card.data, cat.cards, request.GET.get("target")),
         "rules_text": cardtext.rules_text(card.data), "not_modelled": cardtext.not_modelled(card.data),
         "my_proposals": drafts.proposals_by(request.user, system, code),  # the card editor

@@ -59,7 +59,7 @@ def replay(request: HttpRequest, public_id: str, index: int) -> HttpResponse:
     turns = gamereport.report(game["system"], game, cards, coop=coop, namer=namer)
     drawing = replay_drawing(game, cards, namer)
     if drawing["table"].get("name"):
-        drawing["table"]["name"] = gamereport.table_name(drawing["table"]["name"])
+        drawing["table"]["name"] = gamereport.table_name(game["system"], drawing["table"]["name"])
     boards = hagmi_boards(game, namer, turns) if presenters.presentation(game["system"]).board == "cards" else []
     return render(request, "replays/replay.html", {
         "run": run, "index": index, "number": index + 1, "game": game, "drawing": drawing, "boards": boards,

@@ -20,13 +20,13 @@ def percent(value: Any) -> str:
     return f"{float(value) * 100:.1f}%"
 
 
-def weapons_of(data: Mapping[str, Any], chosen: Iterable[str], cards: Mapping[str, Mapping[str, Any]]
+def weapons_of(system: str, data: Mapping[str, Any], chosen: Iterable[str], cards: Mapping[str, Mapping[str, Any]]
                ) -> list[tuple[dict[str, str], Mapping[str, Any], list[str]]]:
     """(names, weapon, qualities not modelled) for each fixed weapon of `data`, then each chosen warjack weapon
     card (codes that are not weapon cards of the catalog are skipped: the caller reports them)."""
     rows: list[tuple[dict[str, str], Mapping[str, Any], list[str]]] = []
     for weapon, row in zip((w for w in data.get("weapons") or [] if isinstance(w, Mapping)),
-                           cardtext.weapon_rows(data)):
+                           cardtext.weapon_rows(system, data)):
         rows.append((row["names"], weapon, row["other_qualities"]))
     for code in chosen:
         card = cards.get(code)
@@ -44,7 +44,7 @@ def panel(game: SystemEntry, data: Mapping[str, Any], cards: Mapping[str, Mappin
     if weapon_odds is None or can_be_targeted is None or typical_target is None \
             or not isinstance(data.get("stats"), Mapping):
         return {}
-    weapons = weapons_of(data, chosen, cards)
+    weapons = weapons_of(game.slug, data, chosen, cards)
     if not weapons:
         return {}
     targets = sorted((code for code, item in cards.items() if can_be_targeted(item)),

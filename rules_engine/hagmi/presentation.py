@@ -1,12 +1,17 @@
-"""What HAGMI! shows on the site (rules_engine.system_entry.Presentation): plain data, no Django."""
+"""What HAGMI! shows on the site (rules_engine.system_entry.Presentation), no Django: flags,
+field names and templates as plain data, its words in report.py, positionwords.py and cardtext.py."""
 from __future__ import annotations
 
 from rules_engine.system_entry import Presentation
 
+from .cardtext import CARD_WORDS
+from .positionwords import POSITION_WORDS
+from .report import REPORT
 from .vocabulary import WORDS
 
 PRESENTATION = Presentation(
     words=WORDS,
+    report=REPORT, position_words=POSITION_WORDS, card_text=CARD_WORDS,
     category_field="category",  # 兵器 / 作戦 / ダメージ / 機獣 … (docs/rules.md H1)
     filter_fields=("frame",),  # a card's frame (H3: the frame gives the decks)
     coop_opponent_kinds=("coop",),  # two players against the 機獣 side
@@ -17,8 +22,7 @@ PRESENTATION = Presentation(
     field_widgets={"firepower": "firepower"},
     counted_values={"targets": "multi-"},  # "multi-3": up to 3 targets  # firepower × attacks (H10)
     board="cards",  # frames and cards, no table
-    has_rounds=False,
-    report_merges=("draw_runs", "damage_destroys_unit"),  # turns alternate, no rounds
+    has_rounds=False,  # turns alternate, no rounds
     card_template="games/hagmi/card.html",
     card_body_template="games/hagmi/_card_body.html",
 )

@@ -1,20 +1,21 @@
-"""What Warcaster: Neo-Mechanika shows on the site (rules_engine.system_entry.Presentation): plain data, no Django."""
+"""What Warcaster: Neo-Mechanika shows on the site (rules_engine.system_entry.Presentation), no Django: flags,
+field names and templates as plain data, its words in report.py, positionwords.py and cardtext.py."""
 from __future__ import annotations
 
 from rules_engine.system_entry import Presentation
 
+from .cardtext import CARD_WORDS
+from .positionwords import POSITION_WORDS
+from .report import REPORT
 from .vocabulary import WORDS
 
 PRESENTATION = Presentation(
     words=WORDS,
+    report=REPORT, position_words=POSITION_WORDS, card_text=CARD_WORDS,
     category_field="kind",
     cost_chart="per_unit", cost_chart_title="deployment_cost",  # a force's deployment cost (CST) per unit
     goldfish="stationary",
     worded_fields=("faction",),
-    pieces_from="setup",
-    side_notes=("victory_points", "cyphers_in_hand", "rack_and_discard"),
-    positional_actions=("ability", "end"),
-    report_merges=("recall_runs", "damage_destroys_model"),
     field_values={"faction": ("mercenary", "universal")},  # a unit any faction may field, a card of every faction
     card_template="games/warcaster/card.html",
     card_body_template="games/warcaster/_card_body.html",

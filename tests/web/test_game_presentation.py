@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.utils import translation
 
-from builder.web import gamereport, positionboard, vocabulary
+from builder.web import cardtext, gamereport, positionboard, vocabulary
 
 
 def _names(system: str) -> gamereport.Namer:
@@ -45,3 +45,39 @@ def test_warcaster_end_says_what_it_closes_by_the_phase():
         assert positionboard.action_words("warcaster", ["end"], names, {"phase": "deploy"}) == "Deploy no more units"
         assert positionboard.action_words("mwda", ["end"], _names("mwda"), {"phase": "recall"}) != \
             "End the charging phase (recall no more arc)"
+
+
+# A game that declares no words of its own (a new game before its report.py, positionwords.py and cardtext.py):
+# its pages still say everything in words, never a slug. "toy" is no registered game, so it has the defaults.
+
+def test_a_game_without_card_text_shows_each_plain_field_in_words():
+    card = {"code": "TOY-1", "name": "Siege tower", "name_en": "Siege tower", "kind": "siege-tower", "points": 12,
+            "unique": True, "keywords": ["fast_mover", "armored"], "weapons": [{"name": "Ram", "pow": 3}],
+            "text": "Moves slowly.", "text_en": "Moves slowly."}
+    with translation.override("en"):
+        described = cardtext.describe("toy", card)
+    assert described["facts"] == [("Kind", "siege tower"), ("Points", "12"), ("Unique", "yes"),
+                                  ("Keywords", "fast mover, armored")]
+    assert described["lines"] == [] and described["text"] == "Moves slowly."
+    assert cardtext.weapon_rows("toy", card) == [] and cardtext.stat_rows("toy", card) == []
+    with translation.override("ja"):
+        facts = dict(cardtext.describe("toy", card)["facts"])
+    assert facts["種類"] == "siege tower" and facts["ユニーク"] == "はい"
+
+
+def test_a_game_without_a_report_still_words_every_event_and_its_headings():
+    events = [{"kind": "turn_start", "turn": 1, "player": 0, "data": {"round": 1}},
+              {"kind": "advance_piece", "turn": 1, "player": 0, "data": {"piece": 3}}]
+    with translation.override("en"):
+        [turn] = gamereport.report("toy", {"events": events}, {})
+    assert turn["heading"] == "Round 1 · Turn 1 (you)"
+    # the turn's start is its heading, not a sentence
+    assert turn["lines"] == ["You did something the report cannot put in words yet (advance piece)."]
+
+
+def test_a_game_without_position_words_names_its_actions_by_their_kinds():
+    with translation.override("en"):
+        names = _names("toy")
+        assert positionboard.action_words("toy", ["advance_piece", 3], names, {}) == "Action advance piece"
+        assert positionboard.decision_words("toy", {"turn": 4, "player": 0}) == {"heading": "Turn 4", "words": ""}
+        assert positionboard._side_notes("toy", {"sides": [{"vp": 2}]}, names) == []  # noqa: SLF001

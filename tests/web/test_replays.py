@@ -154,7 +154,7 @@ def test_every_kind_an_engine_logs_has_a_sentence(system):
     if system == "warcaster":
         kinds |= {"charge", "recall"}  # logged as action[0] (the charging phase's two actions)
     assert len(kinds) > 10
-    assert kinds <= gamereport.KNOWN_KINDS[system], f"no sentence for: {sorted(kinds - gamereport.KNOWN_KINDS[system])}"
+    assert kinds <= gamereport.known_kinds(system), f"no sentence for: {sorted(kinds - gamereport.known_kinds(system))}"
 
 
 @pytest.mark.parametrize("system", ["hagmi", "coop", "mwda", "warcaster"])
@@ -179,9 +179,9 @@ def test_every_event_of_seeded_games_reads_as_a_sentence_in_both_languages(make_
                     assert re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", line), f"not Japanese: {line!r}"
             if lang == "en":
                 assert not re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", " ".join(lines)), "Japanese on an English page"
-            said = sum(1 for e in game["events"] if e["kind"] not in gamereport.SILENT[run.system])
+            said = sum(1 for e in game["events"] if e["kind"] not in gamereport.silent_kinds(run.system))
             assert len(lines) >= said * 0.5  # every event that matters is worded (draw runs are merged)
-    assert seen <= gamereport.KNOWN_KINDS[run.system], sorted(seen - gamereport.KNOWN_KINDS[run.system])
+    assert seen <= gamereport.known_kinds(run.system), sorted(seen - gamereport.known_kinds(run.system))
 
 
 def test_a_kind_no_table_knows_still_gets_words(make_list, owner, published):

@@ -22,7 +22,8 @@ from django.test import override_settings
 ROOT = Path(settings.BASE_DIR)
 PO = ROOT / "locale" / "ja" / "LC_MESSAGES" / "django.po"
 MO = PO.with_suffix(".mo")
-SOURCES = ("builder", "cards", "hangar", "templates")  # where the UI's strings are (rules_engine has no Django)
+SOURCES = ("builder", "cards", "hangar", "rules_engine", "templates")  # the UI's strings; a game's own words are in
+# its package (rules_engine/<game>/: report.py, positionwords.py, cardtext.py, vocabulary.py, through core/words.py)
 
 
 def _entries(po: Path, *flags: str) -> list[str]:

@@ -3,7 +3,8 @@
 The values come from the bundled packages themselves (cards/packages/*/*.json), so a new faction, frame, type,
 skill trigger or effect kind in a package fails here until it has its Japanese and English words: the Japanese
 label is Japanese and differs from the slug, the English label is English and no slug. Skills and effects are
-written as sentences with their numbers (builder/web/cardtext.py), never as `refuel (on_play)`.
+written as sentences with their numbers (each game's rules_engine/<game>/cardtext.py, builder/web/cardtext.py), never
+as `refuel (on_play)`.
 """
 from __future__ import annotations
 
@@ -22,6 +23,8 @@ from builder.selectors import DIFF_FIELDS
 from builder.web import cardtext, vocabulary
 from builder.web.presenters import diff_field_rows
 from cards.selectors import CARD_ORDERINGS
+from rules_engine.hagmi import cardtext as hagmi_cardtext
+from rules_engine.warcaster import cardtext as warcaster_cardtext
 from rules_engine.warcaster.construction import FACTION_NAMES
 
 PACKAGES = sorted(Path(__file__).resolve().parents[2].glob("cards/packages/*/*.json"))
@@ -183,8 +186,8 @@ def test_every_hagmi_skill_kind_is_a_sentence_with_its_numbers(language):
         for skill in hagmi_skills():
             bare = {key: value for key, value in skill.items() if key not in ("text", "text_en")}
             kinds.add(bare["kind"])
-            _said(cardtext.hagmi_effect(bare), bare, language)
-            line = cardtext.hagmi_skill(bare)
+            _said(hagmi_cardtext.effect_text(bare), bare, language)
+            line = hagmi_cardtext.skill_line(bare)
             assert line["title"] or bare.get("trigger") is None, line
             if bare.get("condition", {}).get("min_fuel"):
                 assert str(bare["condition"]["min_fuel"]) in line["text"], line
@@ -195,11 +198,11 @@ def test_the_on_attack_fuel_skill_reads_as_the_issue_asks():
     skill = {"kind": "firepower_mod", "trigger": "on_attack", "amount": 1, "target": "self", "duration": "attack",
              "condition": {"min_fuel": 2}}
     with translation.override("en"):
-        line = cardtext.hagmi_skill(skill)
+        line = hagmi_cardtext.skill_line(skill)
     assert line["title"] == "On attack"
     assert line["text"] == "If this unit holds at least 2 fuel: this unit gets firepower +1 for this attack."
     with translation.override("ja"):
-        line = cardtext.hagmi_skill(skill)
+        line = hagmi_cardtext.skill_line(skill)
     assert line["title"] == "攻撃時" and "燃料が2以上なら" in line["text"] and "火力+1" in line["text"]
 
 
@@ -208,10 +211,10 @@ def test_every_warcaster_effect_and_ability_is_a_sentence_with_its_numbers(langu
     with translation.override(language):
         for card in cards("warcaster"):
             for effect in card.get("effects") or []:
-                _said(cardtext.warcaster_effect(effect), effect, language)
+                _said(warcaster_cardtext.effect_text(effect), effect, language)
             for ability in card.get("abilities") or []:
                 bare = {key: value for key, value in ability.items() if key not in ("text", "text_en")}
-                line = cardtext.warcaster_ability(bare)
+                line = warcaster_cardtext.ability_line(bare)
                 _said(line["text"], bare, language)
 
 
