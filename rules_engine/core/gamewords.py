@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from rules_engine.core.naming import Event, Namer
+from rules_engine.core.words import humanise
 
 __all__ = ["Sentence", "ReportWords", "Decision", "SideNote", "PositionWords", "CardNames", "CardWords"]
 
@@ -101,10 +102,11 @@ class PositionWords:
 @dataclass(frozen=True)
 class CardNames:
     """What a card's text needs from the site: other cards' names (code -> name in the reader's language) and a
-    faction's name (a faction of the game's words, or one a loaded package declares)."""
+    faction's name (a faction of the game's words, or one a loaded package declares). Without the site: the code,
+    and the faction humanised."""
 
     card: Callable[[str], str] = str
-    faction: Callable[[str], str] = str
+    faction: Callable[[str], str] = humanise
 
 
 def _no_rows(data: Mapping[str, Any]) -> list[Any]:
