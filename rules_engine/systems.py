@@ -54,7 +54,7 @@ class BadGameEntry(ValueError):
 
 def game_packages(value: str | None = None) -> tuple[str, ...]:
     """The game packages to load: the built-in ones, then HANGAR_GAME_PACKAGES's (or `value`'s), each once."""
-    extra = os.environ.get(GAME_PACKAGES_ENV, "") if value is None else value
+    extra = os.environ.get("HANGAR_GAME_PACKAGES", "") if value is None else value
     named = [part.strip() for part in extra.replace("\n", ",").split(",") if part.strip()]
     return tuple(dict.fromkeys((*BUILTIN_GAMES, *named)))
 

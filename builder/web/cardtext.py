@@ -550,11 +550,19 @@ def _all_qualities(data: Mapping[str, Any]) -> list[str]:
 DESCRIBERS = {"hagmi": _hagmi, "mwda": _mwda, "warcaster": _warcaster}
 
 
+def _plain_facts(system: str, data: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """A game with no describer here: its card's plain values (numbers and words), each field named in words."""
+    return [(vocabulary.card_field(field), vocabulary.label(system, field, value) if isinstance(value, str)
+             else str(value)) for field, value in data.items()
+            if field not in ("code", "name", "name_en", "text", "text_en") and isinstance(value, (str, int))
+            and not isinstance(value, bool)]
+
+
 def describe(system: str, data: Mapping[str, Any], card_name: Names | None = None, page: bool = False
              ) -> dict[str, Any]:
     """The card's facts and text in words (see the module docstring). `page`: for the card page, which shows a
     Warcaster model's stats and weapons as tables of their own."""
     describer = DESCRIBERS.get(system)
-    found = describer(data, card_name or str, page) if describer else {"facts": [], "lines": []}
+    found = describer(data, card_name or str, page) if describer else {"facts": _plain_facts(system, data), "lines": []}
     found["text"] = _own_text(data)
     return found

@@ -29,7 +29,7 @@ pytestmark = pytest.mark.django_db
 
 HERE = Path(__file__).resolve().parent
 KNIGHTS = json.loads((HERE / "packages" / "toyduel" / "lists" / "knights.json").read_text(encoding="utf-8"))
-SLUGS = ("toyduel", "sparring-partner", "toyduel.copies", "toyduel.deck_size", "toy-core")
+SLUGS = ("toyduel", "sparring-partner", "toyduel.copies", "toyduel.deck_size", "toy-core", "fighter")
 
 
 @pytest.fixture
@@ -67,8 +67,11 @@ def test_the_toy_games_package_is_loaded_by_the_real_command_and_its_cards_are_o
     assert_no_slug(english)
     japanese = main_text(ja(Client()).get("/catalog/toyduel/"))
     assert "トイ・デュエル" in japanese and "槍の騎士" in japanese
+    assert "Fighter" in english and "fighter" not in english and "戦士" in japanese  # its own words
     card = main_text(client.get("/catalog/toyduel/TD-001/"))
     assert "Apprentice Fencer" in card and "A small blow." in card
+    assert "Kind Fighter" in card and "Cost 1" in card and "Power 1" in card
+    assert "パワー 1" in main_text(ja(Client()).get("/catalog/toyduel/TD-001/"))
     home = main_text(client.get("/"))
     assert "Toy Duel" in home
 
