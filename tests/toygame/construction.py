@@ -49,7 +49,7 @@ def summarise(ctx: ListContext) -> dict[str, int]:
 
 
 def measure(ctx: ListContext) -> list[Gauge]:
-    return [Gauge("cards", ctx.totals[DECK], "T1", minimum=ctx.options["min_cards"])]
+    return [Gauge(DECK, ctx.totals[DECK], "T1", minimum=ctx.options["min_cards"])]  # named as its section
 
 
 RULESET = RuleSet(
