@@ -102,6 +102,9 @@ def test_a_toy_list_is_created_saved_and_checked_t1_t2(toy_game, owner, client):
 
     illegal = {**KNIGHTS, "name": "Three giants", "sections": {"deck": [{"card": "TD-005", "qty": 3},
                                                                          {"card": "TD-001", "qty": 1}]}}
+    imported = client.post("/api/lists/import/", {"text": "[Deck]\n2 Lance Knight\n2 Flame Mage\n", "system": "toyduel",
+                                                  "name": "Imported"}, content_type="application/json")
+    assert imported.status_code == 201, imported.json()
     answer = client.post("/api/validate/", illegal, content_type="application/json").json()
     assert answer["legal"] is False
     assert [(v["rule"], v["code"]) for v in answer["violations"]] == [("T2", "toyduel.copies")]
