@@ -27,6 +27,7 @@ from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
 from rules_engine.core.catalog import CardDataError
+from rules_engine.systems import SYSTEMS as SYSTEMS_REGISTRY
 from rules_engine.systems import system as game_system
 
 from .storable_text import escaped, surrogate_problem
@@ -97,10 +98,20 @@ def schema_dir() -> Path:
     return Path(override) if override else DEFAULT_SCHEMA_DIR
 
 
+def schema_path(system: str, directory: Path | str | None = None) -> Path:
+    """The JSON Schema of `system`'s packages: `<directory>/<system>.schema.json`; without a directory, the one its
+    game brings (the registry entry's `package_schema`, a game outside rules_engine/), else the schema folder's."""
+    if directory is None:
+        entry = SYSTEMS_REGISTRY.get(system)
+        if entry is not None and entry.package_schema and not os.environ.get("HANGAR_SCHEMA_DIR") \
+                and not getattr(settings, "HANGAR_SCHEMA_DIR", None):
+            return Path(entry.package_schema)
+    return (Path(directory) if directory is not None else schema_dir()) / f"{system}.schema.json"
+
+
 def validator_for(system: str, directory: Path | str | None = None) -> Draft202012Validator:
-    """The draft 2020-12 validator of `<directory>/<system>.schema.json` (loaded once per directory and file)."""
-    directory = Path(directory) if directory is not None else schema_dir()
-    path = directory / f"{system}.schema.json"
+    """The draft 2020-12 validator of `system`'s schema (`schema_path`; loaded once per file and version)."""
+    path = schema_path(system, directory)
     try:
         stamp = path.stat().st_mtime_ns
     except OSError:

@@ -284,13 +284,25 @@ SAMPLE_LIST_MAX_BYTES = 256 * 1024  # a sample list is a few KB; a bigger file i
 SAMPLE_LIST_KEY_MAX = 64
 
 
+def bundled_dir(system: str, directory: Path | str | None = None, *, own: bool | None = None) -> Path:
+    """The folder of `system`'s bundled packages (and its `lists/`): the one its game brings (the registry entry's
+    `bundled_dir`, a game outside rules_engine/) unless `own` is false (by default: when no directory is given),
+    else `<directory>/<system>/` (cards/packages/<system>/)."""
+    from rules_engine.systems import SYSTEMS
+
+    entry = SYSTEMS.get(system)
+    if (directory is None if own is None else own) and entry is not None and entry.bundled_dir:
+        return Path(entry.bundled_dir)
+    return Path(directory if directory is not None else BUNDLED_DIR) / system
+
+
 @functools.lru_cache(maxsize=1)
 def _sample_lists() -> tuple[dict, ...]:
     from .systems import SYSTEMS
 
     found = []
     for system in SYSTEMS:
-        for path in sorted((Path(BUNDLED_DIR) / system / "lists").glob("*.json")):
+        for path in sorted((bundled_dir(system) / "lists").glob("*.json")):
             if not path.is_file() or path.stat().st_size > SAMPLE_LIST_MAX_BYTES or len(path.stem) > SAMPLE_LIST_KEY_MAX:
                 continue
             document = json.loads(path.read_text(encoding="utf-8"))
@@ -318,3 +330,18 @@ def card_factions(system_slug: str) -> list[str]:
     """The factions the system's cards name (MWDA, Warcaster; none in HAGMI!), sorted: one DISTINCT query."""
     values = Card.objects.filter(system__slug=system_slug).exclude(faction="").order_by()
     return sorted(set(values.values_list("faction", flat=True).distinct()))
+
+
+def _registry_changed() -> None:
+    """A game came or went (rules_engine.systems.register): its sample lists too."""
+    _sample_lists.cache_clear()
+    catalog_forget()
+
+
+def _listen_to_the_registry() -> None:
+    from rules_engine.systems import on_change
+
+    on_change(_registry_changed)
+
+
+_listen_to_the_registry()

@@ -20,7 +20,7 @@ from django.utils import timezone
 from . import package_validation as checks
 from . import battlescribe, sheetfiles, spreadsheet
 from .models import Card, DataPackage, Format, GameSystem, Opponent, PackageVersion
-from .selectors import BUNDLED_DIR, catalog_forget, cards_diff, package_document, search_normalise
+from .selectors import BUNDLED_DIR, bundled_dir, catalog_forget, cards_diff, package_document, search_normalise
 from .storable_text import escaped
 from .systems import SYSTEMS
 
@@ -257,16 +257,18 @@ def sheet_export(system: str, slug: str, *, fmt: str = "csv", lang: str = "en") 
 def sheet_template(system: str, *, fmt: str = "csv", lang: str = "en") -> bytes:
     """The template sheet of a system (docs/spreadsheets/<system>-cards-<lang>.csv): every column, with an example
     card of each kind from the bundled packages (read from their files, not the database)."""
-    cards = [card for path in bundled_package_files() if path.parent.name == system
+    cards = [card for path in bundled_package_files() if path.parent == bundled_dir(system)
              for card in json.loads(path.read_text(encoding="utf-8"))["cards"]]
     schema = checks.validator_for(system).schema
     return sheetfiles.write_file(spreadsheet.template_rows(cards, system, schema, lang=lang), fmt)
 
 
 def bundled_package_files(directory: Path | str | None = None) -> list[Path]:
-    """Every `<directory>/<system>/*.json` (the `lists/` sub-folders hold sample lists, not packages)."""
+    """Every `<directory>/<system>/*.json` (the `lists/` sub-folders hold sample lists, not packages); without a
+    directory, every registered game's bundled folder (selectors.bundled_dir)."""
     root = Path(directory) if directory is not None else BUNDLED_DIR
-    return sorted(path for system in SYSTEMS for path in (root / system).glob("*.json") if path.is_file())
+    return sorted(path for system in SYSTEMS for path in bundled_dir(system, root, own=directory is None).glob("*.json")
+                  if path.is_file())
 
 
 def packages_load_bundled(directory: Path | str | None = None) -> list[ImportReport]:

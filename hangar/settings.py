@@ -5,6 +5,7 @@ Environment variables:
   CELERY_BROKER_URL   default: kombu's filesystem transport under var/broker (no extra service)
   HANGAR_BROKER_DIR   the filesystem transport's folder (default var/broker)
   HANGAR_SIMULATOR_MODULES  extra modules registering a simulator (comma-separated; see docs/simulations.md)
+  HANGAR_GAME_PACKAGES  more game packages (comma-separated dotted paths), read by rules_engine/systems.py
   SECRET_KEY          required when DEBUG is off
   DEBUG               "1"/"true" to enable; default off
   ALLOWED_HOSTS       comma-separated; default "localhost,127.0.0.1,[::1]"

@@ -13,7 +13,8 @@ severity), list.* codes first (id and system None), then HAGMI H1â€“H8, MWDA M1â
 """
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any, overload
 
 from rules_engine.core.catalog import Catalog
 from rules_engine.core.construction import LIST_RULES, RuleInfo, RuleSet
@@ -25,9 +26,45 @@ __all__ = ["RULES", "RULESETS", "RULES_VERSION", "RuleInfo", "validate_list"]
 # web layer keeps each list's check with this version and the catalog's stamp).
 RULES_VERSION = "2026.12.1"
 
-RULESETS: dict[str, RuleSet] = {slug: game.ruleset for slug, game in SYSTEMS.items()}  # the registry's rule sets
 
-RULES: tuple[RuleInfo, ...] = LIST_RULES + tuple(info for ruleset in RULESETS.values() for info in ruleset.infos())
+
+class _RuleSets(Mapping[str, RuleSet]):
+    """slug -> the game's rule set: a live view of the registry (a game registered later is in it too)."""
+
+    def __getitem__(self, slug: str) -> RuleSet:
+        return SYSTEMS[slug].ruleset
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(SYSTEMS)
+
+    def __len__(self) -> int:
+        return len(SYSTEMS)
+
+
+class _Rules(Sequence[RuleInfo]):
+    """The list.* rules, then every registered game's, in the registry's order (a live view)."""
+
+    def _all(self) -> tuple[RuleInfo, ...]:
+        return LIST_RULES + tuple(info for ruleset in RULESETS.values() for info in ruleset.infos())
+
+    @overload
+    def __getitem__(self, index: int) -> RuleInfo: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[RuleInfo]: ...
+
+    def __getitem__(self, index):
+        return self._all()[index]
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    def __iter__(self) -> Iterator[RuleInfo]:
+        return iter(self._all())
+
+
+RULESETS: Mapping[str, RuleSet] = _RuleSets()  # the registry's rule sets
+RULES: Sequence[RuleInfo] = _Rules()
 
 
 def validate_list(doc: Any, catalog: Catalog, lang: str = "en") -> dict[str, Any]:

@@ -29,20 +29,26 @@ from rules_engine.core.rng import game_rng
 from rules_engine.core.stats import Summary
 from rules_engine.position_fields import PositionError  # defined with the field readers; imported from here too
 
-__all__ = ["FORMAT", "PositionError", "POSITION_SYSTEMS", "load_position", "export_position", "position_module",
+__all__ = ["FORMAT", "PositionError", "position_systems", "load_position", "export_position", "position_module",
            "action_id", "legal_moves", "find_action", "play_ids", "simulate_position", "rng_dump", "rng_load"]
 
 FORMAT = "hangar.position/1"
-POSITION_SYSTEMS = {"hagmi": "rules_engine.hagmi.position", "mwda": "rules_engine.mwda.position",
-                    "warcaster": "rules_engine.warcaster.position"}
 _MT_WORDS = 625  # random.Random's Mersenne Twister: 624 words and the index
 MAX_POSITION_GAMES = 10_000
 
 
+def position_systems() -> dict[str, str]:
+    """slug -> the position module of every registered game that declares the "positions" capability."""
+    from rules_engine.systems import with_capability
+
+    return {entry.slug: entry.position_module for entry in with_capability("positions")}
+
+
 def position_module(system: Any) -> Any:
-    if not isinstance(system, str) or system not in POSITION_SYSTEMS:
-        raise PositionError("system", f"expected one of {', '.join(sorted(POSITION_SYSTEMS))}, got {system!r}")
-    return importlib.import_module(POSITION_SYSTEMS[system])
+    modules = position_systems()
+    if not isinstance(system, str) or system not in modules:
+        raise PositionError("system", f"expected one of {', '.join(sorted(modules))}, got {system!r}")
+    return importlib.import_module(modules[system])
 
 
 # ---- randomness -----------------------------------------------------------------------------------------------

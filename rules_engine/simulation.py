@@ -242,25 +242,21 @@ def register_simulator(simulator: Simulator) -> Simulator:
     return simulator
 
 
+# slug -> the module that registers the game's simulator when imported: filled by the registry of game systems
+# (rules_engine/systems.py `register`, from each entry's `simulator_module`), so this module never imports it.
+SIMULATOR_MODULES: dict[str, str] = {}
+
+
 def simulator_for(system: str) -> Simulator:
-    _load_builtin_simulators()
+    if system not in SIMULATORS and isinstance(system, str) and system in SIMULATOR_MODULES:
+        import importlib
+
+        importlib.import_module(SIMULATOR_MODULES[system])  # kept lazy: importing this module stays cheap
     try:
         return SIMULATORS[system]
-    except KeyError:
+    except (KeyError, TypeError):
         known = ", ".join(sorted(SIMULATORS)) or "none yet"
         raise SimulationInputError(f"system: no simulator for {system!r}; simulators exist for: {known}") from None
-
-
-def _load_builtin_simulators() -> None:
-    """Import the engines that register a simulator (kept lazy so importing this module stays cheap)."""
-    import importlib
-
-    for module in ("rules_engine.hagmi.simulation", "rules_engine.mwda.simulation", "rules_engine.warcaster.simulation"):
-        try:
-            importlib.import_module(module)
-        except ModuleNotFoundError as exc:
-            if exc.name != module:
-                raise
 
 
 def snapshot_hash(snapshot: Mapping[str, Any]) -> str:

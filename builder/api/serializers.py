@@ -191,6 +191,10 @@ class ListImportSerializer(serializers.Serializer):
     notes = serializers.CharField(required=False, allow_blank=True, trim_whitespace=False, default="")
     visibility = ChoiceField(choices=Visibility.choices, required=False, default=Visibility.PRIVATE)
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["system"].choices = list(SYSTEMS)  # the games registered now (a game may come after import)
+
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         given = [key for key in ("text", "json", "file") if key in attrs]
         if len(given) != 1:

@@ -15,6 +15,7 @@ Entries are kept exactly as given, in order: duplicates are not merged, so a rou
 """
 from __future__ import annotations
 
+import copy
 import json
 import math
 import re
@@ -46,9 +47,16 @@ def list_schema() -> dict[str, Any]:
     return json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
 
 
-@lru_cache(maxsize=1)
 def _validator() -> Draft202012Validator:
-    schema = list_schema()
+    """The schema's validator, its `system` one of the registered games (the file names the built-in three; a game
+    of HANGAR_GAME_PACKAGES or a test's `register` adds its own)."""
+    return _validator_of(tuple(SYSTEMS))
+
+
+@lru_cache(maxsize=4)
+def _validator_of(systems: tuple[str, ...]) -> Draft202012Validator:
+    schema = copy.deepcopy(list_schema())
+    schema["properties"]["system"]["enum"] = list(systems)
     Draft202012Validator.check_schema(schema)
     return Draft202012Validator(schema)
 

@@ -165,6 +165,9 @@ def _run_step(request: HttpRequest, public_id: str, index: int, raw_step: str) -
     """The run `public_id` (if this user may see it: simulation_get_shared), checked to have game `index`, and the
     step `raw_step` as a number (PositionInvalid names the field otherwise)."""
     run = with_shown_list(selectors.simulation_get_shared(public_id=public_id, user=request.user), request.user)
+    if not presenters.capable((run.snapshot or {}).get("system"), "positions"):
+        raise PositionInvalid(pgettext("analysis", "This game has no positions: its steps cannot be saved or "
+                                                   "played on from here."), path="game")
     if not 0 <= index < run.games:
         raise PositionInvalid(pgettext("replay", "This run has games 1 to %(last)s; there is no game %(n)s.")
                               % {"last": run.games, "n": index + 1}, path="game")

@@ -62,8 +62,8 @@ class PickerFilterForm(forms.Form):
                 del self.fields[name]
             else:
                 self.fields[name].choices = anything + found
-        self.fields["category"].label = CATEGORY_LABELS.get(system, _("Category")) if "category" in self.fields \
-            else None
+        if "category" in self.fields:  # a game whose cards are all of one kind gets no such select
+            self.fields["category"].label = CATEGORY_LABELS.get(system, _("Category"))
         low, high = COST_LABELS.get(system, (_("Cost from"), _("Cost to")))
         self.fields["cost_min"].label, self.fields["cost_max"].label = low, high
         for field in self.fields.values():

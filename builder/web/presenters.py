@@ -263,6 +263,15 @@ def presentation(system: str) -> Presentation:
         return Presentation()
 
 
+def capable(system: Any, capability: str) -> bool:
+    """Whether the game declares `capability` in its game type (rules_engine/system_entry.py CAPABILITIES: a
+    replay's steps as positions, draw odds, ...): the pages offer what the game has, for any game."""
+    try:
+        return capability in game_system(system).game_type.capabilities
+    except UnknownSystem:
+        return False
+
+
 def category_word(system: str) -> str:
     """The name of the field that says what a card is, in the UI language: "Category" (HAGMI) or "Kind"."""
     return _("Category") if presentation(system).category_field == "category" else _("Kind")

@@ -71,7 +71,7 @@ def replay(request: HttpRequest, public_id: str, index: int) -> HttpResponse:
         "steps": len(turns), "last_step": len(turns) - 1,
         "previous": index - 1 if index > 0 else None, "next": index + 1 if index + 1 < run.games else None,
         "stale_engine": run.engine_version != ENGINE_VERSION,
-        "max_position_games": MAX_WEB_POSITION_GAMES,
+        "max_position_games": MAX_WEB_POSITION_GAMES, "positions": presenters.capable(game["system"], "positions"),
         "run_win_rate": _percent((run.result or {}).get("win_rate")),
     })
 

@@ -166,6 +166,14 @@ class _Builder:
                  extra=[{"label": total_label, "data": [row.get(value, 0) for row in rows]}],
                  horizontal=True, value_axis=per_game_label)
 
+    def use_tally(self) -> None:
+        """How much each card of the list was used (the registry entry's `use_tally`, a per-card tally of
+        rules_engine.core.report.per_card): what any game's result says besides its outcomes."""
+        key = SYSTEMS[self.system].use_tally[0]
+        if key and isinstance(self.result.get(key), list):
+            self.per_card("use", key, _("How often each card of the list was used, per game"), "count",
+                          _("per game"), pgettext("simulation", "times in all"))
+
     # --- HAGMI! ------------------------------------------------------------------------------------------
 
     def hagmi(self) -> None:
@@ -299,6 +307,8 @@ def result_view(system: str, result: Mapping[str, Any], snapshot: Mapping[str, A
     game = getattr(build, system, None) if system in SYSTEMS else None  # the game's own stats (_Builder.<slug>)
     if game is not None:
         game()
+    elif system in SYSTEMS:  # a game with no figures of its own here: the per-card tally its registry entry names
+        build.use_tally()
     build.ended_by()
     return {"stats": build.stats, "notes": build.notes, "charts": build.charts, "question_keys": list(QUESTION_KEYS)}
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from django.utils.translation import get_language, pgettext_lazy
 
+from rules_engine.core.messages import Label
 from rules_engine.core.naming import END_REASON_WORDS
 from rules_engine.core.words import humanise as _humanise
 from rules_engine.systems import SYSTEMS
@@ -105,12 +106,20 @@ CARD_FIELDS: Mapping[str, Any] = {
 }
 
 
+def said(word: Any) -> str:
+    """A word in the UI language: a translated string, or a game's own `Label` (its words in both languages in its
+    package: a game outside rules_engine/ has no lines in the site's catalogue of translations)."""
+    if isinstance(word, Label):
+        return word.get("ja" if (get_language() or "en").startswith("ja") else "en")
+    return str(word)
+
+
 def card_field(field: str) -> str:
     """A card field in words ("fuel_cost" -> "Fuel cost" / 燃料コスト); a Warcaster stat by its abbreviation."""
     known = CARD_FIELDS.get(field) or next(
         (entry.presentation.words["stat"][field] for entry in SYSTEMS.values()
          if field in entry.presentation.words.get("stat", {})), None)
-    return str(known) if known is not None else humanise(field)
+    return said(known) if known is not None else humanise(field)
 
 
 def words(system: str, field: str) -> Mapping[str, Any]:
@@ -145,7 +154,7 @@ def label(system: str, field: str, value: Any) -> str:
     table = words(system, field)
     known = table.get(value) if isinstance(value, str) else None
     if known is not None:
-        return str(known)
+        return said(known)
     if field == "faction" and isinstance(value, str) and value:
         declared = package_faction(system, value)
         if declared:

@@ -8,6 +8,7 @@ from rest_framework import serializers
 
 from cards.models import Card, Format, GameSystem, Opponent
 from cards.systems import SECTION_LABELS
+from rules_engine.systems import SYSTEMS as REGISTRY
 
 
 class SectionSerializer(serializers.Serializer):
@@ -16,14 +17,37 @@ class SectionSerializer(serializers.Serializer):
     en = serializers.CharField()
 
 
+class GameTypeSerializer(serializers.Serializer):
+    """What a game declares of itself (rules_engine/system_entry.py GameType), as OpenSpiel's _GAME_TYPE."""
+
+    players = serializers.IntegerField(help_text="Seats at the table (the list is player 0).")
+    chance = serializers.ListField(child=serializers.ChoiceField(choices=["dice", "shuffles"]),
+                                   help_text="What the game draws at random; empty for a deterministic game.")
+    information = serializers.ChoiceField(choices=["perfect", "imperfect"])
+    max_length = serializers.DictField(child=serializers.IntegerField(),
+                                       help_text="The options that end a game, with their defaults (max_turns: 60).")
+    capabilities = serializers.ListField(child=serializers.CharField(),
+                                         help_text="positions, draw_odds, sample_hands, weapon_odds, replay_table, "
+                                                   "roster_formats, list_opponents, placement_rules, card_check")
+    cooperative = serializers.BooleanField(help_text="Has a mode against the game's own side (HAGMI's co-op).")
+    hidden = serializers.ListField(child=serializers.CharField(), help_text="What a player does not see: hand, ...")
+
+
 class SystemSerializer(serializers.ModelSerializer):
     sections = serializers.SerializerMethodField(help_text="List sections in display order, with labels.")
     card_count = serializers.IntegerField(read_only=True)
     default_format = serializers.CharField(read_only=True, allow_null=True, help_text="Slug of the default format.")
+    game_type = serializers.SerializerMethodField(help_text="What the game declares of itself (null for a game the "
+                                                            "site no longer runs).")
 
     class Meta:
         model = GameSystem
-        fields = ["slug", "name", "name_ja", "sections", "card_count", "default_format"]
+        fields = ["slug", "name", "name_ja", "sections", "card_count", "default_format", "game_type"]
+
+    @extend_schema_field(GameTypeSerializer(allow_null=True))
+    def get_game_type(self, system: GameSystem) -> dict[str, Any] | None:
+        entry = REGISTRY.get(system.slug)
+        return entry.game_type.as_dict() if entry is not None else None
 
     @extend_schema_field(SectionSerializer(many=True))
     def get_sections(self, system: GameSystem) -> list[dict[str, str]]:

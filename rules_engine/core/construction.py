@@ -31,7 +31,8 @@ BAD_QUANTITY = "list.bad_quantity"
 
 @dataclass(frozen=True)
 class Violation:
-    """One broken rule. `message` is a key of messages.TEMPLATES, rendered with `params` in the result's language.
+    """One broken rule. `message` is a key of messages.TEMPLATES (or a game's own template, a `Label`), rendered with
+    `params` in the result's language.
 
     `order` breaks ties between violations of the same rule and section (entry index for list.* problems);
     it defaults to the card codes.
@@ -39,7 +40,7 @@ class Violation:
 
     code: str
     rule: str | None
-    message: str
+    message: str | Label
     params: Mapping[str, Any] = field(default_factory=dict)
     section: str | None = None
     cards: tuple[str, ...] = ()
@@ -173,7 +174,7 @@ class Rule:
 
     def violation(
         self,
-        message: str | None = None,
+        message: str | Label | None = None,
         *,
         section: str | None = None,
         cards: Iterable[str] = (),

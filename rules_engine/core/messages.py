@@ -246,7 +246,10 @@ TEMPLATES: Mapping[str, Label] = {
 }
 
 
-def render(key: str, params: Mapping[str, Any], lang: str) -> str:
-    """The message text for `key` in `lang` ("en" or "ja"; anything else gives English)."""
+def render(key: str | Label, params: Mapping[str, Any], lang: str) -> str:
+    """The message text for `key` in `lang` ("en" or "ja"; anything else gives English). `key` is a key of
+    TEMPLATES, or a game's own template in both languages (a `Label`: a game outside rules_engine/ brings its
+    messages with its rules)."""
     values = {name: value.get(lang) if isinstance(value, Label) else value for name, value in params.items()}
-    return TEMPLATES[key].get(lang).format(**values)
+    template = key if isinstance(key, Label) else TEMPLATES[key]
+    return template.get(lang).format(**values)

@@ -10,7 +10,7 @@ from rules_engine.hagmi.cards import parse_card
 from rules_engine.hagmi.construction import OPPONENT_CATEGORIES, RULESET, SECRET, home_section
 from rules_engine.hagmi.odds import OddsError, draw_odds, sample_hand
 from rules_engine.hagmi.presentation import PRESENTATION
-from rules_engine.system_entry import SystemEntry
+from rules_engine.system_entry import DICE, IMPERFECT, SHUFFLES, GameType, SystemEntry
 
 
 def default_section(card: Mapping[str, Any]) -> str:
@@ -35,6 +35,14 @@ SYSTEM = SystemEntry(
     cost_fields=("cost",),
     _default_section=default_section,
     _section_takes=section_takes,
+    # Two seats: a deck against another deck, or (機獣討滅戦線, H30-H34) against the 機獣 side's scripted procedure.
+    # Dice (兵站's 2 dice, the first player's roll) and shuffles (each deck); a hand, the decks and 秘策 (H20) unseen.
+    game_type=GameType(
+        players=2, chance=frozenset({DICE, SHUFFLES}), information=IMPERFECT, max_length={"max_turns": 60},
+        capabilities=frozenset({"positions", "draw_odds", "sample_hands", "list_opponents", "placement_rules",
+                                "card_check"}),
+        cooperative=True, hidden=("hand", "deck", "secret"),
+    ),
     opponent_categories=OPPONENT_CATEGORIES,
     odds=draw_odds,
     odds_error=OddsError,
@@ -57,4 +65,5 @@ SYSTEM = SystemEntry(
         policy_factors={"greedy": 1.0, "random": 0.8, "search": 110.0},
     ),
     presentation=PRESENTATION,
+    position_module="rules_engine.hagmi.position",
 )

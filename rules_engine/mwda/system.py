@@ -9,7 +9,7 @@ from rules_engine.core.messages import Label
 from rules_engine.mwda.construction import ARMY, RULESET
 from rules_engine.mwda.presentation import PRESENTATION
 from rules_engine.mwda.units import unit_spec
-from rules_engine.system_entry import SystemEntry
+from rules_engine.system_entry import DICE, PERFECT, GameType, SystemEntry
 
 
 def default_section(card: Mapping[str, Any]) -> str:
@@ -24,6 +24,12 @@ SYSTEM = SystemEntry(
     section_labels={"army": Label("Army", "軍団")},
     cost_fields=("points",),
     _default_section=default_section,
+    # Two armies on one table, every unit and its dial in sight: perfect information; chance is the dice (M15's
+    # 3D6, breakaway rolls). A battle ends after 10 rounds (M-rules §2.3).
+    game_type=GameType(
+        players=2, chance=frozenset({DICE}), information=PERFECT, max_length={"max_rounds": 10},
+        capabilities=frozenset({"positions", "replay_table", "list_opponents", "card_check"}),
+    ),
     list_opponent_kind="army",
     unit_sections=("army",),
     use_tally=("unit_damage", ("army",)),  # damage each unit dealt: a unit that never reaches or hits deals none
@@ -39,4 +45,5 @@ SYSTEM = SystemEntry(
     ),
     table_module="rules_engine.mwda.table",
     presentation=PRESENTATION,
+    position_module="rules_engine.mwda.position",
 )

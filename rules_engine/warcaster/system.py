@@ -6,7 +6,7 @@ from typing import Any
 
 from rules_engine.bounds import PlayBounds
 from rules_engine.core.messages import Label
-from rules_engine.system_entry import SystemEntry
+from rules_engine.system_entry import DICE, IMPERFECT, SHUFFLES, GameType, SystemEntry
 from rules_engine.warcaster.construction import CYPHER, FORCE, FORCE_KINDS, RACK, RULESET
 from rules_engine.warcaster.models import check_card
 from rules_engine.warcaster.odds import can_be_targeted, typical_target, weapon_odds
@@ -33,6 +33,15 @@ SYSTEM = SystemEntry(
     cost_fields=("cst", "cost"),
     _default_section=default_section,
     _section_takes=section_takes,
+    # Two forces; dice (W11's action and power dice) and the shuffled cypher deck, whose hand and order are unseen.
+    # W16: 3 pulse rounds of 5 turns a player.
+    game_type=GameType(
+        players=2, chance=frozenset({DICE, SHUFFLES}), information=IMPERFECT,
+        max_length={"rounds": 3, "turns_per_round": 5},
+        capabilities=frozenset({"positions", "weapon_odds", "replay_table", "roster_formats", "list_opponents",
+                                "placement_rules", "card_check"}),
+        hidden=("hand", "deck"),
+    ),
     list_opponent_kind="force",
     unit_sections=("force",),
     use_tally=("cyphers_played", ("rack",)),
@@ -53,4 +62,5 @@ SYSTEM = SystemEntry(
     roster_formats=("battlescribe",),  # rosters against the community's BattleScribe data
     table_module="rules_engine.warcaster.table",
     presentation=PRESENTATION,
+    position_module="rules_engine.warcaster.position",
 )
