@@ -11,6 +11,7 @@ PRESENTATION = Presentation(
     cost_chart="per_unit", cost_chart_title="points",  # an army's points per unit
     goldfish="stationary",
     worded_fields=("faction",),
+    value_words={"abilities": "ability"},
     pieces_from="deploy",
     side_notes=("points_destroyed",),
     orders_per_turn=True,

@@ -11,6 +11,9 @@ PRESENTATION = Presentation(
     cost_chart="per_unit", cost_chart_title="deployment_cost",  # a force's deployment cost (CST) per unit
     goldfish="stationary",
     worded_fields=("faction",),
+    value_words={"kind": "effect_kind", "type": "weapon_type", "qualities": "quality", "effects": "effect",
+                 "effect": "effect"},
+    entry_loadouts=True,  # a warjack's cortex and weapons, a hero's weapon choice (W5)
     pieces_from="setup",
     side_notes=("victory_points", "cyphers_in_hand", "rack_and_discard"),
     positional_actions=("ability", "end"),
