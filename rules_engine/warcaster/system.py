@@ -52,5 +52,6 @@ SYSTEM = SystemEntry(
     ),
     roster_formats=("battlescribe",),  # rosters against the community's BattleScribe data
     table_module="rules_engine.warcaster.table",
+    data_formats={"battlescribe": "rules_engine.warcaster.battlescribe"},  # its BattleScribe part
     presentation=PRESENTATION,
 )
