@@ -23,6 +23,10 @@ report (UNREAD_KINDS). What it reads:
 Rules the engine plays are mapped to its abilities and qualities (RULE_ABILITIES, QUALITIES); every other rule,
 quality or cypher effect keeps its text and is named in the card's `not_modelled`. Every card and weapon keeps its
 BattleScribe id as `bs_id`.
+
+Below the mapping: how the game's cards look in the BattleScribe data Hangar exports (`EXPORT`, docs/data-packages.md
+"BattleScribe data out"), and the community's rosters of such data, read into a list and written from one
+(`read_community_roster`, `write_community_roster`, docs/list-formats.md "BattleScribe rosters").
 """
 from __future__ import annotations
 
@@ -34,12 +38,11 @@ from xml.etree import ElementTree as ET
 from xml.etree.ElementTree import Element
 
 from rules_engine.core.catalog import Catalog
-from rules_engine.formats.battlescribe.rosters import (BATTLESCRIBE_VERSION, ROSTER_NS, ElementPaths, RosterIds,
-                                                       RosterIssue, RosterRefused, issue, refused)
 from rules_engine.formats.battlescribe.export import Category, EntryGroup, Game, title_of, value_text, whole_number
 from rules_engine.formats.battlescribe.files import (BattleScribeError, Conversion, Document, LeftOut, card_code,
                                                      kids, local_name, slugify)
-
+from rules_engine.formats.battlescribe.rosters import (BATTLESCRIBE_VERSION, ROSTER_NS, ElementPaths, RosterIds,
+                                                       RosterIssue, RosterRefused, issue, refused)
 
 MODEL_PROFILES = {"Solo": "solo", "Squad": "squad", "Warjack": "warjack", "Vehicle": "vehicle", "Mantlet": "mantlet"}
 # BattleScribe characteristic → Hangar stat (DMG is the health boxes, CST the deployment cost)
