@@ -21,16 +21,25 @@ def check_connection(timeout: float) -> None:
         connection.ensure_connection(max_retries=1, interval_start=0, interval_step=0.2, timeout=timeout)
 
 
-def publish_chunks(run_id: int, indices: Iterable[int]) -> None:
-    """One `simulation_chunk(run_id, index)` message per chunk, on the default queue (ids only, JSON). Raises
-    the broker's error, with the index that failed as `error.chunk_index`, if it refuses after PUBLISH_RETRY."""
-    from builder.tasks import simulation_chunk  # the tasks module imports the services, which import this one
+# The chunk task's name (builder/tasks.py `simulation_chunk`). Chunks are published by name: the tasks module imports
+# the run services, which publish through this module, so this module imports no task.
+CHUNK_TASK = "builder.simulation_chunk"
 
-    queue = celery_app.conf.task_default_queue
+
+def send_chunk(run_id: int, index: int) -> None:
+    """One `simulation_chunk(run_id, index)` message on the default queue (ids only, JSON), retried on a transient
+    broker error (PUBLISH_RETRY)."""
+    celery_app.send_task(CHUNK_TASK, (run_id, index), queue=celery_app.conf.task_default_queue, retry=True,
+                         retry_policy=PUBLISH_RETRY, ignore_result=True)
+
+
+def publish_chunks(run_id: int, indices: Iterable[int]) -> None:
+    """One `simulation_chunk(run_id, index)` message per chunk (send_chunk). Raises the broker's error, with the
+    index that failed as `error.chunk_index`, if it refuses after PUBLISH_RETRY."""
     index = None
     try:
         for index in indices:
-            simulation_chunk.apply_async((run_id, index), queue=queue, retry=True, retry_policy=PUBLISH_RETRY)
+            send_chunk(run_id, index)
     except Exception as error:
         error.chunk_index = index  # type: ignore[attr-defined]
         raise

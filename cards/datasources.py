@@ -34,9 +34,11 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from . import battlescribe, remotefetch, services
+from rules_engine.formats import battlescribe
+from rules_engine.formats.safefiles import ArchiveBudget, FileRefused, parse_xml, read_zip
+
+from . import remotefetch, services
 from .models import DataPackage, DataSource, PackageVersion
-from .safefiles import ArchiveBudget, FileRefused, parse_xml, read_zip
 from .selectors import package_sha256
 
 INDEX_NS = "http://www.battlescribe.net/schema/dataIndexSchema"

@@ -263,7 +263,7 @@ def package_battlescribe(system_slug: str, slug: str, *, zipped: bool = False) -
     """A loaded package as BattleScribe data, {file name: bytes} of its game system and catalogue (zipped one by
     one as .gstz/.catz when `zipped`), or None when the system has no such package. Bounded by the package's size,
     which its import bounded (docs/data-packages.md "BattleScribe data out")."""
-    from .battlescribe_export import export_package
+    from rules_engine.formats.battlescribe.export import export_package
 
     document = package_document(system_slug, slug)
     return export_package(document, zipped=zipped) if document is not None else None
@@ -271,7 +271,7 @@ def package_battlescribe(system_slug: str, slug: str, *, zipped: bool = False) -
 
 def package_battlescribe_zip(system_slug: str, slug: str) -> bytes | None:
     """The package page's download: one .zip of the package's .gst and .cat, or None (no such package)."""
-    from .battlescribe_export import export_zip
+    from rules_engine.formats.battlescribe.export import export_zip
 
     document = package_document(system_slug, slug)
     return export_zip(document) if document is not None else None

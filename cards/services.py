@@ -17,8 +17,10 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from rules_engine.formats import battlescribe
+
 from . import package_validation as checks
-from . import battlescribe, sheetfiles, spreadsheet
+from . import sheetfiles, spreadsheet
 from .models import Card, DataPackage, Format, GameSystem, Opponent, PackageVersion
 from .selectors import BUNDLED_DIR, bundled_dir, catalog_forget, cards_diff, package_document, search_normalise
 from .storable_text import escaped
@@ -114,7 +116,7 @@ def package_import_file(path: Path | str, *, schema_dir: Path | str | None = Non
 
 @dataclass(frozen=True)
 class BattleScribeReport:
-    """The package import's line, then what the BattleScribe data became (cards.battlescribe)."""
+    """The package import's line, then what the BattleScribe data became (rules_engine.formats.battlescribe)."""
 
     imported: ImportReport
     lines: list[str]
@@ -128,8 +130,9 @@ class BattleScribeReport:
 
 
 def battlescribe_convert(paths: list[Path | str]) -> battlescribe.Conversion:
-    """BattleScribe data (a folder, a .zip or .gst/.gstz/.cat/.catz files) → a package (not imported): Warcaster's
-    through the mapping, or the package of any game that Hangar exported (cards.battlescribe_hangar).
+    """BattleScribe data (a folder, a .zip or .gst/.gstz/.cat/.catz files) → a package (not imported): the
+    community's data through the game that reads it, or the package of any game that Hangar exported
+    (rules_engine/formats/battlescribe/).
     Raises PackageError naming the file, the element path and the id of what was refused."""
     try:
         conversion = battlescribe.convert(paths)

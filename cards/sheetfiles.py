@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
 
-from cards.safefiles import ArchiveBudget, FileRefused, TagCounter, read_zip
+from rules_engine.formats.safefiles import ArchiveBudget, FileRefused, TagCounter, read_zip
 
 SHEET_SUFFIXES = (".csv", ".tsv", ".txt", ".xlsx")
 MAX_ROWS = 20_000  # cards in one sheet (a package may hold at most 20 MB)

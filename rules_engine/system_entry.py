@@ -54,7 +54,8 @@ class Presentation:
     has_rounds: bool = True
     # The card editor: text fields it offers as a select of the words the site knows for them (the game's vocabulary,
     # and for "faction" the factions its packages declare), values it offers besides those (`field_values`), and
-    # fields drawn by a widget of their own (`field_widgets`: field -> widget, "firepower": HAGMI's "2 × 2").
+    # fields drawn by a widget of their own (`field_widgets`: field -> widget, "firepower": HAGMI's "2 × 2";
+    # "known_words": a list of words, the known ones as checkboxes and a box for any other, HAGMI's types).
     worded_fields: tuple[str, ...] = ()
     field_values: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     field_widgets: Mapping[str, str] = field(default_factory=dict)
@@ -68,6 +69,14 @@ class Presentation:
     report: ReportWords | None = None
     position_words: PositionWords | None = None
     card_text: CardWords | None = None
+    # The card editor: the vocabulary table that says the values of a field (`value_words`: field -> table of `words`;
+    # the card's own kind excepted, a nested "kind" is a skill's or an effect's).
+    value_words: Mapping[str, str] = field(default_factory=dict)
+    # The list editor: a section the picker offers a second "add" button for, beside each card's own section (HAGMI's
+    # secret section, H5: any card of the main deck may be kept there instead), and whether an entry offers its
+    # loadout (Warcaster W5: a warjack's cortex and weapons, a hero's, solo's or vehicle's weapon choice).
+    picker_also_adds_to: str = ""
+    entry_loadouts: bool = False
     # The game's own templates: a card's page and the body of a card as the catalogue and the editor draw it
     # (`templates/games/<game>/`); a game that names none is drawn by the generic ones (its facts and text in words).
     card_template: str = "catalog/card.html"
@@ -168,6 +177,10 @@ class SystemEntry:
     # The list formats of other tools the game's lists are written in besides Hangar's own: "battlescribe" (a
     # BattleScribe roster against the game's BattleScribe data, Warcaster), builder/listio/roster.py.
     roster_formats: tuple[str, ...] = ()
+    # The game's part of each data format it is read or written in (rules_engine/formats/__init__.py): format name ->
+    # the module that says what the game makes of it, imported on first use ("battlescribe": how its cards look in
+    # the BattleScribe data Hangar exports; Warcaster's also reads the community's data).
+    data_formats: Mapping[str, str] = field(default_factory=dict)
     # What the game shows (its rules_engine/<game>/presentation.py): flags, field names, keys of words, templates.
     presentation: Presentation = field(default_factory=Presentation)
     # The module that writes a state as a hangar.position/1 and builds one back (`dump`, `load`; docs/positions.md).

@@ -1,16 +1,18 @@
 """Rosters (`.ros`/`.rosz`) of lists of ANY game against the BattleScribe data Hangar exports from its packages
-(cards/battlescribe_export.py; docs/list-formats.md "Rosters for every game").
+(rules_engine/formats/battlescribe/export.py; docs/list-formats.md "Rosters for every game").
 
 Writing: the roster names the exported data's ids, derived from the game and the card codes (no file needed): the
 game system, the catalogue of the package that holds the list's cards, the force entry of the list's format, each
-card's entry (a Warcaster warjack's cortex and weapons through its Cortex and Weapons groups' links), the categories
+card's entry (the parts chosen in it through its groups' links, as the game's part says: `Game.option_parts`, a
+Warcaster warjack's cortex and weapons through its Cortex and Weapons groups), the categories
 each selection counts in (its home section's for HAGMI and MWDA, the list's section when another), the game's cost
 types with each selection's costs and the totals, and (MWDA) the format's point limit as the roster's cost limit. The
 children come in the published schema's order. The same list gives the same bytes.
 
 Reading: a roster whose gameSystemId is one of Hangar's game systems is read back through the same ids: each
 selection's entry (the last id of "linkId::entryId") names a card, its section category (or the card's home section)
-names the list section; a warjack's child selections are its cortex and weapons. Every problem is reported with the
+names the list section; the child selections of a selection are the parts chosen in it (`Game.add_option_part`: a
+warjack's cortex and weapons). Every problem is reported with the
 element's path, all together (ListFormatError).
 
 Pure Python (no Django).
@@ -21,13 +23,13 @@ from typing import Any, Callable, Mapping
 from xml.etree import ElementTree as ET
 from xml.etree.ElementTree import Element
 
-from cards import battlescribe_export as bx
+from rules_engine.formats.battlescribe import export as bx
+from rules_engine.formats.battlescribe.rosters import RosterIds, kids, zip_roster
 from rules_engine.core.catalog import Catalog
 from rules_engine.systems import SYSTEMS
 
 from .errors import ListFormatError, ListIssue, RosterExportError
 from .jsonio import normalised_document, parse_list_json
-from .rosterxml import RosterIds, kids, zip_roster
 
 ROSTER_NS = bx.ROSTER_NS
 
@@ -41,10 +43,14 @@ def _issue(message_code: str, message: str, path: str | None = None, /, **params
     return ListIssue(f"{path}: {message}" if path else message, path=path, code=message_code, params=params)
 
 
-def _parts(entry: Mapping[str, Any]) -> list[str]:
-    options = entry.get("options") or {}
-    parts = [options["cortex"]] if isinstance(options.get("cortex"), str) else []
-    return parts + [c for c in options.get("weapons") or [] if isinstance(c, str)]
+def _parts(system: str, entry: Mapping[str, Any], cards: Mapping[str, Mapping[str, Any]]) -> list[tuple[str, str]]:
+    """The parts chosen in a list entry (its options), each with the key of the entry group it is chosen in."""
+    return bx.game(system).option_parts(entry, cards)
+
+
+def _codes(system: str, entry: Mapping[str, Any], cards: Mapping[str, Mapping[str, Any]]) -> list[str]:
+    """The entry's card and the parts chosen in it."""
+    return [entry["card"], *[code for code, _group in _parts(system, entry, cards)]]
 
 
 class HangarRosterWriter:
@@ -62,7 +68,7 @@ class HangarRosterWriter:
         issues = []
         for section, entries in self.doc["sections"].items():
             for index, entry in enumerate(entries):
-                for code in [entry["card"], *_parts(entry)]:
+                for code in _codes(self.system, entry, self.catalog.cards):
                     if code not in self.catalog.cards:
                         issues.append(_issue("roster.unknown_card", f"card {code} is not in the catalog",
                                              f"sections.{section}[{index}]", code=code))
@@ -141,12 +147,11 @@ class HangarRosterWriter:
         selection = ET.SubElement(parent, self._q("selection"), {
             "id": self._id(), "name": str(card.get("name_en") or card.get("name") or code),
             "entryId": bx.entry_id(system, code), "number": str(number), "type": bx.game(system).entry_type(card)})
-        parts = _parts(entry)
+        parts = _parts(system, entry, self.catalog.cards)
         if parts:
             inside = ET.SubElement(selection, self._q("selections"))
-            for part_code in parts:
+            for part_code, slot in parts:
                 part = self.catalog.cards[part_code]
-                slot = "cortex" if part.get("kind") == "cortex" else "weapons"
                 child = ET.SubElement(inside, self._q("selection"), {
                     "id": self._id(), "name": str(part.get("name_en") or part.get("name") or part_code),
                     "entryId": f"{bx.link_id(system, code, part_code)}::{bx.entry_id(system, part_code)}",
@@ -209,13 +214,9 @@ def read_hangar_roster(root: Element, path_of: Callable[[Element], str], catalog
             part = card_of(child)
             if part is None:
                 continue
-            kind = catalog.cards[part].get("kind")
             count = int(child.get("number") or 1)
-            if kind == "cortex" and "cortex" not in options:
-                options["cortex"] = part
-            elif kind == "weapon":
-                options.setdefault("weapons", []).extend([part] * max(1, count // max(1, number)))
-            else:
+            if not bx.game(system).add_option_part(options, catalog.cards[part], part,
+                                                   max(1, count // max(1, number))):
                 issues.append(_issue("roster.part_misplaced", f"{child.get('name')!r} ({part}) is inside "
                                      f"{selection.get('name')!r}, which takes no such part", path_of(child),
                                      name=child.get("name") or "", code=part, model=selection.get("name") or ""))
@@ -243,7 +244,7 @@ def uses_battlescribe_ids(doc: Mapping[str, Any], catalog: Catalog) -> bool:
     if entry is None or not entry.writes_rosters("battlescribe"):
         return False
     codes = [code for entries in doc["sections"].values() for entry in entries
-             for code in [entry["card"], *_parts(entry)]]
+             for code in _codes(str(doc["system"]), entry, catalog.cards)]
     cards = [catalog.cards.get(code) for code in codes]
     return bool(cards) and all(card is not None and card.get("bs_id")
                                and isinstance(card.get("battlescribe"), Mapping)

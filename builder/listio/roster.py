@@ -1,24 +1,18 @@
 """BattleScribe / New Recruit rosters (`.ros`, zipped `.rosz`) in and out of Hangar lists
 (docs/list-formats.md "BattleScribe rosters").
 
-A roster is read against the Warcaster packages imported from BattleScribe data (cards/battlescribe.py): each card
-and format of such a package keeps its BattleScribe id (`bs_id`) and what a roster's selection of it carries
-(`battlescribe`: the game system, the entry's type, categories and the catalogues' root links to it). Reading:
+Reading: the file is parsed with defusedxml (no DTD, no entities) and checked against the published BattleScribe
+roster content model in either version's element order (rules_engine/formats/battlescribe/schema.py); a `.rosz` is a
+zip holding one `.ros`. A roster of the data Hangar exported, of any game, is read by builder/listio/hangar_roster.py;
+any other roster by the game whose BattleScribe part reads the community's rosters (`read_community_roster`, the
+format registry rules_engine/formats/__init__.py: Warcaster's, rules_engine/warcaster/battlescribe.py), against the
+packages imported from the community's data. Every problem (an entry id that the loaded data lacks, by name and id;
+a cortex outside a warjack; two forces...) is reported with the element's path, all of them together, as a
+ListFormatError: a refused roster changes nothing.
 
-- the file is parsed with defusedxml (no DTD, no entities) and checked against the published BattleScribe roster
-  content model in either version's element order (cards/battlescribe_schema.py); a `.rosz` is a zip holding one
-  `.ros`;
-- the roster's game system must be loaded; its one force becomes the list's format (the format whose `bs_id` is the
-  force's entryId); each selection of the force becomes an entry: a model in `force` (a squad attachment too: the
-  data makes it a selection of its own beside its squad), a cypher in `rack`, and the selections inside a warjack its
-  cortex and weapons (`options`), those inside a hero, solo or vehicle with weapon choices its weapons; a selection's `entryId` is the path of ids BattleScribe
-  writes ("linkId::entryId"): its last id names the entry;
-- every problem (an entry id that the loaded data lacks, by name and id; a cortex outside a warjack; two forces...)
-  is reported with the element's path, all of them together, as a ListFormatError: a refused roster changes nothing.
-
-Writing gives a roster valid against the published roster schema in its latest exact form (roster.xsd), with the
-catalogue's own ids (the entries' link paths, the hardpoint groups, the categories, the cost types and the catalogue
-and game system revisions), so BattleScribe and New Recruit open it; a card without a BattleScribe id is refused by
+Writing: a list of a game whose entry writes rosters (`roster_formats`) goes to its BattleScribe part
+(`write_community_roster`): a roster valid against the published roster schema in its latest exact form (roster.xsd),
+with the catalogue's own ids, so BattleScribe and New Recruit open it; a card without a BattleScribe id is refused by
 code and name (builder.selectors.list_export writes such lists, and every other game's, against the data Hangar
 exports: builder/listio/hangar_roster.py). The same list always gives the same bytes (ids are derived from the
 list), and reading an exported roster gives the list back.
@@ -30,28 +24,25 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import PurePath
 from typing import Any, Callable, Mapping
-from xml.etree import ElementTree as ET
-from xml.etree.ElementTree import Element, ParseError
+from xml.etree.ElementTree import ParseError
 
 from defusedxml import DefusedXmlException
 
-from cards import battlescribe_schema as bs_schema
-from cards.safefiles import MAX_XML_DEPTH, ArchiveBudget, FileRefused, parse_xml, read_zip
 from rules_engine.core.catalog import Catalog
+from rules_engine.formats import game_part, games
+from rules_engine.formats.battlescribe import schema as bs_schema
+from rules_engine.formats.battlescribe.rosters import (ROSTER_NS, ElementPaths, RosterRefused, local_name, refused,
+                                                       zip_roster)
+from rules_engine.formats.safefiles import MAX_XML_DEPTH, ArchiveBudget, FileRefused, parse_xml, read_zip
 from rules_engine.systems import SYSTEMS
 
 from .errors import ListFormatError, ListIssue, RosterExportError
 from .hangar_roster import hangar_game, read_hangar_roster  # data Hangar exported, of any game
 from .jsonio import normalised_document, parse_list_json
-from .rosterxml import RosterIds, kids, local_name, zip_roster
 
-ROSTER_NS = "http://www.battlescribe.net/schema/rosterSchema"
 ROSTER_SUFFIXES = (".ros", ".rosz")
 MAX_ROSTER_BYTES = 5 * 1024 * 1024  # one unzipped roster (a zip bomb stops here, counted while unzipping)
 ROSTER_ZIP_BUDGET = ArchiveBudget(member_bytes=MAX_ROSTER_BYTES, total_bytes=MAX_ROSTER_BYTES, members=100)
-BATTLESCRIBE_VERSION = "2.03"
-MODEL_KINDS = ("hero", "solo", "squad", "squad_attachment", "warjack", "vehicle", "mantlet")
-PART_KINDS = ("cortex", "weapon")
 
 CatalogFor = Callable[[str], "Catalog | None"]
 
@@ -69,13 +60,18 @@ def _fail(message_code: str, message: str, path: str | None = None, /, **params:
     return ListFormatError([_issue(message_code, message, path, **params)])
 
 
+def _issues(refusal: RosterRefused) -> list[ListIssue]:
+    """A game's roster problems as the list formats' issues."""
+    return [_issue(found.code, found.message, found.path, **found.params) for found in refusal.issues]
+
+
 # --- reading --------------------------------------------------------------------------------------------------------
 
 
 @lru_cache(maxsize=1)
 def roster_schema() -> Any:
-    """The published roster model in its latest exact form (cards/schemas/battlescribe/roster.xsd, generated by
-    cards/battlescribe_schema.py), an xmlschema.XMLSchema10 (imported when first needed: it takes a quarter of a
+    """The published roster model in its latest exact form (rules_engine/formats/battlescribe/xsd/roster.xsd, generated
+    by rules_engine/formats/battlescribe/schema.py), an xmlschema.XMLSchema10 (imported when first needed: it takes a quarter of a
     second, which a process that never reads a roster should not pay): what a roster Hangar writes must pass.
     Reading checks the same model in either version's order (bs_schema.check)."""
     return bs_schema.strict_schema("roster")
@@ -105,25 +101,6 @@ def roster_xml(raw: bytes, filename: str = "roster.ros") -> bytes:
     return members[0][1]
 
 
-class _Paths:
-    """Each element's path (/roster/forces[1]/force[1]/...) for messages."""
-
-    def __init__(self, root: Element):
-        self.paths: dict[int, str] = {}
-        todo = [(root, "/" + local_name(root.tag))]  # iterative: no recursion on the file's depth
-        while todo:
-            element, path = todo.pop()
-            self.paths[id(element)] = path
-            counts: dict[str, int] = {}
-            for child in element:
-                name = local_name(child.tag)
-                counts[name] = counts.get(name, 0) + 1
-                todo.append((child, f"{path}/{name}[{counts[name]}]"))
-
-    def of(self, element: Element) -> str:
-        return self.paths.get(id(element), "/")
-
-
 def parse_roster(raw: bytes, catalog_for: CatalogFor, *, filename: str = "roster.ros") -> dict[str, Any]:
     """The normalised hangar.list/1 document of a BattleScribe roster; raises ListFormatError with every problem."""
     xml = roster_xml(raw, filename)
@@ -148,163 +125,35 @@ def parse_roster(raw: bytes, catalog_for: CatalogFor, *, filename: str = "roster
         raise _fail("roster.not_roster", f"{filename} is not a BattleScribe roster (its root element is "
                                          f"{local_name(root.tag)!r}, not a roster of {ROSTER_NS})", file=filename,
                     root=local_name(root.tag))
-    paths = _Paths(root)
+    paths = ElementPaths(root)
     try:
-        bs_schema.check(root)  # the published content model, in either version's order (cards/battlescribe_schema.py)
+        bs_schema.check(root)  # the published content model, in either version's order (battlescribe/schema.py)
     except bs_schema.SchemaRefusal as refusal:
         raise _fail("roster.invalid", f"not valid against the published BattleScribe roster schema: {refusal.message}",
                     refusal.path, file=filename, reason=refusal.message) from None
     game = hangar_game(root.get("gameSystemId") or "")
     if game is not None:
         return read_hangar_roster(root, paths.of, catalog_for(game), game)
-    return _RosterReader(root, paths, catalog_for, filename).read()
+    game = community_roster_game()
+    part = game_part("battlescribe", game) if game is not None else None
+    try:
+        if part is None:
+            raise refused("roster.unknown_game_system",
+                          f"no BattleScribe data of the game system {root.get('gameSystemName')!r} (id "
+                          f"{root.get('gameSystemId')}) is loaded: import it first (python manage.py import_package "
+                          "FOLDER)", "/roster", name=root.get("gameSystemName") or "",
+                          id=root.get("gameSystemId") or "")
+        sections, fmt = part.read_community_roster(root, paths, catalog_for(str(game)))
+    except RosterRefused as refusal:
+        raise ListFormatError(_issues(refusal)) from None
+    doc = normalised_document(str(game), sections, format=fmt, name=root.get("name") or "")
+    return parse_list_json(doc)  # the list's own limits (entries, quantities) checked as for any file
 
 
-class _RosterReader:
-    def __init__(self, root: Element, paths: _Paths, catalog_for: CatalogFor, filename: str):
-        self.root, self.paths, self.filename = root, paths, filename
-        self.catalog = catalog_for("warcaster")
-        self.issues: list[ListIssue] = []
-
-    def read(self) -> dict[str, Any]:
-        system_id = self.root.get("gameSystemId") or ""
-        system_name = self.root.get("gameSystemName") or system_id
-        formats = [fmt for fmt in (self.catalog.formats.values() if self.catalog else [])
-                   if _bs(fmt).get("game_system", {}).get("id") == system_id]
-        if not formats:
-            raise _fail("roster.unknown_game_system",
-                        f"no BattleScribe data of the game system {system_name!r} (id {system_id}) is loaded: "
-                        "import it first (python manage.py import_package FOLDER)", "/roster",
-                        name=system_name, id=system_id)
-        assert self.catalog is not None
-        self.cards = {(_bs(card).get("game_system"), card.get("bs_id")): code
-                      for code, card in self.catalog.cards.items() if card.get("bs_id")}
-        self.system_id = system_id
-        # the community files' one "Cyphers" rack selection holds the cyphers: read through it
-        self.racks = {str(_bs(f)["rack"]["entry_id"]) for f in formats if _bs(f).get("rack")}
-        forces = kids(self.root, "forces", "force")
-        if len(forces) != 1:
-            raise _fail("roster.forces", f"the roster has {len(forces)} forces; a Hangar list holds exactly one",
-                        "/roster/forces[1]", count=len(forces))
-        force = forces[0]
-        nested = kids(force, "forces", "force")
-        if nested:
-            self.issues.append(_issue("roster.nested_force", "a force inside a force is not read into a Hangar list",
-                                      self.paths.of(nested[0])))
-        fmt = next((f for f in formats if f.get("bs_id") == force.get("entryId")), None)
-        if fmt is None:
-            self.issues.append(_issue(
-                "roster.unknown_force", f"the force {force.get('name')!r} (id {force.get('entryId')}) is not a force of "
-                f"the loaded data (forces: {', '.join(str(f.get('name_en') or f['slug']) for f in formats)})",
-                self.paths.of(force), name=force.get("name") or "", id=force.get("entryId") or "",
-                known=", ".join(str(f.get("name_en") or f["slug"]) for f in formats)))
-        sections: dict[str, list[dict[str, Any]]] = {"force": [], "rack": []}
-        for selection in kids(force, "selections", "selection"):
-            self._top(selection, sections)
-        if self.issues:
-            raise ListFormatError(self.issues)
-        doc = normalised_document("warcaster", sections, format=fmt["slug"] if fmt else None,
-                                  name=self.root.get("name") or "")
-        return parse_list_json(doc)  # the list's own limits (entries, quantities) checked as for any file
-
-    def _card_of(self, selection: Element) -> tuple[str | None, Mapping[str, Any] | None]:
-        entry_id = (selection.get("entryId") or "").split("::")[-1]
-        code = self.cards.get((self.system_id, entry_id))
-        return (code, self.catalog.cards[code]) if code and self.catalog else (None, None)
-
-    def _unknown(self, selection: Element) -> None:
-        entry_id = (selection.get("entryId") or "").split("::")[-1]
-        name = selection.get("name") or ""
-        self.issues.append(_issue(
-            "roster.unknown_entry", f"the entry {name!r} (id {entry_id}) is not in the loaded BattleScribe data; "
-            "import the data this roster was made with", self.paths.of(selection), name=name, id=entry_id))
-
-    def _top(self, selection: Element, sections: dict[str, list[dict[str, Any]]]) -> None:
-        code, card = self._card_of(selection)
-        if card is None or code is None:
-            if (selection.get("entryId") or "").split("::")[-1] in self.racks:  # the rack: its cyphers are entries
-                for child in kids(selection, "selections", "selection"):
-                    self._top(child, sections)
-            else:
-                self._unknown(selection)
-            return
-        number = int(selection.get("number") or 1)
-        kind = card.get("kind")
-        if kind == "cypher":
-            sections["rack"].append({"card": code, "qty": number})
-            self._no_parts(selection, card)
-        elif kind in MODEL_KINDS:
-            entry: dict[str, Any] = {"card": code, "qty": number}
-            chooses = kind == "warjack" or any(isinstance(h, Mapping) and h.get("slot") == "weapon"
-                                               for h in card.get("hardpoints") or ())
-            options = self._loadout(selection, card, number) if chooses else self._no_parts(selection, card)
-            if options:
-                entry["options"] = options
-            sections["force"].append(entry)
-        else:
-            name = card.get("name_en") or code
-            self.issues.append(_issue(
-                "roster.part_outside", f"{name!r} ({code}) is a warjack's {kind}: it belongs inside a warjack's "
-                "selection, not in the force", self.paths.of(selection), name=name, code=code))
-
-    def _fixed(self, card: Mapping[str, Any]) -> set[str]:
-        return {str(w.get("bs_id")) for w in card.get("weapons") or () if w.get("bs_id")}
-
-    def _no_parts(self, selection: Element, card: Mapping[str, Any]) -> None:
-        """Selections inside a model that is not a warjack: its own fixed weapons (read from the card), nothing else."""
-        fixed = self._fixed(card)
-        for child in kids(selection, "selections", "selection"):
-            if (child.get("entryId") or "").split("::")[-1] in fixed:
-                continue
-            code, part = self._card_of(child)
-            if part is None:
-                self._unknown(child)
-            else:
-                name = part.get("name_en") or code
-                self.issues.append(_issue(
-                    "roster.part_misplaced", f"{name!r} ({code}) is inside {card.get('name_en')!r}, which takes no "
-                    "cortex or warjack weapons", self.paths.of(child), name=name, code=code,
-                    model=card.get("name_en") or ""))
-
-    def _loadout(self, selection: Element, card: Mapping[str, Any], number: int) -> dict[str, Any]:
-        """A warjack's cortex and weapons from the selections inside it (each `number` times for `number` warjacks)."""
-        options: dict[str, Any] = {}
-        weapons: list[str] = []
-        fixed = self._fixed(card)
-        for child in kids(selection, "selections", "selection"):
-            if (child.get("entryId") or "").split("::")[-1] in fixed:
-                continue
-            code, part = self._card_of(child)
-            if part is None or code is None:
-                self._unknown(child)
-                continue
-            count = int(child.get("number") or 1)
-            if count % number:
-                self.issues.append(_issue(
-                    "roster.part_number", f"{child.get('name')!r} is selected {count} times inside {number} warjacks: "
-                    "each warjack must carry the same parts", self.paths.of(child), name=child.get("name") or "",
-                    count=count, models=number))
-                continue
-            if part.get("kind") == "cortex":
-                if "cortex" in options or count != number:
-                    self.issues.append(_issue("roster.two_cortexes", "a warjack carries one cortex",
-                                              self.paths.of(child)))
-                options["cortex"] = code
-            elif part.get("kind") == "weapon":
-                weapons += [code] * (count // number)
-            else:
-                self.issues.append(_issue(
-                    "roster.part_misplaced", f"{part.get('name_en')!r} ({code}) is inside {card.get('name_en')!r}, "
-                    "which takes only a cortex and warjack weapons", self.paths.of(child),
-                    name=part.get("name_en") or "", code=code, model=card.get("name_en") or ""))
-        if weapons:
-            options["weapons"] = weapons
-        return options
-
-
-def _bs(item: Mapping[str, Any]) -> Mapping[str, Any]:
-    facts = item.get("battlescribe")
-    return facts if isinstance(facts, Mapping) else {}
+def community_roster_game() -> str | None:
+    """The game whose BattleScribe part reads the community's rosters (Warcaster's), or None."""
+    return next((slug for slug in games("battlescribe")
+                 if hasattr(game_part("battlescribe", slug), "read_community_roster")), None)
 
 
 # --- writing --------------------------------------------------------------------------------------------------------
@@ -312,188 +161,19 @@ def _bs(item: Mapping[str, Any]) -> Mapping[str, Any]:
 
 def export_roster(doc: Mapping[str, Any], catalog: Catalog, *, zipped: bool = False,
                   filename: str = "roster.ros") -> bytes:
-    """The roster of a normalised hangar.list/1 Warcaster list: XML bytes, or a .rosz zip holding `filename`."""
-    xml = _RosterWriter(doc, catalog).write()
+    """The roster of a normalised hangar.list/1 list of a game that writes the community's rosters (its entry's
+    `roster_formats`, its BattleScribe part's `write_community_roster`): XML bytes, or a .rosz zip holding
+    `filename`."""
+    system = doc.get("system") if isinstance(doc.get("system"), str) else None
+    entry = SYSTEMS.get(system) if system is not None else None
+    part = game_part("battlescribe", str(system)) if entry is not None and entry.writes_rosters("battlescribe") \
+        else None
+    if part is None or not hasattr(part, "write_community_roster"):
+        raise RosterExportError([_issue(
+            "roster.not_warcaster", "only Warcaster lists can be written as BattleScribe rosters",
+            system=str(doc.get("system")))])
+    try:
+        xml = part.write_community_roster(doc, catalog)
+    except RosterRefused as refusal:
+        raise RosterExportError(_issues(refusal)) from None
     return zip_roster(xml, filename) if zipped else xml
-
-
-class _RosterWriter:
-    def __init__(self, doc: Mapping[str, Any], catalog: Catalog):
-        self.doc, self.catalog = doc, catalog
-        self._id = RosterIds(doc)  # the same list, the same ids
-
-    def _problems(self) -> tuple[str, Mapping[str, Any]]:
-        """The game system's id and the format facts of the force; raises RosterExportError naming every card that
-        cannot go into a roster."""
-        entry = SYSTEMS.get(self.doc.get("system")) if isinstance(self.doc.get("system"), str) else None
-        if entry is None or not entry.writes_rosters("battlescribe"):
-            raise RosterExportError([_issue(
-                "roster.not_warcaster", "only Warcaster lists can be written as BattleScribe rosters",
-                system=str(self.doc.get("system")))])
-        issues: list[ListIssue] = []
-        systems: set[str] = set()
-        for section, entries in self.doc["sections"].items():
-            for index, entry in enumerate(entries):
-                codes = [entry["card"]]
-                options = entry.get("options") or {}
-                codes += [options["cortex"]] if isinstance(options.get("cortex"), str) else []
-                codes += [c for c in options.get("weapons") or [] if isinstance(c, str)]
-                for code in codes:
-                    card = self.catalog.cards.get(code)
-                    path = f"sections.{section}[{index}]"
-                    if card is None:
-                        issues.append(_issue("roster.unknown_card", f"card {code} is not in the catalog", path,
-                                             code=code))
-                    elif not card.get("bs_id") or not _bs(card).get("game_system"):
-                        name = card.get("name_en") or card.get("name") or code
-                        issues.append(_issue(
-                            "roster.no_bs_id", f"card {code} ({name}) has no BattleScribe id: only lists built from "
-                            "cards imported from BattleScribe data can be written as rosters", path, code=code,
-                            name=name))
-                    else:
-                        systems.add(str(_bs(card)["game_system"]))
-        if len(systems) > 1:
-            issues.append(_issue("roster.two_systems", "the list mixes cards of two BattleScribe game systems "
-                                 f"({', '.join(sorted(systems))})", systems=", ".join(sorted(systems))))
-        if not issues and not systems:
-            issues.append(_issue("roster.empty", "an empty list has no BattleScribe data to name: add a model first"))
-        formats = [f for f in self.catalog.formats.values()
-                   if systems and _bs(f).get("game_system", {}).get("id") in systems]
-        if not issues and not formats:
-            issues.append(_issue("roster.no_force", "the loaded BattleScribe data has no force for this list"))
-        if issues:
-            raise RosterExportError(issues)
-        chosen = self.catalog.formats.get(self.doc.get("format") or "")
-        if chosen is None or chosen not in formats:
-            chosen = formats[0]  # a Hangar format: the data's first force
-        return systems.pop(), chosen
-
-    def write(self) -> bytes:
-        system_id, fmt = self._problems()
-        facts = _bs(fmt)
-        game_system = facts["game_system"]
-        cost_types = list(facts.get("cost_types") or [])
-        factions = [self.catalog.cards[e["card"]].get("faction") for e in self.doc["sections"]["force"]]
-        catalogues = list(facts["catalogues"])
-        catalogue = next((c for c in catalogues if c["faction"] in factions), catalogues[0])
-        ET.register_namespace("", ROSTER_NS)
-        q = lambda tag: f"{{{ROSTER_NS}}}{tag}"  # noqa: E731 - the qualified tag
-        roster = Element(q("roster"), {"id": self._id(), "name": self.doc.get("name") or "",
-                                       "battleScribeVersion": BATTLESCRIBE_VERSION, "gameSystemId": system_id,
-                                       "gameSystemName": str(game_system["name"]),
-                                       "gameSystemRevision": str(game_system["revision"])})
-        totals = {c["id"]: 0 for c in cost_types}
-        force = ET.SubElement(ET.SubElement(roster, q("forces")), q("force"), {
-            "id": self._id(), "name": str(fmt.get("name_en") or fmt["slug"]), "entryId": str(fmt["bs_id"]),
-            "catalogueId": str(catalogue["id"]), "catalogueRevision": str(catalogue["revision"]),
-            "catalogueName": str(catalogue["name"])})
-        selections = ET.SubElement(force, q("selections"))
-        used: dict[str, Mapping[str, Any]] = {}
-        rack = facts.get("rack")
-        rack_parent: Element | None = None
-        for section in ("force", "rack"):
-            for entry in self.doc["sections"][section]:
-                card = self.catalog.cards[entry["card"]]
-                number = entry["qty"]
-                parent = selections
-                if section == "rack" and rack and _bs(card).get("group") in (rack.get("groups") or {}):
-                    if rack_parent is None:  # the data's one rack selection, which holds the cyphers
-                        rack_parent = self._rack_selection(selections, rack, str(catalogue["id"]), cost_types, q)
-                        for category in rack.get("categories") or ():
-                            used.setdefault(category["id"], category)
-                    parent = rack_parent
-                selection = self._selection(parent, card, number, str(catalogue["id"]), cost_types, totals, q,
-                                            rack=rack if parent is rack_parent else None)
-                options = entry.get("options") or {}
-                parts = ([options["cortex"]] if isinstance(options.get("cortex"), str) else []) \
-                    + list(options.get("weapons") or [])
-                if parts:
-                    inside = ET.SubElement(selection, q("selections"))
-                    for code in parts:
-                        part = self.catalog.cards[code]
-                        self._selection(inside, part, number, str(catalogue["id"]), cost_types, totals, q, jack=card)
-                    for tail in (selection.find(q("costs")), selection.find(q("categories"))):
-                        if tail is not None:  # after the nested selections, as BattleScribe writes them
-                            selection.remove(tail)
-                            selection.append(tail)
-                for category in _bs(card).get("categories") or ():
-                    used.setdefault(category["id"], category)
-        categories = ET.SubElement(force, q("categories"))
-        for category in used.values():
-            ET.SubElement(categories, q("category"), {"id": self._id(), "name": category["name"],
-                                                      "entryId": category["id"], "primary": "false"})
-        costs = Element(q("costs"))
-        for cost_type in cost_types:
-            ET.SubElement(costs, q("cost"), {"name": cost_type["name"], "typeId": cost_type["id"],
-                                             "value": f"{float(totals[cost_type['id']])}"})
-        roster.insert(0, costs)
-        ET.indent(roster)
-        return b'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' + ET.tostring(roster, encoding="utf-8") \
-            + b"\n"
-
-    def _rack_selection(self, parent: Element, rack: Mapping[str, Any], catalogue_id: str, cost_types: list,
-                        q: Callable[[str], str]) -> Element:
-        """The community files' "Cyphers" rack selection (inside it go the cyphers)."""
-        entry_id = str(rack["entry_id"])
-        link = (rack.get("links") or {}).get(catalogue_id)
-        selection = ET.SubElement(parent, q("selection"), {
-            "id": self._id(), "name": str(rack.get("name") or "Cyphers"),
-            "entryId": f"{link}::{entry_id}" if link else entry_id, "number": "1", "type": "upgrade"})
-        ET.SubElement(selection, q("selections"))
-        costs = ET.SubElement(selection, q("costs"))
-        for cost_type in cost_types:
-            ET.SubElement(costs, q("cost"), {"name": cost_type["name"], "typeId": cost_type["id"], "value": "0.0"})
-        if rack.get("categories"):
-            categories = ET.SubElement(selection, q("categories"))
-            for category in rack["categories"]:
-                ET.SubElement(categories, q("category"), {"id": self._id(), "name": category["name"],
-                                                          "entryId": category["id"],
-                                                          "primary": "true" if category["primary"] else "false"})
-        return selection.find(q("selections"))  # type: ignore[return-value]
-
-    def _selection(self, parent: Element, card: Mapping[str, Any], number: int, catalogue_id: str,
-                   cost_types: list, totals: dict[str, int], q: Callable[[str], str],
-                   jack: Mapping[str, Any] | None = None, rack: Mapping[str, Any] | None = None) -> Element:
-        facts = _bs(card)
-        bs_id = str(card["bs_id"])
-        attrs = {"id": self._id(), "name": str(card.get("name_en") or card.get("name")), "entryId": bs_id,
-                 "number": str(number), "type": str(facts.get("type") or "upgrade")}
-        if rack is not None:  # a cypher in the rack, through the rack's link to its suit group
-            group = str(facts.get("group") or "")
-            link = (rack.get("groups") or {}).get(group)
-            attrs["entryId"] = f"{link}::{bs_id}" if link else bs_id
-            attrs["entryGroupId"] = group
-        elif jack is not None:  # a warjack's part: through its hardpoint group's link
-            group = _hardpoint_group(jack, card)
-            if group is not None:
-                link = (group.get("bs_links") or {}).get(bs_id)
-                attrs["entryId"] = f"{link}::{bs_id}" if link else bs_id
-                if group.get("bs_id"):
-                    attrs["entryGroupId"] = str(group["bs_id"])
-        else:
-            link = (facts.get("links") or {}).get(catalogue_id)
-            if link:
-                attrs["entryId"] = f"{link}::{bs_id}"
-        selection = ET.SubElement(parent, q("selection"), attrs)
-        costs = ET.SubElement(selection, q("costs"))
-        for cost_type in cost_types:
-            value = int(card.get("cost") or 0) * number if card.get("kind") == "weapon" else 0
-            totals[cost_type["id"]] += value
-            ET.SubElement(costs, q("cost"), {"name": cost_type["name"], "typeId": cost_type["id"],
-                                             "value": f"{float(value)}"})
-        categories = ET.SubElement(selection, q("categories")) if facts.get("categories") else Element(q("categories"))
-        for category in facts.get("categories") or ():
-            ET.SubElement(categories, q("category"), {"id": self._id(), "name": category["name"],
-                                                      "entryId": category["id"],
-                                                      "primary": "true" if category["primary"] else "false"})
-        return selection
-
-
-def _hardpoint_group(jack: Mapping[str, Any], part: Mapping[str, Any]) -> Mapping[str, Any] | None:
-    """The warjack's hardpoint group a part goes in: the one that links to it, else the first of its slot."""
-    groups = [h for h in jack.get("hardpoints") or () if isinstance(h, Mapping)]
-    slots = ["cortex"] if part.get("kind") == "cortex" else list(part.get("hardpoints") or ())
-    linked = [g for g in groups if part.get("bs_id") in (g.get("bs_links") or {})]
-    if linked:
-        return linked[0]
-    return next((g for g in groups if g.get("slot") in slots), None)

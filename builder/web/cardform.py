@@ -4,9 +4,11 @@ so that it follows every field a package may hold and nothing else:
 - a card's own kind (HAGMI `category`, MWDA and Warcaster `kind`) chooses which fields it has (the schema's
   `if category = unit then ...`); so does a skill's, an effect's or an ability's `kind` (its parameters);
 - a value of a fixed set (frames, triggers, targets) is a select, in words (builder/web/vocabulary.py); a list of
-  them (MWDA abilities, Warcaster qualities) is a set of checkboxes; HAGMI types are checkboxes of the known types
-  and a box for any other;
-- HAGMI firepower is two numbers, the firepower and the attacks (`2` × `2` is "2x2", H10);
+  them (MWDA abilities, Warcaster qualities) is a set of checkboxes; a field of the widget "known_words" (HAGMI
+  types) is checkboxes of the known words and a box for any other;
+- a field of the widget "firepower" (HAGMI) is two numbers, the firepower and the attacks (`2` × `2` is "2x2", H10);
+- what is the game's own (which vocabulary table says a field's values, which fields have a widget of their own)
+  the game declares in its presentation (rules_engine/<game>/presentation.py `value_words`, `field_widgets`);
 - a list of objects is one row per item, with "add" and "remove" buttons: skills, weapons, effects; a list of
   objects of plain numbers (an MWDA dial, click by click) is a table, one row per click;
 - a field the form cannot draw as inputs (a Warcaster hardpoint group) is its JSON, in a text box;
@@ -37,13 +39,6 @@ LONG_TEXT = {"text", "text_en"}
 KIND_KEYS = ("category", "kind")  # what chooses an object's fields
 MAX_ROWS = 40  # rows one list of the form may hold (an MWDA dial has at most 20 clicks)
 
-# The vocabulary table of an enum's values, by the field holding them: (system, field) -> vocabulary field.
-VALUE_WORDS = {
-    ("hagmi", "kind"): "skill_kind", ("warcaster", "kind"): "effect_kind", ("warcaster", "type"): "weapon_type",
-    ("warcaster", "qualities"): "quality", ("mwda", "abilities"): "ability", ("warcaster", "effects"): "effect",
-    ("warcaster", "effect"): "effect", ("hagmi", "types"): "type", ("hagmi", "target_types"): "type",
-    ("hagmi", "self_types"): "type", ("hagmi", "target_category"): "category",
-}
 
 
 @dataclass
@@ -89,7 +84,7 @@ def _firepower(value: Any) -> tuple[str, str]:
 
 @lru_cache(maxsize=4)
 def schema(system: str) -> dict[str, Any]:
-    path = checks.schema_dir() / f"{system}.schema.json"
+    path = checks.schema_path(system)  # the schema folder's, or the one a game outside rules_engine/ brings
     return json.loads(path.read_text(encoding="utf-8"))
 
 
@@ -235,7 +230,7 @@ class _Builder:
     def words_for(self, key: str, path: str = "") -> str:
         if key == "kind" and "." not in path:
             return key  # the card's own kind (MWDA, Warcaster); a nested kind is a skill's or an effect's
-        return VALUE_WORDS.get((self.system, key), key)
+        return presentation(self.system).value_words.get(key, key)
 
     def options(self, key: str, values: list[Any], path: str = "") -> list[tuple[str, str]]:
         words = self.words_for(key, path)
@@ -322,8 +317,8 @@ class _Builder:
             return Node(path, key, label, "choices", value=[str(item) for item in values], required=required,
                         options=self.options(key, items["enum"]))
         if items.get("type") == "string":
-            if self.words_for(key) == "type":  # HAGMI types: the known ones as checkboxes, any other typed
-                known = list(vocabulary.words("hagmi", "type"))
+            if presentation(self.system).field_widgets.get(key) == "known_words":  # the known words, any other typed
+                known = list(vocabulary.words(self.system, self.words_for(key)))
                 chosen = [item for item in values if item in known]
                 others = [item for item in values if item not in known]
                 return Node(path, key, label, "choices", value=chosen, required=required,
@@ -506,8 +501,8 @@ class _Reader:
                 self.problem(path, _("choose among the listed values"))
             return kept or None
         if items.get("type") == "string":
-            if VALUE_WORDS.get((self.system, key)) == "type":
-                known = list(vocabulary.words("hagmi", "type"))
+            if presentation(self.system).field_widgets.get(key) == "known_words":
+                known = list(vocabulary.words(self.system, presentation(self.system).value_words.get(key, key)))
                 ticked = [value for value in known if value in _values(self.form, path)]
                 before = [value for value in originals if value in ticked]  # the card's order, then new ones
                 chosen = [*before, *[value for value in ticked if value not in before]]

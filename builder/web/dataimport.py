@@ -34,6 +34,7 @@ from cards import services
 from cards.selectors import package_document, package_sha256
 from cards.sheetfiles import SheetError
 from cards.systems import SYSTEMS
+from rules_engine.formats import game_part
 
 from . import presenters
 from .common import forbidden_page
@@ -42,7 +43,6 @@ from .sourceforms import import_page_context  # the data sources section
 
 PENDING_KEY = "hangar.data_import"  # the session's pending import: token, kind, sha256, files, system, slug
 PASTED_NAME = "pasted.txt"  # a pasted sheet: tabs when its first line has one (as a spreadsheet copies), else CSV
-MODEL_KINDS = ("hero", "solo", "squad", "warjack", "vehicle", "mantlet")
 
 
 def staff_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
@@ -140,14 +140,15 @@ def _battlescribe_summary(preview: services.BattleScribePreview) -> dict[str, An
     """The preview's words: the import report (models by kind, weapons, cyphers, formats, cards played in part),
     the warnings about odd data (each entry read by a documented rule or left out) and the cards added, changed and removed against the package loaded now."""
     package, cards = preview.package, preview.package["cards"]
-    attached = ("squad_attachment",) if any(card.get("kind") == "squad_attachment" for card in cards) else ()
-    kinds = [(vocabulary.label("warcaster", "kind", kind), sum(card.get("kind") == kind for card in cards))
-             for kind in MODEL_KINDS + attached]
+    system = package["system"]  # the community's data read by its game, or any game's package that Hangar exported
+    # the kinds of model the game's reading of the community's data makes (its BattleScribe part), counted by kind
+    model_kinds = tuple(getattr(game_part("battlescribe", system), "MODEL_KINDS_COUNTED", ()))
+    kinds = [(vocabulary.label(system, "kind", kind), sum(card.get("kind") == kind for card in cards))
+             for kind in model_kinds]
     kinds = [(label, count) for label, count in kinds if count]
     suits = sorted({card.get("suit") for card in cards if card.get("kind") == "cypher" and card.get("suit")})
     new_cards = {card["code"]: card for card in cards}
     old_cards = {card["code"]: card for card in (preview.current or {}).get("cards", [])}
-    system = package["system"]  # Warcaster's mapping, or any game's package that Hangar exported
     shown = presenters.catalog(system).cards
     return {
         "system": system, "system_name": presenters.system_name(system), "package": package,
@@ -155,11 +156,11 @@ def _battlescribe_summary(preview: services.BattleScribePreview) -> dict[str, An
         "report_lines": preview.report, "warnings": preview.warnings,
         "factions": [presenters.names(faction, faction["slug"]) for faction in package.get("factions", [])],
         "kinds": kinds,
-        "fixed_weapons": sum(len(card.get("weapons") or []) for card in cards if card.get("kind") in MODEL_KINDS),
+        "fixed_weapons": sum(len(card.get("weapons") or []) for card in cards if card.get("kind") in model_kinds),
         "warjack_weapons": sum(card.get("kind") == "weapon" for card in cards),
         "cortexes": sum(card.get("kind") == "cortex" for card in cards),
         "cyphers": sum(card.get("kind") == "cypher" for card in cards),
-        "suits": [(vocabulary.label("warcaster", "suit", suit), sum(card.get("suit") == suit for card in cards))
+        "suits": [(vocabulary.label(system, "suit", suit), sum(card.get("suit") == suit for card in cards))
                   for suit in suits],
         "formats": [presenters.names(fmt, fmt["slug"]) for fmt in package.get("formats", [])],
         "partial": [{"code": card["code"], "names": presenters.names(card, card["code"]),

@@ -85,6 +85,7 @@ def _editor_context(game_list, form, draft, *, saved_doc, q="", conflict=None, p
     result = _draft_validation(draft)
     context = list_view(game_list, draft, result)
     system = game_list.system.slug
+    shows = presenters.presentation(system)
     _entry_texts(system, context["sections"])
     dirty = draft != saved_doc
     filters = None if swap else _picker_filters(system, request_data)  # the picker's pick-* fields
@@ -93,8 +94,8 @@ def _editor_context(game_list, form, draft, *, saved_doc, q="", conflict=None, p
         "picker": [] if swap else _picker(system, q, filters), "picker_filters": filters,
         "picker_filtered": filters is not None and filters.active,
         "odds": draws.odds_panel(draft, presenters.catalog(system), seed=draws.seed_of(request_data)), "conflict": conflict, "problems": problems or [], "saved": saved,
-        "save_failed": save_failed, "dirty": dirty, "hagmi": system == "hagmi",
-        "loadout": presenters.warjack_loadout_choices(presenters.catalog(system)) if system == "warcaster" else None,
+        "save_failed": save_failed, "dirty": dirty, "also_adds_to": shows.picker_also_adds_to,
+        "loadout": presenters.warjack_loadout_choices(presenters.catalog(system)) if shows.entry_loadouts else None,
         "paste": paste or {"text": "", "problems": [], "added": None, "swap": False},
         "example": presenters.text_example(system),  # the hints' example in this game's own cards
         # what static/hangar/editor.js needs: the draft's key in the browser (slug and version) and whether it differs
@@ -169,7 +170,7 @@ def _editor_post(request: HttpRequest, game_list: GameList, saved_doc: dict[str,
     sections = selectors.system_sections(system)
     # the form is the draft: warjack loadouts and quantities typed in place apply with whatever button was pressed
     # (both name their entry by its place in the draft as shown, so loadouts first: a quantity of 0 removes an entry)
-    if system == "warcaster":
+    if presenters.presentation(system).entry_loadouts:
         choices = presenters.warjack_loadout_choices(presenters.catalog(system))
         draft = apply_loadouts(draft, request.POST, sections, choices["warjacks"], choices["choosers"])
     draft, problems = apply_quantities(draft, request.POST, sections)
@@ -266,5 +267,6 @@ def list_picker(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "lists/_picker.html", {
         "picker": _picker(game_list.system.slug, q, filters), "picker_q": split_quantity(q)[1],
         "picker_filtered": filters.active,
-        "hagmi": game_list.system.slug == "hagmi", "cost_word": presenters.cost_word(game_list.system.slug),
+        "also_adds_to": presenters.presentation(game_list.system.slug).picker_also_adds_to,
+        "cost_word": presenters.cost_word(game_list.system.slug),
     })

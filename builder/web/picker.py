@@ -25,11 +25,13 @@ from . import presenters
 PREFIX = "pick"  # field names pick-category, pick-cost_min, ...; ids picker-category, ...
 MAX_COST = 999
 
-CATEGORY_LABELS = {"hagmi": _("Category"), "mwda": _("Kind"), "warcaster": _("Kind")}
+# The filters' labels by what the game calls the field: the card field that says what a card is (its presentation's
+# `category_field`) and the field its cost chart counts (its entry's first `cost_fields`).
+CATEGORY_LABELS = {"category": _("Category"), "kind": _("Kind")}
 COST_LABELS = {
-    "hagmi": (_("Cost from"), _("Cost to")),
-    "mwda": (_("Points from"), _("Points to")),
-    "warcaster": (_("CST from"), _("CST to")),
+    "cost": (_("Cost from"), _("Cost to")),
+    "points": (_("Points from"), _("Points to")),
+    "cst": (_("CST from"), _("CST to")),
 }
 
 
@@ -62,9 +64,10 @@ class PickerFilterForm(forms.Form):
                 del self.fields[name]
             else:
                 self.fields[name].choices = anything + found
+        shows = presenters.presentation(system)
         if "category" in self.fields:  # a game whose cards are all of one kind gets no such select
-            self.fields["category"].label = CATEGORY_LABELS.get(system, _("Category"))
-        low, high = COST_LABELS.get(system, (_("Cost from"), _("Cost to")))
+            self.fields["category"].label = CATEGORY_LABELS.get(shows.category_field, _("Category"))
+        low, high = COST_LABELS.get(presenters.cost_field(system), (_("Cost from"), _("Cost to")))
         self.fields["cost_min"].label, self.fields["cost_max"].label = low, high
         for field in self.fields.values():
             field.widget.attrs.setdefault("class", "picker-filter")

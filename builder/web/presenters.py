@@ -71,6 +71,14 @@ def card_cost(system: str, card: Mapping[str, Any]) -> int | None:
     return game_system(system).card_cost(card)
 
 
+def cost_field(system: str) -> str:
+    """The card field the game's cost chart counts first ("cost", "points", "cst"); "cost" for an unknown game."""
+    try:
+        return game_system(system).cost_fields[0]
+    except UnknownSystem:
+        return "cost"
+
+
 def cost_word(system: str) -> str:
     """What the game calls the number card_cost counts, as its filters and panel say it (docs/glossary.md): HAGMI
     コスト / Cost, MWDA ポイント / Points, Warcaster CST."""

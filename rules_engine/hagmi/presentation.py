@@ -19,8 +19,13 @@ PRESENTATION = Presentation(
     goldfish="never_plays",
     worded_fields=("frame", "targets"),
     field_values={"targets": ("single", "all", "multi-2", "multi-3", "multi-4")},  # a skill's targets
-    field_widgets={"firepower": "firepower"},
-    counted_values={"targets": "multi-"},  # "multi-3": up to 3 targets  # firepower × attacks (H10)
+    field_widgets={"firepower": "firepower",  # firepower × attacks (H10)
+                   # a unit's types: the known ones as checkboxes, any other typed
+                   "types": "known_words", "target_types": "known_words", "self_types": "known_words"},
+    value_words={"kind": "skill_kind", "types": "type", "target_types": "type", "self_types": "type",
+                 "target_category": "category"},
+    picker_also_adds_to="secret",  # any card of the main deck may be kept in 秘策 instead (H5)
+    counted_values={"targets": "multi-"},  # "multi-3": up to 3 targets
     board="cards",  # frames and cards, no table
     has_rounds=False,  # turns alternate, no rounds
     card_template="games/hagmi/card.html",

@@ -64,6 +64,7 @@ SYSTEM = SystemEntry(
         game_seconds=0.002, typical_items=57, typical_list_size=50,
         policy_factors={"greedy": 1.0, "random": 0.8, "search": 110.0},
     ),
+    data_formats={"battlescribe": "rules_engine.hagmi.battlescribe"},  # its BattleScribe part
     presentation=PRESENTATION,
     position_module="rules_engine.hagmi.position",
 )

@@ -16,6 +16,7 @@ PRESENTATION = Presentation(
     cost_chart="per_unit", cost_chart_title="points",  # an army's points per unit
     goldfish="stationary",
     worded_fields=("faction",),
+    value_words={"abilities": "ability"},
     card_template="games/mwda/card.html",
     card_body_template="games/mwda/_card_body.html",
 )

@@ -44,6 +44,7 @@ SYSTEM = SystemEntry(
         policy_factors={"greedy": 1.0, "random": 1.9, "defensive": 1.0, "search": 60.0},
     ),
     table_module="rules_engine.mwda.table",
+    data_formats={"battlescribe": "rules_engine.mwda.battlescribe"},  # its BattleScribe part
     presentation=PRESENTATION,
     position_module="rules_engine.mwda.position",
 )

@@ -16,6 +16,9 @@ PRESENTATION = Presentation(
     cost_chart="per_unit", cost_chart_title="deployment_cost",  # a force's deployment cost (CST) per unit
     goldfish="stationary",
     worded_fields=("faction",),
+    value_words={"kind": "effect_kind", "type": "weapon_type", "qualities": "quality", "effects": "effect",
+                 "effect": "effect"},
+    entry_loadouts=True,  # a warjack's cortex and weapons, a hero's weapon choice (W5)
     field_values={"faction": ("mercenary", "universal")},  # a unit any faction may field, a card of every faction
     card_template="games/warcaster/card.html",
     card_body_template="games/warcaster/_card_body.html",

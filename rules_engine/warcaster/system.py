@@ -61,6 +61,7 @@ SYSTEM = SystemEntry(
     ),
     roster_formats=("battlescribe",),  # rosters against the community's BattleScribe data
     table_module="rules_engine.warcaster.table",
+    data_formats={"battlescribe": "rules_engine.warcaster.battlescribe"},  # its BattleScribe part
     presentation=PRESENTATION,
     position_module="rules_engine.warcaster.position",
 )

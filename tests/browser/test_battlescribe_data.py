@@ -16,8 +16,8 @@ from playwright.sync_api import expect
 from builder import services
 from builder.listio import parse_list_json, parse_roster
 from builder.models import GameList
-from cards import battlescribe
-from cards import battlescribe_export as bx
+from rules_engine.formats import battlescribe
+from rules_engine.formats.battlescribe import export as bx
 from cards.selectors import catalog_for, package_document
 from tests.browser.conftest import log_in, shoot
 from tests.browser.test_editor import assert_nothing_covers_a_control

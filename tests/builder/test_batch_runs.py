@@ -350,7 +350,7 @@ def test_the_confirm_stage_is_added_once_when_the_screen_is_merged_and_only_its_
         run = services.doctor_start(user=owner, game_list=decoy_army, opponents=[{"opponent": planted.OPPONENT}],
                                     changes=3, games=budget(3), seed=SEED)
     screen_chunks = run.chunks_total
-    assert [args[1] for args, _options in published] == list(range(screen_chunks))
+    assert [index for _run, index in published] == list(range(screen_chunks))
     assert [stage["stage"] for stage in run.stages] == ["screen"]
     published.clear()
     with django_capture_on_commit_callbacks(execute=True):
@@ -361,7 +361,7 @@ def test_the_confirm_stage_is_added_once_when_the_screen_is_merged_and_only_its_
     assert [stage["stage"] for stage in run.stages] == ["screen", "confirm"]
     assert run.stages[1]["seed"] == confirm_seed(SEED, 1)
     assert run.chunks_total > screen_chunks
-    assert [args[1] for args, _options in published] == list(range(screen_chunks, run.chunks_total))
+    assert [index for _run, index in published] == list(range(screen_chunks, run.chunks_total))
     total = run.chunks_total
     assert services.simulation_chunk_play(run_id=run.pk, index=0) is False  # a redelivered screen chunk
     services.simulation_finish(run_id=run.pk)  # a second merge of the screen: no third stage

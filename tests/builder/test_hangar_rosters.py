@@ -16,7 +16,7 @@ from builder.listio import parse_list_json, parse_roster
 from builder.listio.roster import ROSTER_NS, roster_schema
 from builder.management.commands.check_list import read_list_file
 from builder.selectors import list_export, roster_exportable
-from cards import battlescribe_export as bx
+from rules_engine.formats.battlescribe import export as bx
 from cards.selectors import catalog_for
 from cards.services import packages_load_bundled
 from tests.support.battlescribe_strict import strict_problems

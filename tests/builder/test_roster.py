@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from builder.listio import ListFormatError, RosterExportError, export_roster, parse_list_json, parse_roster
 from builder.listio.roster import ROSTER_NS, roster_schema
-from cards import battlescribe
+from rules_engine.formats import battlescribe
 from rules_engine.core.catalog import Catalog
 from tests.property.strategies import examples
 
@@ -66,7 +66,7 @@ def xml_of(raw: bytes) -> ET.Element:
 def test_an_exported_roster_is_valid_and_names_the_catalogues_own_ids_costs_and_categories():
     raw = export_roster(parse_list_json(iron_list()), catalog())
     root = xml_of(raw)
-    roster_schema().validate(root)  # raises when not valid against cards/schemas/battlescribe/roster.xsd
+    roster_schema().validate(root)  # raises when not valid against rules_engine/formats/battlescribe/xsd/roster.xsd
     assert root.get("gameSystemId") == "hts-0001" and root.get("gameSystemRevision") == "3"
     assert root.get("name") == "Iron test"
     force = root.find("r:forces/r:force", NS)

@@ -14,7 +14,7 @@ from django.core.management import CommandError, call_command
 
 from builder.listio import ListFormatError, parse_roster
 from builder.models import GameList
-from cards.safefiles import MAX_XML_DEPTH
+from rules_engine.formats.safefiles import MAX_XML_DEPTH
 from tests.support.hostile_files import ROS_NS, deep_xml, write_zero_member
 
 pytestmark = pytest.mark.django_db

@@ -36,8 +36,8 @@ def test_a_run_is_cut_into_chunk_size_chunks_published_on_commit_with_ids_only(
     for callback in callbacks:
         callback()
     assert run.chunks_total == 3 and run.status == RunStatus.QUEUED and run.chunks_done == 0
-    assert [args for args, _options in published] == [(run.pk, 0), (run.pk, 1), (run.pk, 2)]
-    assert json.loads(json.dumps([args for args, _ in published])) == [[run.pk, i] for i in range(3)]
+    assert published == [(run.pk, 0), (run.pk, 1), (run.pk, 2)]
+    assert json.loads(json.dumps(published)) == [[run.pk, i] for i in range(3)]
 
 
 def test_chunks_in_any_order_merge_to_the_in_process_result(owner, published):
@@ -169,12 +169,12 @@ def test_broker_down_at_submit_is_a_503_and_nothing_is_written(owner, published)
 
 def test_a_publish_failure_after_commit_fails_the_run_with_the_reason(owner, monkeypatch,
                                                                        django_capture_on_commit_callbacks):
-    from builder.tasks import simulation_chunk
+    from builder import queue
 
-    def refuse(*args, **kwargs):
+    def refuse(run_id, index):
         raise ConnectionRefusedError("broker went away")
 
-    monkeypatch.setattr(simulation_chunk, "apply_async", refuse)
+    monkeypatch.setattr(queue, "send_chunk", refuse)
     with django_capture_on_commit_callbacks(execute=True):
         run = start(owner)
     run.refresh_from_db()
@@ -223,7 +223,7 @@ def test_watchdog_requeues_only_the_missing_chunks_of_a_stalled_run(owner, publi
     with django_capture_on_commit_callbacks(execute=True):
         report = services.simulations_requeue_stalled(older_than=300)
     assert report["requeued"] == [run.public_id]
-    assert [args for args, _ in published] == [(run.pk, 0), (run.pk, 2)]
+    assert published == [(run.pk, 0), (run.pk, 2)]
     run.refresh_from_db()
     assert run.requeues == 1 and run.status == RunStatus.RUNNING
 
@@ -259,7 +259,7 @@ def test_watchdog_command_requeues_and_reports(owner, published, django_capture_
     out = StringIO()
     with django_capture_on_commit_callbacks(execute=True):
         call_command("simulations_watchdog", "--older-than", "60", stdout=out)
-    assert out.getvalue() == f"requeued: {run.public_id}\n" and [a for a, _ in published] == [(run.pk, 0)]
+    assert out.getvalue() == f"requeued: {run.public_id}\n" and published == [(run.pk, 0)]
     with pytest.raises(CommandError, match="--older-than"):
         call_command("simulations_watchdog", "--older-than", "0")
 
@@ -282,3 +282,11 @@ def test_the_chunk_task_skips_stored_chunks_and_reports_a_time_limit(owner, publ
     assert run.status == RunStatus.FAILED
     assert run.error.startswith("Chunk 1 took longer than 60 s (the per-chunk time limit)")
     assert SimulationChunk.objects.filter(run=run).count() == 1
+
+
+def test_chunks_are_published_under_the_chunk_tasks_name():
+    """builder.queue publishes a chunk by the task's name (it imports no task): the name is the task's."""
+    from builder import queue
+    from builder.tasks import simulation_chunk
+
+    assert queue.CHUNK_TASK == simulation_chunk.name

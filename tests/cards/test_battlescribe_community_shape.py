@@ -1,5 +1,5 @@
 """BattleScribe data in the structure of the community's Warcaster files (a folder of BattleScribe Warcaster
-data imports in one command; cards/battlescribe.py, docs/data-packages.md "BattleScribe data"), on Hangar's own
+data imports in one command; rules_engine/warcaster/battlescribe.py, docs/data-packages.md "BattleScribe data"), on Hangar's own
 invented files in tests/cards/fixtures/battlescribe/community-shape/ (make_fixtures.py): weapons with RNG and POW only
 or linked shared profiles, squads without DMG, heroes in the game system linked from the catalogue, a Hardpoints
 group, the cypher rack as suit groups."""
@@ -16,7 +16,8 @@ from django.core.management import call_command
 
 from builder.listio import export_roster, parse_list_json, parse_roster
 from builder.listio.roster import roster_schema
-from cards import battlescribe
+from rules_engine.formats import battlescribe
+from rules_engine.warcaster import battlescribe as warcaster_battlescribe
 from cards.models import Card
 from cards.package_validation import check_package
 from rules_engine.core.catalog import Catalog
@@ -57,7 +58,7 @@ def test_models_of_each_kind_and_heroes_linked_from_a_catalogue_take_its_faction
 
 def test_squads_without_dmg_have_one_damage_point_per_model(cards):
     squad = cards["cs-squad"]
-    assert squad["stats"]["num"] == 3 and squad["stats"]["health"] == battlescribe.SQUAD_MODEL_HEALTH == 1
+    assert squad["stats"]["num"] == 3 and squad["stats"]["health"] == warcaster_battlescribe.SQUAD_MODEL_HEALTH == 1
 
 
 def test_weapons_melee_or_ranged_by_typ_by_their_rule_link_or_by_rng(cards):
@@ -69,7 +70,7 @@ def test_weapons_melee_or_ranged_by_typ_by_their_rule_link_or_by_rng(cards):
     assert (hook["type"], hook["rng"], hook["bs_id"]) == ("melee", 1, "cs-w-hook")
     # no TYP and no Melee/Ranged rule: melee at RNG ≤ 2 ([interpretation] MELEE_MAX_RNG)
     baton = cards["cs-hero-oren"]["weapons"][0]
-    assert (baton["type"], baton["rng"]) == ("melee", 2) and battlescribe.MELEE_MAX_RNG == 2
+    assert (baton["type"], baton["rng"]) == ("melee", 2) and warcaster_battlescribe.MELEE_MAX_RNG == 2
     # a linked shared profile with TYP, DMG and Rules; "Spray Weapon" is the spray quality, POW "-" is 0
     carbine, blade = cards["cs-squad"]["weapons"]
     assert carbine == {"name": "Rivet Carbine", "name_en": "Rivet Carbine", "type": "ranged", "rng": 10, "pow": 3,
@@ -113,7 +114,7 @@ def test_cyphers_from_the_suit_groups_furies_with_a_pow_are_attacks(cards):
     assert {c["faction"] for c in cyphers.values()} == {"universal"}
     spark = cyphers["cs-cy-spark"]
     assert spark["cypher_type"] == "attack"
-    assert spark["effects"] == [{"kind": "attack", "rng": battlescribe.FURY_RNG, "pow": 4, "qualities": []}]
+    assert spark["effects"] == [{"kind": "attack", "rng": warcaster_battlescribe.FURY_RNG, "pow": 4, "qualities": []}]
     assert spark["text"].startswith("Spark Lance: Fury: POW(4) Target an enemy model")
     assert cyphers["cs-cy-hush"]["effects"] == [] and cyphers["cs-cy-hush"]["not_modelled"] == ["Hush Field"]
     assert all(c["cypher_type"] == "effect" and c["effects"] == [] for bs, c in cyphers.items()

@@ -1,5 +1,5 @@
-"""Every package goes out as BattleScribe data (cards/battlescribe_export.py, `export_package ... --as battlescribe`)
-and comes back the same through `import_package` (cards/battlescribe_hangar.py): for the bundled package of each
+"""Every package goes out as BattleScribe data (rules_engine/formats/battlescribe/export.py, `export_package ... --as battlescribe`)
+and comes back the same through `import_package` (rules_engine/formats/battlescribe/hangar.py): for the bundled package of each
 game, the files are valid against the BattleScribe schemas Hangar validates with AND in the published schema's
 element order (vNext Catalogue.xsd), their ids are derived from the codes (the same every time), and they show each
 game's costs, categories, profiles and format limits."""
@@ -14,8 +14,8 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from cards import battlescribe
-from cards import battlescribe_export as bx
+from rules_engine.formats import battlescribe
+from rules_engine.formats.battlescribe import export as bx
 from cards.models import Card, DataPackage, Format, Opponent
 from cards.selectors import package_document
 from cards.services import import_paths, packages_load_bundled
@@ -27,7 +27,7 @@ BUNDLED = [("hagmi", "core"), ("mwda", "core-sample"), ("warcaster", "core-sampl
 
 
 def strict_check(raw: bytes) -> ET.Element:
-    """The file is valid against Hangar's BattleScribe XSD (cards/schemas/battlescribe/) and its children come in
+    """The file is valid against Hangar's BattleScribe XSD (rules_engine/formats/battlescribe/xsd/) and its children come in
     the published schema's sequence order (and the strict validator of the published model, where the tree has
     it: tests.support.battlescribe_strict)."""
     root = ET.fromstring(raw)

@@ -1,4 +1,4 @@
-"""BattleScribe data → a Warcaster package (cards/battlescribe.py, docs/data-packages.md
+"""BattleScribe data → a Warcaster package (rules_engine/warcaster/battlescribe.py, docs/data-packages.md
 "BattleScribe data"), on Hangar's own small files in tests/cards/fixtures/battlescribe/ (make_fixtures.py)."""
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
-from cards import battlescribe
+from rules_engine.formats import battlescribe
 from cards.models import Card, DataPackage, Format, PackageVersion
 from cards.package_validation import check_package
 from cards.services import PackageError, battlescribe_convert, packages_load_bundled
@@ -321,7 +321,7 @@ def test_a_card_faction_must_be_declared_and_legacy_packages_keep_the_four_facti
     package = convert(FOLDER)
     package["cards"][0]["faction"] = "nowhere"
     assert any('"faction": "nowhere" is not one of the package\'s "factions"' in e for e in check_package(package))
-    legacy = json.loads((Path(battlescribe.__file__).parent / "packages/warcaster/core-sample.json").read_text())
+    legacy = json.loads((Path(__file__).resolve().parents[2] / "cards/packages/warcaster/core-sample.json").read_text())
     assert check_package(legacy) == []
     legacy["cards"][0]["faction"] = "star-league"
     assert any("not one of the known factions (the package declares none)" in e for e in check_package(legacy))

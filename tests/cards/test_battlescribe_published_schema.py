@@ -1,4 +1,4 @@
-"""BattleScribe data is checked against the published content model (cards/battlescribe_schema.py), and odd data is
+"""BattleScribe data is checked against the published content model (rules_engine/formats/battlescribe/schema.py), and odd data is
 a warning, not a refusal (docs/data-packages.md "BattleScribe data": Reading, Refusals, Warnings, Not read).
 
 The fixtures are written from the published content model (tests/cards/fixtures/battlescribe/published_model.py):
@@ -17,8 +17,9 @@ import pytest
 from django.core.management import call_command
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from cards import battlescribe, battlescribe_schema as bs_schema
-from cards.safefiles import parse_xml
+from rules_engine.formats import battlescribe
+from rules_engine.formats.battlescribe import schema as bs_schema
+from rules_engine.formats.safefiles import parse_xml
 from tests.cards.fixtures.battlescribe import published_model
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "battlescribe"
@@ -38,7 +39,7 @@ def plain() -> battlescribe.Conversion:
 def test_the_xsd_files_are_the_ones_the_content_model_generates():
     for name, text in bs_schema.xsd_files().items():
         assert (bs_schema.XSD_DIR / name).read_text(encoding="utf-8") == text, \
-            f"{name} is stale: run python -m cards.battlescribe_schema"
+            f"{name} is stale: run python -m rules_engine.formats.battlescribe.schema"
 
 
 def test_the_fixture_files_are_the_ones_the_generator_writes():

@@ -15,8 +15,10 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from cards import battlescribe, sheetfiles
-from cards.safefiles import MAX_XML_DEPTH, ArchiveBudget, FileRefused, read_zip
+from cards import sheetfiles
+from rules_engine.formats import battlescribe
+from rules_engine.formats.battlescribe import files as battlescribe_files
+from rules_engine.formats.safefiles import MAX_XML_DEPTH, ArchiveBudget, FileRefused, read_zip
 from cards.services import Upload, UploadRefused, battlescribe_preview, sheet_import
 from cards.sheetfiles import SheetError, neutralised, read_rows, unneutralised, write_file
 from tests.support.hostile_files import GST_NS, deep_xml, dimension_bomb, strings_bomb, xlsx, zip_bomb
@@ -247,8 +249,8 @@ def test_export_cards_neutralises_a_card_name_that_is_a_formula(tmp_path):
 def test_several_zips_share_one_budget_counted_while_unzipping(tmp_path, monkeypatch):
     """Files of one import count together: the second zip is refused at the first chunk that takes the data past
     the total, not after it is unzipped (the budget lowered so that the test stays small)."""
-    monkeypatch.setattr(battlescribe, "MAX_TOTAL_BYTES", 150_000)
-    monkeypatch.setattr(battlescribe, "ZIP_BUDGET", ArchiveBudget(member_bytes=10**6, total_bytes=150_000))
+    monkeypatch.setattr(battlescribe_files, "MAX_TOTAL_BYTES", 150_000)
+    monkeypatch.setattr(battlescribe_files, "ZIP_BUDGET", ArchiveBudget(member_bytes=10**6, total_bytes=150_000))
     paths = []
     for name in ("one.zip", "two.zip"):
         path = tmp_path / name
@@ -264,7 +266,7 @@ def test_several_zips_share_one_budget_counted_while_unzipping(tmp_path, monkeyp
 
 
 def test_shared_strings_are_counted_once_each_whatever_the_chunks_and_prefixes():
-    from cards.safefiles import TagCounter
+    from rules_engine.formats.safefiles import TagCounter
 
     xml = b'<sst xmlns="m"><si><t>a</t></si><x:si/><si\n><t>sip</t></si><sis/></sst>'
     for cut in range(1, len(xml)):

@@ -585,7 +585,7 @@ def hostile_battlescribe_files(draw) -> tuple[str, bytes]:
     import os
     import zipfile
 
-    from cards.safefiles import MAX_XML_DEPTH
+    from rules_engine.formats.safefiles import MAX_XML_DEPTH
     from tests.support.hostile_files import GST_NS, deep_xml
 
     depth = draw(st.integers(1, MAX_XML_DEPTH + 50))

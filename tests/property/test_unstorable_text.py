@@ -165,10 +165,10 @@ def bundled_world(db, owner, published):
 
 @pytest.fixture
 def published(monkeypatch):
-    from builder.tasks import simulation_chunk
+    from builder import queue
 
     sent: list = []
-    monkeypatch.setattr(simulation_chunk, "apply_async", lambda args, **options: sent.append(args))
+    monkeypatch.setattr(queue, "send_chunk", lambda run_id, index: sent.append((run_id, index)))
     return sent
 
 

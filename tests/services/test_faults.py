@@ -259,23 +259,23 @@ def test_the_watchdog_fails_a_run_only_after_requeues_without_progress(user, toy
 
 
 def test_the_watchdog_keeps_a_run_whose_requeue_the_broker_refused(user, toy, published, monkeypatch):
-    from builder.tasks import simulation_chunk
+    from builder import queue
 
     run = simulation_start(user=user, snapshot=SNAPSHOT, games=1_000, seed=SEED)
     published.clear()
     _stall(run)
 
-    def broker_down(*args, **options):
+    def broker_down(run_id, index):
         raise ConnectionRefusedError("Redis is restarting")
 
-    monkeypatch.setattr(simulation_chunk, "apply_async", broker_down)
+    monkeypatch.setattr(queue, "send_chunk", broker_down)
     assert simulations_requeue_stalled(older_than=300)["requeued"] == [run.public_id]
     run.refresh_from_db()
     assert run.is_active and run.error == "" and run.requeues == 1  # not failed: the next pass tries again
-    monkeypatch.setattr(simulation_chunk, "apply_async", lambda args, **options: published.append((args, options)))
+    monkeypatch.setattr(queue, "send_chunk", lambda run_id, index: published.append((run_id, index)))
     _stall(run)
     assert simulations_requeue_stalled(older_than=300)["requeued"] == [run.public_id]
-    assert [args for args, _ in published] == [(run.pk, 0), (run.pk, 1)]
+    assert published == [(run.pk, 0), (run.pk, 1)]
 
 
 def test_a_stored_last_chunk_whose_merge_was_cut_off_is_merged_when_its_task_comes_again(user, toy, published,

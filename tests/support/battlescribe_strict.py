@@ -1,14 +1,14 @@
 """The strict check of exported BattleScribe files and rosters: the published schema's element order (vNext
-Catalogue.xsd, cards.battlescribe_export.order_problems) and, where Hangar has it, the strict validator against the
-published content model (cards.battlescribe_schema.strict_errors). Empty: the file is valid."""
+Catalogue.xsd, rules_engine.formats.battlescribe.export.order_problems) and, where Hangar has it, the strict validator against the
+published content model (rules_engine.formats.battlescribe.schema.strict_errors). Empty: the file is valid."""
 from __future__ import annotations
 
 from xml.etree.ElementTree import Element
 
-from cards.battlescribe_export import order_problems
+from rules_engine.formats.battlescribe.export import order_problems
 
 try:  # the strict validator of the published content model, when this tree has it
-    from cards.battlescribe_schema import strict_errors  # type: ignore[import-not-found]
+    from rules_engine.formats.battlescribe.schema import strict_errors  # type: ignore[import-not-found]
 except ImportError:  # pragma: no cover - before it lands
     strict_errors = None
 

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-from typing import Any
 
 import pytest
 
@@ -33,12 +32,12 @@ def small_chunks(monkeypatch):
 
 
 @pytest.fixture
-def published(monkeypatch) -> list[tuple[Any, dict[str, Any]]]:
-    """Record the chunk messages instead of publishing them: (args, options) per message."""
-    from builder.tasks import simulation_chunk
+def published(monkeypatch) -> list[tuple[int, int]]:
+    """Record the chunk messages instead of publishing them: (run id, chunk index) per message."""
+    from builder import queue
 
-    sent: list[tuple[Any, dict[str, Any]]] = []
-    monkeypatch.setattr(simulation_chunk, "apply_async", lambda args, **options: sent.append((args, options)))
+    sent: list[tuple[int, int]] = []
+    monkeypatch.setattr(queue, "send_chunk", lambda run_id, index: sent.append((run_id, index)))
     return sent
 
 

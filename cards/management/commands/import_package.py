@@ -1,6 +1,6 @@
 """`python manage.py import_package PATH [PATH ...]`: import one data package file (docs/design.md §2.4), or
 BattleScribe data — a .gst/.gstz game system with its .cat/.catz catalogues, as a folder, a .zip or several paths —
-as a Warcaster package (cards.battlescribe; docs/data-packages.md "BattleScribe data")."""
+as a package (rules_engine.formats.battlescribe; docs/data-packages.md "BattleScribe data")."""
 from django.core.management.base import BaseCommand, CommandError
 
 from cards.services import PackageError, import_paths

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from cards.battlescribe import convert
+from rules_engine.formats.battlescribe import convert
 from rules_engine.construction import validate_list
 from rules_engine.core import outcome
 from rules_engine.core.catalog import Catalog

@@ -1,12 +1,12 @@
-"""BattleScribe data that Hangar exported (cards/battlescribe_export.py) → the package it came from, for any game
+"""BattleScribe data that Hangar exported (rules_engine/formats/battlescribe/export.py) → the package it came from, for any game
 (docs/data-packages.md "BattleScribe data out").
 
 Such data is recognised by its game system: its id is Hangar's id of a game (`system_id`) and it defines the
 "Hangar card" profile type. The package is then rebuilt from what the files carry for Hangar: the "Hangar package"
 shared profile of the catalogue (formats, opponents, factions, title, version...) and each entry's "Hangar card"
 profile (the card's JSON), in the package's order; the package import checks it as any package (schema, engine,
-other packages). BattleScribe data that Hangar did not write (the community's Warcaster data) goes through the
-Warcaster mapping (cards/battlescribe.py) as before.
+other packages). BattleScribe data that Hangar did not write (the community's data) goes to the game that reads it
+(rules_engine/formats/battlescribe/__init__.py `convert`).
 """
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ from typing import Any
 
 from rules_engine.systems import SYSTEMS
 
-from .battlescribe import BattleScribeError, Conversion, Document, kids
-from .battlescribe_export import HANGAR_CARD, HANGAR_PACKAGE, JSON_CHARACTERISTIC, system_id
+from .export import HANGAR_CARD, HANGAR_PACKAGE, JSON_CHARACTERISTIC, system_id
+from .files import BattleScribeError, Conversion, Document, kids
 
 
 def hangar_system(system: Document) -> str | None:

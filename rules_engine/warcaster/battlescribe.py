@@ -1,15 +1,13 @@
-"""BattleScribe data (a game system `.gst`/`.gstz` and its catalogues `.cat`/`.catz`) → a Warcaster
-`hangar.package/1` (docs/data-packages.md "BattleScribe data").
+"""Warcaster: Neo-Mechanika's reading of the community's BattleScribe data, and how its cards look in the BattleScribe
+data Hangar exports (docs/data-packages.md "BattleScribe data"): the game's part of the BattleScribe format
+(rules_engine/formats/battlescribe/), declared in its registry entry (`data_formats`).
 
-Reading: every file is parsed with defusedxml (no DTD, no entities: an upload cannot expand or fetch anything), then
-checked against the published BattleScribe content model in either version's element order
-(cards/battlescribe_schema.py). What is not BattleScribe data, a catalogue of another game system, or data that gives
-nothing usable is refused with a `BattleScribeError` naming the file, the element path and the id (a refused import
-writes nothing). Odd data in valid files (an unknown profile type, characteristic, hardpoint group, cypher suit or
-type, weapon TYP, a value that is not a whole number, a link to an id no file defines, an id used twice, a weapon
-linked to both Melee and Ranged...) is a warning (`Conversion.warnings`: file, element path, entry name and id): that
-entry or link is read by a documented rule or left out. Elements of the model the mapping never uses are counted by
-kind in the report (UNREAD_KINDS). What it reads:
+The files are read and checked by the format's game-neutral part (rules_engine/formats/battlescribe/files.py); odd
+data in valid files (an unknown profile type, characteristic, hardpoint group, cypher suit or type, weapon TYP, a
+value that is not a whole number, a link to an id no file defines, an id used twice, a weapon linked to both Melee
+and Ranged...) is a warning (`Conversion.warnings`: file, element path, entry name and id): that entry or link is
+read by a documented rule or left out. Elements of the model the mapping never uses are counted by kind in the
+report (UNREAD_KINDS). What it reads:
 
 - catalogues → factions (slug from the name; ja/en names, the ja name from FACTION_JA when known);
 - `selectionEntry` with a Solo/Squad/Warjack/Vehicle/Mantlet profile → a model card (a category "Hero" → hero),
@@ -25,30 +23,26 @@ kind in the report (UNREAD_KINDS). What it reads:
 Rules the engine plays are mapped to its abilities and qualities (RULE_ABILITIES, QUALITIES); every other rule,
 quality or cypher effect keeps its text and is named in the card's `not_modelled`. Every card and weapon keeps its
 BattleScribe id as `bs_id`.
+
+Below the mapping: how the game's cards look in the BattleScribe data Hangar exports (`EXPORT`, docs/data-packages.md
+"BattleScribe data out"), and the community's rosters of such data, read into a list and written from one
+(`read_community_roster`, `write_community_roster`, docs/list-formats.md "BattleScribe rosters").
 """
 from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any, Iterable
-from xml.etree.ElementTree import Element, ParseError
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+from xml.etree import ElementTree as ET
+from xml.etree.ElementTree import Element
 
-from defusedxml import DefusedXmlException
-
-from cards import battlescribe_schema as bs_schema
-
-from cards.safefiles import ArchiveBudget, FileRefused, parse_xml, read_zip
-
-GST_NS = "http://www.battlescribe.net/schema/gameSystemSchema"
-CAT_NS = "http://www.battlescribe.net/schema/catalogueSchema"
-SYSTEM_SUFFIXES = (".gst", ".gstz")
-CATALOGUE_SUFFIXES = (".cat", ".catz")
-SUFFIXES = SYSTEM_SUFFIXES + CATALOGUE_SUFFIXES
-MAX_FILE_BYTES = 20 * 1024 * 1024  # one unzipped file (a zip bomb stops here)
-MAX_TOTAL_BYTES = 60 * 1024 * 1024
-ZIP_BUDGET = ArchiveBudget(member_bytes=MAX_FILE_BYTES, total_bytes=MAX_TOTAL_BYTES)
+from rules_engine.core.catalog import Catalog
+from rules_engine.formats.battlescribe.export import Category, EntryGroup, Game, title_of, value_text, whole_number
+from rules_engine.formats.battlescribe.files import (BattleScribeError, Conversion, Document, LeftOut, card_code,
+                                                     kids, local_name, slugify)
+from rules_engine.formats.battlescribe.rosters import (BATTLESCRIBE_VERSION, ROSTER_NS, ElementPaths, RosterIds,
+                                                       RosterIssue, RosterRefused, issue, refused)
 
 MODEL_PROFILES = {"Solo": "solo", "Squad": "squad", "Warjack": "warjack", "Vehicle": "vehicle", "Mantlet": "mantlet"}
 # BattleScribe characteristic → Hangar stat (DMG is the health boxes, CST the deployment cost)
@@ -125,223 +119,15 @@ UNREAD_KINDS = {"modifierGroups": "conditional changes", "catalogueLinks": "link
 # constraints (hardpoint counts) and nothing else it adds.
 INFO_ON_LINKS = {"entryLink": "link"}
 INFO_ON_LINKS_READ = {"constraints", "modifiers", "modifierGroups", "comment"}  # read, or counted by kind
+# The models the mapping makes, as the import's preview counts them by kind (builder/web/dataimport.py).
+MODEL_KINDS_COUNTED = ("hero", "solo", "squad", "warjack", "vehicle", "mantlet", "squad_attachment")
 FACTION_JA = {"iron-star-alliance": "鉄星同盟", "marcher-worlds": "辺境世界",
               "aeternus-continuum": "アエテルヌス・コンティニュアム", "empyreans": "エンピリアン", "mercenary": "傭兵"}
 
 
-class BattleScribeError(Exception):
-    """A refused BattleScribe file: which file, which element (path) and its id."""
-
-    def __init__(self, file: str, path: str, element_id: str, message: str):
-        self.file, self.path, self.element_id, self.message = file, path, element_id, message
-        super().__init__(f"{file}: {path or '/'}" + (f" (id {element_id})" if element_id else "") + f": {message}")
-
-
-@dataclass(frozen=True)
-class SourceFile:
-    name: str  # as shown in messages: the path, or "archive.zip!member"
-    raw: bytes
-
-
-@dataclass
-class Document:
-    """One parsed, valid file with each element's path and its nearest id (for messages)."""
-
-    source: SourceFile
-    root: Element
-    paths: dict[int, str] = field(default_factory=dict)
-    ids: dict[int, str] = field(default_factory=dict)
-    names: dict[int, str] = field(default_factory=dict)  # the name of the nearest element with an id
-
-    def fail(self, element: Element, message: str) -> BattleScribeError:
-        return BattleScribeError(self.source.name, self.paths.get(id(element), ""), self.ids.get(id(element), ""),
-                                 message)
-
-
-@dataclass
-class Conversion:
-    package: dict
-    report: list[str]
-    warnings: list[str] = field(default_factory=list)  # odd data read by a documented rule or left out
-    origins: dict[str, str] = field(default_factory=dict)  # card code → "file: path ('name', id ...)"
-
-
-class LeftOut(Exception):
-    """Odd data in one entry (or link): the entry is left out of the package; the warning is already recorded."""
-
-
-def is_battlescribe(paths: Iterable[Path | str]) -> bool:
-    """The paths name BattleScribe data (a folder, a .zip or .gst/.gstz/.cat/.catz files), not a package JSON."""
-    return any(Path(p).is_dir() or Path(p).suffix.lower() in SUFFIXES + (".zip",) for p in paths)
-
-
-# --- reading files ------------------------------------------------------------------------------------------------
-
-
-def read_sources(paths: Iterable[Path | str]) -> list[SourceFile]:
-    """The game system and catalogue files of the given folders, zips and files (zipped ones unzipped), refused as
-    soon as they hold more than MAX_TOTAL_BYTES together (counted while unzipping)."""
-    paths = list(paths)
-    sources: list[SourceFile] = []
-
-    def add(found: list[SourceFile]) -> None:
-        sources.extend(found)
-        if sum(len(s.raw) for s in sources) > MAX_TOTAL_BYTES:
-            raise BattleScribeError(found[-1].name if found else ", ".join(str(p) for p in paths), "", "",
-                                    f"more than {MAX_TOTAL_BYTES} bytes of data in all (the limit)")
-
-    for raw_path in paths:
-        path = Path(raw_path)
-        spent = sum(len(s.raw) for s in sources)
-        if path.is_dir():
-            found = sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in SUFFIXES)
-            if not found:
-                raise BattleScribeError(str(path), "", "", "no .gst/.gstz/.cat/.catz file in this folder")
-            for file in found:
-                add([_file_source(file, sum(len(s.raw) for s in sources))])
-        elif path.suffix.lower() == ".zip":
-            add(_zip_sources(path, _read(path), str(path), already=spent))
-        elif path.suffix.lower() in SUFFIXES:
-            add([_file_source(path, spent)])
-        else:
-            raise BattleScribeError(str(path), "", "", "not a BattleScribe file (.gst, .gstz, .cat, .catz or .zip)")
-    return sources
-
-
-def _read(path: Path) -> bytes:
-    try:
-        if path.stat().st_size > MAX_FILE_BYTES:
-            raise BattleScribeError(str(path), "", "", f"file is larger than {MAX_FILE_BYTES} bytes")
-        return path.read_bytes()
-    except OSError as exc:
-        raise BattleScribeError(str(path), "", "", f"cannot read the file: {exc.strerror or exc}") from exc
-
-
-def _file_source(path: Path, already: int = 0) -> SourceFile:
-    raw = _read(path)
-    if path.suffix.lower() in (".gstz", ".catz"):
-        members = _zip_sources(path, raw, str(path), already=already)
-        if len(members) != 1:
-            raise BattleScribeError(str(path), "", "", "a zipped .gstz/.catz must hold exactly one .gst/.cat file")
-        return SourceFile(str(path), members[0].raw)
-    return SourceFile(str(path), raw)
-
-
-def _zip_sources(path: Path, raw: bytes, name: str, *, nested: bool = False, already: int = 0) -> list[SourceFile]:
-    """The .gst/.cat files of a zip (a .gstz/.catz inside is opened too), read in chunks against ZIP_BUDGET: a member
-    past MAX_FILE_BYTES, all of them past MAX_TOTAL_BYTES, or a member compressed more than 200 to 1 stops the
-    reading as soon as its bytes come out of the decompressor. A zip inside a zip inside a zip is refused."""
-    if nested:
-        raise BattleScribeError(name, "", "", "a zip inside a zipped file (one level of zip in a zip at most)")
-    zipped_here = Path(name.rsplit("!", 1)[-1]).suffix.lower() in (".gstz", ".catz")  # a .gstz holds a .gst only
-    try:
-        members = read_zip(raw, name, ZIP_BUDGET, want=lambda member: Path(member).suffix.lower() in SUFFIXES,
-                           already=already)
-    except FileRefused as exc:
-        raise BattleScribeError(exc.where, "", "", exc.message) from None
-    found: list[SourceFile] = []
-    for member, content in members:
-        source = SourceFile(f"{name}!{member}", content)
-        zipped = Path(member).suffix.lower() in (".gstz", ".catz")
-        found += _zip_sources(path, source.raw, source.name, nested=zipped_here,
-                              already=already + sum(len(s.raw) for s in found)) if zipped else [source]
-    if not found:
-        raise BattleScribeError(name, "", "", "no .gst/.cat file in this zip")
-    return found
-
-
-def parse(source: SourceFile) -> Document:
-    """Well-formed (defusedxml: no DTD or entities, depth ≤ 100), then within the published BattleScribe content
-    model (cards.battlescribe_schema.check: either version's element order)."""
-    try:
-        root = parse_xml(source.raw)
-    except FileRefused as exc:
-        raise BattleScribeError(source.name, exc.path, "", exc.message) from exc
-    except ParseError as exc:
-        line, column = getattr(exc, "position", (0, 0))
-        raise BattleScribeError(source.name, "", "", f"not well-formed XML (line {line}, column {column + 1})") from exc
-    except DefusedXmlException as exc:
-        raise BattleScribeError(source.name, "", "", f"refused: the file uses a DTD or entities ({exc})") from exc
-    document = Document(source, root)
-    _index(document, root, "/" + _local(root.tag), "")
-    kind = bs_schema.root_kind(root)
-    if kind not in ("gameSystem", "catalogue"):
-        raise document.fail(root, f"not a BattleScribe game system or catalogue (root element {root.tag!r})")
-    try:
-        bs_schema.check(root)
-    except bs_schema.SchemaRefusal as exc:
-        raise BattleScribeError(source.name, exc.path, _near_id(document, exc.path),
-                                f"not valid against the published BattleScribe {kind} schema: {exc.message}") from None
-    return document
-
-
-def _near_id(document: Document, path: str) -> str:
-    """The nearest id of the element at `path` (or of its nearest indexed ancestor)."""
-    by_path = {p: i for i, p in document.paths.items()}
-    while path:
-        if path in by_path:
-            return document.ids.get(by_path[path], "")
-        path = path.rsplit("/", 1)[0]
-    return ""
-
-
-def _local(tag: str) -> str:
-    return tag.split("}")[-1]
-
-
-def _index(document: Document, root: Element, path: str, near_id: str) -> None:
-    """Each element's path and nearest id (its own or an ancestor's), walked without recursion."""
-    todo = [(root, path, near_id, "")]
-    while todo:
-        element, path, near_id, near_name = todo.pop()
-        if element.get("id"):
-            near_id, near_name = element.get("id") or "", element.get("name") or ""
-        document.paths[id(element)] = path
-        document.ids[id(element)] = near_id
-        document.names[id(element)] = near_name
-        counts: Counter[str] = Counter()
-        for child in element:
-            name = _local(child.tag)
-            counts[name] += 1
-            todo.append((child, f"{path}/{name}[{counts[name]}]", near_id, near_name))
-
-
-def kids(element: Element, *names: str) -> list[Element]:
-    """The children at the path of local names, e.g. kids(entry, "profiles", "profile")."""
-    found = [element]
-    for name in names:
-        found = [child for parent in found for child in parent if _local(child.tag) == name]
-    return found
-
-
-# --- the mapping --------------------------------------------------------------------------------------------------
-
-
-def slugify(text: str) -> str:
-    slug = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
-    return slug or "x"
-
-
-def card_code(bs_id: str) -> str:
-    return "BS-" + (re.sub(r"[^A-Z0-9]+", "-", bs_id.upper()).strip("-") or "X")
-
-
-def convert(paths: Iterable[Path | str]) -> Conversion:
-    """Read, validate and map the files; raises BattleScribeError at the first thing refused."""
-    paths = list(paths)
-    documents = [parse(source) for source in read_sources(paths)]
-    systems = [d for d in documents if _local(d.root.tag) == "gameSystem"]
-    catalogues = [d for d in documents if _local(d.root.tag) == "catalogue"]
-    if len(systems) != 1:
-        where = ", ".join(d.source.name for d in systems) or ", ".join(str(p) for p in paths)
-        raise BattleScribeError(where, "", "", f"expected exactly one game system (.gst/.gstz), found {len(systems)}")
-    if not catalogues:
-        raise BattleScribeError(systems[0].source.name, "", "", "no catalogue (.cat/.catz) given with the game system")
-    from cards.battlescribe_hangar import hangar_conversion, hangar_system  # data Hangar exported, of any game
-
-    if hangar_system(systems[0]) is not None:
-        return hangar_conversion(systems[0], catalogues)
-    return Mapper(systems[0], catalogues).run()
+def read_community_data(system: Document, catalogues: list[Document]) -> Conversion:
+    """The community's Warcaster data (a game system and its catalogues) as a Warcaster package."""
+    return Mapper(system, catalogues).run()
 
 
 class Mapper:
@@ -366,8 +152,8 @@ class Mapper:
             self._collect(document)
             self.parents.update({id(child): parent for parent in document.root.iter() for child in parent})
         self.categories = {i: (el.get("name") or "") for i, (_d, el) in self.elements.items()
-                           if _local(el.tag) == "categoryEntry"}
-        self.rules = {i: el for i, (_d, el) in self.elements.items() if _local(el.tag) == "rule"}
+                           if local_name(el.tag) == "categoryEntry"}
+        self.rules = {i: el for i, (_d, el) in self.elements.items() if local_name(el.tag) == "rule"}
         # entry id → {catalogue id: id of the catalogue's root entryLink to it}: a roster names such an entry by the
         # path "linkId::entryId" (builder/listio/roster.py)
         self.root_links: dict[str, dict[str, str]] = {}
@@ -413,7 +199,7 @@ class Mapper:
                 self.not_read[f"modifiers that change no cost or limit ({where})"] += 1
                 continue
             target = self._modified(owner, field_id)
-            if target is not None and _local(target.tag) == "cost" and _local(owner.tag) == "entryLink":
+            if target is not None and local_name(target.tag) == "cost" and local_name(owner.tag) == "entryLink":
                 # Hangar's weapon card has one cost, its entry's own (the links repeat it)
                 self.not_read[f"modifiers of a link's cost, the card keeps its entry's cost ({where})"] += 1
                 continue
@@ -456,7 +242,7 @@ class Mapper:
                           repeats: list[Element]) -> bool:
         """A squad attachment's limit (the community files): its roster max of 0, incremented by 1 per selection in
         the roster of each squad it joins. Read as the squads it attaches to."""
-        if owner is None or _local(owner.tag) != "selectionEntry" or _local(target.tag) != "constraint" \
+        if owner is None or local_name(owner.tag) != "selectionEntry" or local_name(target.tag) != "constraint" \
                 or self._primary_category(owner) not in ATTACHMENT_CATEGORIES \
                 or target.get("type") != "max" or (modifier.get("type") or "") != "increment" \
                 or float(target.get("value") or 0) != 0 or float(modifier.get("value") or 0) != 1:
@@ -474,17 +260,17 @@ class Mapper:
         while stack:
             element = stack.pop()
             stack.extend(reversed(list(element)))
-            if _local(element.tag) == "modifiers":
+            if local_name(element.tag) == "modifiers":
                 self.modifiers += [(document, element, modifier) for modifier in kids(element, "modifier")]
             self._count_unread(element)
-            if _local(element.tag) == "profile" and element.get("id"):
+            if local_name(element.tag) == "profile" and element.get("id"):
                 self.profiles.setdefault(element.get("id") or "", element)
-            if _local(element.tag) in ("selectionEntry", "selectionEntryGroup", "rule", "categoryEntry") \
+            if local_name(element.tag) in ("selectionEntry", "selectionEntryGroup", "rule", "categoryEntry") \
                     and element.get("id"):
                 known = self.elements.get(element.get("id") or "")
                 if known is not None:
                     self.warn(document, element, f"id {element.get('id')!r} is used twice: this "
-                                                 f"{_local(element.tag)} is left out, the first one is read "
+                                                 f"{local_name(element.tag)} is left out, the first one is read "
                                                  f"({known[0].source.name} {known[0].paths[id(known[1])]})")
                     self.duplicates.add(id(element))
                     continue
@@ -661,7 +447,7 @@ class Mapper:
         slots: dict[str, str] = {}
         for doc in [self.system, *self.catalogues]:
             for group in doc.root.iter():
-                if _local(group.tag) != "selectionEntryGroup":
+                if local_name(group.tag) != "selectionEntryGroup":
                     continue
                 slot = HARDPOINT_GROUPS.get((group.get("name") or "").strip().lower())
                 if self._choice_group(group):
@@ -686,7 +472,7 @@ class Mapper:
     def _choice_group(self, group: Element) -> bool:
         """A weapon-choice group of a model that is no warjack (a vehicle's "Hardpoint", a hero's weapon choice)."""
         owner = self.parents.get(id(group))
-        while owner is not None and _local(owner.tag) != "selectionEntry":
+        while owner is not None and local_name(owner.tag) != "selectionEntry":
             owner = self.parents.get(id(owner))
         if owner is None:
             return False
@@ -1302,14 +1088,14 @@ class Mapper:
 
     def _count_unread(self, element: Element) -> None:
         """Count the elements of the published model the mapping never reads (UNREAD_KINDS), by kind."""
-        name = _local(element.tag)
+        name = local_name(element.tag)
         why = UNREAD_KINDS.get(name)
         if why is not None:
             self.unread_kinds[f"{name} ({why})"] += 1
         parent_kind = INFO_ON_LINKS.get(name)
         if parent_kind is not None:
             for child in element:
-                what = _local(child.tag)
+                what = local_name(child.tag)
                 if what in INFO_ON_LINKS_READ or not len(child):
                     continue  # read, counted by kind, or an empty list
                 self.unread_kinds[f"{what} on an {name} (what a link adds to its target)"] += 1
@@ -1362,38 +1148,6 @@ class Mapper:
         return lines
 
 
-CARD_PROBLEM = re.compile(r"^card (\S+?)[,:] ")
-
-
-def leave_out_refused_cards(conversion: Conversion, check: Any, rounds: int = 20) -> None:
-    """Odd data the package checks refuse in one card (a stat beyond the game's bounds, a range past the table...):
-    that card is left out with a warning naming its entry, as other odd data is; `check(package) -> [messages]` is
-    the ordinary package check (cards.package_validation.check_package). Problems that are not one card's stay for
-    the import to refuse. Repeated while leaving a card out makes another card's problem appear (a reference)."""
-    package = conversion.package
-    for _ in range(rounds):
-        problems: dict[str, list[str]] = {}
-        for message in check(package):
-            match = CARD_PROBLEM.match(message)
-            if match is not None and any(card["code"] == match.group(1) for card in package["cards"]):
-                problems.setdefault(match.group(1), []).append(message)
-        if not problems:
-            return
-        package["cards"] = [card for card in package["cards"] if card["code"] not in problems]
-        for opponent in package.get("opponents", []):
-            opponent["units"] = [unit for unit in opponent["units"] if unit["card"] not in problems]
-        package["opponents"] = [o for o in package.get("opponents", []) if o["units"]]
-        if not package["opponents"]:
-            package.pop("opponents", None)
-        for code, messages in problems.items():
-            where = conversion.origins.get(code, code)
-            conversion.warnings.append(f"{where}: outside what a package allows ({'; '.join(messages)}): the card "
-                                       "is left out")
-        if not package["cards"]:
-            raise BattleScribeError(where.split(": ")[0], "", "", "nothing usable could be read: every card is "
-                                    "outside what a package allows")
-
-
 def _revision(value: str | None) -> int:
     return int(value) if value and value.isdigit() else 0
 
@@ -1404,3 +1158,482 @@ def _keep_rules(card: dict, text: str, not_modelled: list) -> None:
         card["text_en"] = card["text"] = text
     if not_modelled:
         card["not_modelled"] = not_modelled
+
+
+# --- the BattleScribe data Hangar exports ---------------------------------------------------------------------------
+
+
+def warjack_parts(cards: Iterable[Mapping[str, Any]], jack: Mapping[str, Any]) -> dict[str, list[str]]:
+    """{"cortex": codes, "weapons": codes} a warjack's groups link to: the parts of its faction, universal and
+    mercenary ones; every part when its faction has none."""
+    parts: dict[str, list[str]] = {"cortex": [], "weapons": []}
+    every: dict[str, list[str]] = {"cortex": [], "weapons": []}
+    for card in cards:
+        slot = {"cortex": "cortex", "weapon": "weapons"}.get(str(card.get("kind")))
+        if slot is None:
+            continue
+        every[slot].append(str(card["code"]))
+        if card.get("faction") in (jack.get("faction"), "universal", "mercenary"):  # mercenary: any faction (W6)
+            parts[slot].append(str(card["code"]))
+    return {slot: parts[slot] or every[slot] for slot in parts}
+
+
+def _option_parts(entry: Mapping[str, Any], cards: Mapping[str, Mapping[str, Any]]) -> list[tuple[str, str]]:
+    """A warjack's cortex (in its Cortex group) and weapons (in its Weapons group), as its entry's options name them."""
+    options = entry.get("options") or {}
+    parts = [options["cortex"]] if isinstance(options.get("cortex"), str) else []
+    parts += [code for code in options.get("weapons") or [] if isinstance(code, str)]
+    return [(code, "cortex" if (cards.get(code) or {}).get("kind") == "cortex" else "weapons") for code in parts]
+
+
+def _add_option_part(options: dict[str, Any], part: Mapping[str, Any], code: str, copies: int) -> bool:
+    """A cortex (the first one) or a warjack weapon chosen inside a warjack's selection, into its options."""
+    if part.get("kind") == "cortex" and "cortex" not in options:
+        options["cortex"] = code
+    elif part.get("kind") == "weapon":
+        options.setdefault("weapons", []).extend([code] * copies)
+    else:
+        return False
+    return True
+
+
+def _warjack_groups(card: Mapping[str, Any], cards: list[Mapping[str, Any]]) -> list[EntryGroup]:
+    """A warjack's Cortex group (exactly one) and Weapons group (at most its weapon points of the Weapon Points
+    cost), each linking to the parts it may take (warjack_parts)."""
+    if card.get("kind") != "warjack":
+        return []
+    parts = warjack_parts(cards, card)
+    return [EntryGroup("cortex", "Cortex", (("min", 1, ""), ("max", 1, "")), tuple(parts["cortex"])),
+            EntryGroup("weapons", "Weapons", (("max", whole_number(card.get("weapon_points")), "wp"),),
+                       tuple(parts["weapons"]))]
+
+
+# Models with SPD MAT RAT DEF ARM FOC STR NUM DMG CST, weapons with TYP RNG POW, cyphers with their suit.
+WARCASTER_MODEL_CHARS = ("SPD", "MAT", "RAT", "DEF", "ARM", "FOC", "STR", "NUM", "DMG", "CST")
+WARCASTER_MODELS = ("hero", "solo", "squad", "warjack", "vehicle", "mantlet", "hero_attachment")
+WARCASTER_PRIMARY = {"hero": "Hero", "solo": "Unit", "squad": "Unit", "warjack": "Unit", "vehicle": "Unit",
+                     "mantlet": "Mantlet", "hero_attachment": "Attachments", "cypher": "Cyphers"}
+
+
+def _weapon_values(weapon: Mapping[str, Any]) -> dict[str, str]:
+    qualities = [title_of(q) for q in weapon.get("qualities") or []] + list(weapon.get("other_qualities") or [])
+    return {"TYP": title_of(weapon.get("type")), "RNG": value_text(weapon.get("rng")), "POW": value_text(weapon.get("pow")),
+            "Qualities": value_text(qualities)}
+
+
+def _warcaster_profiles(card: Mapping[str, Any]) -> list[tuple[str, str, dict[str, str]]]:
+    kind = card.get("kind")
+    name = str(card.get("name_en") or card.get("name"))
+    found: list[tuple[str, str, dict[str, str]]] = []
+    if kind in WARCASTER_MODELS:
+        stats = card.get("stats") or {}
+        keys = {"SPD": "spd", "MAT": "mat", "RAT": "rat", "DEF": "def", "ARM": "arm", "FOC": "foc", "STR": "str",
+                "NUM": "num", "DMG": "health"}
+        values = {char: value_text(stats.get(key)) for char, key in keys.items()}
+        values["CST"] = value_text(card.get("cst"))
+        found.append(("Model", name, values))
+        for weapon in card.get("weapons") or []:
+            found.append(("Weapon", str(weapon.get("name_en") or weapon.get("name")), _weapon_values(weapon)))
+    elif kind == "weapon":
+        found.append(("Weapon", name, _weapon_values(card)))
+    elif kind == "cypher":
+        attack = next((e for e in card.get("effects") or [] if e.get("kind") == "attack"), {})
+        found.append(("Cypher", name, {"Suit": title_of(card.get("suit")), "Type": title_of(card.get("cypher_type")),
+                                       "RNG": value_text(attack.get("rng")), "POW": value_text(attack.get("pow"))}))
+    return found
+
+
+def _warcaster_categories(card: Mapping[str, Any]) -> list[Category]:
+    primary = WARCASTER_PRIMARY.get(str(card.get("kind")))
+    if primary is None:
+        return []
+    found = [Category(f"kind:{primary.lower()}", primary)]
+    if card.get("kind") == "cypher" and card.get("suit"):
+        found.append(Category(f"suit:{card.get('suit')}", title_of(card.get("suit"))))
+    return found
+
+
+def _warcaster_copies(card: Mapping[str, Any], options: Mapping[str, Any]) -> int | None:
+    value = options.get("max_unit_copies")
+    if card.get("kind") in ("solo", "squad", "warjack", "vehicle", "mantlet") and isinstance(value, int):
+        return value
+    return None
+
+
+def _warcaster_limits(_system: str, options: Mapping[str, Any]) -> list[tuple[str, str, int]]:
+    limits = []
+    for key, category, kind in (("max_heroes", "kind:hero", "max"), ("max_units", "kind:unit", "max"),
+                                ("max_mantlets", "kind:mantlet", "max"), ("rack_min", "kind:cyphers", "min"),
+                                ("rack_max", "kind:cyphers", "max")):
+        if isinstance(options.get(key), int):
+            limits.append((category, kind, options[key]))
+    per_suit = options.get("rack_min_per_suit")
+    if isinstance(per_suit, int) and per_suit > 0:
+        limits += [(f"suit:{suit}", "min", per_suit) for suit in ("fury", "geometric", "harmonic", "overdrive")]
+    return limits
+
+
+
+
+EXPORT = Game(
+    cost_types=(("cst", "CST"), ("wp", "Weapon Points")),
+    costs=lambda card: {"cst": whole_number(card.get("cst")),
+                        "wp": whole_number(card.get("cost")) if card.get("kind") == "weapon" else 0},
+    profile_types=(("Model", WARCASTER_MODEL_CHARS), ("Weapon", ("TYP", "RNG", "POW", "Qualities")),
+                   ("Cypher", ("Suit", "Type", "RNG", "POW"))),
+    profiles=_warcaster_profiles, categories=_warcaster_categories, section_categories=False,
+    entry_type=lambda card: {"squad": "unit", "cypher": "upgrade", "cortex": "upgrade", "weapon": "upgrade"}.get(
+        str(card.get("kind")), "model"),
+    shared=lambda card: card.get("kind") in ("cortex", "weapon"), copies=_warcaster_copies,
+    force_limits=_warcaster_limits, entry_groups=_warjack_groups, option_parts=_option_parts,
+    add_option_part=_add_option_part)
+
+
+# --- the community's rosters ----------------------------------------------------------------------------------------
+# A roster is read against the packages imported from the community's data (read_community_data): each card and format
+# keeps its BattleScribe id (`bs_id`) and what a roster's selection of it carries (`battlescribe`: the game system, the
+# entry's type, categories and the catalogues' root links to it). Each selection of the force becomes an entry: a
+# model in `force` (a squad attachment too: the data makes it a selection of its own beside its squad), a cypher in
+# `rack` (through the data's one rack selection), and the selections inside a warjack its cortex and weapons
+# (`options`), those inside a hero, solo or vehicle with weapon choices its weapons. The list formats call these
+# (builder/listio/roster.py), and turn a RosterRefused into their own errors.
+
+ROSTER_MODEL_KINDS = ("hero", "solo", "squad", "squad_attachment", "warjack", "vehicle", "mantlet")
+
+
+def read_community_roster(root: Element, paths: ElementPaths, catalog: Catalog | None
+                          ) -> tuple[dict[str, list[dict[str, Any]]], str | None]:
+    """The sections and the format (slug, or None) of a community roster; raises RosterRefused with every problem."""
+    return _RosterReader(root, paths, catalog).read()
+
+
+def write_community_roster(doc: Mapping[str, Any], catalog: Catalog) -> bytes:
+    """The roster XML of a normalised hangar.list/1 list of the game; raises RosterRefused naming every card that
+    cannot go into a roster."""
+    return _RosterWriter(doc, catalog).write()
+
+
+class _RosterReader:
+    """A community roster of the game: its one force's selections as the list's sections and format."""
+
+    def __init__(self, root: Element, paths: ElementPaths, catalog: Catalog | None):
+        self.root, self.paths = root, paths
+        self.catalog = catalog
+        self.issues: list[RosterIssue] = []
+
+    def read(self) -> tuple[dict[str, list[dict[str, Any]]], str | None]:
+        system_id = self.root.get("gameSystemId") or ""
+        system_name = self.root.get("gameSystemName") or system_id
+        formats = [fmt for fmt in (self.catalog.formats.values() if self.catalog else [])
+                   if _bs(fmt).get("game_system", {}).get("id") == system_id]
+        if not formats:
+            raise refused("roster.unknown_game_system",
+                        f"no BattleScribe data of the game system {system_name!r} (id {system_id}) is loaded: "
+                        "import it first (python manage.py import_package FOLDER)", "/roster",
+                        name=system_name, id=system_id)
+        assert self.catalog is not None
+        self.cards = {(_bs(card).get("game_system"), card.get("bs_id")): code
+                      for code, card in self.catalog.cards.items() if card.get("bs_id")}
+        self.system_id = system_id
+        # the community files' one "Cyphers" rack selection holds the cyphers: read through it
+        self.racks = {str(_bs(f)["rack"]["entry_id"]) for f in formats if _bs(f).get("rack")}
+        forces = kids(self.root, "forces", "force")
+        if len(forces) != 1:
+            raise refused("roster.forces", f"the roster has {len(forces)} forces; a Hangar list holds exactly one",
+                        "/roster/forces[1]", count=len(forces))
+        force = forces[0]
+        nested = kids(force, "forces", "force")
+        if nested:
+            self.issues.append(issue("roster.nested_force", "a force inside a force is not read into a Hangar list",
+                                      self.paths.of(nested[0])))
+        fmt = next((f for f in formats if f.get("bs_id") == force.get("entryId")), None)
+        if fmt is None:
+            self.issues.append(issue(
+                "roster.unknown_force", f"the force {force.get('name')!r} (id {force.get('entryId')}) is not a force of "
+                f"the loaded data (forces: {', '.join(str(f.get('name_en') or f['slug']) for f in formats)})",
+                self.paths.of(force), name=force.get("name") or "", id=force.get("entryId") or "",
+                known=", ".join(str(f.get("name_en") or f["slug"]) for f in formats)))
+        sections: dict[str, list[dict[str, Any]]] = {"force": [], "rack": []}
+        for selection in kids(force, "selections", "selection"):
+            self._top(selection, sections)
+        if self.issues:
+            raise RosterRefused(self.issues)
+        return sections, fmt["slug"] if fmt else None
+
+    def _card_of(self, selection: Element) -> tuple[str | None, Mapping[str, Any] | None]:
+        entry_id = (selection.get("entryId") or "").split("::")[-1]
+        code = self.cards.get((self.system_id, entry_id))
+        return (code, self.catalog.cards[code]) if code and self.catalog else (None, None)
+
+    def _unknown(self, selection: Element) -> None:
+        entry_id = (selection.get("entryId") or "").split("::")[-1]
+        name = selection.get("name") or ""
+        self.issues.append(issue(
+            "roster.unknown_entry", f"the entry {name!r} (id {entry_id}) is not in the loaded BattleScribe data; "
+            "import the data this roster was made with", self.paths.of(selection), name=name, id=entry_id))
+
+    def _top(self, selection: Element, sections: dict[str, list[dict[str, Any]]]) -> None:
+        code, card = self._card_of(selection)
+        if card is None or code is None:
+            if (selection.get("entryId") or "").split("::")[-1] in self.racks:  # the rack: its cyphers are entries
+                for child in kids(selection, "selections", "selection"):
+                    self._top(child, sections)
+            else:
+                self._unknown(selection)
+            return
+        number = int(selection.get("number") or 1)
+        kind = card.get("kind")
+        if kind == "cypher":
+            sections["rack"].append({"card": code, "qty": number})
+            self._no_parts(selection, card)
+        elif kind in ROSTER_MODEL_KINDS:
+            entry: dict[str, Any] = {"card": code, "qty": number}
+            chooses = kind == "warjack" or any(isinstance(h, Mapping) and h.get("slot") == "weapon"
+                                               for h in card.get("hardpoints") or ())
+            options = self._loadout(selection, card, number) if chooses else self._no_parts(selection, card)
+            if options:
+                entry["options"] = options
+            sections["force"].append(entry)
+        else:
+            name = card.get("name_en") or code
+            self.issues.append(issue(
+                "roster.part_outside", f"{name!r} ({code}) is a warjack's {kind}: it belongs inside a warjack's "
+                "selection, not in the force", self.paths.of(selection), name=name, code=code))
+
+    def _fixed(self, card: Mapping[str, Any]) -> set[str]:
+        return {str(w.get("bs_id")) for w in card.get("weapons") or () if w.get("bs_id")}
+
+    def _no_parts(self, selection: Element, card: Mapping[str, Any]) -> None:
+        """Selections inside a model that is not a warjack: its own fixed weapons (read from the card), nothing else."""
+        fixed = self._fixed(card)
+        for child in kids(selection, "selections", "selection"):
+            if (child.get("entryId") or "").split("::")[-1] in fixed:
+                continue
+            code, part = self._card_of(child)
+            if part is None:
+                self._unknown(child)
+            else:
+                name = part.get("name_en") or code
+                self.issues.append(issue(
+                    "roster.part_misplaced", f"{name!r} ({code}) is inside {card.get('name_en')!r}, which takes no "
+                    "cortex or warjack weapons", self.paths.of(child), name=name, code=code,
+                    model=card.get("name_en") or ""))
+
+    def _loadout(self, selection: Element, card: Mapping[str, Any], number: int) -> dict[str, Any]:
+        """A warjack's cortex and weapons from the selections inside it (each `number` times for `number` warjacks)."""
+        options: dict[str, Any] = {}
+        weapons: list[str] = []
+        fixed = self._fixed(card)
+        for child in kids(selection, "selections", "selection"):
+            if (child.get("entryId") or "").split("::")[-1] in fixed:
+                continue
+            code, part = self._card_of(child)
+            if part is None or code is None:
+                self._unknown(child)
+                continue
+            count = int(child.get("number") or 1)
+            if count % number:
+                self.issues.append(issue(
+                    "roster.part_number", f"{child.get('name')!r} is selected {count} times inside {number} warjacks: "
+                    "each warjack must carry the same parts", self.paths.of(child), name=child.get("name") or "",
+                    count=count, models=number))
+                continue
+            if part.get("kind") == "cortex":
+                if "cortex" in options or count != number:
+                    self.issues.append(issue("roster.two_cortexes", "a warjack carries one cortex",
+                                              self.paths.of(child)))
+                options["cortex"] = code
+            elif part.get("kind") == "weapon":
+                weapons += [code] * (count // number)
+            else:
+                self.issues.append(issue(
+                    "roster.part_misplaced", f"{part.get('name_en')!r} ({code}) is inside {card.get('name_en')!r}, "
+                    "which takes only a cortex and warjack weapons", self.paths.of(child),
+                    name=part.get("name_en") or "", code=code, model=card.get("name_en") or ""))
+        if weapons:
+            options["weapons"] = weapons
+        return options
+
+
+def _bs(item: Mapping[str, Any]) -> Mapping[str, Any]:
+    facts = item.get("battlescribe")
+    return facts if isinstance(facts, Mapping) else {}
+
+
+class _RosterWriter:
+    """A list of the game as a community roster, against the BattleScribe data its cards were imported from."""
+
+    def __init__(self, doc: Mapping[str, Any], catalog: Catalog):
+        self.doc, self.catalog = doc, catalog
+        self._id = RosterIds(doc)  # the same list, the same ids
+
+    def _problems(self) -> tuple[str, Mapping[str, Any]]:
+        """The game system's id and the format facts of the force; raises RosterExportError naming every card that
+        cannot go into a roster."""
+        issues: list[RosterIssue] = []
+        systems: set[str] = set()
+        for section, entries in self.doc["sections"].items():
+            for index, entry in enumerate(entries):
+                codes = [entry["card"]]
+                options = entry.get("options") or {}
+                codes += [options["cortex"]] if isinstance(options.get("cortex"), str) else []
+                codes += [c for c in options.get("weapons") or [] if isinstance(c, str)]
+                for code in codes:
+                    card = self.catalog.cards.get(code)
+                    path = f"sections.{section}[{index}]"
+                    if card is None:
+                        issues.append(issue("roster.unknown_card", f"card {code} is not in the catalog", path,
+                                             code=code))
+                    elif not card.get("bs_id") or not _bs(card).get("game_system"):
+                        name = card.get("name_en") or card.get("name") or code
+                        issues.append(issue(
+                            "roster.no_bs_id", f"card {code} ({name}) has no BattleScribe id: only lists built from "
+                            "cards imported from BattleScribe data can be written as rosters", path, code=code,
+                            name=name))
+                    else:
+                        systems.add(str(_bs(card)["game_system"]))
+        if len(systems) > 1:
+            issues.append(issue("roster.two_systems", "the list mixes cards of two BattleScribe game systems "
+                                 f"({', '.join(sorted(systems))})", systems=", ".join(sorted(systems))))
+        if not issues and not systems:
+            issues.append(issue("roster.empty", "an empty list has no BattleScribe data to name: add a model first"))
+        formats = [f for f in self.catalog.formats.values()
+                   if systems and _bs(f).get("game_system", {}).get("id") in systems]
+        if not issues and not formats:
+            issues.append(issue("roster.no_force", "the loaded BattleScribe data has no force for this list"))
+        if issues:
+            raise RosterRefused(issues)
+        chosen = self.catalog.formats.get(self.doc.get("format") or "")
+        if chosen is None or chosen not in formats:
+            chosen = formats[0]  # a Hangar format: the data's first force
+        return systems.pop(), chosen
+
+    def write(self) -> bytes:
+        system_id, fmt = self._problems()
+        facts = _bs(fmt)
+        game_system = facts["game_system"]
+        cost_types = list(facts.get("cost_types") or [])
+        factions = [self.catalog.cards[e["card"]].get("faction") for e in self.doc["sections"]["force"]]
+        catalogues = list(facts["catalogues"])
+        catalogue = next((c for c in catalogues if c["faction"] in factions), catalogues[0])
+        ET.register_namespace("", ROSTER_NS)
+        q = lambda tag: f"{{{ROSTER_NS}}}{tag}"  # noqa: E731 - the qualified tag
+        roster = Element(q("roster"), {"id": self._id(), "name": self.doc.get("name") or "",
+                                       "battleScribeVersion": BATTLESCRIBE_VERSION, "gameSystemId": system_id,
+                                       "gameSystemName": str(game_system["name"]),
+                                       "gameSystemRevision": str(game_system["revision"])})
+        totals = {c["id"]: 0 for c in cost_types}
+        force = ET.SubElement(ET.SubElement(roster, q("forces")), q("force"), {
+            "id": self._id(), "name": str(fmt.get("name_en") or fmt["slug"]), "entryId": str(fmt["bs_id"]),
+            "catalogueId": str(catalogue["id"]), "catalogueRevision": str(catalogue["revision"]),
+            "catalogueName": str(catalogue["name"])})
+        selections = ET.SubElement(force, q("selections"))
+        used: dict[str, Mapping[str, Any]] = {}
+        rack = facts.get("rack")
+        rack_parent: Element | None = None
+        for section in ("force", "rack"):
+            for entry in self.doc["sections"][section]:
+                card = self.catalog.cards[entry["card"]]
+                number = entry["qty"]
+                parent = selections
+                if section == "rack" and rack and _bs(card).get("group") in (rack.get("groups") or {}):
+                    if rack_parent is None:  # the data's one rack selection, which holds the cyphers
+                        rack_parent = self._rack_selection(selections, rack, str(catalogue["id"]), cost_types, q)
+                        for category in rack.get("categories") or ():
+                            used.setdefault(category["id"], category)
+                    parent = rack_parent
+                selection = self._selection(parent, card, number, str(catalogue["id"]), cost_types, totals, q,
+                                            rack=rack if parent is rack_parent else None)
+                options = entry.get("options") or {}
+                parts = ([options["cortex"]] if isinstance(options.get("cortex"), str) else []) \
+                    + list(options.get("weapons") or [])
+                if parts:
+                    inside = ET.SubElement(selection, q("selections"))
+                    for code in parts:
+                        part = self.catalog.cards[code]
+                        self._selection(inside, part, number, str(catalogue["id"]), cost_types, totals, q, jack=card)
+                    for tail in (selection.find(q("costs")), selection.find(q("categories"))):
+                        if tail is not None:  # after the nested selections, as BattleScribe writes them
+                            selection.remove(tail)
+                            selection.append(tail)
+                for category in _bs(card).get("categories") or ():
+                    used.setdefault(category["id"], category)
+        categories = ET.SubElement(force, q("categories"))
+        for category in used.values():
+            ET.SubElement(categories, q("category"), {"id": self._id(), "name": category["name"],
+                                                      "entryId": category["id"], "primary": "false"})
+        costs = Element(q("costs"))
+        for cost_type in cost_types:
+            ET.SubElement(costs, q("cost"), {"name": cost_type["name"], "typeId": cost_type["id"],
+                                             "value": f"{float(totals[cost_type['id']])}"})
+        roster.insert(0, costs)
+        ET.indent(roster)
+        return b'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' + ET.tostring(roster, encoding="utf-8") \
+            + b"\n"
+
+    def _rack_selection(self, parent: Element, rack: Mapping[str, Any], catalogue_id: str, cost_types: list,
+                        q: Callable[[str], str]) -> Element:
+        """The community files' "Cyphers" rack selection (inside it go the cyphers)."""
+        entry_id = str(rack["entry_id"])
+        link = (rack.get("links") or {}).get(catalogue_id)
+        selection = ET.SubElement(parent, q("selection"), {
+            "id": self._id(), "name": str(rack.get("name") or "Cyphers"),
+            "entryId": f"{link}::{entry_id}" if link else entry_id, "number": "1", "type": "upgrade"})
+        ET.SubElement(selection, q("selections"))
+        costs = ET.SubElement(selection, q("costs"))
+        for cost_type in cost_types:
+            ET.SubElement(costs, q("cost"), {"name": cost_type["name"], "typeId": cost_type["id"], "value": "0.0"})
+        if rack.get("categories"):
+            categories = ET.SubElement(selection, q("categories"))
+            for category in rack["categories"]:
+                ET.SubElement(categories, q("category"), {"id": self._id(), "name": category["name"],
+                                                          "entryId": category["id"],
+                                                          "primary": "true" if category["primary"] else "false"})
+        return selection.find(q("selections"))  # type: ignore[return-value]
+
+    def _selection(self, parent: Element, card: Mapping[str, Any], number: int, catalogue_id: str,
+                   cost_types: list, totals: dict[str, int], q: Callable[[str], str],
+                   jack: Mapping[str, Any] | None = None, rack: Mapping[str, Any] | None = None) -> Element:
+        facts = _bs(card)
+        bs_id = str(card["bs_id"])
+        attrs = {"id": self._id(), "name": str(card.get("name_en") or card.get("name")), "entryId": bs_id,
+                 "number": str(number), "type": str(facts.get("type") or "upgrade")}
+        if rack is not None:  # a cypher in the rack, through the rack's link to its suit group
+            group = str(facts.get("group") or "")
+            link = (rack.get("groups") or {}).get(group)
+            attrs["entryId"] = f"{link}::{bs_id}" if link else bs_id
+            attrs["entryGroupId"] = group
+        elif jack is not None:  # a warjack's part: through its hardpoint group's link
+            group = _hardpoint_group(jack, card)
+            if group is not None:
+                link = (group.get("bs_links") or {}).get(bs_id)
+                attrs["entryId"] = f"{link}::{bs_id}" if link else bs_id
+                if group.get("bs_id"):
+                    attrs["entryGroupId"] = str(group["bs_id"])
+        else:
+            link = (facts.get("links") or {}).get(catalogue_id)
+            if link:
+                attrs["entryId"] = f"{link}::{bs_id}"
+        selection = ET.SubElement(parent, q("selection"), attrs)
+        costs = ET.SubElement(selection, q("costs"))
+        for cost_type in cost_types:
+            value = int(card.get("cost") or 0) * number if card.get("kind") == "weapon" else 0
+            totals[cost_type["id"]] += value
+            ET.SubElement(costs, q("cost"), {"name": cost_type["name"], "typeId": cost_type["id"],
+                                             "value": f"{float(value)}"})
+        categories = ET.SubElement(selection, q("categories")) if facts.get("categories") else Element(q("categories"))
+        for category in facts.get("categories") or ():
+            ET.SubElement(categories, q("category"), {"id": self._id(), "name": category["name"],
+                                                      "entryId": category["id"],
+                                                      "primary": "true" if category["primary"] else "false"})
+        return selection
+
+
+def _hardpoint_group(jack: Mapping[str, Any], part: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """The warjack's hardpoint group a part goes in: the one that links to it, else the first of its slot."""
+    groups = [h for h in jack.get("hardpoints") or () if isinstance(h, Mapping)]
+    slots = ["cortex"] if part.get("kind") == "cortex" else list(part.get("hardpoints") or ())
+    linked = [g for g in groups if part.get("bs_id") in (g.get("bs_links") or {})]
+    if linked:
+        return linked[0]
+    return next((g for g in groups if g.get("slot") in slots), None)

@@ -1,7 +1,8 @@
 """A data package of any game → BattleScribe data: a game system (`.gst`) and a catalogue (`.cat`)
 (docs/data-packages.md "BattleScribe data out").
 
-What the files hold, per game (the game's words from the registry, rules_engine/systems.py, and GAMES below):
+What the files hold, per game (the game's words from the registry, rules_engine/systems.py, and how its cards look
+from the game's BattleScribe part, rules_engine/<game>/battlescribe.py `EXPORT`, a `Game`):
 
 - ids derived from the game and the card codes (`hangar_id`): the same package gives the same ids every time, and a
   list exported as a roster (builder/listio/hangar_roster.py) names the same ids without the files at hand;
@@ -12,10 +13,11 @@ What the files hold, per game (the game's words from the registry, rules_engine/
 - each format as a force entry whose category links carry the format's limits as constraints (HAGMI deck minimums,
   Warcaster heroes/units/mantlets/rack sizes, MWDA's point limit as a constraint on the Points cost), the copies of
   a card as the entry's roster constraint, and the format's text as the force's rule;
-- a Warcaster warjack's Cortex and Weapons groups, linking to the cortex and weapon entries, its weapon points as a
-  max constraint on the Weapon Points cost;
-- and, for Hangar to read back (cards/battlescribe_hangar.py): each card's own JSON in a "Hangar card" profile, the
-  package's other parts (formats, opponents, factions, title...) in a "Hangar package" shared profile.
+- the groups of choices a game puts inside a card's entry (`Game.entry_groups`: a Warcaster warjack's Cortex and
+  Weapons groups, linking to the cortex and weapon entries, its weapon points as a max constraint on the Weapon
+  Points cost);
+- and, for Hangar to read back (rules_engine/formats/battlescribe/hangar.py): each card's own JSON in a "Hangar card"
+  profile, the package's other parts (formats, opponents, factions, title...) in a "Hangar package" shared profile.
 
 The XML is written in the element order of the published schema (BSData schemas, vNext Catalogue.xsd);
 `order_problems` checks a tree against that order. Pure Python: no Django.
@@ -27,10 +29,11 @@ import io
 import json
 import zipfile
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Mapping
 from xml.etree import ElementTree as ET
 from xml.etree.ElementTree import Element
 
+from rules_engine.formats import game_part
 from rules_engine.systems import SYSTEMS
 
 GST_NS = "http://www.battlescribe.net/schema/gameSystemSchema"
@@ -98,7 +101,8 @@ def characteristic_type_id(system: str, profile: str, name: str) -> str:
 # --- the games ------------------------------------------------------------------------------------------------------
 
 
-def _text(value: Any) -> str:
+def value_text(value: Any) -> str:
+    """A value as a profile's characteristic shows it: "-" for none, a list comma-separated."""
     if value is None or value == "" or value == []:
         return "-"
     if isinstance(value, (list, tuple)):
@@ -106,8 +110,14 @@ def _text(value: Any) -> str:
     return str(value)
 
 
-def _title(slug: Any) -> str:
+def title_of(slug: Any) -> str:
+    """A slug in title case ("hero_attachment" -> "Hero Attachment")."""
     return str(slug or "").replace("_", " ").replace("-", " ").title()
+
+
+def whole_number(value: Any) -> int:
+    """A cost as BattleScribe counts it: the whole number, 0 for anything else."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
 @dataclass(frozen=True)
@@ -131,174 +141,37 @@ class Game:
     shared: Callable[[Mapping[str, Any]], bool]  # the card is not taken at the root of a force (a part, an opponent)
     copies: Callable[[Mapping[str, Any], Mapping[str, Any]], int | None]  # (card, format options) → max copies
     force_limits: Callable[[str, Mapping[str, Any]], list[tuple[str, str, int]]]  # options → (category, min|max, n)
+    # (card, the package's cards) → the selection entry groups inside the card's entry (Warcaster's warjack: its Cortex
+    # and Weapons groups, linking to the parts it may take)
+    entry_groups: Callable[[Mapping[str, Any], list[Mapping[str, Any]]], list["EntryGroup"]] = lambda card, cards: []
+    # A list entry's chosen parts (its `options`: Warcaster's cortex and warjack weapons) as (part code, the key of the
+    # entry group it is chosen in), one per part; and back, a part read inside an entry's selection put into its
+    # options `copies` times (False: the entry takes no such part). A roster of Hangar's data reads and writes them
+    # (builder/listio/hangar_roster.py).
+    option_parts: Callable[[Mapping[str, Any], Mapping[str, Mapping[str, Any]]], list[tuple[str, str]]] = \
+        lambda entry, cards: []
+    add_option_part: Callable[[dict[str, Any], Mapping[str, Any], str, int], bool] = \
+        lambda options, part, code, copies: False
 
 
-# HAGMI!: a card's deck is its section; its category (unit, armament, tactic...) a category of its own.
-def _hagmi_profiles(card: Mapping[str, Any]) -> list[tuple[str, str, dict[str, str]]]:
-    values = {"Category": _title(card.get("category")), "Frame": _title(card.get("frame")),
-              "Cost": _text(card.get("cost")), "Firepower": _text(card.get("firepower")),
-              "Armor": _text(card.get("armor")), "Range": _text(card.get("range")),
-              "Durability": _text(card.get("durability")), "Fuel": _text(card.get("fuel_cost")),
-              "Pilot": _text(card.get("pilot")), "Types": _text(card.get("types"))}
-    return [("Card", str(card.get("name_en") or card.get("name")), values)]
+@dataclass(frozen=True)
+class EntryGroup:
+    """A group of choices inside a card's entry: its key (in ids), its name, its limits as (min|max, value, cost key:
+    "" counts the selections in it, a cost key the cost of what is chosen), and the codes of the entries it links."""
 
-
-def _hagmi_categories(card: Mapping[str, Any]) -> list[Category]:
-    name = _title(card.get("category"))
-    if name.lower() in {str(label.en).lower() for label in SYSTEMS["hagmi"].section_labels.values()}:
-        name += " card"  # "Damage" is a deck; the category of its cards is "Damage card"
-    return [Category(f"card:{card.get('category')}", name)]
-
-
-def _hagmi_copies(card: Mapping[str, Any], options: Mapping[str, Any]) -> int | None:
-    secret = SYSTEMS["hagmi"].default_section(card) == "secret"
-    value = options.get("secret_max_copies" if secret else "max_copies")
-    return value if isinstance(value, int) and value > 0 else None
-
-
-def _hagmi_limits(_system: str, options: Mapping[str, Any]) -> list[tuple[str, str, int]]:
-    limits = []
-    for section, key in (("weapons", "min_weapons"), ("tactics", "min_tactics")):
-        if isinstance(options.get(key), int) and options[key] > 0:
-            limits.append((f"section:{section}", "min", options[key]))
-    return limits
-
-
-# MechWarrior: Dark Age: one army; a unit's kind and faction are categories; the dial's first click in the profile.
-def _mwda_profiles(card: Mapping[str, Any]) -> list[tuple[str, str, dict[str, str]]]:
-    dial = card.get("dial") or [{}]
-    first = dial[0] if isinstance(dial[0], Mapping) else {}
-
-    def attack(key: str) -> str:
-        attack = card.get(key)
-        if not isinstance(attack, Mapping):
-            return "-"
-        return f"{attack.get('min_range', 0)}-{attack.get('max_range', 0)} {attack.get('damage_type', '')}".strip()
-
-    values = {"Kind": _title(card.get("kind")), "Faction": _title(card.get("faction")),
-              "Rank": _title(card.get("rank")),
-              "Points": _text(card.get("points")), "Primary": attack("primary"), "Secondary": attack("secondary"),
-              "Move": _text(first.get("move")), "Attack": _text(first.get("attack")),
-              "Defense": _text(first.get("defense")), "Damage": _text(first.get("primary_damage")),
-              "Clicks": str(len(dial)), "Abilities": _text([_title(a) for a in card.get("abilities") or []])}
-    return [("Unit", str(card.get("name_en") or card.get("name")), values)]
-
-
-def _mwda_categories(card: Mapping[str, Any]) -> list[Category]:
-    found = [Category(f"kind:{card.get('kind')}", _title(card.get("kind")))]
-    if card.get("faction"):
-        found.append(Category(f"faction:{card.get('faction')}", _title(card.get("faction"))))
-    return found
-
-
-def _mwda_limits(system: str, options: Mapping[str, Any]) -> list[tuple[str, str, int]]:
-    limit = options.get("point_limit")
-    return [("cost:points", "max", limit)] if isinstance(limit, int) and limit > 0 else []
-
-
-# Warcaster: models with SPD MAT RAT DEF ARM FOC STR NUM DMG CST, weapons with TYP RNG POW, cyphers with their suit.
-WARCASTER_MODEL_CHARS = ("SPD", "MAT", "RAT", "DEF", "ARM", "FOC", "STR", "NUM", "DMG", "CST")
-WARCASTER_MODELS = ("hero", "solo", "squad", "warjack", "vehicle", "mantlet", "hero_attachment")
-WARCASTER_PRIMARY = {"hero": "Hero", "solo": "Unit", "squad": "Unit", "warjack": "Unit", "vehicle": "Unit",
-                     "mantlet": "Mantlet", "hero_attachment": "Attachments", "cypher": "Cyphers"}
-
-
-def _weapon_values(weapon: Mapping[str, Any]) -> dict[str, str]:
-    qualities = [_title(q) for q in weapon.get("qualities") or []] + list(weapon.get("other_qualities") or [])
-    return {"TYP": _title(weapon.get("type")), "RNG": _text(weapon.get("rng")), "POW": _text(weapon.get("pow")),
-            "Qualities": _text(qualities)}
-
-
-def _warcaster_profiles(card: Mapping[str, Any]) -> list[tuple[str, str, dict[str, str]]]:
-    kind = card.get("kind")
-    name = str(card.get("name_en") or card.get("name"))
-    found: list[tuple[str, str, dict[str, str]]] = []
-    if kind in WARCASTER_MODELS:
-        stats = card.get("stats") or {}
-        keys = {"SPD": "spd", "MAT": "mat", "RAT": "rat", "DEF": "def", "ARM": "arm", "FOC": "foc", "STR": "str",
-                "NUM": "num", "DMG": "health"}
-        values = {char: _text(stats.get(key)) for char, key in keys.items()}
-        values["CST"] = _text(card.get("cst"))
-        found.append(("Model", name, values))
-        for weapon in card.get("weapons") or []:
-            found.append(("Weapon", str(weapon.get("name_en") or weapon.get("name")), _weapon_values(weapon)))
-    elif kind == "weapon":
-        found.append(("Weapon", name, _weapon_values(card)))
-    elif kind == "cypher":
-        attack = next((e for e in card.get("effects") or [] if e.get("kind") == "attack"), {})
-        found.append(("Cypher", name, {"Suit": _title(card.get("suit")), "Type": _title(card.get("cypher_type")),
-                                       "RNG": _text(attack.get("rng")), "POW": _text(attack.get("pow"))}))
-    return found
-
-
-def _warcaster_categories(card: Mapping[str, Any]) -> list[Category]:
-    primary = WARCASTER_PRIMARY.get(str(card.get("kind")))
-    if primary is None:
-        return []
-    found = [Category(f"kind:{primary.lower()}", primary)]
-    if card.get("kind") == "cypher" and card.get("suit"):
-        found.append(Category(f"suit:{card.get('suit')}", _title(card.get("suit"))))
-    return found
-
-
-def _warcaster_copies(card: Mapping[str, Any], options: Mapping[str, Any]) -> int | None:
-    value = options.get("max_unit_copies")
-    if card.get("kind") in ("solo", "squad", "warjack", "vehicle", "mantlet") and isinstance(value, int):
-        return value
-    return None
-
-
-def _warcaster_limits(_system: str, options: Mapping[str, Any]) -> list[tuple[str, str, int]]:
-    limits = []
-    for key, category, kind in (("max_heroes", "kind:hero", "max"), ("max_units", "kind:unit", "max"),
-                                ("max_mantlets", "kind:mantlet", "max"), ("rack_min", "kind:cyphers", "min"),
-                                ("rack_max", "kind:cyphers", "max")):
-        if isinstance(options.get(key), int):
-            limits.append((category, kind, options[key]))
-    per_suit = options.get("rack_min_per_suit")
-    if isinstance(per_suit, int) and per_suit > 0:
-        limits += [(f"suit:{suit}", "min", per_suit) for suit in ("fury", "geometric", "harmonic", "overdrive")]
-    return limits
-
-
-def _cost(value: Any) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) else 0
-
-
-GAMES: dict[str, Game] = {
-    "hagmi": Game(
-        cost_types=(("cost", "Cost"),), costs=lambda card: {"cost": _cost(card.get("cost"))},
-        profile_types=(("Card", ("Category", "Frame", "Cost", "Firepower", "Armor", "Range", "Durability", "Fuel",
-                                 "Pilot", "Types")),),
-        profiles=_hagmi_profiles, categories=_hagmi_categories, section_categories=True,
-        entry_type=lambda card: "upgrade",
-        shared=lambda card: str(card.get("category")) in SYSTEMS["hagmi"].opponent_categories,
-        copies=_hagmi_copies, force_limits=_hagmi_limits),
-    "mwda": Game(
-        cost_types=(("points", "Points"),), costs=lambda card: {"points": _cost(card.get("points"))},
-        profile_types=(("Unit", ("Kind", "Faction", "Rank", "Points", "Primary", "Secondary", "Move", "Attack",
-                                 "Defense", "Damage", "Clicks", "Abilities")),),
-        profiles=_mwda_profiles, categories=_mwda_categories, section_categories=True,
-        entry_type=lambda card: "unit", shared=lambda card: False, copies=lambda card, options: None,
-        force_limits=_mwda_limits),
-    "warcaster": Game(
-        cost_types=(("cst", "CST"), ("wp", "Weapon Points")),
-        costs=lambda card: {"cst": _cost(card.get("cst")),
-                            "wp": _cost(card.get("cost")) if card.get("kind") == "weapon" else 0},
-        profile_types=(("Model", WARCASTER_MODEL_CHARS), ("Weapon", ("TYP", "RNG", "POW", "Qualities")),
-                       ("Cypher", ("Suit", "Type", "RNG", "POW"))),
-        profiles=_warcaster_profiles, categories=_warcaster_categories, section_categories=False,
-        entry_type=lambda card: {"squad": "unit", "cypher": "upgrade", "cortex": "upgrade", "weapon": "upgrade"}.get(
-            str(card.get("kind")), "model"),
-        shared=lambda card: card.get("kind") in ("cortex", "weapon"), copies=_warcaster_copies,
-        force_limits=_warcaster_limits),
-}
+    key: str
+    name: str
+    limits: tuple[tuple[str, int, str], ...]
+    targets: tuple[str, ...]
 
 
 def game(system: str) -> Game:
-    """The game's shape; a game without one (a future game) gets its sections, its cost and the card's JSON."""
-    if system in GAMES:
-        return GAMES[system]
+    """The game's shape, as its BattleScribe part declares it (its registry entry's `data_formats`, the part's
+    EXPORT); a game without one (a future game) gets its sections, its cost and the card's JSON."""
+    part = game_part("battlescribe", system)
+    shape = getattr(part, "EXPORT", None) if part is not None else None
+    if isinstance(shape, Game):
+        return shape
     entry = SYSTEMS[system]
     return Game(cost_types=(("cost", "Cost"),), costs=lambda card: {"cost": entry.card_cost(card) or 0},
                 profile_types=(), profiles=lambda card: [], categories=lambda card: [], section_categories=True,
@@ -308,7 +181,7 @@ def game(system: str) -> Game:
 
 def section_category(system: str, section: str) -> Category:
     label = SYSTEMS[system].section_labels.get(section)
-    return Category(f"section:{section}", str(label.en) if label is not None else _title(section))
+    return Category(f"section:{section}", str(label.en) if label is not None else title_of(section))
 
 
 def card_categories(system: str, card: Mapping[str, Any]) -> list[Category]:
@@ -329,21 +202,6 @@ def card_costs(system: str, card: Mapping[str, Any]) -> list[tuple[str, str, int
     shape = game(system)
     values = shape.costs(card)
     return [(cost_type_id(system, key), name, values.get(key, 0)) for key, name in shape.cost_types]
-
-
-def warjack_parts(cards: Iterable[Mapping[str, Any]], jack: Mapping[str, Any]) -> dict[str, list[str]]:
-    """{"cortex": codes, "weapons": codes} a warjack's groups link to: the parts of its faction, universal and
-    mercenary ones; every part when its faction has none."""
-    parts: dict[str, list[str]] = {"cortex": [], "weapons": []}
-    every: dict[str, list[str]] = {"cortex": [], "weapons": []}
-    for card in cards:
-        slot = {"cortex": "cortex", "weapon": "weapons"}.get(str(card.get("kind")))
-        if slot is None:
-            continue
-        every[slot].append(str(card["code"]))
-        if card.get("faction") in (jack.get("faction"), "universal", "mercenary"):  # mercenary: any faction (W6)
-            parts[slot].append(str(card["code"]))
-    return {slot: parts[slot] or every[slot] for slot in parts}
 
 
 # --- writing --------------------------------------------------------------------------------------------------------
@@ -381,7 +239,7 @@ class _Writer:
         for fmt in self.formats:
             for key, _kind, _value in self.shape.force_limits(self.system, fmt.get("options") or {}):
                 if not key.startswith("cost:") and key not in found:
-                    found[key] = Category(key, _title(key.split(":", 1)[1]))
+                    found[key] = Category(key, title_of(key.split(":", 1)[1]))
         return list(found.values())
 
     def game_system(self) -> Element:
@@ -504,7 +362,7 @@ class _Writer:
             self._profile(profiles, hangar_id(self.system, "profile", code, str(index)), name, type_name, values)
         self._profile(profiles, hangar_id(self.system, "profile", code, "hangar"), code, HANGAR_CARD,
                       {JSON_CHARACTERISTIC: canonical(card)})
-        text = rules_text(card)
+        text = rulesvalue_text(card)
         if text:
             rules = self._sub(entry, "rules")
             rule = self._sub(rules, "rule", {"id": hangar_id(self.system, "rule", code),
@@ -519,33 +377,28 @@ class _Writer:
                     "id": hangar_id(self.system, "cardCategory", code, category.key), "name": category.name,
                     "hidden": "false", "targetId": category_id(self.system, category.key),
                     "primary": "true" if category.primary else "false"})
-        if card.get("kind") == "warjack" and self.system == "warcaster":
-            self._warjack_groups(entry, card)
+        groups = self.shape.entry_groups(card, self.cards)
+        if groups:
+            self._groups(entry, card, groups)
         costs = self._sub(entry, "costs")
         for type_id, name, value in card_costs(self.system, card):
             self._sub(costs, "cost", {"name": name, "typeId": type_id, "value": f"{float(value)}"})
 
-    def _warjack_groups(self, entry: Element, jack: Mapping[str, Any]) -> None:
-        code = str(jack["code"])
+    def _groups(self, entry: Element, card: Mapping[str, Any], found: list[EntryGroup]) -> None:
+        code = str(card["code"])
         groups = self._sub(entry, "selectionEntryGroups")
-        parts = warjack_parts(self.cards, jack)
-        for slot, name in (("cortex", "Cortex"), ("weapons", "Weapons")):
+        for found_group in found:
             group = self._sub(groups, "selectionEntryGroup", {
-                "id": group_id(self.system, code, slot), "name": name, "hidden": "false", "collective": "false",
-                "import": "true"})
+                "id": group_id(self.system, code, found_group.key), "name": found_group.name, "hidden": "false",
+                "collective": "false", "import": "true"})
             constraints = self._sub(group, "constraints")
-            if slot == "cortex":
-                for kind in ("min", "max"):
-                    self._sub(constraints, "constraint", {
-                        "type": kind, "value": "1", "field": "selections", "scope": "parent", "shared": "true",
-                        "id": hangar_id(self.system, "constraint", code, slot, kind)})
-            else:
+            for kind, value, cost_key in found_group.limits:
                 self._sub(constraints, "constraint", {
-                    "type": "max", "value": str(_cost(jack.get("weapon_points"))),
-                    "field": cost_type_id(self.system, "wp"), "scope": "parent", "shared": "true",
-                    "id": hangar_id(self.system, "constraint", code, slot, "max")})
+                    "type": kind, "value": str(value),
+                    "field": cost_type_id(self.system, cost_key) if cost_key else "selections", "scope": "parent",
+                    "shared": "true", "id": hangar_id(self.system, "constraint", code, found_group.key, kind)})
             links = self._sub(group, "entryLinks")
-            for target in parts[slot]:
+            for target in found_group.targets:
                 self._sub(links, "entryLink", {
                     "id": link_id(self.system, code, target), "name": self._name(target), "hidden": "false",
                     "collective": "false", "import": "true", "targetId": entry_id(self.system, target),
@@ -556,7 +409,7 @@ class _Writer:
         return str(card.get("name_en") or card.get("name") or code)
 
 
-def rules_text(card: Mapping[str, Any]) -> str:
+def rulesvalue_text(card: Mapping[str, Any]) -> str:
     """A card's rules in words: its own text, then each skill's or ability's (in English where it has one)."""
     lines = []
     own = card.get("text_en") or card.get("text")
@@ -565,9 +418,9 @@ def rules_text(card: Mapping[str, Any]) -> str:
     for key in ("skills", "abilities"):
         for item in card.get(key) or []:
             if not isinstance(item, Mapping):
-                lines.append(_title(item))
+                lines.append(title_of(item))
                 continue
-            name = item.get("name_en") or item.get("name") or _title(item.get("kind"))
+            name = item.get("name_en") or item.get("name") or title_of(item.get("kind"))
             text = item.get("text_en") or item.get("text")
             lines.append(f"{name}: {text}" if text else str(name))
     for stage in card.get("attrition") or []:
