@@ -16,6 +16,9 @@ VISIBILITY_CHOICES = [
     (Visibility.UNLISTED, _("Unlisted: anyone with the link")),
     (Visibility.PUBLIC, _("Public: listed in the gallery")),
 ]
+FIELD_VISIBILITY_CHOICES = VISIBILITY_CHOICES[:2] + [
+    (Visibility.PUBLIC, _("Public: listed with the public fields")),
+]
 # How your side plays, per game (rules_engine/<game>/simulation.py policy_aliases, and "random"); the view names
 # them with builder.web.vocabulary's "policy" words of that game.
 POLICY_CHOICES = {
@@ -242,7 +245,7 @@ class FieldForm(forms.Form):
         self.fields["name"] = forms.CharField(label=_("Field name"), max_length=100)
         self.fields["description"] = forms.CharField(
             label=_("Description"), required=False, max_length=2_000, widget=forms.Textarea(attrs={"rows": 3}))
-        self.fields["visibility"] = forms.ChoiceField(label=_("Who can see it"), choices=VISIBILITY_CHOICES,
+        self.fields["visibility"] = forms.ChoiceField(label=_("Who can see it"), choices=FIELD_VISIBILITY_CHOICES,
                                                       initial=Visibility.PRIVATE)
         self.opponent_fields: list[str] = []
         self.opponent_groups: list[tuple[str, list[str]]] = []
