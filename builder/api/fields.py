@@ -64,7 +64,7 @@ class FieldCreateSerializer(serializers.Serializer):
     system = serializers.CharField(max_length=32, help_text="the game: hagmi, mwda or warcaster")
     name = serializers.CharField(max_length=MAX_NAME)
     description = serializers.CharField(required=False, allow_blank=True, max_length=MAX_DESCRIPTION, default="")
-    visibility = serializers.ChoiceField(choices=Visibility.values, required=False, default=Visibility.PRIVATE)
+    visibility = serializers.ChoiceField(choices=Visibility.choices, required=False, default=Visibility.PRIVATE)
     entries = FieldEntryInSerializer(many=True, max_length=MAX_ENTRIES,
                                      help_text=f"at most {MAX_ENTRIES} opponents, none twice")
 
@@ -72,7 +72,7 @@ class FieldCreateSerializer(serializers.Serializer):
 class FieldUpdateSerializer(serializers.Serializer):
     name = serializers.CharField(required=False, max_length=MAX_NAME)
     description = serializers.CharField(required=False, allow_blank=True, max_length=MAX_DESCRIPTION)
-    visibility = serializers.ChoiceField(choices=Visibility.values, required=False)
+    visibility = serializers.ChoiceField(choices=Visibility.choices, required=False)
     entries = FieldEntryInSerializer(many=True, required=False, max_length=MAX_ENTRIES,
                                      help_text="replaces every entry")
 

@@ -74,6 +74,20 @@ def field_choices(system: str, user) -> list[tuple[str, str]]:
     return rows
 
 
+def linked_field(slug: str, system: str, user) -> list[tuple[str, str]]:
+    """The field `slug` as a choice when the player may see it and it is of this game (e.g. another player's
+    unlisted field opened by its link), else nothing."""
+    try:
+        field = selectors.field_get(slug=slug, user=user)
+    except ListServiceError:
+        return []
+    if field.system.slug != system:
+        return []
+    count = len(selectors.field_entries(field, user=user))
+    return [(field.slug, ngettext("%(name)s by %(player)s (%(n)s opponent)", "%(name)s by %(player)s (%(n)s opponents)",
+                                  count) % {"name": field.name, "player": field.owner.username, "n": count})]
+
+
 GALLERY_SHOWN = 12  # the newest gallery lists offered with a weight; any other one is given by its link
 
 
@@ -96,7 +110,9 @@ def _batch_new(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
         return throttled_page(request, wait)
     system = game_list.system.slug
     fields = field_choices(system, request.user)
-    chosen = request.GET.get("field") or ""
+    chosen = request.GET.get("field") or request.POST.get("field") or ""
+    if chosen and not any(slug == chosen for slug, _words in fields):  # a field given by its link (unlisted)
+        fields = linked_field(chosen, system, request.user) + fields
     form = BatchForm(request.POST or None,
                      opponents=opponent_choices(game_list.system, selectors.list_document(game_list)),
                      lists=other_lists(game_list, request.user), gallery=gallery_lists(game_list, request.user),

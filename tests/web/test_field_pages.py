@@ -98,3 +98,20 @@ def test_a_run_answered_from_an_earlier_one_says_so_and_links_it(make_list, owne
     assert 'id="reused-from"' in page and f'href="/simulations/{first.public_id}/"' in page
     ja = other_client.get(f"/simulations/{copy.public_id}/", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
     assert "同じ問い" in ja
+
+
+def test_an_unlisted_field_opened_by_its_link_is_offered_on_the_gauntlet(make_list, other, owner_client, published):
+    game_list = make_list(hagmi_legal_doc("Blue rush"))
+    theirs = services.field_create(owner=other, system="hagmi", name="Their league", visibility="unlisted",
+                                   entries=[{"opponent": "goldfish"}])
+    plain = owner_client.get(f"/lists/{game_list.slug}/gauntlet/").content.decode()
+    assert "Their league" not in plain  # unlisted: not offered to everyone
+    page = owner_client.get(f"/lists/{game_list.slug}/gauntlet/?field={theirs.slug}").content.decode()
+    assert re.search(rf'<option value="{theirs.slug}" selected>Their league by other \(1 opponent\)</option>', page)
+    response = owner_client.post(f"/lists/{game_list.slug}/gauntlet/", {
+        "field": theirs.slug, "policy": "greedy", "games": 4, "seed": 1})
+    assert response.status_code == 302
+    hidden = services.field_create(owner=other, system="hagmi", name="Their secret", visibility="private",
+                                   entries=[{"opponent": "goldfish"}])
+    page = owner_client.get(f"/lists/{game_list.slug}/gauntlet/?field={hidden.slug}").content.decode()
+    assert "Their secret" not in page
