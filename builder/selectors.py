@@ -634,7 +634,8 @@ def field_entries(field: OpponentField, *, user) -> list[FieldEntry]:
     """The field's entries `user` may see, in order: an entry naming a list the reader may not see (a private
     list of its owner, a list in the trash) is left out, so a field shown to another player never reveals a
     private list."""
-    entries = FieldEntry.objects.filter(field=field).select_related("game_list", "game_list__owner").order_by("position")
+    entries = (FieldEntry.objects.filter(field=field).select_related("game_list", "game_list__owner")
+               .order_by("position"))
     return [entry for entry in entries if _entry_visible(entry, user)]
 
 

@@ -97,3 +97,46 @@ def test_a_player_makes_a_field_and_plays_a_gauntlet_against_it(site, new_page, 
     expect(page.locator("table.fields")).to_contain_text("Store league")
     check(page, f"fields index {language} {width}")
     shoot(page, f"fields-index-{language}-{width}")
+
+
+@pytest.mark.parametrize("language, width", [("ja", 390), ("en", 1280)])
+def test_another_player_plays_a_shared_field_without_its_private_list_and_is_answered_from_a_stored_run(
+        site, new_page, make_user, published, language, width):
+    """The owner's public field holds their private list: another player sees a note instead of it, and their
+    gauntlet against the field asks what the owner's finished run asked, so it is answered from that run at once."""
+    from builder import services
+
+    owner, player = make_user("owner1"), make_user("player1")
+    secret = _list(owner)
+    secret.name = "Secret plan"
+    secret.save(update_fields=["name"])
+    field = services.field_create(owner=owner, system="hagmi", name="Open league", visibility="public", entries=[
+        {"opponent": "sample-vanguard", "weight": 2}, {"list": secret.slug}])
+    mine, theirs = _list(owner), _list(player)  # the same cards and name: the same question
+    earlier = services.gauntlet_start(user=owner, game_list=mine, games=500, seed=1,
+                                      opponents=[{"opponent": "sample-vanguard", "weight": 2}])
+    play_all(earlier)
+    page = new_page()
+    page.set_viewport_size({"width": width, "height": 844})
+    page.context.add_cookies([{"name": "django_language", "value": language, "url": site}])
+    log_in(page, site, "player1")
+    page.goto(f"{site}/fields/{field.slug}/")
+    expect(page.locator("#hidden-entries")).to_be_visible()
+    expect(page.locator("body")).not_to_contain_text("Secret plan")
+    expect(page.locator("table.field-entries tbody tr")).to_have_count(1)
+    check(page, f"shared field {language} {width}")
+    shoot(page, f"field-shared-{language}-{width}")
+    page.get_by_text(WORDS[language]["play"]).click()
+    page.locator("details.use-field li").first.get_by_role("link", name=WORDS[language]["gauntlet"],
+                                                           exact=True).click()
+    page.get_by_role("button", name=WORDS[language]["start"]).click()
+    page.wait_for_url(f"{site}/simulations/**")
+    copy = SimulationRun.objects.get(owner=player)
+    assert copy.reused_from_id == earlier.pk and copy.status == "done"  # nothing queued, nothing played
+    expect(page.locator("#reused-from")).to_contain_text(WORDS[language]["again"])
+    page.locator("#reused-from a").click()
+    page.wait_for_url(f"{site}/simulations/{earlier.public_id}/")
+    page.go_back()
+    check(page, f"answered from a stored run {language} {width}")
+    shoot(page, f"field-reused-{language}-{width}")
+    assert theirs.name  # the player's list played the field

@@ -170,7 +170,8 @@ def field_opponents_of(system: str, catalog, field_id: str, username: str | None
     try:
         field = selectors.field_get(slug=field_id, user=user)
     except ListNotFound:
-        raise bad_input(f"--field: no field {field_id!r} {'that ' + username + ' may see' if username else 'shared by its link'}") from None
+        who = f"that {username} may see" if username else "shared by its link"
+        raise bad_input(f"--field: no field {field_id!r} {who}") from None
     if field.system.slug != system:
         raise bad_input(f"--field {field_id}: a {field.system.slug} field cannot play a {system} list")
     entries = selectors.field_opponents(field, user=user)
@@ -185,7 +186,8 @@ def field_opponents_of(system: str, catalog, field_id: str, username: str | None
         document = selectors.list_document(game_list)
         for card in (item["card"] for items in document["sections"].values() for item in items):
             if card not in catalog.cards:
-                raise bad_input(f"--field {field_id}: list {entry['list']} has card {card!r}, not in the {system} catalog")
+                raise bad_input(f"--field {field_id}: list {entry['list']} has card {card!r}, not in the {system} "
+                                "catalog")
         key = f"list:{entry['list']}"
         rows.append((key, game_system(system).list_opponent(document, slug=key, name=game_list.name or key),
                      entry["weight"]))
