@@ -16,6 +16,9 @@ VISIBILITY_CHOICES = [
     (Visibility.UNLISTED, _("Unlisted: anyone with the link")),
     (Visibility.PUBLIC, _("Public: listed in the gallery")),
 ]
+FIELD_VISIBILITY_CHOICES = VISIBILITY_CHOICES[:2] + [
+    (Visibility.PUBLIC, _("Public: listed with the public fields")),
+]
 # How your side plays, per game (rules_engine/<game>/simulation.py policy_aliases, and "random"); the view names
 # them with builder.web.vocabulary's "policy" words of that game.
 POLICY_CHOICES = {
@@ -141,10 +144,17 @@ class BatchForm(forms.Form):
 
     MAX_WEIGHT = 100
 
-    def __init__(self, *args, opponents=(), lists=(), gallery=(), policies=(), doctor: bool = False, **kwargs):
+    def __init__(self, *args, opponents=(), lists=(), gallery=(), policies=(), doctor: bool = False, fields=(),
+                 **kwargs):
         super().__init__(*args, **kwargs)
         self.opponent_fields: list[str] = []
         self.opponent_groups: list[tuple[str, list[str]]] = []
+        self.fields["field"] = forms.ChoiceField(
+            label=_("A field (a named set of opponents)"), required=False,
+            choices=[("", _("No field: only the opponents below"))] + list(fields),
+            help_text=_("Its opponents are played with their weights, together with any opponent below that has a "
+                        "weight above 0."))
+        has_field = bool(self.initial.get("field"))
         groups = ((_("Sample opponents"), [(f"opponent-{slug}", words, {"slug": slug}) for slug, words in opponents]),
                   (_("Your other lists"), [(f"list-{slug}", words, {"list_id": slug}) for slug, words in lists]),
                   (_("Gallery lists"), [(f"list-{slug}", words, {"list_id": slug}) for slug, words in gallery]))
@@ -152,8 +162,8 @@ class BatchForm(forms.Form):
             names = []
             for name, words, about in rows:  # the first sample opponent weighs 1, every other one 0
                 self.fields[name] = forms.IntegerField(label=words, min_value=0, max_value=self.MAX_WEIGHT,
-                                                       initial=1 if not self.opponent_fields else 0,
-                                                       required=False)  # left out of the POST: weight 0
+                                                       initial=1 if not self.opponent_fields and not has_field
+                                                       else 0, required=False)  # left out of the POST: weight 0
                 for key, value in about.items():
                     setattr(self.fields[name], key, value)
                 self.fields[name].widget.attrs.update({"class": "weight", "inputmode": "numeric"})
@@ -201,12 +211,89 @@ class BatchForm(forms.Form):
             else:
                 data[offered], data["another_list"] = data["another_weight"], ""
         if not any((data.get(name) or 0) > 0 for name in self.opponent_fields) \
-                and not (another and (data.get("another_weight") or 0) > 0):
+                and not (another and (data.get("another_weight") or 0) > 0) and not data.get("field"):
             raise forms.ValidationError(_("Give at least one opponent a weight above 0."))
         return data
 
     def chosen_opponents(self) -> list[dict]:
-        """The opponents with a weight above 0, as the services take them (the list given by link last)."""
+        """The opponents with a weight above 0, as the services take them (the list given by link, then the field
+        chosen, last)."""
+        chosen = []
+        for name in self.opponent_fields:
+            weight = self.cleaned_data.get(name) or 0
+            if weight > 0:
+                field = self.fields[name]
+                chosen.append({"opponent": field.slug, "weight": weight} if hasattr(field, "slug")
+                              else {"list": field.list_id, "weight": weight})
+        another, weight = self.cleaned_data.get("another_list"), self.cleaned_data.get("another_weight") or 0
+        if another and weight > 0:
+            chosen.append({"list": another, "weight": weight})
+        if self.cleaned_data.get("field"):
+            chosen.append({"field": self.cleaned_data["field"]})
+        return chosen
+
+
+class FieldForm(forms.Form):
+    """A field: its name, description and who can see it, and a weight for every sample opponent, every list of
+    yours, the newest gallery lists and the lists already in it (0 or empty: not in the field), with one more list
+    by its link or ID."""
+
+    MAX_WEIGHT = 1_000_000
+
+    def __init__(self, *args, opponents=(), lists=(), gallery=(), current=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["name"] = forms.CharField(label=_("Field name"), max_length=100)
+        self.fields["description"] = forms.CharField(
+            label=_("Description"), required=False, max_length=2_000, widget=forms.Textarea(attrs={"rows": 3}))
+        self.fields["visibility"] = forms.ChoiceField(label=_("Who can see it"), choices=FIELD_VISIBILITY_CHOICES,
+                                                      initial=Visibility.PRIVATE)
+        self.opponent_fields: list[str] = []
+        self.opponent_groups: list[tuple[str, list[str]]] = []
+        groups = ((_("Sample opponents"), [(f"opponent-{slug}", words, {"slug": slug}) for slug, words in opponents]),
+                  (_("Lists already in this field"), [(f"list-{slug}", words, {"list_id": slug})
+                                                      for slug, words in current]),
+                  (_("Your lists"), [(f"list-{slug}", words, {"list_id": slug}) for slug, words in lists]),
+                  (_("Gallery lists"), [(f"list-{slug}", words, {"list_id": slug}) for slug, words in gallery]))
+        for legend, rows in groups:
+            names = []
+            for name, words, about in rows:
+                if name in self.fields:  # a list already in the field is offered once, in its first group
+                    continue
+                self.fields[name] = forms.FloatField(label=words, min_value=0, max_value=self.MAX_WEIGHT,
+                                                     required=False)
+                for key, value in about.items():
+                    setattr(self.fields[name], key, value)
+                self.fields[name].widget.attrs.update({"class": "weight", "inputmode": "decimal", "step": "any"})
+                self.opponent_fields.append(name)
+                names.append(name)
+            if names:
+                self.opponent_groups.append((legend, names))
+        self.fields["another_list"] = forms.CharField(
+            label=_("Another list: its link or ID"), required=False, max_length=300,
+            widget=forms.TextInput(attrs={"placeholder": "https://…/lists/…/", "autocomplete": "off"}))
+        self.fields["another_weight"] = forms.FloatField(
+            label=_("Its weight"), min_value=0, max_value=self.MAX_WEIGHT, required=False,
+            widget=forms.NumberInput(attrs={"class": "weight", "inputmode": "decimal", "step": "any"}))
+        self.pick_fields = ["another_list", "another_weight"]
+
+    def clean_another_list(self) -> str:
+        return list_id_from_link(self.cleaned_data.get("another_list") or "")
+
+    def clean(self):
+        data = super().clean()
+        another = data.get("another_list")
+        if another and data.get("another_weight") is None:
+            data["another_weight"] = 1  # a list given without a weight counts once
+        offered = f"list-{another}"
+        if another and offered in self.fields:  # pasted although it is offered above: one list, one weight
+            if (data.get(offered) or 0) > 0:
+                self.add_error("another_list", _("That list is already above with a weight: give it one weight."))
+            else:
+                data[offered], data["another_list"] = data["another_weight"], ""
+        return data
+
+    def entries(self) -> list[dict]:
+        """The entries with a weight above 0, as builder.services.fields takes them (the list given by link last)."""
         chosen = []
         for name in self.opponent_fields:
             weight = self.cleaned_data.get(name) or 0

@@ -221,3 +221,50 @@ class SimulationChunk(models.Model):
 
     def __str__(self) -> str:
         return f"{self.run.public_id} chunk {self.index}"
+
+
+# --- fields: named sets of weighted opponents (docs/simulations.md "Fields") ---------------------------------------
+
+
+class OpponentField(models.Model):
+    """A field (a "meta"): a named, shareable set of weighted opponents of one game that a gauntlet or the list
+    doctor plays a list against. Visible like a list (private / unlisted / public); an entry naming a saved list is
+    shown to, and played for, only a reader who may see that list (builder.selectors.field_opponents)."""
+
+    slug = models.CharField(max_length=32, unique=True, default=new_list_slug, editable=False)
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="opponent_fields")
+    system = models.ForeignKey("cards.GameSystem", on_delete=models.PROTECT, related_name="opponent_fields")
+    name = models.CharField(max_length=100)
+    description = models.TextField(blank=True)
+    visibility = models.CharField(max_length=10, choices=Visibility.choices, default=Visibility.PRIVATE)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-updated_at", "-id"]
+        indexes = [
+            models.Index(fields=["owner", "-updated_at"], name="field_owner_idx"),
+            models.Index(fields=["visibility", "-updated_at"], name="field_public_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.system_id})"
+
+
+class FieldEntry(models.Model):
+    """One opponent of a field: a sample opponent (its package slug) or a saved list, with its weight (> 0)."""
+
+    field = models.ForeignKey(OpponentField, on_delete=models.CASCADE, related_name="entries")
+    position = models.PositiveIntegerField()
+    opponent = models.CharField(max_length=64, blank=True)  # a sample opponent's slug; "" for a list
+    game_list = models.ForeignKey(GameList, on_delete=models.CASCADE, null=True, blank=True, related_name="+")
+    weight = models.FloatField()
+
+    class Meta:
+        ordering = ["field", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["field", "position"], name="unique_field_entry_position"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.opponent or self.game_list_id} × {self.weight}"

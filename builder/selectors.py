@@ -9,7 +9,7 @@ from typing import Any
 
 from django.db.models import Count, Q, QuerySet, Sum
 
-from cards.models import Card, DataPackage, GameSystem
+from cards.models import Card, DataPackage, GameSystem, Opponent
 from cards.selectors import (
     card_get, cards_diff, catalog_for, catalog_stamp, package_version_get, packages_list, search_normalise, system_get,
 )
@@ -23,7 +23,8 @@ from .listio import (
 )
 from .listio.hangar_roster import export_hangar_roster, uses_battlescribe_ids
 from .models import (
-    ACTIVE_STATUSES, GameList, ListEntry, ListRevision, RunKind, RunStatus, SimulationRun, Visibility,
+    ACTIVE_STATUSES, FieldEntry, GameList, ListEntry, ListRevision, OpponentField, RunKind, RunStatus, SimulationRun,
+    Visibility,
 )
 
 LIST_SCHEMA = "hangar.list/1"
@@ -555,6 +556,14 @@ def simulation_find_reusable(
     return own or same.filter(status=RunStatus.DONE).order_by("-id").first()
 
 
+def simulation_reused_from(run: SimulationRun) -> SimulationRun | None:
+    """The earlier finished run whose stored result answered `run` (the same kind, frozen snapshot or batch, games,
+    seed, seats, policies and engine version: nothing was played), or None for a run that played its games."""
+    if run.reused_from_id is None:
+        return None
+    return SimulationRun.objects.filter(pk=run.reused_from_id, status=RunStatus.DONE).defer("snapshot").first()
+
+
 def simulation_stalled_ids(*, cutoff) -> list[int]:
     """Active runs whose last progress (or creation) is older than `cutoff`."""
     runs = SimulationRun.objects.filter(status__in=ACTIVE_STATUSES).filter(
@@ -566,3 +575,92 @@ def simulation_stalled_ids(*, cutoff) -> list[int]:
 def simulation_missing_chunks(run: SimulationRun) -> list[int]:
     stored = set(run.chunks.values_list("index", flat=True))
     return [index for index in range(run.chunks_total) if index not in stored]
+
+
+# --- fields: named sets of weighted opponents (builder.services.fields writes them) ---------------------------
+
+
+def field_can_see(field: OpponentField, user) -> bool:
+    """As a list: the owner always; anyone else an unlisted (by its link) or public field."""
+    return field.owner_id == _user_id(user) or field.visibility in SHARED_VISIBILITIES
+
+
+def field_get(*, slug: Any, user) -> OpponentField:
+    """The field `slug` if `user` may see it; a private field of someone else is a 404, as a list is."""
+    if not isinstance(slug, str) or not LIST_SLUG.fullmatch(slug):
+        raise ListNotFound(f"No field with id {slug!r}.")
+    field = OpponentField.objects.select_related("owner", "system").filter(slug=slug).first()
+    if field is None or not field_can_see(field, user):
+        raise ListNotFound(f"No field with id {slug!r}.")
+    return field
+
+
+def field_search(*, user, scope: str = "mine", system: str | None = None) -> QuerySet[OpponentField]:
+    """The user's own fields (`scope=mine`) or everyone's public ones (`scope=public`), newest change first, each
+    with `entry_count`."""
+    fields = OpponentField.objects.select_related("owner", "system")
+    if scope == "mine":
+        fields = fields.filter(owner_id=_user_id(user))
+    elif scope == "public":
+        fields = fields.filter(visibility=Visibility.PUBLIC)
+    else:
+        raise ListInputError(f"Query parameter 'scope' must be 'mine' or 'public', not {scope!r}.",
+                             code="field.bad_filter")
+    if system:
+        if system not in SYSTEMS:
+            raise ListInputError(f"Query parameter 'system': unknown system {system!r}; expected one of "
+                                 f"{', '.join(SYSTEMS)}.", code="field.bad_filter")
+        fields = fields.filter(system__slug=system)
+    return fields.annotate(entry_count=Count("entries")).order_by("-updated_at", "-id")
+
+
+def field_choices(*, user, system: str, limit: int = 30) -> list[OpponentField]:
+    """The fields a gauntlet or the doctor offers for a list of `system`: the user's own first, then the newest
+    public fields of other players (at most `limit` of each)."""
+    mine = list(field_search(user=user, scope="mine", system=system)[:limit])
+    others = field_search(user=user, scope="public", system=system).exclude(owner_id=_user_id(user))
+    return mine + list(others[:limit])
+
+
+def _entry_visible(entry: FieldEntry, user) -> bool:
+    """An entry the reader may see and play: any sample opponent; a saved list that is not in its owner's trash
+    and that the reader may see (a private list only by its owner)."""
+    if entry.game_list_id is None:
+        return True
+    return entry.game_list.deleted_at is None and list_can_see(entry.game_list, user)
+
+
+def field_entries(field: OpponentField, *, user) -> list[FieldEntry]:
+    """The field's entries `user` may see, in order: an entry naming a list the reader may not see (a private
+    list of its owner, a list in the trash) is left out, so a field shown to another player never reveals a
+    private list."""
+    entries = (FieldEntry.objects.filter(field=field).select_related("game_list", "game_list__owner")
+               .order_by("position"))
+    return [entry for entry in entries if _entry_visible(entry, user)]
+
+
+def field_hidden_count(field: OpponentField, *, user) -> int:
+    """How many of the field's entries `user` may not see (see field_entries)."""
+    return FieldEntry.objects.filter(field=field).count() - len(field_entries(field, user=user))
+
+
+def field_opponents(field: OpponentField, *, user) -> list[dict[str, Any]]:
+    """The field's opponents as a gauntlet or the doctor takes them (builder.services.batches):
+    [{"opponent": slug, "weight": w} or {"list": list id, "weight": w}], in the field's order, only the entries
+    `user` may see and play (field_entries). Raises ListNotFound when `user` may not see the field itself."""
+    if not field_can_see(field, user):
+        raise ListNotFound(f"No field with id {field.slug!r}.")
+    return [{"opponent": entry.opponent, "weight": entry.weight} if entry.game_list_id is None
+            else {"list": entry.game_list.slug, "weight": entry.weight}
+            for entry in field_entries(field, user=user)]
+
+
+def field_entry_name(entry: FieldEntry, lang: str = "en") -> str:
+    """An entry's name for the API: a list's name (its id when unnamed), a sample opponent's package name in `lang`
+    (English, else its own), else its slug."""
+    if entry.game_list_id is not None:
+        return entry.game_list.name or entry.game_list.slug
+    opponent = Opponent.objects.filter(system_id=entry.field.system_id, slug=entry.opponent).first()
+    if opponent is None:
+        return entry.opponent
+    return (opponent.data.get("name_en") if lang == "en" else "") or opponent.name or entry.opponent

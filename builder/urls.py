@@ -3,8 +3,8 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from builder.web import (
-    analysis, batches, cardeditor, dataimport, datasources, listeditor, listimport, lists, listsheet, pages, replays,
-    simulations,
+    analysis, batches, cardeditor, dataimport, datasources, fields, listeditor, listimport, lists, listsheet, pages,
+    replays, simulations,
 )
 
 urlpatterns = [
@@ -59,6 +59,11 @@ urlpatterns = [
     path("lists/<str:slug>/simulate/", simulations.simulation_new, name="simulation_new"),
     path("lists/<str:slug>/gauntlet/", batches.gauntlet_new, name="gauntlet_new"),
     path("lists/<str:slug>/doctor/", batches.doctor_new, name="doctor_new"),
+    path("fields/", fields.field_list, name="field_list"),
+    path("fields/new/", fields.field_new, name="field_new"),
+    path("fields/<str:slug>/", fields.field_detail, name="field_detail"),
+    path("fields/<str:slug>/edit/", fields.field_edit, name="field_edit"),
+    path("fields/<str:slug>/delete/", fields.field_delete, name="field_delete"),
     path("simulations/", simulations.simulation_list, name="simulation_list"),
     path("simulations/compare/", simulations.simulation_compare, name="simulation_compare"),
     path("simulations/<str:public_id>/", simulations.simulation_detail, name="simulation_detail"),

@@ -76,19 +76,25 @@ class SimulationCreateSerializer(serializers.Serializer):
 
 
 class GauntletOpponentSerializer(serializers.Serializer):
-    """One opponent of a gauntlet or doctor run: exactly one of `opponent` and `list` (checked by the service,
-    which names opponents[i] in its message)."""
+    """One opponent of a gauntlet or doctor run: exactly one of `opponent`, `list` and `field` (checked by the
+    service, which names opponents[i] in its message)."""
 
     opponent = serializers.CharField(required=False, max_length=64, help_text="a sample opponent's slug")
     list = serializers.CharField(required=False, max_length=32,
-                                 help_text="or the id of a saved list: public (the gallery) or your own")
+                                 help_text="or the id of a saved list: public (the gallery), unlisted or your own")
+    field = serializers.CharField(required=False, max_length=32,
+                                  help_text="or the id of a field you may see: its entries, with their weights")
     weight = serializers.FloatField(required=False, min_value=0, help_text="its share of the total (default 1)")
 
 
 class GauntletCreateSerializer(serializers.Serializer):
     list = serializers.CharField(required=False, max_length=32, help_text="id (slug) of a saved list you can see")
     document = ListDocumentField(required=False, help_text="or an unsaved hangar.list/1 document")
-    opponents = GauntletOpponentSerializer(many=True, allow_empty=False)
+    opponents = GauntletOpponentSerializer(many=True, required=False, max_length=64,
+                                           help_text="the opponents; may be left out when `field` is given")
+    field = serializers.CharField(required=False, max_length=32,
+                                  help_text="the id of a field you may see: played as {\"field\": id} after the "
+                                            "opponents")
     policy = serializers.CharField(required=False, max_length=64, default=services.runs_input.DEFAULT_POLICY)
     opponent_policy = serializers.CharField(
         required=False, allow_blank=True, max_length=64, default=None, allow_null=True,
@@ -100,6 +106,8 @@ class GauntletCreateSerializer(serializers.Serializer):
     def validate(self, attrs):
         if ("list" in attrs) == ("document" in attrs):
             raise serializers.ValidationError("Give exactly one of 'list' (a saved list id) or 'document'.")
+        if not attrs.get("opponents") and not attrs.get("field"):
+            raise serializers.ValidationError({"opponents": "Give at least one opponent, or a field."})
         return attrs
 
 
@@ -149,6 +157,9 @@ class SimulationRunSerializer(serializers.ModelSerializer):
     result = serializers.SerializerMethodField(help_text="the simulator's report, once status is done")
     error = serializers.SerializerMethodField(help_text="why the run failed or was cancelled")
     status_url = serializers.SerializerMethodField()
+    reused_from = serializers.SerializerMethodField(
+        help_text="when an earlier run of the same question answered this one (nothing was played): its id and "
+                  "the address of its page; else null")
 
     class Meta:
         model = SimulationRun
@@ -156,8 +167,17 @@ class SimulationRunSerializer(serializers.ModelSerializer):
             "id", "kind", "status", "progress", "system", "list", "opponent", "policy", "seats", "games", "seed",
             "engine_version",
             "chunks_total", "chunks_done", "created_at", "started_at", "finished_at", "result", "error",
-            "status_url",
+            "status_url", "reused_from",
         ]
+
+    @extend_schema_field({"type": "object", "nullable": True, "properties": {
+        "id": {"type": "string"}, "page_url": {"type": "string", "format": "uri"}}})
+    def get_reused_from(self, run: SimulationRun):
+        earlier = selectors.simulation_reused_from(run)
+        if earlier is None:
+            return None
+        page = reverse("simulation_detail", kwargs={"public_id": earlier.public_id})
+        return {"id": earlier.public_id, "page_url": self.context["request"].build_absolute_uri(page)}
 
     def get_list(self, run: SimulationRun) -> str | None:
         """The run's list, only while the requester may see it (made private or trashed by its owner: null, as a
@@ -292,7 +312,9 @@ class _BatchStartView(APIView):
         params.is_valid(raise_exception=True)
         data = dict(params.validated_data)
         game_list = selectors.list_get(slug=data["list"], user=request.user) if "list" in data else None
-        opponents = [{name: value for name, value in opponent.items()} for opponent in data["opponents"]]
+        opponents = [{name: value for name, value in opponent.items()} for opponent in data.get("opponents") or []]
+        if data.get("field"):
+            opponents.append({"field": data["field"]})
         return {
             "user": request.user, "game_list": game_list, "document": data.get("document"), "opponents": opponents,
             "policy": data["policy"], "opponent_policy": data.get("opponent_policy"), "seats": data["seats"],

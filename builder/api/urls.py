@@ -2,11 +2,12 @@
 from django.urls import path
 from rest_framework.routers import SimpleRouter
 
-from . import health, odds, positions, simulations, views
+from . import fields, health, odds, positions, simulations, views
 
 router = SimpleRouter()
 router.register("lists", views.ListViewSet, basename="lists")
 router.register("simulations", simulations.SimulationViewSet, basename="simulations")
+router.register("fields", fields.FieldViewSet, basename="fields")
 
 urlpatterns = [
     path("validate/", views.ValidateView.as_view(), name="api-validate"),

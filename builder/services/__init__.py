@@ -25,6 +25,7 @@ from .lists import (
     list_validation_refresh,
 )
 from .batches import doctor_apply, doctor_start, gauntlet_start
+from .fields import field_create, field_delete, field_update
 from .runs_chunks import simulation_chunk_play, simulation_chunk_store
 from .runs_input import load_simulator_modules, simulation_snapshot_build
 from .runs_merge import simulation_finish
@@ -41,6 +42,9 @@ from builder.errors import (
 
 __all__ = [
     "doctor_apply",
+    "field_create",
+    "field_delete",
+    "field_update",
     "doctor_start",
     "gauntlet_start",
     "AccountError",

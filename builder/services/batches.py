@@ -20,7 +20,7 @@ from django.conf import settings
 
 from builder import selectors
 from builder.errors import DoctorApplyRefused, ListNotFound, ListPermissionDenied, SimulationInvalid, SimulationLimitExceeded
-from builder.models import ACTIVE_STATUSES, GameList, ListRevision, RunKind, RunStatus, SimulationRun, Visibility
+from builder.models import ACTIVE_STATUSES, GameList, ListRevision, RunKind, RunStatus, SimulationRun
 from rules_engine import doctor as doctor_engine
 from rules_engine.batch import MAX_LEGS, batch_chunks, check_batch, gauntlet_batch
 from rules_engine import simulation as engine
@@ -58,17 +58,18 @@ def _weight(value: Any, path: str) -> float:
 
 
 def _list_opponent(user, system: str, catalog, slug: Any, path: str) -> tuple[str, dict[str, Any]]:
-    """A saved list as an opponent: public (the gallery) or the user's own; anyone else's other list is refused."""
+    """A saved list as an opponent: one the user may see (public, unlisted — whoever has its link may open and copy
+    it — or their own), not in the trash; anyone else's private list is refused without its name."""
     if not isinstance(slug, str) or not slug:
         raise SimulationInvalid(f"{path}: expected the id of a saved list.", details={"path": path})
     well_formed = selectors.LIST_SLUG.fullmatch(slug) is not None  # e.g. a NUL, which PostgreSQL refuses
     game_list = (GameList.objects.select_related("system").prefetch_related("entries").filter(slug=slug).first()
                  if well_formed else None)
-    own = game_list is not None and game_list.owner_id == getattr(user, "pk", None)
-    if game_list is None or not (own or game_list.visibility == Visibility.PUBLIC):
+    if game_list is None or not selectors.list_can_see(game_list, user):
         raise SimulationInvalid(
-            f"{path}: no list {slug!r} you may play against: an opponent list must be public (in the gallery) "
-            "or one of your own.", code="simulation.opponent_list", details={"path": path, "list": slug})
+            f"{path}: no list {slug!r} you may play against: an opponent list must be public (in the gallery), "
+            "unlisted (given by its link) or one of your own.", code="simulation.opponent_list",
+            details={"path": path, "list": slug})
     if game_list.deleted_at is not None:
         raise SimulationInvalid(f"{path}: list {slug!r} is in the trash; restore it first.",
                                 code="simulation.opponent_list", details={"path": path, "list": slug})
@@ -85,20 +86,54 @@ def _list_opponent(user, system: str, catalog, slug: Any, path: str) -> tuple[st
         raise SimulationInvalid(f"{path}: {exc}.", details={"path": path}) from exc
 
 
+def expand_fields(user, system: str, opponents: list[Any]) -> list[tuple[str, Any]]:
+    """(path, opponent) of every opponent given, a {"field": id} replaced by the field's entries that `user` may
+    see and play (builder.selectors.field_opponents), each with the path "opponents[i].field entries[j]"."""
+    expanded: list[tuple[str, Any]] = []
+    for index, given in enumerate(opponents):
+        path = f"opponents[{index}]"
+        if not (isinstance(given, dict) and "field" in given):
+            expanded.append((path, given))
+            continue
+        extra = sorted(set(given) - {"field"})
+        if extra:
+            raise SimulationInvalid(f"{path}: a field takes no {extra[0]!r}: its entries carry their own weights.",
+                                    details={"path": f"{path}.{extra[0]}"})
+        try:
+            field = selectors.field_get(slug=given["field"], user=user)
+        except ListNotFound:
+            raise SimulationInvalid(f"{path}.field: no field {given['field']!r} you may see.",
+                                    code="simulation.field", details={"path": f"{path}.field"}) from None
+        if field.system.slug != system:
+            raise SimulationInvalid(f"{path}.field: field {field.slug!r} is a {field.system.slug} field; it cannot "
+                                    f"play a {system} list.", code="simulation.field",
+                                    details={"path": f"{path}.field"})
+        entries = selectors.field_opponents(field, user=user)
+        if not entries:
+            raise SimulationInvalid(f"{path}.field: field {field.slug!r} has no opponent you may play against.",
+                                    code="simulation.field", details={"path": f"{path}.field"})
+        expanded.extend((f"{path}.field entries[{number}]", entry) for number, entry in enumerate(entries))
+    return expanded
+
+
 def check_opponents(user, system: str, catalog, opponents: Any, *, most: int = MAX_LEGS
                     ) -> list[tuple[str, float, dict[str, Any]]]:
     """(key, weight, opponent dict) of every opponent given, in order (sample slugs keyed by slug, lists by
-    "list:<id>"); 400 naming opponents[i] for anything wrong."""
+    "list:<id>"); a {"field": id} stands for the field's entries (expand_fields); 400 naming opponents[i] for
+    anything wrong."""
     if not isinstance(opponents, list) or not opponents:
         raise SimulationInvalid(
-            'opponents: expected a non-empty array of {"opponent": slug, "weight": w} or {"list": id, "weight": w}.',
-            details={"path": "opponents"})
+            'opponents: expected a non-empty array of {"opponent": slug, "weight": w}, {"list": id, "weight": w} '
+            'or {"field": id}.', details={"path": "opponents"})
     if len(opponents) > most:
         raise SimulationInvalid(f"opponents: at most {most} opponents here, {len(opponents)} given.",
                                 details={"path": "opponents", "limit": most})
+    expanded = expand_fields(user, system, opponents)
+    if len(expanded) > most:
+        raise SimulationInvalid(f"opponents: at most {most} opponents here, {len(expanded)} given with the "
+                                "field's entries.", details={"path": "opponents", "limit": most})
     found: list[tuple[str, float, dict[str, Any]]] = []
-    for index, given in enumerate(opponents):
-        path = f"opponents[{index}]"
+    for path, given in expanded:
         if not isinstance(given, dict) or ("opponent" in given) == ("list" in given):
             raise SimulationInvalid(f'{path}: expected {{"opponent": slug}} or {{"list": id}} (exactly one), '
                                     "with an optional \"weight\".", details={"path": path})
@@ -341,5 +376,5 @@ def doctor_apply(*, user, run: SimulationRun, change_key: Any) -> AppliedChange:
     return AppliedChange(saved, revision)
 
 
-__all__ = ["AppliedChange", "DEFAULT_CHANGES", "Refusal", "apply_refusal", "check_opponents", "doctor_apply", "doctor_change_document", "doctor_start",
+__all__ = ["AppliedChange", "DEFAULT_CHANGES", "Refusal", "apply_refusal", "check_opponents", "expand_fields", "doctor_apply", "doctor_change_document", "doctor_start",
            "gauntlet_start"]

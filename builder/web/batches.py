@@ -59,6 +59,35 @@ def left_out_lists(game_list, user) -> list[str]:
     return [row.name or _("(untitled)") for row in _mine(game_list, user) if not row.entry_count]
 
 
+def field_choices(system: str, user) -> list[tuple[str, str]]:
+    """The fields a gauntlet or the doctor offers: the player's own, then other players' public ones, as (id,
+    words): "Spring league (yours, 5 opponents)", "Store meta by alice (4 opponents)"."""
+    rows = []
+    for field in selectors.field_choices(user=user, system=system):
+        count = field.entry_count
+        if field.owner_id == getattr(user, "pk", None):
+            words = ngettext("%(name)s (yours, %(n)s opponent)", "%(name)s (yours, %(n)s opponents)", count)
+        else:
+            words = ngettext("%(name)s by %(player)s (%(n)s opponent)", "%(name)s by %(player)s (%(n)s opponents)",
+                             count)
+        rows.append((field.slug, words % {"name": field.name, "player": field.owner.username, "n": count}))
+    return rows
+
+
+def linked_field(slug: str, system: str, user) -> list[tuple[str, str]]:
+    """The field `slug` as a choice when the player may see it and it is of this game (e.g. another player's
+    unlisted field opened by its link), else nothing."""
+    try:
+        field = selectors.field_get(slug=slug, user=user)
+    except ListServiceError:
+        return []
+    if field.system.slug != system:
+        return []
+    count = len(selectors.field_entries(field, user=user))
+    return [(field.slug, ngettext("%(name)s by %(player)s (%(n)s opponent)", "%(name)s by %(player)s (%(n)s opponents)",
+                                  count) % {"name": field.name, "player": field.owner.username, "n": count})]
+
+
 GALLERY_SHOWN = 12  # the newest gallery lists offered with a weight; any other one is given by its link
 
 
@@ -80,10 +109,15 @@ def _batch_new(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
     if request.method == "POST" and (wait := scope_wait(request, "simulations")) is not None:
         return throttled_page(request, wait)
     system = game_list.system.slug
+    fields = field_choices(system, request.user)
+    chosen = request.GET.get("field") or request.POST.get("field") or ""
+    if chosen and not any(slug == chosen for slug, _words in fields):  # a field given by its link (unlisted)
+        fields = linked_field(chosen, system, request.user) + fields
     form = BatchForm(request.POST or None,
                      opponents=opponent_choices(game_list.system, selectors.list_document(game_list)),
                      lists=other_lists(game_list, request.user), gallery=gallery_lists(game_list, request.user),
-                     policies=policy_choices(system), doctor=kind == DOCTOR)
+                     policies=policy_choices(system), doctor=kind == DOCTOR, fields=fields,
+                     initial={"field": chosen} if any(slug == chosen for slug, _words in fields) else {})
     status = 200
     if request.method == "POST":
         if form.is_valid():
@@ -100,6 +134,14 @@ def _batch_new(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
                     if error.code == "doctor.too_few_games":  # the budget: said next to the games, in words
                         form.add_error("games", too_few_games_words(error.details or {}))
                         return None
+                    if error.code == "simulation.field":  # the field chosen has nothing this player may play
+                        form.add_error("field", _("This field has no opponent you may play against."))
+                        return None
+                    path = str((error.details or {}).get("path", ""))
+                    if ".field entries[" in path and path.endswith("]"):  # a field's entry given twice
+                        form.add_error("field", _("An opponent of this field also has a weight below: give it "
+                                                  "one weight (0 below, or choose no field)."))
+                        return None
                     if error.code != "simulation.opponent_list" or not data.get("another_list") \
                             or (error.details or {}).get("list") != data["another_list"]:
                         raise
@@ -108,7 +150,7 @@ def _batch_new(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
                         "gallery (or of one of your own), not in the trash.") % {"id": data["another_list"]})
                     return None
 
-            run, status = start_from_form(form, start)
+            run, status = start_from_form(form, start, request)
             if run is not None:
                 return redirect("simulation_detail", public_id=run.public_id)
         else:

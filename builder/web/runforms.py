@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib import messages
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
 from builder import selectors
 from builder.forms import POLICY_CHOICES
 from builder.listio import ListFormatError
@@ -15,12 +19,17 @@ from . import presenters, results
 from .common import error_lines
 
 
-def start_from_form(form, start) -> tuple[SimulationRun | None, int]:
+def start_from_form(form, start, request=None) -> tuple[SimulationRun | None, int]:
     """Start a run from a valid form (`start()` calls the service): (the run, 302), or (None, the error's status)
     with what is wrong added to the form (a run refused by the services is never a 500); a `start()` that put its
-    own error on the form and returned None gives (None, 400)."""
+    own error on the form and returned None gives (None, 400). Given the `request`, a run of the user's that
+    already asked the same question (returned as it is, nothing played again) is said so on the next page."""
+    asked_at = timezone.now()
     try:
         run = start()
+        if request is not None and run is not None and run.reused_from_id is None and run.created_at < asked_at:
+            messages.info(request, _("Answered from an earlier run of the same question: your run below asked it "
+                                     "already, so nothing was played again."))
         return run, (302 if run is not None else 400)
     except (ListServiceError, ListFormatError) as error:
         for row in error_lines(error):

@@ -45,7 +45,7 @@ def simulation_new(request: HttpRequest, slug: str) -> HttpResponse:
                 user=request.user, game_list=game_list, opponent_slug=data["opponent"], policy=data["policy"],
                 opponent_policy=data.get("opponent_policy") or None, seats=data.get("seats") or None,
                 games=data["games"], seed=data["seed"],
-            ))
+            ), request)
             if run is not None:
                 return redirect("simulation_detail", public_id=run.public_id)
         else:
@@ -90,6 +90,7 @@ def simulation_detail(request: HttpRequest, public_id: str) -> HttpResponse:
         "batch": batch_view(run) if batch and run.status == "done" else None, "is_batch": batch,
         "can_apply": batch and run.owner_id == getattr(request.user, "pk", None),
         "share_url": request.build_absolute_uri(reverse("simulation_detail", kwargs={"public_id": run.public_id})),
+        "reused_from": selectors.simulation_reused_from(run),
     })
 
 

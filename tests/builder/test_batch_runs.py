@@ -277,13 +277,16 @@ def test_bad_opponents_name_the_path(owner, mine, published, opponents, path, me
 
 
 def test_a_private_list_of_another_user_is_refused_by_name(owner, other, mine, published):
-    hidden = services.list_create(owner=other, document=hagmi_doc(name="Hidden"), visibility="unlisted")
+    hidden = services.list_create(owner=other, document=hagmi_doc(name="Hidden"), visibility="private")
     with pytest.raises(SimulationInvalid, match=hidden.slug) as info:
         services.gauntlet_start(user=owner, game_list=mine, opponents=[{"list": hidden.slug}], games=4, seed=SEED)
     assert info.value.details == {"path": "opponents[0].list", "list": hidden.slug}
     own = services.list_create(owner=owner, document=hagmi_doc(name="Mine too"), visibility="private")
     run = services.gauntlet_start(user=owner, game_list=mine, opponents=[{"list": own.slug}], games=4, seed=SEED)
     assert run.snapshot["legs"][0]["key"] == f"list:{own.slug}"
+    shared = services.list_create(owner=other, document=hagmi_doc(name="By its link"), visibility="unlisted")
+    run = services.gauntlet_start(user=owner, game_list=mine, opponents=[{"list": shared.slug}], games=4, seed=SEED)
+    assert run.snapshot["legs"][0]["key"] == f"list:{shared.slug}"  # an unlisted list: whoever has its link
 
 
 def test_the_doctor_needs_a_legal_list_and_a_sane_number_of_changes(owner, published, hagmi_catalog):

@@ -12,7 +12,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from builder import services
-from builder.models import GameList, SimulationRun
+from builder.models import GameList, OpponentField, SimulationRun
 from builder.throttles import throttle_cache
 from tests.builder.conftest import hagmi_doc
 from tests.conftest import PASSWORD
@@ -24,6 +24,9 @@ USERS = ("owner", "other", "staff")
 LIST_STATES = ("private", "unlisted", "public", "deleted")
 # A run's states: finished (of a private or of a public list) or still queued.
 RUN_STATES = ("done-private", "done-public", "queued")
+# A field's states: its visibility. Each holds a sample opponent and a private list of its owner, whose name must
+# never reach anyone else.
+FIELD_STATES = ("private", "unlisted", "public")
 
 
 # The tests that read the one crawl of the matrix (tests/security/crawl.py), one endpoint each.
@@ -77,6 +80,8 @@ class World:
         self._counter = itertools.count(1)
         self._lists: dict[str, GameList] = {}
         self._runs: dict[str, SimulationRun] = {}
+        self._fields: dict[str, OpponentField] = {}
+        self.secrets: list[str] = []  # the names of the private lists inside the owner's fields
 
     # --- clients ------------------------------------------------------------------------------------------
 
@@ -136,6 +141,24 @@ class World:
     def all_runs(self) -> list[SimulationRun]:
         return [self.run(state) for state in RUN_STATES]
 
+    def new_field(self, state: str) -> OpponentField:
+        """A fresh field of the owner in `state`: the goldfish and a private list of the owner (its name in
+        `secrets`: only the owner may ever read it)."""
+        secret = services.list_create(owner=self.users["owner"], document=hagmi_doc(name=self.unique("Secret")),
+                                      visibility="private")
+        self.secrets.append(secret.name)
+        return services.field_create(owner=self.users["owner"], system="hagmi", name=self.unique(f"Meta-{state}"),
+                                     visibility=state, entries=[{"opponent": "goldfish", "weight": 2},
+                                                                {"list": secret.slug}])
+
+    def field(self, state: str) -> OpponentField:
+        if state not in self._fields:
+            self._fields[state] = self.new_field(state)
+        return self._fields[state]
+
+    def all_fields(self) -> list[OpponentField]:
+        return [self.field(state) for state in FIELD_STATES]
+
 
 @pytest.fixture
 def editor(make_user):
@@ -161,4 +184,4 @@ def crawl(world):
     return matrix_crawl(world.users)
 
 
-__all__ = ["ACTORS", "LIST_STATES", "PASSWORD", "RUN_STATES", "USERS", "World"]
+__all__ = ["ACTORS", "FIELD_STATES", "LIST_STATES", "PASSWORD", "RUN_STATES", "USERS", "World"]

@@ -113,7 +113,9 @@ def evil(db, owner, other, published):
                                     games=2, seed=5)
     play_all(run)
     run.refresh_from_db()
-    return {"list": game_list, "run": run}
+    field = services.field_create(owner=owner, system="hagmi", name=" ".join(PAYLOADS[:2]), description=TEXT,
+                                  visibility="public", entries=[{"opponent": "goldfish"}, {"list": game_list.slug}])
+    return {"list": game_list, "run": run, "field": field}
 
 
 def clients(owner, other) -> dict[str, Client]:
@@ -126,18 +128,21 @@ def clients(owner, other) -> dict[str, Client]:
 
 def test_user_and_package_text_is_shown_as_text_on_every_page(evil, owner, other):
     game_list, run = evil["list"], evil["run"]
-    slug, rid = game_list.slug, run.public_id
+    slug, rid, fid = game_list.slug, run.public_id, evil["field"].slug
     revision = game_list.revisions.order_by("-number").first()
     code = presenters.verification_code(revision.document, revision.number)
     visitors = clients(owner, other)
     pages = {
         "owner": [f"/lists/{slug}/edit/", f"/lists/{slug}/edit/cards/?q=HT", "/lists/", f"/lists/{slug}/simulate/",
-                  "/simulations/", "/lists/new/?system=hagmi"],
+                  "/simulations/", "/lists/new/?system=hagmi", f"/fields/{fid}/edit/", "/fields/",
+                  "/fields/new/?system=hagmi", f"/lists/{slug}/gauntlet/?field={fid}"],
         "other": [f"/lists/{slug}/", f"/lists/{slug}/history/", f"/lists/{slug}/history/?from=1&to=2",
                   f"/lists/{slug}/sheet/", f"/verify/?list={slug}&code={code}", f"/simulations/{rid}/",
                   f"/simulations/compare/?a={rid}&b={rid}", f"/simulations/{rid}/games/0/", "/lists/gallery/",
-                  "/catalog/hagmi/", "/catalog/hagmi/?q=HT-001", "/catalog/hagmi/HT-001/", "/rules/hagmi/"],
-        "anon": [f"/lists/{slug}/", "/lists/gallery/", f"/lists/{slug}/sheet/", f"/simulations/{rid}/"],
+                  "/catalog/hagmi/", "/catalog/hagmi/?q=HT-001", "/catalog/hagmi/HT-001/", "/rules/hagmi/",
+                  f"/fields/{fid}/", f"/lists/{slug}/gauntlet/?field={fid}"],
+        "anon": [f"/lists/{slug}/", "/lists/gallery/", f"/lists/{slug}/sheet/", f"/simulations/{rid}/",
+                 f"/fields/{fid}/", "/fields/"],
     }
     for actor, urls in pages.items():
         for url in urls:

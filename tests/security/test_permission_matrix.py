@@ -21,7 +21,7 @@ from builder import selectors, services
 from builder.web import presenters
 from tests.builder.conftest import hagmi_doc
 
-from tests.security.conftest import ACTORS, LIST_STATES, PASSWORD, RUN_STATES, World
+from tests.security.conftest import ACTORS, FIELD_STATES, LIST_STATES, PASSWORD, RUN_STATES, World
 
 pytestmark = pytest.mark.django_db
 
@@ -93,14 +93,14 @@ def api_simulate_list(actor: str, state: str) -> Expect:
 
 
 def api_opponent_list(actor: str, state: str) -> Expect:
-    """A saved list as a gauntlet's or the doctor's opponent: a public list (the gallery) or one of your
-    own; anyone else's other list is a 400 that names the id given, never the list (its name stays out). Your own
-    list in the trash: 400 (restore it first)."""
+    """A saved list as a gauntlet's or the doctor's opponent: a list you may see (public, unlisted by its link,
+    or one of your own); anyone else's private list is a 400 that names the id given, never the list (its name
+    stays out). Your own list in the trash: 400 (restore it first)."""
     if actor == "anon":
         return Expect(403, False)
     if actor == "owner":
         return Expect(400 if state == "deleted" else 202)
-    return Expect(202) if state == "public" else Expect(400, False)
+    return Expect(202) if state in SHARED else Expect(400, False)
 
 
 def page_owner(ok: int | str, owner_in_trash: int) -> Callable[[str, str], Expect]:
@@ -258,6 +258,44 @@ def signed_in_any(status: int) -> Callable[[str, str], Expect]:
     return lambda actor, state: Expect(LOGIN) if actor == "anon" else Expect(status)
 
 
+# fields: read like a list (a private field is a 404 for anyone but its owner); changed by their owner only
+
+
+def hides_secrets(world: World, actor: str, body: str) -> str | None:
+    """A field shown to anyone but its owner never names the owner's private list inside it."""
+    if actor == "owner":
+        return None
+    leaked = [name for name in world.secrets if name in body]
+    return f"the private list {leaked[0]!r} of a field leaks to {actor}" if leaked else None
+
+
+def fields_index(shown_states: Callable[[str], tuple[str, ...]]) -> Callable[[World, str, str], str | None]:
+    def check(world: World, actor: str, body: str) -> str | None:
+        for state in FIELD_STATES:
+            name = world.field(state).name
+            if (name in body) != (state in shown_states(actor)):
+                return f"{state} field {'missing from' if state in shown_states(actor) else 'leaks into'} the index"
+        return hides_secrets(world, actor, body)
+
+    return check
+
+
+def api_opponent_field(actor: str, state: str) -> Expect:
+    """A field as a gauntlet's opponents: one you may see (yours, or an unlisted or public one: played without the
+    owner's private list); a private field of someone else is a 400 that names the id given, never the field."""
+    if actor == "anon":
+        return Expect(403, False)
+    return Expect(202) if sees(actor, state) else Expect(400, False)
+
+
+def field_body(world: World, field) -> dict[str, Any]:
+    return {"name": field.name, "description": "", "visibility": field.visibility, "opponent-goldfish": 1}
+
+
+def gauntlet_against_field(world: World, field) -> dict[str, Any]:
+    return {"document": hagmi_doc(), "field": field.slug, "games": 2, "seed": 5}
+
+
 # --- request bodies ------------------------------------------------------------------------------------------
 
 
@@ -367,11 +405,12 @@ class Call:
     def kind(self) -> str:
         if self.on:
             return self.on
-        return "list" if "{slug}" in self.path else "run" if "{run}" in self.path else "none"
+        return ("list" if "{slug}" in self.path else "run" if "{run}" in self.path
+                else "field" if "{field}" in self.path else "none")
 
     @property
     def states(self) -> tuple[str, ...]:
-        return {"list": LIST_STATES, "run": RUN_STATES, "none": ("-",)}[self.kind]
+        return {"list": LIST_STATES, "run": RUN_STATES, "field": FIELD_STATES, "none": ("-",)}[self.kind]
 
 
 A = dict(api=True)
@@ -462,6 +501,22 @@ MATRIX: dict[str, list[Call]] = {
         Call("POST", "/api/gauntlets/", signed_in_api(202), actors=SIGNED, data=gauntlet_api, **A),
         Call("POST", "/api/gauntlets/", api_simulate_list, data=gauntlet_of_list, on="list", **A),
         Call("POST", "/api/gauntlets/", api_opponent_list, data=gauntlet_against_list, on="list", **A),
+        Call("POST", "/api/gauntlets/", api_opponent_field, data=gauntlet_against_field, on="field", **A),
+    ],
+    "fields-list": [
+        Call("GET", "/api/fields/", signed_in_api(200), actors=ACTORS, **A, setup=World.all_fields,
+             check=fields_index(lambda actor: FIELD_STATES if actor == "owner" else ())),
+        Call("GET", "/api/fields/?scope=public", everyone(200), actors=ACTORS, **A, setup=World.all_fields,
+             check=fields_index(lambda actor: ("public",))),
+        Call("POST", "/api/fields/", signed_in_api(201), actors=SIGNED, **A,
+             data=lambda w, a: {"system": "hagmi", "name": "Meta", "entries": [{"opponent": "goldfish"}]}),
+    ],
+    "fields-detail": [
+        Call("GET", "/api/fields/{field}/", read, check=hides_secrets, **A),
+        Call("PATCH", "/api/fields/{field}/", api_owner_write(200, 200), data=lambda w, f: {"description": "x"},
+             fresh=True, **A),
+        Call("DELETE", "/api/fields/{field}/", api_owner_write(204, 204), fresh=True, **A),
+        Call("OPTIONS", "/api/fields/{field}/", options_metadata, **A),
     ],
     "api-doctor": [
         Call("POST", "/api/doctor/", signed_in_api(202), actors=SIGNED, data=doctor_api, **A),
@@ -582,6 +637,19 @@ MATRIX: dict[str, list[Call]] = {
                      Call("POST", "/lists/{slug}/gauntlet/", page_signed_in_read(302), data=gauntlet_form)],
     "doctor_new": [Call("GET", "/lists/{slug}/doctor/", page_signed_in_read(200)),
                    Call("POST", "/lists/{slug}/doctor/", page_signed_in_read(302), data=doctor_form)],
+    # --- fields ---
+    "field_list": [Call("GET", "/fields/", everyone(200), actors=ACTORS, setup=World.all_fields,
+                        check=fields_index(lambda actor: FIELD_STATES if actor == "owner" else ("public",)))],
+    "field_new": [Call("GET", "/fields/new/", signed_in_page(200), actors=SIGNED),
+                  Call("GET", "/fields/new/?system=hagmi", signed_in_page(200), actors=SIGNED),
+                  Call("POST", "/fields/new/", signed_in_page(302), actors=SIGNED,
+                       data=lambda w, a: {"system": "hagmi", "name": "Meta", "visibility": "private",
+                                          "opponent-goldfish": 1})],
+    "field_detail": [Call("GET", "/fields/{field}/", read, check=hides_secrets)],
+    "field_edit": [Call("GET", "/fields/{field}/edit/", page_owner(200, 200)),
+                   Call("POST", "/fields/{field}/edit/", page_owner(302, 302), data=field_body, fresh=True)],
+    "field_delete": [Call("POST", "/fields/{field}/delete/", page_owner(302, 302), fresh=True),
+                     Call("GET", "/fields/{field}/delete/", post_only_page)],
     # --- pages of a run ---
     "doctor_apply": [Call("POST", "/simulations/{run}/apply/", run_owner_apply, data=lambda w, run: {"change": "x"}),
                      Call("GET", "/simulations/{run}/apply/", post_only_page)],
@@ -668,6 +736,8 @@ def _object(world: World, call: Call, state: str, expected: Expect):
         return world.new_list(state) if fresh else world.list(state)
     if call.kind == "run":
         return world.new_run(state) if fresh else world.run(state)
+    if call.kind == "field":
+        return world.new_field(state) if fresh else world.field(state)
     return None
 
 
@@ -677,6 +747,8 @@ def _request(world: World, call: Call, actor: str, obj):
     elif call.kind == "run":
         path = call.path.replace("?{run}", f"?a={obj.public_id}&b={obj.public_id}").format(run=obj.public_id)
         name = obj.game_list.name
+    elif call.kind == "field":
+        path, name = call.path.format(field=obj.slug), obj.name
     else:
         path, name = call.path, None
     data = call.data(world, obj if call.kind != "none" else actor) if call.data else None

@@ -27,7 +27,7 @@ import pytest
 from django.test import Client
 from django.utils import translation
 
-from builder import selectors
+from builder import selectors, services
 from builder.forms import ORDERING_CHOICES
 from builder.models import RunStatus, Visibility
 from builder.templatetags.hangar import run_status, visibility_label
@@ -136,6 +136,14 @@ def site(owner) -> Site:
     proposals = _card_editor_showcase(owner)
     cards = list(Card.objects.select_related("system", "package").order_by("system__slug", "code"))
     systems = sorted({card.system.slug for card in cards})
+    fields = []  # a field of each game: its first sample opponent and a list of the owner, with weights
+    for system in systems:
+        opponent = Opponent.objects.filter(system__slug=system).order_by("slug").first()
+        own = [gl for gl in lists if gl.system.slug == system][:1]
+        entries = ([{"opponent": opponent.slug, "weight": 3}] if opponent else []) \
+            + [{"list": gl.slug, "weight": 1} for gl in own]
+        fields.append(services.field_create(owner=owner, system=system, name="Store league", visibility="public",
+                                            entries=entries))
     urls: dict[str, list[str]] = {
         "home": ["/"],
         "favicon": [],  # an image
@@ -174,6 +182,11 @@ def site(owner) -> Site:
         "replay_position": [f"/simulations/{run.public_id}/games/0/position/?step=1" for run in runs],  # JSON
         "replay_from_here": [],  # POST only (tests/web/test_analysis.py)
         "doctor_apply": [],  # POST only (tests/web/test_batch_pages.py)
+        "field_list": ["/fields/"],
+        "field_new": ["/fields/new/"] + [f"/fields/new/?system={system}" for system in systems],
+        "field_detail": [f"/fields/{field.slug}/" for field in fields],
+        "field_edit": [f"/fields/{field.slug}/edit/" for field in fields],
+        "field_delete": [],  # POST only (tests/web/test_field_pages.py)
         # the card editor: a draft with a change, history and proposals, every kind's form
         "data_home": ["/data/"],
         "proposal_list": ["/data/proposals/"],
@@ -201,7 +214,7 @@ def site(owner) -> Site:
     data |= {gl.name for gl in lists} | {opp.name for opp in Opponent.objects.all()}
     data |= {str(opp.data.get("name_en") or "") for opp in Opponent.objects.all()}
     data |= {fmt.name for fmt in Format.objects.all()} | {fmt.name_en for fmt in Format.objects.all()}
-    data |= {owner.username, "Tuned for the store championship.", "The printed card says so.", "Thank you."}
+    data |= {owner.username, "Store league", "Tuned for the store championship.", "The printed card says so.", "Thank you."}
     words = tuple(sorted((w for w in data if w and len(w) > 1), key=len, reverse=True))
     return Site(client=client, urls=urls, data_words=words)
 

@@ -1,4 +1,4 @@
-"""`python manage.py doctor FILE --opponent SLUG[=WEIGHT] ... [--opponent-list FILE[=WEIGHT] ...] --games N --seed S
+"""`python manage.py doctor FILE --opponent SLUG[=WEIGHT] ... [--opponent-list FILE[=WEIGHT] ...] [--field ID [--user NAME]] --games N --seed S
 [--changes K] [--workers W] [--policy NAME] [--opponent-policy NAME] [--seats MODE] [--json]`: the list
 doctor.
 
@@ -18,7 +18,7 @@ import json
 from django.core.management.base import BaseCommand
 
 from builder.errors import WorkOverBudget
-from builder.management.commands.simulate import add_seats_argument, bad_input, read_run_inputs
+from builder.management.commands.simulate import add_field_arguments, add_seats_argument, bad_input, read_run_inputs
 from builder.services.budget import COMMAND_MORE, check_run_work
 from rules_engine.doctor import TooFewGames, candidate_changes, doctor_batch, run_doctor, screen_stage
 from rules_engine.simulation import MAX_GAMES, SimulationInputError, build_snapshot, check_list_size
@@ -45,12 +45,13 @@ class Command(BaseCommand):
         parser.add_argument("--policy", default="greedy", help="the list's player: greedy (default), search or random")
         parser.add_argument("--opponent-policy", default=None, help="the other side's player (default: --policy)")
         add_seats_argument(parser)
+        add_field_arguments(parser)
         parser.add_argument("--workers", type=int, default=1, help="local processes (default 1)")
         parser.add_argument("--json", action="store_true", help="print the report as JSON")
 
     def handle(self, *args, **options):
-        if not options["opponent"] and not options["opponent_list"]:
-            raise bad_input("--opponent is required (see simulate --list-opponents SYSTEM)")
+        if not options["opponent"] and not options["opponent_list"] and not options["field"]:
+            raise bad_input("--opponent is required (see simulate --list-opponents SYSTEM), or --field ID")
         if options["workers"] < 1:
             raise bad_input("--workers must be at least 1")
         if options["changes"] < 1:

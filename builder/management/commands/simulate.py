@@ -7,7 +7,8 @@ the loaded catalog, in this process or in K local processes. The same seed gives
 whatever K is. Exit status: 0 done, 2 bad file or arguments (the message says which).
 
 A **gauntlet**: several `--opponent SLUG[=WEIGHT]` and/or `--opponent-list FILE[=WEIGHT]` (any list
-file, played by `--opponent-policy`), weights 1 unless given (a "meta": they are normalised). It prints a row per
+file, played by `--opponent-policy`), weights 1 unless given (a "meta": they are normalised), and/or `--field ID`
+(a saved field's opponents with their weights, as `--user NAME` — or, without it, anyone with the link — sees it). It prints a row per
 opponent (win rate, interval, game length) and the weighted total; each row is exactly the result of the plain run
 against that opponent with the same seed.
 
@@ -21,9 +22,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from builder.errors import WorkOverBudget
+from builder import selectors
+from builder.errors import ListNotFound, WorkOverBudget
 from builder.management.commands.check_list import EXIT_BAD_FILE, read_list_file, require_catalog_tables
 from builder.services.budget import COMMAND_MORE, check_run_work
 from cards.models import Opponent
@@ -73,6 +76,7 @@ class Command(BaseCommand):
         parser.add_argument("--workers", type=int, default=1, help="local processes (default 1)")
         parser.add_argument("--json", action="store_true", help="print the summary as JSON")
         parser.add_argument("--list-opponents", metavar="SYSTEM", help="list the opponent slugs of a system")
+        add_field_arguments(parser)
 
     def handle(self, *args, **options):
         if options["list_opponents"]:
@@ -80,15 +84,15 @@ class Command(BaseCommand):
             return self.list_opponents(options["list_opponents"])
         if not options["file"]:
             raise bad_input("give a list FILE (or --list-opponents SYSTEM)")
-        if not options["opponent"] and not options["opponent_list"]:
-            raise bad_input("--opponent is required (see --list-opponents SYSTEM)")
+        if not options["opponent"] and not options["opponent_list"] and not options["field"]:
+            raise bad_input("--opponent is required (see --list-opponents SYSTEM), or --field ID")
         if options["workers"] < 1:
             raise bad_input("--workers must be at least 1")
         document, catalog, opponents = read_run_inputs(options)
-        system = document["system"]
         policies = {"policy": options["policy"], "opponent_policy": options["opponent_policy"],
                     "seats": options["seats"]}
-        gauntlet = len(opponents) > 1 or opponents[0][2] is not None or bool(options["opponent_list"])
+        gauntlet = len(opponents) > 1 or opponents[0][2] is not None or bool(options["opponent_list"]) \
+            or bool(options["field"])
         try:
             if gauntlet:
                 batch = gauntlet_batch([(key, 1.0 if weight is None else weight, build_snapshot(document, catalog.cards, opponent, **policies))
@@ -140,7 +144,58 @@ def read_run_inputs(options) -> tuple[dict, object, list[tuple[str, dict, float 
     catalog = catalog_for(system)
     if catalog is None:
         raise bad_input(f"no {system} catalog is loaded: run `python manage.py load_packages` first")
-    return document, catalog, gauntlet_opponents(system, catalog, options["opponent"], options["opponent_list"])
+    opponents = gauntlet_opponents(system, catalog, options["opponent"], options["opponent_list"])
+    if options.get("field"):
+        opponents = field_opponents_of(system, catalog, options["field"], options.get("user"), opponents)
+    return document, catalog, opponents
+
+
+def add_field_arguments(parser) -> None:
+    """--field ID [--user NAME] (simulate and doctor): a field's opponents, as that player may see them."""
+    parser.add_argument("--field", metavar="ID", help="a field's id: its opponents, with their weights, after any "
+                        "--opponent and --opponent-list (as anyone with its link sees it, or as --user)")
+    parser.add_argument("--user", metavar="NAME", help="with --field: the player whose field and lists may be "
+                        "used (default: none, so only an unlisted or public field and its shared lists)")
+
+
+def field_opponents_of(system: str, catalog, field_id: str, username: str | None,
+                       found: list[tuple[str, dict, float | None]]) -> list[tuple[str, dict, float | None]]:
+    """`found` and then the entries of field `field_id` that the player `username` (or anyone with the link) may
+    see, each as (key, opponent, weight); a field or list they may not see, or another game's, exits 2."""
+    user = None
+    if username:
+        user = get_user_model().objects.filter(username=username).first()
+        if user is None:
+            raise bad_input(f"--user: no player {username!r}")
+    try:
+        field = selectors.field_get(slug=field_id, user=user)
+    except ListNotFound:
+        who = f"that {username} may see" if username else "shared by its link"
+        raise bad_input(f"--field: no field {field_id!r} {who}") from None
+    if field.system.slug != system:
+        raise bad_input(f"--field {field_id}: a {field.system.slug} field cannot play a {system} list")
+    entries = selectors.field_opponents(field, user=user)
+    if not entries:
+        raise bad_input(f"--field {field_id}: no opponent of this field may be played")
+    rows = list(found)
+    for entry in entries:
+        if "opponent" in entry:
+            rows.append((entry["opponent"], opponent_data(system, entry["opponent"]), entry["weight"]))
+            continue
+        game_list = selectors.list_get(slug=entry["list"], user=user)
+        document = selectors.list_document(game_list)
+        for card in (item["card"] for items in document["sections"].values() for item in items):
+            if card not in catalog.cards:
+                raise bad_input(f"--field {field_id}: list {entry['list']} has card {card!r}, not in the {system} "
+                                "catalog")
+        key = f"list:{entry['list']}"
+        rows.append((key, game_system(system).list_opponent(document, slug=key, name=game_list.name or key),
+                     entry["weight"]))
+    keys = [key for key, _, _ in rows]
+    twice = sorted({key for key in keys if keys.count(key) > 1})
+    if twice:
+        raise bad_input(f"--field {field_id}: {', '.join(twice)} given twice")
+    return rows
 
 
 def gauntlet_opponents(system: str, catalog, opponents: list[str], lists: list[str]) -> list[tuple[str, dict, float | None]]:

@@ -1,0 +1,51 @@
+"""`manage.py simulate FILE --field ID` and `manage.py doctor FILE --field ID`: a field's opponents with their
+weights, as anyone with its link (or `--user`) sees them; a private list inside never plays for anyone else, and
+a field nobody may use exits 2."""
+import json
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from builder import services
+from tests.support.bundled_catalog import load_bundled_catalog
+
+ROOT = Path(__file__).resolve().parents[2]
+LIST = ROOT / "cards/packages/hagmi/lists/sample-fortress.json"
+
+
+@pytest.fixture
+def bundled(db):
+    load_bundled_catalog()
+
+
+def run(command: str, *args) -> str:
+    out = StringIO()
+    call_command(command, *args, stdout=out, stderr=StringIO())
+    return out.getvalue()
+
+
+def test_simulate_and_doctor_play_a_field(bundled, owner):
+    document = json.loads(LIST.read_text(encoding="utf-8"))
+    secret = services.list_create(owner=owner, document={**document, "name": "Secret plan"}, visibility="private")
+    field = services.field_create(owner=owner, system="hagmi", name="League", visibility="unlisted", entries=[
+        {"opponent": "sample-vanguard", "weight": 3}, {"list": secret.slug}])
+    shared = json.loads(run("simulate", str(LIST), "--field", field.slug, "--games", "4", "--seed", "2", "--json"))
+    assert [(row["key"], row["weight"]) for row in shared["opponents"]] == [("sample-vanguard", 1.0)]
+    owned = json.loads(run("simulate", str(LIST), "--field", field.slug, "--user", owner.username, "--games", "4",
+                           "--seed", "2", "--json"))
+    assert [(row["key"], row["weight"]) for row in owned["opponents"]] == [
+        ("sample-vanguard", 0.75), (f"list:{secret.slug}", 0.25)]
+    assert owned["opponents"][0]["result"] == shared["opponents"][0]["result"]  # the same seed, the same row
+    report = json.loads(run("doctor", str(LIST), "--field", field.slug, "--games", "900", "--changes", "1",
+                            "--seed", "2", "--json"))
+    assert [row["opponent"] for row in report["baseline"]["opponents"]] == ["sample-vanguard"]
+
+
+def test_a_field_that_may_not_be_used_exits_2(bundled, owner):
+    private = services.field_create(owner=owner, system="hagmi", name="Mine", entries=[{"opponent": "goldfish"}])
+    for args in (["--field", private.slug], ["--field", "nope"], ["--field", private.slug, "--user", "nobody"]):
+        with pytest.raises(CommandError) as info:
+            run("simulate", str(LIST), *args, "--games", "4")
+        assert info.value.returncode == 2 and "--" in str(info.value)
