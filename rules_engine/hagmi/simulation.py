@@ -11,6 +11,7 @@ from typing import Any
 from rules_engine.core.catalog import CardDataError
 from rules_engine.core import outcome
 from rules_engine.core.report import (
+    add_card_games, card_impact,
     OPPONENT, PLAYER, add_counts, add_outcome, ended_by, entry_codes, histogram_of, mean_of, outcome_fields,
     outcome_of, per_card,
 )
@@ -72,6 +73,7 @@ class HagmiSimulator(BaseSimulator):
             summary.mean("first_unit_turn").add(record["first_unit_turn"])
             summary.histogram("first_unit_turn_histogram").add(record["first_unit_turn"])
         add_counts(summary, "cards_played", record["cards_played"])
+        add_card_games(summary, record, "cards_played")
 
     def result(self, summary: Summary, snapshot: Mapping[str, Any], *, games: int, seed: int) -> dict[str, Any]:
         return {
@@ -84,6 +86,7 @@ class HagmiSimulator(BaseSimulator):
                 "games_without_unit": summary.tally("first_unit")["never"],
             },
             "cards_played": per_card(summary, "cards_played", snapshot.get("cards") or {}, games),
+            "card_impact": card_impact(summary, snapshot, games, ("weapons", "tactics")),
             "ended_by": ended_by(summary),
         }
 
