@@ -59,6 +59,7 @@ urlpatterns = [
     path("lists/<str:slug>/simulate/", simulations.simulation_new, name="simulation_new"),
     path("lists/<str:slug>/gauntlet/", batches.gauntlet_new, name="gauntlet_new"),
     path("lists/<str:slug>/doctor/", batches.doctor_new, name="doctor_new"),
+    path("lists/<str:slug>/impact/", batches.impact_new, name="impact_new"),
     path("simulations/", simulations.simulation_list, name="simulation_list"),
     path("simulations/compare/", simulations.simulation_compare, name="simulation_compare"),
     path("simulations/<str:public_id>/", simulations.simulation_detail, name="simulation_detail"),

@@ -329,7 +329,7 @@ NOT_HTML = frozenset({"favicon", "replay_position", "package_battlescribe"})
 # Endpoints whose pages carry a POST form of their own, besides the header's (log out, language): the CSRF check
 # must find and post them (each endpoint's test checks its pages have one).
 FORM_ENDPOINTS = frozenset({"login", "signup", "list_detail", "list_edit", "list_new", "list_import", "list_sheet",
-                            "simulation_new", "gauntlet_new", "doctor_new", "data_import", "draft_detail",
+                            "simulation_new", "gauntlet_new", "doctor_new", "impact_new", "data_import", "draft_detail",
                             "draft_card", "draft_card_new", "card_propose", "replay", "analysis"})
 
 
