@@ -6,6 +6,7 @@ run's page like any other; `batch_view` turns their results into the rows, chart
 """
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from django.contrib import messages
@@ -215,24 +216,27 @@ def impact_correction_words() -> str:
 
 
 def impact_chart(rows: list[dict[str, Any]]) -> dict[str, Any]:
-    """An inline SVG chart (no script): one line per card, its effect in percentage points as a dot on its 95 %
-    interval, the zero line dashed; coordinates computed here."""
-    width, label_w, row_h, top = 640, 230, 24, 28
+    """An inline SVG chart (no script, no inline style): one band per card — its name, then its effect in
+    percentage points as a dot on its 95 % interval — under an axis in steps of 5 points, the zero line dashed.
+    Names sit above their line, the full width given to the scale, so they stay readable on a phone."""
+    width, margin, row_h, top = 440, 12, 36, 30
     reach = max([5.0] + [abs(v) for row in rows for v in (row["low"], row["high"])])
-    reach = float(int(reach) + 1)
-    plot = width - label_w - 20
+    reach = float(5 * math.ceil(reach / 5))
+    plot = width - 2 * margin
 
     def x(value: float) -> float:
-        return round(label_w + (value + reach) / (2 * reach) * plot, 1)
+        return round(margin + (value + reach) / (2 * reach) * plot, 1)
 
     lines = []
     for index, row in enumerate(rows):
-        y = top + index * row_h + row_h / 2
-        lines.append({"y": y, "text_y": y + 4, "x_low": x(row["low"]), "x_high": x(row["high"]),
+        y = top + index * row_h
+        lines.append({"text_y": y + 13, "y": y + 25, "x_low": x(row["low"]), "x_high": x(row["high"]),
                       "x": x(row["effect"]), "name": row["name"], "verdict": row["verdict"]})
-    ticks = [{"x": x(v), "label": f"{v:+.0f}" if v else "0"} for v in (-reach, -reach / 2, 0.0, reach / 2, reach)]
-    return {"width": width, "height": top + len(rows) * row_h + 10, "lines": lines, "ticks": ticks,
-            "zero": x(0.0), "bottom": top + len(rows) * row_h, "label_x": label_w - 8}
+    steps = [-reach, -reach / 2, 0.0, reach / 2, reach]
+    ticks = [{"x": x(v), "label": f"{v:+.0f}" if v else "0",
+              "anchor": "start" if v == -reach else "end" if v == reach else "middle"} for v in steps]
+    return {"width": width, "height": top + len(rows) * row_h + 6, "lines": lines, "ticks": ticks,
+            "zero": x(0.0), "bottom": top + len(rows) * row_h, "label_x": margin}
 
 
 def impact_view(run: SimulationRun, result: dict[str, Any]) -> dict[str, Any]:

@@ -52,6 +52,7 @@ def test_the_impact_page_labels_effects_and_correlations_apart_in_english_and_ja
     run = _run(owner_client, game_list)
     assert run.kind == "doctor" and run.result["variant"] == "impact"
     page = owner_client.get(f"/simulations/{run.public_id}/").content.decode()
+    assert "Test every card: 高地連隊の戦列" in page and "3 cards out against 1 opponent" in page
     effects, correlations = page.split('id="impact-effects"', 1)[1].split('id="impact-correlations"', 1)
     assert '<span class="badge effect">Measured effect</span>' in effects and "Correlation" not in effects
     assert '<svg class="impact-chart"' in effects and "<details" in effects and "<summary>Numbers</summary>" in effects
@@ -64,6 +65,7 @@ def test_the_impact_page_labels_effects_and_correlations_apart_in_english_and_ja
     assert "Apply" not in effects  # removing a helping card is never offered
     ja = owner_client.get(f"/simulations/{run.public_id}/", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
     assert "効果あり（確認済み）" in ja and "相関" in ja and "Helps" not in ja and "Correlation" not in ja
+    assert "全カードを検証：" in ja and "使ったときの勝率（±95%区間）" in ja and "Win rate" not in ja
 
 
 def test_the_plain_result_page_shows_the_correlation_figures(make_list, owner_client, published):
