@@ -899,10 +899,12 @@ RARELY_USED = 0.02  # a card (unit) used less than this per copy and game is nam
 class TooFewGames(ValueError):
     """The budget cannot screen every change and confirm one: `minimum` games in all are needed."""
 
-    def __init__(self, games: int, minimum: int, changes: int, opponents: int) -> None:
+    def __init__(self, games: int, minimum: int, changes: int, opponents: int, impact: bool = False) -> None:
         self.games, self.minimum, self.changes, self.opponents = games, minimum, changes, opponents
+        what = (f"a test-every-card run of {changes} card{'s' if changes != 1 else ''}" if impact
+                else f"a list doctor run of {changes} change{'s' if changes != 1 else ''}")
         super().__init__(
-            f"games: a list doctor run of {changes} change{'s' if changes != 1 else ''} against {opponents} "
+            f"games: {what} against {opponents} "
             f"opponent{'s' if opponents != 1 else ''} needs at least {minimum} games in all ({MIN_SCREEN_GAMES} "
             f"games per list and opponent to screen the list and its changes, then {MIN_CONFIRM_GAMES} per list "
             f"and opponent to confirm a change on fresh seeds); {games} given. Fewer games could not tell a "
@@ -943,7 +945,7 @@ def screen_stage(batch: Mapping[str, Any], *, games: int, seed: int) -> dict[str
     opponents, changes = _shape(batch)
     minimum = minimum_games(len(changes), len(opponents))
     if isinstance(games, bool) or not isinstance(games, int) or games < minimum:
-        raise TooFewGames(games, minimum, len(changes), len(opponents))
+        raise TooFewGames(games, minimum, len(changes), len(opponents), impact=batch.get("variant") == IMPACT)
     lists = len(batch["legs"])
     reserve = 2 * len(opponents) * MIN_CONFIRM_GAMES
     per_list = min(max(MIN_SCREEN_GAMES, int(games * SCREEN_SHARE) // lists), (games - reserve) // lists)
