@@ -173,6 +173,7 @@ class _Builder:
         rows = card_impact_rows(self.result, self.snapshot)
         if "card_impact" in self.result:
             self.tables.append({"id": f"card-impact-{self.prefix}", "name": "card-impact",
+                                "drawn": any(row["drawn"] is not None for row in rows),
                                 "title": _("Win rate when each card was used (a correlation)"),
                                 "about": correlation_words(), "use_words": self.use_words, "rows": rows,
                                 "keys": ["card_impact"]})
@@ -181,7 +182,8 @@ class _Builder:
 
     def hagmi(self) -> None:
         result = self.result
-        self.use_words = _("A card counts as used in a game when you played it from your hand.")
+        self.use_words = _("A card counts as used in a game when you played it from your hand; drawn, when it left "
+                           "its deck for your hand (the opening hand included).")
         self.stat("turns", _("Mean game length (turns)"), number(_mean(result, "turns")), ("turns.mean",))
         self.stat("damage", _("Damage dealt per turn (mean)"), number(_mean(result, "damage_per_turn")),
                   ("damage_per_turn.mean",))
@@ -277,8 +279,8 @@ def _rate_words(rate: Any, interval: Any) -> str:
 
 def card_impact_rows(result: Mapping[str, Any], snapshot: Mapping[str, Any] | None) -> list[dict[str, Any]]:
     """The engine's `card_impact` rows in words: name, copies, games used in and their share, the win rate in those
-    games and in the others (each "45.0% (±9.8)": the half-width of its 95 % interval), and "never or almost
-    never used"."""
+    games and in the others (each "45.0% (±9.8)": the half-width of its 95 % interval), where the game counts draws
+    the games drawn in and the win rate there (`drawn` None otherwise), and "never or almost never used"."""
     rows = []
     for row in result.get("card_impact") or []:
         if not isinstance(row, Mapping):
@@ -291,6 +293,8 @@ def card_impact_rows(result: Mapping[str, Any], snapshot: Mapping[str, Any] | No
                                                   "share": _percent_text(row.get("played_share"))},
             "used_rate": _rate_words(row.get("played_win_rate"), row.get("played_interval")),
             "not_used_rate": _rate_words(row.get("not_played_win_rate"), row.get("not_played_interval")),
+            "drawn": _("%(n)s games") % {"n": number(row.get("drawn_games"))} if "drawn_games" in row else None,
+            "drawn_rate": _rate_words(row.get("drawn_win_rate"), row.get("drawn_interval")),
             "rarely": _("never used") if rarely == "never" else _("almost never used")
             if rarely == "almost_never" else "",
         })

@@ -115,3 +115,30 @@ def test_a_unit_that_never_deals_damage_is_never_used():
     decoy = next(row for row in result["card_impact"] if row["card"] == planted.DECOY)
     assert decoy["played_games"] == 0 and decoy["rarely"] == "never" and decoy["played_win_rate"] is None
     assert decoy["not_played_win_rate"] == result["win_rate"]
+
+
+def test_hagmi_counts_the_games_a_card_was_drawn_in_from_the_lists_own_decks():
+    """The list's 兵器 and 作戦 take the first card ids of a game (it is set up first), so "drawn" reads the final
+    state without the draw events naming a card: every card played from the main deck was drawn first, and the
+    opening hand counts."""
+    from collections import Counter
+
+    from rules_engine.hagmi.simulation import cards_drawn
+    from rules_engine.simulation import simulator_for
+
+    catalog, deck, opponent = _hagmi()
+    snapshot = build_snapshot(deck, catalog.cards, opponent, policy="greedy")
+    simulator = simulator_for("hagmi")
+    prepared = simulator.prepare(snapshot)
+    state = simulator.new_state(prepared, simulator.plan(prepared, 9, 0))
+    main = Counter(e["card"] for s in ("weapons", "tactics") for e in deck["sections"][s] for _ in range(e["qty"]))
+    assert Counter(state.cards[uid].code for uid in range(sum(main.values()))) == main
+    opening = cards_drawn(state)
+    assert sum(opening.values()) == len(state.players[0].hand) > 0  # before any turn: the opening hand
+    result = simulate(snapshot, games=80, seed=4, workers=1)
+    for row in result["card_impact"]:
+        assert row["played_games"] <= row["drawn_games"] <= 80
+        assert (row["drawn_win_rate"] is None) == (row["drawn_games"] == 0)
+    mwda_catalog, army, mwda_opponent = _mwda()
+    mwda = simulate(build_snapshot(army, mwda_catalog.cards, mwda_opponent, policy="greedy"), games=10, seed=1)
+    assert all("drawn_games" not in row for row in mwda["card_impact"])  # every unit is deployed: nothing drawn

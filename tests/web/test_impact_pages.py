@@ -98,3 +98,18 @@ def test_the_api_starts_it_and_a_private_list_is_tested_only_for_its_owner(make_
     assert too_few.status_code == 400 and too_few.json()["error"]["details"]["minimum"] == 1000
     schema = owner_client.get("/api/schema/").content.decode()
     assert "/api/impact/" in schema
+
+
+def test_a_hagmi_result_shows_the_games_each_card_was_drawn_in(make_list, owner_client, published):
+    from tests.web.conftest import hagmi_legal_doc
+
+    game_list = make_list(hagmi_legal_doc())
+    response = owner_client.post(f"/lists/{game_list.slug}/simulate/", {
+        "opponent": "sample-vanguard", "policy": "greedy", "games": 10, "seed": 3})
+    run = SimulationRun.objects.get()
+    play_all(run)
+    page = owner_client.get(response["Location"]).content.decode()
+    table = page.split('class="card-impact-table"', 1)[1].split("</table>", 1)[0]
+    assert "Drawn in" in table and "Win rate when drawn" in table and table.count("<tr") == 1 + 20
+    ja = owner_client.get(response["Location"], HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert "引いたときの勝率" in ja and "Drawn in" not in ja

@@ -116,8 +116,11 @@ def describe(result: dict) -> list[str]:
                      "shows a higher win rate without causing it")
         for card in row["result"].get("card_impact") or []:
             rarely = {"never": "; never played", "almost_never": "; almost never played"}.get(card["rarely"], "")
-            lines.append(f"    {card['card']} ({card['copies']}×): played in {card['played_games']} games: win rate "
-                         f"{_rate(card['played_win_rate'], card['played_interval'] or (0, 1))}; not played: "
+            drawn = (f"drawn in {card['drawn_games']} games: win rate "
+                     f"{_rate(card['drawn_win_rate'], card['drawn_interval'] or (0, 1))}; "
+                     if "drawn_games" in card else "")
+            lines.append(f"    {card['card']} ({card['copies']}×): {drawn}played in {card['played_games']} games: "
+                         f"win rate {_rate(card['played_win_rate'], card['played_interval'] or (0, 1))}; not played: "
                          f"{_rate(card['not_played_win_rate'], card['not_played_interval'] or (0, 1))}{rarely}")
     lines.append("  Effect of each card (one copy out on the same seeds; what the list wins with it minus without it):")
     for rank, change in enumerate(result["changes"], 1):
