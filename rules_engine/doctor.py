@@ -527,7 +527,8 @@ def impact_changes(document: Mapping[str, Any], catalog: Catalog, *, lang: str =
     need not be legal and a removal that breaks a construction rule (a HAGMI deck of exactly 20 兵器 with one out:
     19) is kept and measured anyway, `legal` False: the question is what this card does for the list, and a
     filler card in its place would measure the filler too. The page and the report say which removals broke a
-    rule. Raises ValueError when the list has no card."""
+    rule. A removal that would leave no card at all (a one-unit army) is not made: an empty list plays nothing.
+    Raises ValueError when no removal is left (fewer than two cards)."""
     game = system(catalog.system)
     original = _plain(document)
     counts = _section_counts(original)
@@ -536,7 +537,7 @@ def impact_changes(document: Mapping[str, Any], catalog: Catalog, *, lang: str =
     found: list[Change] = []
     for section, code in _list_cards(original, tuple(game.section_keys)):
         doc = _copy_document(original)
-        if not _removed(doc, section, code):
+        if not _removed(doc, section, code) or not list_size(doc):  # an empty list plays nothing: not a measure
             continue
         result = validate_list(doc, catalog, lang)
         after_points = _points(result["summary"])
@@ -549,7 +550,7 @@ def impact_changes(document: Mapping[str, Any], catalog: Catalog, *, lang: str =
             legal=bool(result["legal"]),
         ))
     if not found:
-        raise ValueError("the list has no card to test")
+        raise ValueError("the list needs at least two cards (units) to test one of them out")
     return found
 
 

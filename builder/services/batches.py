@@ -262,7 +262,7 @@ def impact_start(
     try:
         candidates = doctor_engine.impact_changes(doc, catalog)
     except ValueError as exc:
-        raise SimulationInvalid(f"list: {exc}.", code="impact.empty_list", details={"path": "list"}) from exc
+        raise SimulationInvalid(f"list: {exc}.", code="impact.too_few_cards", details={"path": "list"}) from exc
     lists = (len(candidates) + 1) * len(found)
     if lists > MAX_LEGS:
         raise SimulationInvalid(

@@ -104,6 +104,10 @@ def _batch_new(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
                         form.add_error("games", impact_too_few_games_words(error.details or {}) if kind == IMPACT
                                        else too_few_games_words(error.details or {}))
                         return None
+                    if error.code == "impact.too_few_cards":
+                        form.add_error(None, _("This list has a single card (unit): with it out nothing would be "
+                                               "left to play, so there is nothing to test. Add cards first."))
+                        return None
                     if error.code == "impact.too_many_lists":
                         form.add_error(None, _("This list has %(cards)s distinct cards: with that many, give at most "
                                                "%(most)s opponents (a run holds at most %(limit)s lists).") % {

@@ -113,3 +113,18 @@ def test_a_hagmi_result_shows_the_games_each_card_was_drawn_in(make_list, owner_
     assert "Drawn in" in table and "Win rate when drawn" in table and table.count("<tr") == 1 + 20
     ja = owner_client.get(response["Location"], HTTP_ACCEPT_LANGUAGE="ja").content.decode()
     assert "引いたときの勝率" in ja and "Drawn in" not in ja
+
+
+def test_a_one_unit_army_is_refused_in_words_and_nothing_starts(make_list, owner_client, published):
+    army = planted.strong_army()
+    army["sections"]["army"] = army["sections"]["army"][:1]
+    game_list = make_list(army)
+    for language, words in (("en", "has a single card (unit)"), ("ja", "1つだけです")):
+        response = owner_client.post(f"/lists/{game_list.slug}/impact/", {
+            f"opponent-{planted.OPPONENT}": 1, "policy": "greedy", "games": 1000, "seed": 1},
+            HTTP_ACCEPT_LANGUAGE=language)
+        assert response.status_code == 400 and words in response.content.decode()
+    api = owner_client.post("/api/impact/", {"list": game_list.slug, "opponents": [{"opponent": planted.OPPONENT}],
+                                             "games": 1000, "seed": 1}, content_type="application/json")
+    assert api.status_code == 400 and api.json()["error"]["code"] == "impact.too_few_cards"
+    assert not SimulationRun.objects.exists()
