@@ -6,9 +6,10 @@ every distinct card one copy out on the same seeds, screen then confirm, as `pyt
         [--deck akane-assault] [--hagmi-opponents coop-ironshell-cradle,sample-fortress]
         [--army steel-wolves-pack] [--mwda-opponents highland-line,republic-knight-guard] [--workers 1] [--pure]
 
-Prints JSON: the machine, the engine, and for each list the cards tested, the legs, the budget, the games played
-per stage, the wall time (process start-up included with --workers 2), games per second, and the verdicts (how
-many cards help, hurt, have no detectable effect; the confirmed ones by name). No Django.
+Prints JSON: the machine, the engines, and for each list the cards tested, the legs, the budget and its minimum,
+the games played per stage, the wall time (process start-up included with --workers 2), games per second, and the
+verdicts (how many cards help, hurt, have no detectable effect; the confirmed ones by name with their effect and
+95 % interval in points). No Django.
 """
 from __future__ import annotations
 

@@ -18,6 +18,7 @@ Benchmarks (NAME: command, about how long on 2 cores):
   search           bench_search.py --games 1000 --workers 2                     8 min
   doctor           bench_doctor.py --games 2000 --changes 30                    8 min
   doctor-stages    bench_doctor_stages.py (budgets 4 000-16 000 against 30 × 200 and 30 × 600)  3 min
+  impact           bench_impact.py (test every card: a 40-card HAGMI deck, 20 000 games; a 300-point army, 6 000)  2 min
   api              bench_api.py --seconds 10 --rounds 5        (needs wrk)      2 min
   workers          bench_workers.py --games 20000              (filesystem broker + SQLite)   2 min
   workers-redis    bench_workers.py --games 20000 --broker REDIS/15             (needs Redis)  2 min
@@ -302,6 +303,21 @@ def parse_doctor(output: str) -> list[Row]:
     ]
 
 
+def parse_impact(output: str) -> list[Row]:
+    """bench_impact.py: games and wall time of "test every card" on a 40-card deck and a 300-point army."""
+    try:
+        report = json.loads(output[output.index("{"):])
+    except ValueError:
+        return [Row("test every card", "", "?", None, "report", None)]
+    rows = []
+    for key, words in (("hagmi", "40-card HAGMI deck"), ("mwda", "300-point MWDA army")):
+        case = report[key]
+        rows.append(Row(f"test every card, {words}: {case['cards_tested']} cards × {len(case['opponents'])} "
+                        "opponents", f"{case['games_played']} games",
+                        f"{case['wall_seconds']} s ({case['games_per_second']} games/s)", None, "report", None))
+    return rows
+
+
 def parse_doctor_stages(output: str) -> list[Row]:
     """bench_doctor_stages.py: the games the doctor's two stages and the fixed 30 × N design need to a confirmed,
     independently validated answer (the same family-wise error rate, 5 %)."""
@@ -341,6 +357,8 @@ def benchmarks(options) -> list[Benchmark]:
         Benchmark("doctor-stages", ["bench_doctor_stages.py"],
                   ["bench_doctor_stages.py", "--budgets", "3700", "--fixed", "100", "--seeds", "1", "--validate", "200"],
                   parse_doctor_stages),
+        Benchmark("impact", ["bench_impact.py"],
+                  ["bench_impact.py", "--hagmi-games", "6600", "--mwda-games", "2200"], parse_impact),
         Benchmark("api", ["bench_api.py", "--seconds", "10", "--rounds", "5"],
                   ["bench_api.py", "--seconds", "2", "--rounds", "1"], parse_api, needs_wrk),
         Benchmark("workers", ["bench_workers.py", "--games", "20000"],

@@ -145,7 +145,7 @@ class BatchForm(forms.Form):
     MAX_WEIGHT = 100
 
     def __init__(self, *args, opponents=(), lists=(), gallery=(), policies=(), doctor: bool = False, fields=(),
-                 **kwargs):
+                 impact: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
         self.opponent_fields: list[str] = []
         self.opponent_groups: list[tuple[str, list[str]]] = []
@@ -190,6 +190,12 @@ class BatchForm(forms.Form):
             min_value=1, max_value=limit, initial=6000 if doctor else 500,
             help_text=_("At least (changes + 1) × 100 + 600 games per opponent: 100 games per list to screen, 300 "
                         "per list to confirm.") if doctor else "")
+        if impact:  # "test every card": a budget like the doctor's, its changes are the list's cards
+            self.fields["games"] = forms.IntegerField(
+                label=_("Games in all (every card, opponent and stage)"), min_value=1, max_value=limit,
+                initial=min(limit, 10_000),
+                help_text=_("At least (distinct cards + 1) × 100 + 600 games per opponent: 100 games per list to "
+                            "screen, 300 per list to confirm. More games find smaller effects."))
         if doctor:
             self.fields["changes"] = forms.IntegerField(label=_("Changes to try"), min_value=1, max_value=60,
                                                         initial=30)

@@ -64,6 +64,7 @@ urlpatterns = [
     path("fields/<str:slug>/", fields.field_detail, name="field_detail"),
     path("fields/<str:slug>/edit/", fields.field_edit, name="field_edit"),
     path("fields/<str:slug>/delete/", fields.field_delete, name="field_delete"),
+    path("lists/<str:slug>/impact/", batches.impact_new, name="impact_new"),
     path("simulations/", simulations.simulation_list, name="simulation_list"),
     path("simulations/compare/", simulations.simulation_compare, name="simulation_compare"),
     path("simulations/<str:public_id>/", simulations.simulation_detail, name="simulation_detail"),

@@ -37,7 +37,7 @@ from rules_engine.systems import SystemEntry, system
 __all__ = [
     "Change", "candidate_changes", "doctor_batch", "doctor_result", "sentence", "BASELINE", "change_from_key",
     "paired_difference", "paired_test", "sign_test", "holm", "benjamini_hochberg", "clopper_pearson", "rank_changes",
-    "verdict_sentence", "REMOVE", "ADD", "SWAP", "SCREEN", "CONFIRM", "TooFewGames", "minimum_games", "screen_stage",
+    "verdict_sentence", "IMPACT", "impact_changes", "impact_sentence", "REMOVE", "ADD", "SWAP", "SCREEN", "CONFIRM", "TooFewGames", "minimum_games", "screen_stage",
     "next_stage", "stage_chunks", "stage_summaries", "stage_batch", "confirm_seed", "rarely_used", "run_doctor",
 ]
 
@@ -85,6 +85,7 @@ class Change:
     system: str = ""
     sizes: tuple[tuple[str, int, int], ...] = ()
     points: tuple[int, int] | None = None
+    legal: bool = True  # False only for "test every card": one copy out measured even where it breaks a minimum
 
     @property
     def points_change(self) -> int:
@@ -146,7 +147,7 @@ class Change:
             "size_change": self.size_change, "sizes": [list(s) for s in self.sizes],
             "points": list(self.points) if self.points is not None else None,
             "points_change": self.points_change,
-            "description": self.describe(cards, lang), "label": self.label(lang),
+            "description": self.describe(cards, lang), "label": self.label(lang), "legal": self.legal,
         }
 
 
@@ -517,6 +518,42 @@ def change_from_key(document: Mapping[str, Any], catalog: Catalog, key: str, *, 
 
 # --- paired statistics -------------------------------------------------------------------------------------------
 
+IMPACT = "impact"  # the doctor variant "test every card": every change is one copy of a distinct card out
+
+
+def impact_changes(document: Mapping[str, Any], catalog: Catalog, *, lang: str = "en") -> list[Change]:
+    """"Test every card": for every distinct card of the list (per section, in list order: every section the game
+    has, opponent-only ones aside), the list with one copy of it out. Unlike candidate_changes the list itself
+    need not be legal and a removal that breaks a construction rule (a HAGMI deck of exactly 20 兵器 with one out:
+    19) is kept and measured anyway, `legal` False: the question is what this card does for the list, and a
+    filler card in its place would measure the filler too. The page and the report say which removals broke a
+    rule. A removal that would leave no card at all (a one-unit army) is not made: an empty list plays nothing.
+    Raises ValueError when no removal is left (fewer than two cards)."""
+    game = system(catalog.system)
+    original = _plain(document)
+    counts = _section_counts(original)
+    base = validate_list(original, catalog, lang)
+    before_points = _points(base["summary"])
+    found: list[Change] = []
+    for section, code in _list_cards(original, tuple(game.section_keys)):
+        doc = _copy_document(original)
+        if not _removed(doc, section, code) or not list_size(doc):  # an empty list plays nothing: not a measure
+            continue
+        result = validate_list(doc, catalog, lang)
+        after_points = _points(result["summary"])
+        before = counts.get(section, 0)
+        found.append(Change(
+            kind=REMOVE, out=code, into=None, section=section, section_into=None, document=doc, size_change=-1,
+            key=_key(REMOVE, section, code, None), system=catalog.system, sizes=((section, before, before - 1),),
+            points=(before_points, after_points) if before_points is not None and after_points is not None
+            and after_points != before_points else None,
+            legal=bool(result["legal"]),
+        ))
+    if not found:
+        raise ValueError("the list needs at least two cards (units) to test one of them out")
+    return found
+
+
 OUTCOMES = "wld"
 
 
@@ -813,6 +850,30 @@ def sentence(stats: Mapping[str, Any], words: str, label: str | None, lang: str 
             + (f" ({label})" if label else ""))
 
 
+IMPACT_VERDICTS = ("helps", "none", "hurts")
+MAX_IMPACT_LEADERS = 6  # cards replayed on fresh seeds by "test every card" (the budget may allow fewer)
+
+
+def impact_sentence(stats: Mapping[str, Any], name: str, lang: str = "en", verdict: str = "none",
+                    legal: bool = True) -> str:
+    """One card's measured effect in one line: what the list wins with the card minus what it wins with one copy
+    out, on the same games, in percentage points with its 95 % interval and the adjusted p-value.
+
+    "Helps (confirmed): +6.2 % (95 % interval +2.0 to +10.1; adjusted p 0.004) for 1× NAME"
+    "効果あり（確認済み）：+6.2 %（95 %区間 +2.0〜+10.1、補正後のp値 0.004）：NAME 1枚"
+    "No detectable effect: …" / "検出できる効果なし：…"; "Hurts (confirmed): …" / "逆効果（確認済み）：…"."""
+    effect = -float(stats["delta"])
+    low, high = _interval_text(-float(stats["interval"][1]), -float(stats["interval"][0]))
+    p = _p_text(float(stats.get("adjusted_p", stats.get("p_value", 1.0))))
+    if lang == "ja":
+        head = {"helps": "効果あり（確認済み）", "hurts": "逆効果（確認済み）", "none": "検出できる効果なし"}[verdict]
+        note = "" if legal else "（1枚抜くと構築条件を満たさない）"
+        return f"{head}：{_points_text(effect)} %（95 %区間 {low}〜{high}、補正後のp値 {p}）：{name} 1枚{note}"
+    head = {"helps": "Helps (confirmed)", "hurts": "Hurts (confirmed)", "none": "No detectable effect"}[verdict]
+    note = "" if legal else " (the list breaks a construction rule with one copy out)"
+    return f"{head}: {_points_text(effect)} % (95 % interval {low} to {high}; adjusted p {p}) for 1× {name}{note}"
+
+
 def verdict_sentence(change: Change, stats: Mapping[str, Any], cards: Mapping[str, Mapping[str, Any]],
                      lang: str = "en", verdict: str = "none") -> str:
     """`sentence` for a Change (its words and label in `lang`)."""
@@ -839,10 +900,12 @@ RARELY_USED = 0.02  # a card (unit) used less than this per copy and game is nam
 class TooFewGames(ValueError):
     """The budget cannot screen every change and confirm one: `minimum` games in all are needed."""
 
-    def __init__(self, games: int, minimum: int, changes: int, opponents: int) -> None:
+    def __init__(self, games: int, minimum: int, changes: int, opponents: int, impact: bool = False) -> None:
         self.games, self.minimum, self.changes, self.opponents = games, minimum, changes, opponents
+        what = (f"a test-every-card run of {changes} card{'s' if changes != 1 else ''}" if impact
+                else f"a list doctor run of {changes} change{'s' if changes != 1 else ''}")
         super().__init__(
-            f"games: a list doctor run of {changes} change{'s' if changes != 1 else ''} against {opponents} "
+            f"games: {what} against {opponents} "
             f"opponent{'s' if opponents != 1 else ''} needs at least {minimum} games in all ({MIN_SCREEN_GAMES} "
             f"games per list and opponent to screen the list and its changes, then {MIN_CONFIRM_GAMES} per list "
             f"and opponent to confirm a change on fresh seeds); {games} given. Fewer games could not tell a "
@@ -883,7 +946,7 @@ def screen_stage(batch: Mapping[str, Any], *, games: int, seed: int) -> dict[str
     opponents, changes = _shape(batch)
     minimum = minimum_games(len(changes), len(opponents))
     if isinstance(games, bool) or not isinstance(games, int) or games < minimum:
-        raise TooFewGames(games, minimum, len(changes), len(opponents))
+        raise TooFewGames(games, minimum, len(changes), len(opponents), impact=batch.get("variant") == IMPACT)
     lists = len(batch["legs"])
     reserve = 2 * len(opponents) * MIN_CONFIRM_GAMES
     per_list = min(max(MIN_SCREEN_GAMES, int(games * SCREEN_SHARE) // lists), (games - reserve) // lists)
@@ -956,12 +1019,18 @@ def next_stage(batch: Mapping[str, Any], stages: Sequence[Mapping[str, Any]], me
     first (then the larger delta, then the key), at most MAX_LEADERS; the rest of the budget is spread over the
     list and the leaders against every opponent (fewer leaders when each would get less than MIN_CONFIRM_GAMES),
     played on confirm_seed(seed, 1). No leader (nothing beat the list): the run is over, its unspent games say so.
-    After the confirm stage: over."""
+    "Test every card" (batch variant IMPACT): the leaders are the removals whose screen found any effect, either
+    way (delta ≠ 0), smallest p-value first, at most MAX_IMPACT_LEADERS. After the confirm stage: over."""
     if len(stages) != 1 or stages[0]["stage"] != SCREEN:
         return None
     screen = _analyse(batch, stages[0], merged[0])
-    leaders = sorted((key for key, stats in screen.items() if stats["delta"] > 0),
-                     key=lambda key: (screen[key]["p_value"], -screen[key]["delta"], key))[:MAX_LEADERS]
+    if batch.get("variant") == IMPACT:  # every card: the clearest effects either way, the same number of games each
+        leaders = sorted((key for key, stats in screen.items() if stats["delta"] != 0),
+                         key=lambda key: (screen[key]["p_value"], -abs(screen[key]["delta"]), key)
+                         )[:MAX_IMPACT_LEADERS]
+    else:
+        leaders = sorted((key for key, stats in screen.items() if stats["delta"] > 0),
+                         key=lambda key: (screen[key]["p_value"], -screen[key]["delta"], key))[:MAX_LEADERS]
     opponents, _changes = _shape(batch)
     left = games - sum(stage["games"] * len(stage["legs"]) for stage in stages)
     while leaders and left // ((len(leaders) + 1) * len(opponents)) < MIN_CONFIRM_GAMES:
@@ -979,6 +1048,7 @@ def doctor_batch(
     changes: Iterable[Change],
     opponents: Iterable[tuple[str, float, Mapping[str, Any]]],
     cards: Mapping[str, Mapping[str, Any]],
+    *, variant: str | None = None,
 ) -> dict[str, Any]:
     """The hangar.batch/1 of a doctor run: for each (key, weight, snapshot) of an opponent — the list's snapshot
     against it (`baseline` gives only its policies and options) — the list as it is and every changed list. A leg
@@ -1005,11 +1075,17 @@ def doctor_batch(
                        if name not in ("description", "label")},
                     "description": {lang: change.describe(cards, lang) for lang in ("en", "ja")},
                     "label": {lang: change.label(lang) for lang in ("en", "ja")},
+                    "name": {lang: _name(cards, change.out, lang) for lang in ("en", "ja")},
                     "document": _plain(change.document),
                 }
             legs.append(leg)
-    return {"schema": BATCH_SCHEMA, "kind": "doctor", "system": baseline.get("system"),
-            "list": _plain(baseline.get("list") or {}), "legs": legs}
+    found = {"schema": BATCH_SCHEMA, "kind": "doctor", "system": baseline.get("system"),
+             "list": _plain(baseline.get("list") or {}), "legs": legs}
+    if variant is not None:  # IMPACT: "test every card" (impact_changes), judged by what each card does
+        if variant != IMPACT:
+            raise ValueError(f"variant: expected {IMPACT!r} or none, got {variant!r}")
+        found["variant"] = variant
+    return found
 
 
 def rarely_used(batch: Mapping[str, Any], baseline: Sequence[tuple[float, Any]], games: int) -> list[dict[str, Any]]:
@@ -1092,12 +1168,16 @@ def doctor_result(batch: Mapping[str, Any], stages: Sequence[Mapping[str, Any]],
     for leg in legs:
         if leg["change"] != BASELINE and leg["change"] not in about_of:
             about_of[leg["change"]] = leg["about"]
+    impact = batch.get("variant") == IMPACT
     changes = []
     for key in keys:
         about = about_of[key]
         final = confirm.get(key) or screen[key]
         low, high = final["interval"]
-        if key in confirm and final["significant"] and final["delta"] > 0 and low > 0:
+        if impact:  # a card helps when the list does worse without it, confirmed on fresh seeds; hurts: the mirror
+            confirmed = key in confirm and final["significant"]
+            verdict = ("helps" if confirmed and high < 0 else "hurts" if confirmed and low > 0 else "none")
+        elif key in confirm and final["significant"] and final["delta"] > 0 and low > 0:
             verdict = "better"
         elif final["significant"] and final["delta"] < 0 and high < 0:
             verdict = "worse"
@@ -1121,11 +1201,23 @@ def doctor_result(batch: Mapping[str, Any], stages: Sequence[Mapping[str, Any]],
             "screen": {name: value for name, value in screen[key].items() if name != "opponents"},
             "confirm": ({name: value for name, value in confirm[key].items() if name != "opponents"}
                         if key in confirm else None),
-            "sentence": {lang: sentence(stats, about["description"][lang], about["label"][lang], lang, verdict)
+            "sentence": {lang: sentence(stats, about["description"][lang], about["label"][lang], lang,
+                                        "none" if impact else verdict)
                          for lang in ("en", "ja")},
             "opponents": final["opponents"],
         })
-    changes.sort(key=lambda c: (not c["confirmed"], not c["cuts_rarely_used"], -c["stats"]["delta"], c["key"]))
+        if impact:
+            name = about.get("name") or {lang: about.get("out") for lang in ("en", "ja")}
+            legal = about.get("legal", True)
+            changes[-1].update(
+                card=about["out"], name=name, legal=legal,
+                effect=round(-stats["delta"], 6), effect_interval=[round(-high, 6), round(-low, 6)],
+                confirmed=verdict == "hurts",  # the removal is confirmed better: the only change worth applying
+                sentence={lang: impact_sentence(stats, name[lang], lang, verdict, legal) for lang in ("en", "ja")})
+    if impact:  # the card that does most for the list first
+        changes.sort(key=lambda c: (-c["effect"], c["key"]))
+    else:
+        changes.sort(key=lambda c: (not c["confirmed"], not c["cuts_rarely_used"], -c["stats"]["delta"], c["key"]))
     first = legs[0]["snapshot"]
     played = sum(stage["games"] * len(stage["legs"]) for stage in stages)
     return {
@@ -1148,7 +1240,8 @@ def doctor_result(batch: Mapping[str, Any], stages: Sequence[Mapping[str, Any]],
         "baseline": {"opponents": baseline_rows, "total": total},
         "rarely_used": unused,
         "changes": changes,
-        "best": next((c["key"] for c in changes if c["confirmed"]), None),
+        "best": None if impact else next((c["key"] for c in changes if c["confirmed"]), None),
+        **({"variant": IMPACT} if impact else {}),
     }
 
 

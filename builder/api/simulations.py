@@ -121,6 +121,13 @@ class DoctorCreateSerializer(GauntletCreateSerializer):
         "with details.minimum")
 
 
+class ImpactCreateSerializer(GauntletCreateSerializer):
+    games = serializers.IntegerField(
+        min_value=1, help_text="the run's budget: games in all, every stage, card and opponent together; below the "
+        "minimum ((distinct cards + 1) × 100 + 2 × 300 per opponent) a 400 doctor.too_few_games, path games, with "
+        "details.minimum")
+
+
 class DoctorApplySerializer(serializers.Serializer):
     change = serializers.CharField(max_length=200, help_text="a change's key (result.changes[].key)")
 
@@ -352,3 +359,23 @@ class DoctorView(_BatchStartView):
         kwargs, data = self.params(request)
         asked_at = timezone.now()
         return started(services.doctor_start(changes=data["changes"], **kwargs), request, asked_at)
+
+
+class ImpactView(_BatchStartView):
+    """Test every card: the list and, for every distinct card, the list with one copy of it out, within a budget of
+    `games` games on the same seeds (the list doctor's screen and confirm stages); each card's effect (what the list
+    wins with it minus without it) with its 95 % interval and a verdict — helps, hurts or no detectable effect —
+    after Holm's correction. The result (GET /api/simulations/{id}/) is a doctor result with `variant: "impact"`;
+    its baseline rows carry the correlation figures (`card_impact`), labelled apart from the effects."""
+
+    params_class = ImpactCreateSerializer
+
+    @extend_schema(
+        summary="Start \"test every card\": one copy of each distinct card out, on the same seeds, a verdict per card",
+        request=ImpactCreateSerializer,
+        responses={202: SimulationStartedSerializer, **_errors(400, 403, 404, 429, 503)},
+    )
+    def post(self, request):
+        kwargs, _data = self.params(request)
+        asked_at = timezone.now()
+        return started(services.impact_start(**kwargs), request, asked_at)

@@ -21,5 +21,6 @@ urlpatterns = [
     path("positions/", positions.PositionView.as_view(), name="api-positions"),
     path("gauntlets/", simulations.GauntletView.as_view(), name="api-gauntlets"),
     path("doctor/", simulations.DoctorView.as_view(), name="api-doctor"),
+    path("impact/", simulations.ImpactView.as_view(), name="api-impact"),
     *router.urls,
 ]

@@ -24,7 +24,7 @@ from .lists import (
     list_update,
     list_validation_refresh,
 )
-from .batches import doctor_apply, doctor_start, gauntlet_start
+from .batches import doctor_apply, doctor_start, gauntlet_start, impact_start
 from .fields import field_create, field_delete, field_update
 from .runs_chunks import simulation_chunk_play, simulation_chunk_store
 from .runs_input import load_simulator_modules, simulation_snapshot_build
@@ -47,6 +47,7 @@ __all__ = [
     "field_update",
     "doctor_start",
     "gauntlet_start",
+    "impact_start",
     "AccountError",
     "ListConflict",
     "ListInputError",

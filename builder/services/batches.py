@@ -278,6 +278,39 @@ def doctor_start(
     return _start(user, RunKind.DOCTOR, batch, game_list, games, seed, found, policy)
 
 
+def impact_start(
+    *, user, game_list: GameList | None = None, document: Any = None, opponents: Any, policy: Any = None,
+    opponent_policy: Any = None, seats: Any = None, games: Any, seed: Any,
+) -> SimulationRun:
+    """Start (or reuse) "test every card": a list doctor run (variant impact) whose changes are exactly one copy
+    out of every distinct card of the list (rules_engine.doctor.impact_changes; a removal that breaks a
+    construction rule is measured anyway and marked), within a budget of `games` games: the screen on the run seed,
+    the clearest effects confirmed on fresh seeds; each card's verdict is helps, hurts or no detectable effect after
+    Holm's correction. More distinct cards × opponents than a run may hold, or a budget below the minimum, is a 400
+    (path opponents / games)."""
+    doc = _document(game_list=game_list, document=document)
+    catalog = catalog_of(doc["system"])
+    policy, opponent_policy = check_policy(policy), check_opponent_policy(opponent_policy)
+    seats = check_seats(seats)
+    check_list_cards(doc, catalog)
+    found = check_opponents(user, doc["system"], catalog, opponents, most=MAX_LEGS // 2)
+    try:
+        candidates = doctor_engine.impact_changes(doc, catalog)
+    except ValueError as exc:
+        raise SimulationInvalid(f"list: {exc}.", code="impact.too_few_cards", details={"path": "list"}) from exc
+    lists = (len(candidates) + 1) * len(found)
+    if lists > MAX_LEGS:
+        raise SimulationInvalid(
+            f"opponents: {len(candidates)} distinct cards against {len(found)} opponents is {lists} lists to play, "
+            f"more than the {MAX_LEGS} a run may hold; give at most {max(1, MAX_LEGS // (len(candidates) + 1))} "
+            "opponents.", code="impact.too_many_lists",
+            details={"path": "opponents", "limit": MAX_LEGS, "cards": len(candidates)})
+    snapshots = _snapshots(doc, catalog, found, policy, opponent_policy, seats)
+    batch = doctor_engine.doctor_batch(snapshots[0][2], candidates, snapshots, catalog.cards,
+                                       variant=doctor_engine.IMPACT)
+    return _start(user, RunKind.DOCTOR, batch, game_list, games, seed, found, policy)
+
+
 def doctor_change_document(run: SimulationRun, change_key: Any) -> dict[str, Any]:
     """The list document of change `change_key` of a doctor run, as the run froze it (a leg's about.document)."""
     if run.kind != RunKind.DOCTOR:
@@ -377,4 +410,5 @@ def doctor_apply(*, user, run: SimulationRun, change_key: Any) -> AppliedChange:
 
 
 __all__ = ["AppliedChange", "DEFAULT_CHANGES", "Refusal", "apply_refusal", "check_opponents", "expand_fields", "doctor_apply", "doctor_change_document", "doctor_start",
+           "impact_start",
            "gauntlet_start"]

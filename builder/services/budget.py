@@ -147,7 +147,8 @@ def check_run_work(frozen: Mapping[str, Any], games: Any, *, budget: float | Non
                for system, policy in _run_policies(frozen))
     legs = frozen.get("legs")
     if isinstance(legs, list) and frozen.get("kind") == "doctor":
-        what = f"a list doctor run of {games} games in all"
+        what = (f"a test-every-card run of {games} games in all" if frozen.get("variant") == "impact"
+                else f"a list doctor run of {games} games in all")
     else:
         what = f"{games} games" + (f" × {len(legs)} lists and opponents" if isinstance(legs, list) and len(legs) > 1
                                    else "")

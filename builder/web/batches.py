@@ -6,6 +6,7 @@ run's page like any other; `batch_view` turns their results into the rows, chart
 """
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from django.contrib import messages
@@ -31,7 +32,7 @@ from . import results
 from .common import error_page, throttled_page
 from .runforms import illegal_rows, opponent_choices, policy_choices, start_from_form
 
-GAUNTLET, DOCTOR = "gauntlet", "doctor"
+GAUNTLET, DOCTOR, IMPACT = "gauntlet", "doctor", "impact"
 
 
 def other_lists(game_list, user) -> list[tuple[str, str]]:
@@ -116,7 +117,7 @@ def _batch_new(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
     form = BatchForm(request.POST or None,
                      opponents=opponent_choices(game_list.system, selectors.list_document(game_list)),
                      lists=other_lists(game_list, request.user), gallery=gallery_lists(game_list, request.user),
-                     policies=policy_choices(system), doctor=kind == DOCTOR, fields=fields,
+                     policies=policy_choices(system), doctor=kind == DOCTOR, impact=kind == IMPACT, fields=fields,
                      initial={"field": chosen} if any(slug == chosen for slug, _words in fields) else {})
     status = 200
     if request.method == "POST":
@@ -128,11 +129,25 @@ def _batch_new(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
 
             def start():
                 try:
+                    if kind == IMPACT:
+                        return services.impact_start(**common)
                     return (services.doctor_start(**common, changes=data["changes"]) if kind == DOCTOR
                             else services.gauntlet_start(**common))
                 except SimulationInvalid as error:  # the list given by its link: said next to it, in words
                     if error.code == "doctor.too_few_games":  # the budget: said next to the games, in words
-                        form.add_error("games", too_few_games_words(error.details or {}))
+                        form.add_error("games", impact_too_few_games_words(error.details or {}) if kind == IMPACT
+                                       else too_few_games_words(error.details or {}))
+                        return None
+                    if error.code == "impact.too_few_cards":
+                        form.add_error(None, _("This list has a single card (unit): with it out nothing would be "
+                                               "left to play, so there is nothing to test. Add cards first."))
+                        return None
+                    if error.code == "impact.too_many_lists":
+                        form.add_error(None, _("This list has %(cards)s distinct cards: with that many, give at most "
+                                               "%(most)s opponents (a run holds at most %(limit)s lists).") % {
+                            "cards": (error.details or {}).get("cards"), "limit": (error.details or {}).get("limit"),
+                            "most": max(1, (error.details or {}).get("limit", 64)
+                                        // ((error.details or {}).get("cards", 1) + 1))})
                         return None
                     if error.code == "simulation.field":  # the field chosen has nothing this player may play
                         form.add_error("field", _("This field has no opponent you may play against."))
@@ -173,6 +188,13 @@ def gauntlet_new(request: HttpRequest, slug: str) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def doctor_new(request: HttpRequest, slug: str) -> HttpResponse:
     return _batch_new(request, slug, DOCTOR)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def impact_new(request: HttpRequest, slug: str) -> HttpResponse:
+    """Test every card: one copy of each distinct card out, on the same seeds as the list itself."""
+    return _batch_new(request, slug, IMPACT)
 
 
 @login_required
@@ -217,6 +239,86 @@ def too_few_games_words(details: dict[str, Any]) -> str:
              "300 per list and opponent to confirm a change on fresh games. With fewer games a 5-point change could "
              "not be told from luck. Give more games, or try fewer changes.") % {
         "minimum": details.get("minimum"), "changes": details.get("changes"), "opponents": details.get("opponents")}
+
+
+def impact_too_few_games_words(details: dict[str, Any]) -> str:
+    """Why "test every card" refused its budget, in the page's language."""
+    return _("Testing every card of this list needs at least %(minimum)s games in all (cards: %(changes)s; "
+             "opponents: %(opponents)s): 100 games per list and opponent to screen the list and every card, then 300 "
+             "per list and opponent to confirm an effect on fresh games. Give more games.") % {
+        "minimum": details.get("minimum"), "changes": details.get("changes"), "opponents": details.get("opponents")}
+
+
+IMPACT_VERDICT_WORDS = {"helps": lambda: _("Helps (confirmed)"), "hurts": lambda: _("Hurts (confirmed)"),
+                        "none": lambda: _("No detectable effect")}
+
+
+def impact_correction_words() -> str:
+    return _("Every card is tested at once, so some would look important by luck alone. Holm's correction is used: "
+             "across the cards tested in a stage, the chance of calling any of them helpful or harmful when it is "
+             "not is at most 5 percent. A card is said to help or hurt only when its effect is confirmed on fresh "
+             "games (the second stage); every other card reads \"no detectable effect\", which is not proof of no "
+             "effect.")
+
+
+def impact_chart(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """An inline SVG chart (no script, no inline style): one band per card — its name, then its effect in
+    percentage points as a dot on its 95 % interval — under an axis in steps of 5 points, the zero line dashed.
+    Names sit above their line, the full width given to the scale, so they stay readable on a phone."""
+    width, margin, row_h, top = 440, 12, 36, 30
+    reach = max([5.0] + [abs(v) for row in rows for v in (row["low"], row["high"])])
+    reach = float(5 * math.ceil(reach / 5))
+    plot = width - 2 * margin
+
+    def x(value: float) -> float:
+        return round(margin + (value + reach) / (2 * reach) * plot, 1)
+
+    lines = []
+    for index, row in enumerate(rows):
+        y = top + index * row_h
+        lines.append({"text_y": y + 13, "y": y + 25, "x_low": x(row["low"]), "x_high": x(row["high"]),
+                      "x": x(row["effect"]), "name": row["name"], "verdict": row["verdict"]})
+    steps = [-reach, -reach / 2, 0.0, reach / 2, reach]
+    ticks = [{"x": x(v), "label": f"{v:+.0f}" if v else "0",
+              "anchor": "start" if v == -reach else "end" if v == reach else "middle"} for v in steps]
+    return {"width": width, "height": top + len(rows) * row_h + 6, "lines": lines, "ticks": ticks,
+            "zero": x(0.0), "bottom": top + len(rows) * row_h, "label_x": margin}
+
+
+def impact_view(run: SimulationRun, result: dict[str, Any]) -> dict[str, Any]:
+    """What a finished "test every card" run shows: the causal effects (chart, sentences, numbers) and, apart, the
+    correlation figures of the list's own games against each opponent."""
+    lang = presenters.ui_lang()
+    rows = []
+    for change in result["changes"]:
+        verdict = change.get("verdict") or "none"
+        stats = change["stats"]
+        low, high = change["effect_interval"]
+        name = (change.get("name") or {}).get(lang) or change.get("card") or change["key"]
+        rows.append({"key": change["key"], "name": name, "verdict": verdict,
+                     "verdict_words": IMPACT_VERDICT_WORDS[verdict](),
+                     "sentence": change["sentence"].get(lang) or change["sentence"]["en"],
+                     "effect": round(100 * change["effect"], 1), "low": round(100 * low, 1),
+                     "high": round(100 * high, 1), "legal": change.get("legal", True),
+                     "stage": _("confirm") if change.get("stage") == "confirm" else _("screen"),
+                     "games": results.number(stats.get("games")),
+                     "changed": results.number(stats.get("gains", 0) + stats.get("losses", 0)),
+                     "adjusted_p": "< 0.001" if stats.get("adjusted_p", 1) < 0.001
+                     else f"{stats.get('adjusted_p', 1):.3f}"})
+    legs = [leg for leg in (run.snapshot or {}).get("legs") or [] if isinstance(leg, dict)]
+    correlations = []
+    for row in result["baseline"]["opponents"]:
+        leg = next((leg for leg in legs if leg.get("change") == "baseline" and leg.get("opponent") == row["opponent"]),
+                   {})
+        view = results.result_view(run.system, row["result"], leg.get("snapshot"),
+                                   prefix=f"{run.public_id}-{len(correlations)}")
+        for table in view.get("tables") or []:
+            table["title"] = _("Against %(opponent)s: win rate when each card was used (a correlation)") % {
+                "opponent": opponent_words(run.system, {**row, "key": row["opponent"]})}
+            correlations.append(table)
+    return {"rows": rows, "chart": impact_chart(rows), "correlations": correlations,
+            "correction": impact_correction_words(),
+            "illegal": any(not row["legal"] for row in rows)}
 
 
 VERDICT_WORDS = {"better": lambda: _("Confirmed better"), "worse": lambda: _("Worse"),
@@ -314,6 +416,12 @@ def batch_view(run: SimulationRun) -> dict[str, Any]:
         baseline.append({"name": opponent_words(run.system, {**row, "key": row["opponent"]}),
                          "weight": f"{row['weight'] * 100:.0f} %", "win_rate": percent(row["result"]["win_rate"]),
                          "interval": f"{percent(low)} – {percent(high)}", **seat_cells(row["result"])})
+    if result.get("variant") == IMPACT:
+        return {"kind": IMPACT, "baseline": baseline, **impact_view(run, result),
+                "about": seats_about(run.system, [row["result"] for row in result["baseline"]["opponents"]]),
+                **seat_labels(), "interval_label": results.interval_words(),
+                "played": results.number(result.get("games_played", result.get("games"))),
+                "budget": results.number(result.get("games"))}
     changes = []
     for rank, change in enumerate(result["changes"], 1):
         verdict = change.get("verdict") or "none"

@@ -81,6 +81,8 @@ class _Builder:
         self.stats: list[dict[str, Any]] = []
         self.notes: list[dict[str, Any]] = []
         self.charts: list[dict[str, Any]] = []
+        self.tables: list[dict[str, Any]] = []
+        self.use_words = ""
 
     def stat(self, name: str, label: str, value: str, keys: tuple[str, ...], detail: str = "") -> None:
         """A headline figure; `detail` (its interval, its number of games) is shown smaller under it."""
@@ -174,10 +176,22 @@ class _Builder:
             self.per_card("use", key, _("How often each card of the list was used, per game"), "count",
                           _("per game"), pgettext("simulation", "times in all"))
 
+    def card_impact(self) -> None:
+        """Each card's use and the win rate in the games it was used in and not: a correlation, said so."""
+        rows = card_impact_rows(self.result, self.snapshot)
+        if "card_impact" in self.result:
+            self.tables.append({"id": f"card-impact-{self.prefix}", "name": "card-impact",
+                                "drawn": any(row["drawn"] is not None for row in rows),
+                                "title": _("Win rate when each card was used (a correlation)"),
+                                "about": correlation_words(), "use_words": self.use_words, "rows": rows,
+                                "keys": ["card_impact"]})
+
     # --- HAGMI! ------------------------------------------------------------------------------------------
 
     def hagmi(self) -> None:
         result = self.result
+        self.use_words = _("A card counts as used in a game when you played it from your hand; drawn, when it left "
+                           "its deck for your hand (the opening hand included).")
         self.stat("turns", _("Mean game length (turns)"), number(_mean(result, "turns")), ("turns.mean",))
         self.stat("damage", _("Damage dealt per turn (mean)"), number(_mean(result, "damage_per_turn")),
                   ("damage_per_turn.mean",))
@@ -203,6 +217,7 @@ class _Builder:
 
     def mwda(self) -> None:
         result = self.result
+        self.use_words = _("A unit counts as used in a battle when it dealt damage.")
         destroyed, lost = _mean(result, "points_destroyed"), _mean(result, "points_lost")
         self.stat("rounds", _("Mean battle length (rounds)"), number(_mean(result, "rounds")), ("rounds.mean",))
         self.stat("points-destroyed", _("Points destroyed per battle (mean)"), number(destroyed),
@@ -228,6 +243,7 @@ class _Builder:
 
     def warcaster(self) -> None:
         result = self.result
+        self.use_words = _("A cypher counts as used in a game when you played it.")
         vp_for, vp_against = _mean(result, "victory_points"), _mean(result, "victory_points_against")
         destroyed, lost = _mean(result, "units_destroyed"), _mean(result, "units_lost")
         self.stat("rounds", _("Mean game length (rounds)"), number(_mean(result, "rounds")), ("rounds.mean",))
@@ -255,6 +271,42 @@ class _Builder:
                  [vocabulary.label("warcaster", "effect", kind) for kind in effects],
                  [{"label": pgettext("simulation", "times in all"), "data": list(effects.values())}],
                  horizontal=True, value_axis=pgettext("simulation", "times in all"), integer=True)
+
+
+def correlation_words() -> str:
+    return _("A correlation, not an effect: a card used more often in games that were going well anyway shows a "
+             "higher win rate without causing it. \"Test every card\" measures what each card does, by playing the "
+             "same games with one copy of it out.")
+
+
+def _rate_words(rate: Any, interval: Any) -> str:
+    if rate is None or not isinstance(interval, (list, tuple)) or len(interval) != 2:
+        return "–"
+    return f"{_percent_text(rate)} (±{100 * (interval[1] - interval[0]) / 2:.1f})"
+
+
+def card_impact_rows(result: Mapping[str, Any], snapshot: Mapping[str, Any] | None) -> list[dict[str, Any]]:
+    """The engine's `card_impact` rows in words: name, copies, games used in and their share, the win rate in those
+    games and in the others (each "45.0% (±9.8)": the half-width of its 95 % interval), where the game counts draws
+    the games drawn in and the win rate there (`drawn` None otherwise), and "never or almost never used"."""
+    rows = []
+    for row in result.get("card_impact") or []:
+        if not isinstance(row, Mapping):
+            continue
+        rarely = row.get("rarely")
+        rows.append({
+            "name": card_name(snapshot, row.get("card"), row.get("name")),
+            "copies": row.get("copies"),
+            "used": _("%(n)s games (%(share)s)") % {"n": number(row.get("played_games")),
+                                                  "share": _percent_text(row.get("played_share"))},
+            "used_rate": _rate_words(row.get("played_win_rate"), row.get("played_interval")),
+            "not_used_rate": _rate_words(row.get("not_played_win_rate"), row.get("not_played_interval")),
+            "drawn": _("%(n)s games") % {"n": number(row.get("drawn_games"))} if "drawn_games" in row else None,
+            "drawn_rate": _rate_words(row.get("drawn_win_rate"), row.get("drawn_interval")),
+            "rarely": _("never used") if rarely == "never" else _("almost never used")
+            if rarely == "almost_never" else "",
+        })
+    return rows
 
 
 def seat_mode_words(seats: Mapping[str, Any]) -> str:
@@ -310,13 +362,15 @@ def result_view(system: str, result: Mapping[str, Any], snapshot: Mapping[str, A
     elif system in SYSTEMS:  # a game with no figures of its own here: the per-card tally its registry entry names
         build.use_tally()
     build.ended_by()
-    return {"stats": build.stats, "notes": build.notes, "charts": build.charts, "question_keys": list(QUESTION_KEYS)}
+    build.card_impact()
+    return {"stats": build.stats, "notes": build.notes, "charts": build.charts, "tables": build.tables,
+            "question_keys": list(QUESTION_KEYS)}
 
 
 def shown_keys(view: Mapping[str, Any]) -> set[str]:
     """Every result key (dotted path) some part of the page shows."""
     keys = set(view.get("question_keys") or ())
-    for figure in [*view.get("stats", ()), *view.get("notes", ()), *view.get("charts", ())]:
+    for figure in [*view.get("stats", ()), *view.get("notes", ()), *view.get("charts", ()), *view.get("tables", ())]:
         keys.update(figure.get("keys") or ())
     return keys
 

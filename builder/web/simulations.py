@@ -140,7 +140,8 @@ def with_names(run: SimulationRun, user, known: dict[tuple[str, str], str] | Non
     run.policy_label = results.policy_label(run.system, run.policy)
     if is_batch_run(run):  # a gauntlet or a list doctor: several opponents
         run.opponent_name = _("several opponents")
-        words = _("Gauntlet: %(list)s") if run.kind == "gauntlet" else _("List doctor: %(list)s")
+        words = (_("Gauntlet: %(list)s") if run.kind == "gauntlet" else _("Test every card: %(list)s")
+                 if frozen.get("variant") == "impact" else _("List doctor: %(list)s"))
         run.title = words % {"list": run.list_name}
         return run
     known = {} if known is None else known
@@ -195,6 +196,13 @@ def games_about(run: SimulationRun) -> str:
     opponents = len({leg.get("opponent") for leg in legs} - {None}) or 1
     screen = run.stages[0].get("games") if isinstance(run.stages, list) and run.stages \
         and isinstance(run.stages[0], dict) else None
+    if isinstance(screen, int) and run.snapshot.get("variant") == "impact":
+        return ngettext(
+            "the list and %(changes)s cards out against %(n)s opponent, %(screen)s games each to screen them, the "
+            "rest to confirm the clearest effects",
+            "the list and %(changes)s cards out against %(n)s opponents, %(screen)s games each to screen them, the "
+            "rest to confirm the clearest effects", opponents) % {"changes": changes, "n": opponents,
+                                                                 "screen": results.number(screen)}
     if isinstance(screen, int):
         return ngettext(
             "the list and %(changes)s changes against %(n)s opponent, %(screen)s games each to screen them, the rest "

@@ -15,6 +15,81 @@ def outcome_of(winner: Any) -> str:
     return "win" if winner == PLAYER else "loss" if winner == OPPONENT else "draw"
 
 
+CARD_GAMES, CARD_WINS = "card_games", "card_wins"  # per card: the games it was used in, and the wins among them
+CARD_SEEN, CARD_SEEN_WINS = "card_seen_games", "card_seen_wins"  # ... the games it was drawn in (a game with draws)
+RARELY_PLAYED = 0.02  # a card used in fewer than this share of the games is "never or almost never played"
+
+
+def add_card_games(summary: Summary, record: Mapping[str, Any], name: str, seen: str | None = None) -> None:
+    """Count, for each card the game's per-card record `name` (HAGMI cards_played, ...) shows used at least once,
+    one game played and, when the list won it, one win: exact counts, so chunks merge to the same figures. `seen`:
+    the record's cards drawn (in the opening hand or later) in the game, counted the same way (HAGMI)."""
+    won = record["outcome"] == "win"
+    for tally_name, wins_name, field in ((CARD_GAMES, CARD_WINS, name), (CARD_SEEN, CARD_SEEN_WINS, seen)):
+        if field is None:
+            continue
+        games, wins = summary.tally(tally_name), summary.tally(wins_name)
+        for code, count in (record.get(field) or {}).items():
+            if count:
+                games.add(code)
+                if won:
+                    wins.add(code)
+
+
+def card_impact(summary: Summary, snapshot: Mapping[str, Any], games: int,
+                sections: tuple[str, ...]) -> list[dict[str, Any]]:
+    """Per distinct card of the list's `sections`: the games it was used in (played, or dealt damage), the list's
+    win rate in those games and in the others, each with its 95 % Wilson interval; where the game counts draws
+    (HAGMI), the games it was drawn in (opening hand included) and the win rate there; and `rarely` ("never",
+    "almost_never": used in under RARELY_PLAYED of the games, or ""). A correlation, not an effect: a card played
+    more in games already won (drawn with a good hand, played once ahead) shows a higher win rate without causing
+    it; the list doctor's "test every card" measures the effect. Largest share of games first, then list order."""
+    played = summary.tally(CARD_GAMES) if CARD_GAMES in summary else None
+    won = summary.tally(CARD_WINS) if CARD_WINS in summary else None
+    seen = summary.tally(CARD_SEEN) if CARD_SEEN in summary else None
+    seen_won = summary.tally(CARD_SEEN_WINS) if CARD_SEEN_WINS in summary else None
+    wins = summary.tally("outcome")["win"] if "outcome" in summary else 0
+    cards = snapshot.get("cards") or {}
+    copies: dict[str, int] = {}
+    for section in sections:
+        for entry in ((snapshot.get("list") or {}).get("sections") or {}).get(section) or []:
+            if isinstance(entry, Mapping) and isinstance(entry.get("card"), str):
+                qty = entry.get("qty", 1)
+                copies[entry["card"]] = copies.get(entry["card"], 0) + (
+                    qty if isinstance(qty, int) and not isinstance(qty, bool) and qty > 0 else 1)
+    rows = []
+    for order, (code, count) in enumerate(copies.items()):
+        n_in = played[code] if played is not None else 0
+        w_in = won[code] if won is not None else 0
+        n_out, w_out = games - n_in, wins - w_in
+        share = n_in / games if games else 0.0
+        rows.append({
+            "card": code,
+            "name": (cards.get(code) or {}).get("name", code),
+            "copies": count,
+            "played_games": n_in,
+            "played_share": round(share, 6),
+            "played_win_rate": round(w_in / n_in, 6) if n_in else None,
+            "played_interval": [round(x, 6) for x in wilson_interval(w_in, n_in)] if n_in else None,
+            "not_played_games": n_out,
+            "not_played_win_rate": round(w_out / n_out, 6) if n_out else None,
+            "not_played_interval": [round(x, 6) for x in wilson_interval(w_out, n_out)] if n_out else None,
+            "rarely": "never" if n_in == 0 else "almost_never" if share < RARELY_PLAYED else "",
+            "_order": order,
+        })
+        if seen is not None:  # a game that draws cards: the games the card was drawn in, and its win rate there
+            n_seen = seen[code]
+            w_seen = seen_won[code] if seen_won is not None else 0
+            rows[-1].update(
+                drawn_games=n_seen,
+                drawn_win_rate=round(w_seen / n_seen, 6) if n_seen else None,
+                drawn_interval=[round(x, 6) for x in wilson_interval(w_seen, n_seen)] if n_seen else None)
+    rows.sort(key=lambda row: (-row["played_games"], row["_order"]))
+    for row in rows:
+        del row["_order"]
+    return rows
+
+
 SEATS = ("first", "second")  # the list's seat: it took the first turn of the game, or the opponent did
 SEAT_OUTCOME = "seat_outcome"  # the Tally of "<seat>:<outcome>" (first:win, second:draw ...)
 

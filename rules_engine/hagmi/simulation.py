@@ -11,6 +11,7 @@ from typing import Any
 from rules_engine.core.catalog import CardDataError
 from rules_engine.core import outcome
 from rules_engine.core.report import (
+    add_card_games, card_impact,
     OPPONENT, PLAYER, add_counts, add_outcome, ended_by, entry_codes, histogram_of, mean_of, outcome_fields,
     outcome_of, per_card,
 )
@@ -72,6 +73,7 @@ class HagmiSimulator(BaseSimulator):
             summary.mean("first_unit_turn").add(record["first_unit_turn"])
             summary.histogram("first_unit_turn_histogram").add(record["first_unit_turn"])
         add_counts(summary, "cards_played", record["cards_played"])
+        add_card_games(summary, record, "cards_played", seen="cards_drawn")
 
     def result(self, summary: Summary, snapshot: Mapping[str, Any], *, games: int, seed: int) -> dict[str, Any]:
         return {
@@ -84,6 +86,7 @@ class HagmiSimulator(BaseSimulator):
                 "games_without_unit": summary.tally("first_unit")["never"],
             },
             "cards_played": per_card(summary, "cards_played", snapshot.get("cards") or {}, games),
+            "card_impact": card_impact(summary, snapshot, games, ("weapons", "tactics")),
             "ended_by": ended_by(summary),
         }
 
@@ -98,6 +101,26 @@ def damage_by_turn(summary: Summary) -> list[dict[str, Any]]:
         rows.append({"turn": turn, "mean": round(stat.mean, 6), "games": stat.count})
         turn += 1
     return rows
+
+
+def cards_drawn(state: Any) -> dict[str, int]:
+    """The list's 兵器 and 作戦 cards drawn in the game (the opening hand included; a card searched out of its deck
+    counts too): copies per code no longer in those decks at the end. The list is set up first, its 兵器 then its
+    作戦 deck taking the first card ids (HagmiState._setup_side), so they are ids 0 .. n-1. Read from the final
+    state: the draw events do not name the card."""
+    sides = getattr(getattr(state, "game", None), "sides", None)
+    if not sides or not state.players or state.players[PLAYER].kind != "deck":
+        return {}
+    side = sides[PLAYER]
+    main = len(side.get("weapons") or []) + len(side.get("tactics") or [])
+    player = state.players[PLAYER]
+    left = set(player.weapons) | set(player.tactics)
+    drawn: dict[str, int] = {}
+    for uid in range(min(main, len(state.cards))):
+        if uid not in left:
+            code = state.cards[uid].code
+            drawn[code] = drawn.get(code, 0) + 1
+    return drawn
 
 
 def game_record(state: Any) -> dict[str, Any]:
@@ -141,6 +164,7 @@ def game_record(state: Any) -> dict[str, Any]:
     return {
         "outcome": outcome_of(end.winner),
         "ended_by": end.reason,
+        "cards_drawn": cards_drawn(state),
         "turns": own_turns,
         "damage_per_turn": damage / own_turns if own_turns else 0.0,
         "damage_by_turn": by_turn,

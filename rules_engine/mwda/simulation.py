@@ -10,6 +10,7 @@ from typing import Any
 
 from rules_engine.core import outcome
 from rules_engine.core.report import (
+    add_card_games, card_impact,
     OPPONENT, PLAYER, add_counts, add_outcome, ended_by, entry_codes, histogram_of, mean_of, outcome_fields,
     outcome_of, per_card,
 )
@@ -58,6 +59,7 @@ class MwdaSimulator(BaseSimulator):
         for name in MEANS:
             summary.mean(name).add(record[name])
         add_counts(summary, "unit_damage", record["unit_damage"])
+        add_card_games(summary, record, "unit_damage")
 
     def result(self, summary: Summary, snapshot: Mapping[str, Any], *, games: int, seed: int) -> dict[str, Any]:
         return {
@@ -65,6 +67,7 @@ class MwdaSimulator(BaseSimulator):
             "rounds": {"mean": mean_of(summary, "rounds"), "histogram": histogram_of(summary, "rounds_histogram")},
             **{name: {"mean": mean_of(summary, name)} for name in MEANS},
             "unit_damage": per_card(summary, "unit_damage", snapshot.get("cards") or {}, games, value="damage"),
+            "card_impact": card_impact(summary, snapshot, games, ("army",)),
             "ended_by": ended_by(summary),
         }
 

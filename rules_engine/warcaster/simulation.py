@@ -13,6 +13,7 @@ from typing import Any
 
 from rules_engine.core import outcome
 from rules_engine.core.report import (
+    add_card_games, card_impact,
     OPPONENT, PLAYER, add_counts, add_outcome, ended_by, entry_codes, histogram_of, mean_of, outcome_fields,
     outcome_of, per_card,
 )
@@ -63,6 +64,7 @@ class WarcasterSimulator(BaseSimulator):
             summary.mean(name).add(record[name])
         summary.histogram("vp_margin").add(record["vp_for"] - record["vp_against"])
         add_counts(summary, "cyphers_played", record["cyphers_played"])
+        add_card_games(summary, record, "cyphers_played")
         add_counts(summary, "effects_applied", record["effects_applied"])
 
     def result(self, summary: Summary, snapshot: Mapping[str, Any], *, games: int, seed: int) -> dict[str, Any]:
@@ -75,6 +77,7 @@ class WarcasterSimulator(BaseSimulator):
             "units_lost": {"mean": mean_of(summary, "units_lost")},
             "rounds": {"mean": mean_of(summary, "rounds")},
             "cyphers_played": per_card(summary, "cyphers_played", snapshot.get("cards") or {}, games),
+            "card_impact": card_impact(summary, snapshot, games, ("rack",)),
             "effects_applied": {kind: effects[kind] for kind in sorted(effects)},
             "ended_by": ended_by(summary),
         }

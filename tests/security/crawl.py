@@ -333,8 +333,9 @@ NOT_HTML = frozenset({"favicon", "replay_position", "package_battlescribe"})
 # Endpoints whose pages carry a POST form of their own, besides the header's (log out, language): the CSRF check
 # must find and post them (each endpoint's test checks its pages have one).
 FORM_ENDPOINTS = frozenset({"login", "signup", "list_detail", "list_edit", "list_new", "list_import", "list_sheet",
-                            "simulation_new", "gauntlet_new", "doctor_new", "field_new", "field_detail", "field_edit",
-                            "data_import", "draft_detail", "draft_card", "draft_card_new", "card_propose", "replay", "analysis"})
+                            "simulation_new", "gauntlet_new", "doctor_new", "impact_new", "field_new", "field_detail",
+                            "field_edit", "data_import", "draft_detail", "draft_card", "draft_card_new", "card_propose",
+                            "replay", "analysis"})
 
 
 def page_count() -> int:

@@ -325,6 +325,18 @@ def doctor_form(world: World, obj) -> dict[str, Any]:
     return {"opponent-goldfish": 1, "policy": "greedy", "games": 800, "seed": 3, "changes": 1}  # the minimum
 
 
+def impact_form(world: World, obj) -> dict[str, Any]:
+    return {"opponent-goldfish": 1, "policy": "greedy", "games": 4000, "seed": 3}  # above the minimum of 21 cards
+
+
+def impact_api(world: World, actor) -> dict[str, Any]:
+    return {"document": hagmi_doc(), "opponents": [{"opponent": "goldfish"}], "games": 4000, "seed": 5}
+
+
+def impact_of_list(world: World, game_list) -> dict[str, Any]:
+    return {"list": game_list.slug, "opponents": [{"opponent": "goldfish"}], "games": 4000, "seed": 5}
+
+
 def simulate_api(world: World, game_list) -> dict[str, Any]:
     return {"list": game_list.slug, "opponent": "goldfish", "games": 2, "seed": 3}
 
@@ -522,6 +534,10 @@ MATRIX: dict[str, list[Call]] = {
         Call("POST", "/api/doctor/", signed_in_api(202), actors=SIGNED, data=doctor_api, **A),
         Call("POST", "/api/doctor/", api_simulate_list, data=doctor_of_list, on="list", **A),
     ],
+    "api-impact": [
+        Call("POST", "/api/impact/", signed_in_api(202), actors=SIGNED, data=impact_api, **A),
+        Call("POST", "/api/impact/", api_simulate_list, data=impact_of_list, on="list", **A),
+    ],
     # --- pages without an object ---
     "home": [Call("GET", "/", everyone(200), actors=SIGNED)],
     "favicon": [Call("GET", "/favicon.ico", everyone(200), actors=SIGNED),
@@ -650,6 +666,8 @@ MATRIX: dict[str, list[Call]] = {
                    Call("POST", "/fields/{field}/edit/", page_owner(302, 302), data=field_body, fresh=True)],
     "field_delete": [Call("POST", "/fields/{field}/delete/", page_owner(302, 302), fresh=True),
                      Call("GET", "/fields/{field}/delete/", post_only_page)],
+    "impact_new": [Call("GET", "/lists/{slug}/impact/", page_signed_in_read(200)),
+                   Call("POST", "/lists/{slug}/impact/", page_signed_in_read(302), data=impact_form)],
     # --- pages of a run ---
     "doctor_apply": [Call("POST", "/simulations/{run}/apply/", run_owner_apply, data=lambda w, run: {"change": "x"}),
                      Call("GET", "/simulations/{run}/apply/", post_only_page)],

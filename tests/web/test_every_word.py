@@ -173,6 +173,7 @@ def site(owner) -> Site:
         "simulation_new": [f"/lists/{gl.slug}/simulate/" for gl in lists],
         "gauntlet_new": [f"/lists/{gl.slug}/gauntlet/" for gl in lists],
         "doctor_new": [f"/lists/{gl.slug}/doctor/" for gl in lists],
+        "impact_new": [f"/lists/{gl.slug}/impact/" for gl in lists],
         "simulation_detail": [f"/simulations/{run.public_id}/" for run in runs],
         "simulation_progress": [f"/simulations/{run.public_id}/progress/" for run in runs],
         "replay": [f"/simulations/{run.public_id}/games/{game}/" for run in runs for game in range(GAMES)],
