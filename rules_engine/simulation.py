@@ -45,7 +45,7 @@ from rules_engine.core.seats import DEFAULT_SEATS, GamePlan, check_seats, game_p
 from rules_engine.core.stats import Summary
 
 SNAPSHOT_SCHEMA = "hangar.snapshot/1"
-ENGINE_VERSION = "2026.12.6"  # bump whenever a change to any engine can change a simulation's result
+ENGINE_VERSION = "2026.12.7"  # bump whenever a change to any engine can change a simulation's result
 CHUNK_SIZE = 500  # the default games per chunk; a simulator may choose another per opponent (chunk_size)
 MAX_GAMES = 100_000
 
