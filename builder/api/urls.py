@@ -2,11 +2,12 @@
 from django.urls import path
 from rest_framework.routers import SimpleRouter
 
-from . import health, odds, positions, simulations, views
+from . import health, matrices, odds, positions, simulations, views
 
 router = SimpleRouter()
 router.register("lists", views.ListViewSet, basename="lists")
 router.register("simulations", simulations.SimulationViewSet, basename="simulations")
+router.register("matrices", matrices.MatrixViewSet, basename="matrices")
 
 urlpatterns = [
     path("validate/", views.ValidateView.as_view(), name="api-validate"),
@@ -20,5 +21,6 @@ urlpatterns = [
     path("positions/", positions.PositionView.as_view(), name="api-positions"),
     path("gauntlets/", simulations.GauntletView.as_view(), name="api-gauntlets"),
     path("doctor/", simulations.DoctorView.as_view(), name="api-doctor"),
+    path("beats/", matrices.BeatsView.as_view(), name="api-beats"),
     *router.urls,
 ]
