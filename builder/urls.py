@@ -3,8 +3,8 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from builder.web import (
-    analysis, batches, cardeditor, dataimport, datasources, listeditor, listimport, lists, listsheet, pages, replays,
-    simulations,
+    analysis, batches, cardeditor, dataimport, datasources, listeditor, listimport, lists, listsheet, matrices, pages,
+    replays, simulations,
 )
 
 urlpatterns = [
@@ -59,6 +59,10 @@ urlpatterns = [
     path("lists/<str:slug>/simulate/", simulations.simulation_new, name="simulation_new"),
     path("lists/<str:slug>/gauntlet/", batches.gauntlet_new, name="gauntlet_new"),
     path("lists/<str:slug>/doctor/", batches.doctor_new, name="doctor_new"),
+    path("lists/<str:slug>/beats/", matrices.beats_new, name="beats_new"),
+    path("matrices/", matrices.matrix_new, name="matrix_new"),
+    path("matrices/<str:public_id>/", matrices.matrix_detail, name="matrix_detail"),
+    path("matrices/<str:public_id>/progress/", matrices.matrix_progress, name="matrix_progress"),
     path("simulations/", simulations.simulation_list, name="simulation_list"),
     path("simulations/compare/", simulations.simulation_compare, name="simulation_compare"),
     path("simulations/<str:public_id>/", simulations.simulation_detail, name="simulation_detail"),
