@@ -27,7 +27,7 @@ from django.db import transaction
 from django.db.models import Count
 
 from builder import selectors
-from builder.errors import SimulationInvalid
+from builder.errors import ListPermissionDenied, SimulationInvalid
 from builder.models import GameList, MatchupMatrix, MatrixCell, MatrixKind, RunKind, Visibility
 from cards.models import Opponent
 from rules_engine import simulation as engine
@@ -190,6 +190,8 @@ def beats_start(*, user, game_list: GameList, games: Any, seed: Any, seats: Any 
     """Start "what beats my list": the user's own `game_list` against every sample opponent and public list of its
     game (beats_field), `games` games each. The field is cut to what fits the size bound for `games` (at least
     one opponent); the matrix keeps how many public lists were left out."""
+    if game_list.owner_id != getattr(user, "pk", None):  # a list the user may see (the caller's list_get)
+        raise ListPermissionDenied("Only the owner of this list can ask what beats it.")
     (game_list,) = _own_lists(user, [game_list.slug])
     system = game_list.system.slug
     policy, opponent_policy, seats = check_policy(policy), check_opponent_policy(opponent_policy), check_seats(seats)

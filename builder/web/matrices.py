@@ -24,7 +24,7 @@ from django.views.decorators.http import require_http_methods
 
 from builder import selectors
 from builder.forms import BatchForm
-from builder.errors import SimulationInvalid
+from builder.errors import ListPermissionDenied, SimulationInvalid
 from builder.models import MatrixKind, RunStatus
 from builder.services import ListServiceError, matrices
 from builder.templatetags.hangar import percent
@@ -160,11 +160,13 @@ def beats_new(request: HttpRequest, slug: str) -> HttpResponse:
     except ListServiceError as error:
         return error_page(request, error)
     owner = game_list.owner_id == request.user.pk
+    if not owner:  # the 403 page, without the list's name (as every refusal)
+        return error_page(request, ListPermissionDenied(_("Only the owner of this list can ask what beats it.")))
     if request.method == "POST" and (wait := scope_wait(request, "simulations")) is not None:
         return throttled_page(request, wait)
-    form = BeatsForm(request.POST or None, policies=policy_choices(game_list.system.slug)) if owner else None
-    status = 200 if owner else 403
-    if owner and request.method == "POST":
+    form = BeatsForm(request.POST or None, policies=policy_choices(game_list.system.slug))
+    status = 200
+    if request.method == "POST":
         if form.is_valid():
             data = form.cleaned_data
 
@@ -179,7 +181,7 @@ def beats_new(request: HttpRequest, slug: str) -> HttpResponse:
                 return redirect("matrix_detail", public_id=matrix.public_id)
         else:
             status = 400
-    field, left_out = matrices.beats_field(game_list, user=request.user) if owner else ([], 0)
+    field, left_out = matrices.beats_field(game_list, user=request.user)
     earlier = [matrix for matrix in selectors.matrix_list(user=request.user, kind=MatrixKind.BEATS)[:50]
                if matrix.rows and matrix.rows[0]["list"] == game_list.slug][:5]
     return render(request, "matrices/beats_new.html", {

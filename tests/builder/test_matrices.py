@@ -9,7 +9,7 @@ import json
 import pytest
 
 from builder import selectors, services
-from builder.errors import SimulationInvalid
+from builder.errors import ListPermissionDenied, SimulationInvalid
 from builder.models import MatrixKind, RunKind, RunStatus, SimulationRun
 from builder.services import matrices
 from tests.support.simulations import hagmi_catalog, play_all, published  # noqa: F401
@@ -132,7 +132,7 @@ def test_what_beats_my_list_plays_the_samples_and_public_lists_never_a_private_o
     assert keys[0] == "goldfish" and f"list:{rival.slug}" in keys
     assert f"list:{hidden.slug}" not in keys and f"list:{unlisted.slug}" not in keys
     assert f"list:{mine.slug}" not in keys and len(keys) == 3  # goldfish, the rival, my other public list
-    with pytest.raises(SimulationInvalid):  # only the owner asks what beats a list
+    with pytest.raises(ListPermissionDenied):  # only the owner asks what beats a list
         services.matrices.beats_start(user=other, game_list=mine, games=GAMES, seed=SEED)
 
 

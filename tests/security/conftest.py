@@ -24,6 +24,7 @@ USERS = ("owner", "other", "staff")
 LIST_STATES = ("private", "unlisted", "public", "deleted")
 # A run's states: finished (of a private or of a public list) or still queued.
 RUN_STATES = ("done-private", "done-public", "queued")
+MATRIX_STATES = ("done", "queued")  # a matchup matrix of the owner: every cell played, or none yet
 
 
 # The tests that read the one crawl of the matrix (tests/security/crawl.py), one endpoint each.
@@ -77,6 +78,7 @@ class World:
         self._counter = itertools.count(1)
         self._lists: dict[str, GameList] = {}
         self._runs: dict[str, SimulationRun] = {}
+        self._matrices: dict[str, Any] = {}
 
     # --- clients ------------------------------------------------------------------------------------------
 
@@ -136,6 +138,26 @@ class World:
     def all_runs(self) -> list[SimulationRun]:
         return [self.run(state) for state in RUN_STATES]
 
+    def new_matrix(self, state: str):
+        """A fresh matchup matrix of the owner (one private list against the goldfish): `done` or `queued`."""
+        from builder.services.matrices import matrix_start
+
+        game_list = self.new_list("private")
+        matrix = matrix_start(user=self.users["owner"], lists=[game_list.slug], opponents=[{"opponent": "goldfish"}],
+                              games=2, seed=next(self._counter))
+        if state == "done":
+            for cell in matrix.cells.select_related("run"):
+                play_all(cell.run)
+        return matrix
+
+    def matrix(self, state: str):
+        if state not in self._matrices:
+            self._matrices[state] = self.new_matrix(state)
+        return self._matrices[state]
+
+    def all_matrices(self) -> list:
+        return [self.matrix(state) for state in MATRIX_STATES]
+
 
 @pytest.fixture
 def editor(make_user):
@@ -161,4 +183,4 @@ def crawl(world):
     return matrix_crawl(world.users)
 
 
-__all__ = ["ACTORS", "LIST_STATES", "PASSWORD", "RUN_STATES", "USERS", "World"]
+__all__ = ["ACTORS", "LIST_STATES", "MATRIX_STATES", "PASSWORD", "RUN_STATES", "USERS", "World"]
