@@ -30,6 +30,7 @@ from builder.services import ListServiceError, matrices
 from builder.templatetags.hangar import percent
 from builder.throttles import scope_wait
 from cards.selectors import system_get
+from rules_engine.core.seats import seat_pairs
 
 from . import presenters, results
 from .batches import gallery_lists, opponent_words
@@ -346,7 +347,8 @@ def matrix_view(request: HttpRequest, matrix) -> dict[str, Any]:
             "rows_given": link("given", current_columns), "columns_name": link(current_rows, "name"),
             "columns_mean": link(current_rows, "rate:-"), "columns_given": link(current_rows, "given")},
         "interval_label": results.interval_words(),
-        "seats_words": results.seat_mode_words({"mode": matrix.seats, "applies": True}),
+        "seats_words": results.seat_mode_words({"mode": matrix.seats, "applies": True,
+                                                "pairs": seat_pairs(matrix.games, matrix.seats, True)}),
         "policy_words": results.policy_label(matrix.system, matrix.policy),
         "opponent_policy_words": results.policy_label(matrix.system, matrix.opponent_policy)
         if matrix.opponent_policy else None,
