@@ -617,7 +617,7 @@ MATRIX: dict[str, list[Call]] = {
     "proposal_detail": [Call("GET", "/data/proposals/999999/", editor_page(404), actors=EDITING),
                         Call("POST", "/data/proposals/999999/", editor_page(404), actors=EDITING,
                              data=lambda w, a: {"decision": "accept"})],
-    "matrix_new": [Call("GET", "/matrices/", signed_in_page(200), actors=SIGNED),
+    "matrix_new": [Call("GET", "/matrices/", signed_in_page(200), actors=SIGNED, setup=World.all_lists),
                    Call("POST", "/matrices/", signed_in_page(302), actors=SIGNED, data=matrix_form)],
     "simulation_list": [Call("GET", "/simulations/", signed_in_page(200), actors=ACTORS, setup=World.all_runs, check=runs_index)],
     # --- pages of a list ---
