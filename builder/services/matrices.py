@@ -33,6 +33,7 @@ from cards.models import Opponent
 from rules_engine import simulation as engine
 
 from .batches import check_opponents
+from .budget import check_run_work
 from .runs_input import (
     catalog_of, check_list_cards, check_opponent_policy, check_policy, check_seats, check_snapshot,
     load_simulator_modules,
@@ -120,6 +121,7 @@ def _start(user, kind: str, game_lists: list[GameList], opponents: list[tuple[st
             except engine.SimulationInputError as exc:
                 raise SimulationInvalid(f"lists[{row}] against opponents[{column}]: {exc}") from exc
             check_snapshot(snapshot, games=games, seed=seed)
+            check_run_work(snapshot, games)  # every cell's budget before any is written (start_run checks again)
             frozen.append((row, column, game_list, snapshot))
     check_concurrent_runs(user)  # the matrix counts once; its cells are not refused for each other
     check_broker()
