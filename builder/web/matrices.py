@@ -50,8 +50,9 @@ class MatrixForm(BatchForm):
         super().__init__(*args, **kwargs)
         for name in self.opponent_fields:  # every sample opponent is in the field at first, no list
             self.fields[name].initial = 1 if hasattr(self.fields[name], "slug") else 0
-        self.opponent_groups = [(_("Your lists") if index == 1 else legend, names)
-                                for index, (legend, names) in enumerate(self.opponent_groups)]
+        other_lists = _("Your other lists")  # BatchForm's words for a gauntlet; here every list of yours plays
+        self.opponent_groups = [(_("Your lists") if legend == other_lists else legend, names)
+                                for legend, names in self.opponent_groups]
         self.fields["rows"] = forms.MultipleChoiceField(
             label=_("Your lists to play (the rows)"), choices=list(rows), widget=forms.CheckboxSelectMultiple,
             error_messages={"required": _("Choose at least one of your lists to play.")})
