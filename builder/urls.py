@@ -63,6 +63,7 @@ urlpatterns = [
     path("matrices/", matrices.matrix_new, name="matrix_new"),
     path("matrices/<str:public_id>/", matrices.matrix_detail, name="matrix_detail"),
     path("matrices/<str:public_id>/progress/", matrices.matrix_progress, name="matrix_progress"),
+    path("matrices/<str:public_id>/cancel/", matrices.matrix_cancel, name="matrix_cancel"),
     path("simulations/", simulations.simulation_list, name="simulation_list"),
     path("simulations/compare/", simulations.simulation_compare, name="simulation_compare"),
     path("simulations/<str:public_id>/", simulations.simulation_detail, name="simulation_detail"),

@@ -219,9 +219,14 @@ def matrix_cancel(*, matrix: MatchupMatrix, user) -> MatchupMatrix:
     """Cancel every queued or running cell of the user's matrix (a stored cell stays as it is)."""
     from .runs_stop import simulation_cancel
 
+    from builder.errors import SimulationNotActive
+
     for cell in matrix.cells.select_related("run"):
         if cell.run.is_active and cell.run.owner_id == user.pk:
-            simulation_cancel(run=cell.run, user=user)
+            try:
+                simulation_cancel(run=cell.run, user=user)
+            except SimulationNotActive:  # it finished meanwhile: it stays as it is
+                pass
     return matrix
 
 

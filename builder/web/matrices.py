@@ -20,7 +20,7 @@ from django.db.models import Count
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 
 from builder import selectors
 from builder.forms import BatchForm
@@ -219,6 +219,18 @@ def matrix_detail(request: HttpRequest, public_id: str) -> HttpResponse:
     except ListServiceError as error:
         return error_page(request, error)
     return render(request, "matrices/detail.html", matrix_view(request, matrix))
+
+
+@login_required
+@require_POST
+def matrix_cancel(request: HttpRequest, public_id: str) -> HttpResponse:
+    """Cancel the matrix's cells still queued or running (stored cells stay), then show the matrix."""
+    try:
+        matrix = _matrix_or_error(request, public_id)
+        matrices.matrix_cancel(matrix=matrix, user=request.user)
+    except ListServiceError as error:
+        return error_page(request, error)
+    return redirect("matrix_detail", public_id=matrix.public_id)
 
 
 @login_required

@@ -234,6 +234,13 @@ def matrix_page(actor: str, state: str) -> Expect:
     return Expect(200, True) if actor == "owner" else Expect(404, False)
 
 
+def matrix_cancel_page(actor: str, state: str) -> Expect:
+    """Cancel a matrix's playing cells: its owner (back to the matrix); anyone else the 404 page."""
+    if actor == "anon":
+        return Expect(LOGIN, False)
+    return Expect(302) if actor == "owner" else Expect(404, False)
+
+
 def beats_page(ok: int) -> Callable[[str, str], Expect]:
     """What beats my list: sign in first; the list's owner asks (a list in the trash: 400 on POST, restore it
     first); anyone else is refused (403 for a list they can see, 404 otherwise), the list's name never shown."""
@@ -650,6 +657,8 @@ MATRIX: dict[str, list[Call]] = {
     # --- pages of a matchup matrix ---
     "matrix_detail": [Call("GET", "/matrices/{matrix}/", matrix_page)],
     "matrix_progress": [Call("GET", "/matrices/{matrix}/progress/", matrix_page)],
+    "matrix_cancel": [Call("POST", "/matrices/{matrix}/cancel/", matrix_cancel_page, fresh=True),
+                      Call("GET", "/matrices/{matrix}/cancel/", post_only_page)],
     # --- pages of a run ---
     "doctor_apply": [Call("POST", "/simulations/{run}/apply/", run_owner_apply, data=lambda w, run: {"change": "x"}),
                      Call("GET", "/simulations/{run}/apply/", post_only_page)],

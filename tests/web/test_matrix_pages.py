@@ -92,3 +92,21 @@ def test_what_beats_my_list_ranks_public_lists_and_links_a_lost_game(make_list, 
         assert owner_client.get(replay.group(0)[6:-2]).status_code == 200
     ja = owner_client.get(response["Location"], HTTP_ACCEPT_LANGUAGE="ja").content.decode()
     assert "Opponents, the worst matchup first" not in ja
+
+
+def test_the_owner_cancels_the_cells_still_playing(make_list, owner_client, other_client, published):
+    first = make_list(hagmi_legal_doc("Blue rush"))
+    owner_client.post("/matrices/", {"system": "hagmi", "rows": [first.slug], "opponent-sample-vanguard": 1,
+                                     "opponent-sample-fortress": 1, "policy": "greedy", "games": 2, "seed": 8})
+    matrix = MatchupMatrix.objects.get()
+    cells = selectors.matrix_cells(matrix)
+    play_all(cells[0].run)  # one cell done, one still queued
+    page = owner_client.get(f"/matrices/{matrix.public_id}/").content.decode()
+    assert f'action="/matrices/{matrix.public_id}/cancel/"' in page
+    assert other_client.post(f"/matrices/{matrix.public_id}/cancel/").status_code == 404
+    response = owner_client.post(f"/matrices/{matrix.public_id}/cancel/")
+    assert response.status_code == 302 and response["Location"] == f"/matrices/{matrix.public_id}/"
+    statuses = [cell.run.status for cell in selectors.matrix_cells(matrix)]
+    assert statuses == ["done", "cancelled"]
+    page = owner_client.get(f"/matrices/{matrix.public_id}/").content.decode()
+    assert "/cancel/" not in page and "hx-get" not in page
