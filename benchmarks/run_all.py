@@ -21,6 +21,7 @@ Benchmarks (NAME: command, about how long on 2 cores):
   impact           bench_impact.py (test every card: a 40-card HAGMI deck, 20 000 games; a 300-point army, 6 000)  2 min
   api              bench_api.py --seconds 10 --rounds 5        (needs wrk)      2 min
   workers          bench_workers.py --games 20000              (filesystem broker + SQLite)   2 min
+  matrix           bench_matrix.py --games 1000 --repeat 2     (a 5 × 5 matchup matrix, 1 and 2 workers)  3 min
   workers-redis    bench_workers.py --games 20000 --broker REDIS/15             (needs Redis)  2 min
   workers-pg       the same on Redis + a scratch PostgreSQL database (created and dropped)      2 min
   editor           bench_editor.py --rounds 3                  (needs chromium)  2 min
@@ -176,6 +177,19 @@ def parse_api(output: str) -> list[Row]:
               f"rounds {min(r['ratio'] for r in report['rounds']):.3f}–{max(r['ratio'] for r in report['rounds']):.3f}"
               f", {errors} non-2xx")
     return [Row(target, "ping req/s (same run)", figure, ratio, ">= 0.70", ratio >= 0.70 and errors == 0)]
+
+
+def parse_matrix(output: str) -> list[Row]:
+    target = "5 × 5 matchup matrix, 2 workers vs in-process; a repeated matrix from stored runs"
+    try:
+        report = _last_json(output)
+    except ValueError:
+        return [Row(target, "in-process run", "?", None, "report", None)]
+    same = "" if report["cells_identical_to_in_process_runs"] else ", CELLS DIFFER"
+    return [Row(target, f"in-process {report['in_process_s']} s",
+                f"1 worker {report['one_worker_s']} s, 2 workers {report['two_workers_s']} s; repeated: "
+                f"{report['repeated_matrix_reused_share']:.0%} reused{same}",
+                report["efficiency_two_workers"], "report", report["cells_identical_to_in_process_runs"])]
 
 
 def parse_workers(label: str) -> Callable[[str], list[Row]]:
@@ -364,6 +378,8 @@ def benchmarks(options) -> list[Benchmark]:
         Benchmark("workers", ["bench_workers.py", "--games", "20000"],
                   ["bench_workers.py", "--games", "4000", "--repeat", "1"], parse_workers("filesystem + SQLite"),
                   env={"CELERY_BROKER_URL": "filesystem://"}),
+        Benchmark("matrix", ["bench_matrix.py", "--games", "1000", "--repeat", "2"],
+                  ["bench_matrix.py", "--games", "40"], parse_matrix, env={"CELERY_BROKER_URL": "filesystem://"}),
         Benchmark("workers-redis", ["bench_workers.py", "--games", "20000", "--broker", redis15],
                   ["bench_workers.py", "--games", "4000", "--repeat", "1", "--broker", redis15],
                   parse_workers("Redis + SQLite"), needs_redis),

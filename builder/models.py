@@ -268,3 +268,58 @@ class FieldEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.opponent or self.game_list_id} × {self.weight}"
+
+
+# --- matchup matrices (docs/simulations.md "Matchup matrix and what beats my list") -----------------------------
+
+
+class MatrixKind(models.TextChoices):
+    """A matrix of the user's lists against a field of opponents, or one list against every public list and sample
+    opponent of its game ("what beats my list")."""
+
+    MATRIX = "matrix", "Matchup matrix"
+    BEATS = "beats", "What beats my list"
+
+
+class MatchupMatrix(models.Model):
+    """Several lists against several opponents: every cell is a plain simulation run (MatrixCell.run) of that list
+    against that opponent with the matrix's games, seed, seats and policies, reused when a stored run answers the
+    same question. The matrix itself plays nothing: its status and progress are its cells'. Written only by
+    builder.services.matrices.
+    """
+
+    public_id = models.CharField(max_length=32, unique=True, default=new_run_id, editable=False)
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="matchup_matrices")
+    kind = models.CharField(max_length=8, choices=MatrixKind.choices, default=MatrixKind.MATRIX)
+    system = models.CharField(max_length=32)
+    # the rows as started: [{"list": id, "name": ...}]; the columns: [{"key", "weight", "name", "name_en", "kind",
+    # "list": id or absent}] (a list's name as it was then: a cell's run keeps the cards it played)
+    rows = models.JSONField()
+    columns = models.JSONField()
+    games = models.PositiveIntegerField()
+    seed = models.BigIntegerField()
+    seats = models.CharField(max_length=16)
+    policy = models.CharField(max_length=64)
+    opponent_policy = models.CharField(max_length=64, blank=True)
+    left_out = models.PositiveIntegerField(default=0)  # "what beats my list": public lists past the limit
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"matrix {self.public_id} ({self.system}, {len(self.rows)} × {len(self.columns)})"
+
+
+class MatrixCell(models.Model):
+    """One list against one opponent: the plain run that answers it, and whether a stored run answered it."""
+
+    matrix = models.ForeignKey(MatchupMatrix, on_delete=models.CASCADE, related_name="cells")
+    row = models.PositiveIntegerField()
+    column = models.PositiveIntegerField()
+    run = models.ForeignKey(SimulationRun, on_delete=models.CASCADE, related_name="+")
+    reused = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["matrix", "row", "column"]
+        constraints = [models.UniqueConstraint(fields=["matrix", "row", "column"], name="unique_matrix_cell")]

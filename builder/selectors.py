@@ -664,3 +664,117 @@ def field_entry_name(entry: FieldEntry, lang: str = "en") -> str:
     if opponent is None:
         return entry.opponent
     return (opponent.data.get("name_en") if lang == "en" else "") or opponent.name or entry.opponent
+
+
+# --- matchup matrices (builder.services.matrices) -----------------------------------------------------------
+
+
+def matrix_get(*, public_id: str, user):
+    """The matrix `public_id` if it is the user's own: anyone else's is a 404 (matrices are owner-only, as runs)."""
+    from .models import MatchupMatrix
+
+    matrix = MatchupMatrix.objects.filter(public_id=public_id).first() if LIST_SLUG.fullmatch(public_id or "") \
+        else None
+    if matrix is None or matrix.owner_id != _user_id(user):
+        raise ListNotFound(f"No matchup matrix with id {public_id!r}.")
+    return matrix
+
+
+def matrix_list(*, user, kind: str | None = None):
+    """The user's matrices, newest first (of one kind when `kind` is given)."""
+    from .models import MatchupMatrix
+
+    matrices = MatchupMatrix.objects.filter(owner_id=_user_id(user))
+    return matrices.filter(kind=kind) if kind else matrices
+
+
+def matrix_cells(matrix) -> list:
+    """The matrix's cells with their runs (the snapshot left out), by row then column."""
+    return list(matrix.cells.select_related("run").defer("run__snapshot").order_by("row", "column"))
+
+
+def matrix_status(cells) -> str:
+    """The matrix's status from its cells': queued or running while any cell is, then failed or cancelled when
+    any cell ended so, else done."""
+    statuses = {cell.run.status for cell in cells}
+    for status in (RunStatus.RUNNING, RunStatus.QUEUED, RunStatus.FAILED, RunStatus.CANCELLED):
+        if status in statuses:
+            if status == RunStatus.QUEUED and any(cell.run.status == RunStatus.DONE for cell in cells):
+                return RunStatus.RUNNING
+            return status
+    return RunStatus.DONE
+
+
+def matrix_progress(cells) -> int:
+    """0-100: the share of the cells' chunks stored (a done cell counts whole); 100 only when every cell is done."""
+    total = done = 0
+    for cell in cells:
+        chunks = max(1, cell.run.chunks_total)
+        total += chunks
+        done += chunks if cell.run.status == RunStatus.DONE else min(cell.run.chunks_done, chunks)
+    if all(cell.run.status == RunStatus.DONE for cell in cells):
+        return 100
+    return min(99, done * 100 // total) if total else 0
+
+
+def _cell_figures(cell) -> dict[str, Any]:
+    run = cell.run
+    figures: dict[str, Any] = {"run": run.public_id, "status": run.status, "reused": cell.reused,
+                               "games": run.games}
+    result = run.result if run.status == RunStatus.DONE and isinstance(run.result, dict) else None
+    if result is not None:
+        figures.update({name: result.get(name) for name in ("wins", "losses", "draws", "win_rate",
+                                                             "win_rate_interval")})
+    return figures
+
+
+def matrix_result(matrix, user, cells=None) -> dict[str, Any]:
+    """The matrix as JSON: its rows (with each row's weighted total over the field once its cells are done),
+    columns, and a win rate with its 95 % Wilson interval per cell (the list's, against that opponent). An opponent
+    list's id is given only while the reader may see it."""
+    from rules_engine.batch import weighted_total
+
+    cells = matrix_cells(matrix) if cells is None else cells
+    grid: list[list[dict[str, Any] | None]] = [[None] * len(matrix.columns) for _row in matrix.rows]
+    for cell in cells:
+        grid[cell.row][cell.column] = _cell_figures(cell)
+    visible = {row.slug for row in GameList.objects.filter(
+        slug__in=[column["list"] for column in matrix.columns if column.get("list")])
+        .select_related("owner") if list_can_see(row, user)}
+    rows = []
+    for index, row in enumerate(matrix.rows):
+        figures = grid[index]
+        total = None
+        if all(cell is not None and cell.get("win_rate") is not None for cell in figures):
+            total = weighted_total([(column["weight"], cell["wins"], cell["games"])
+                                    for column, cell in zip(matrix.columns, figures)])
+        rows.append({"list": row["list"], "name": row["name"], "total": total})
+    columns = [{**{name: column.get(name) for name in ("key", "name", "name_en", "kind", "weight")},
+                "list": column["list"] if column.get("list") in visible else None} for column in matrix.columns]
+    return {
+        "id": matrix.public_id, "kind": matrix.kind, "system": matrix.system, "status": matrix_status(cells),
+        "progress": matrix_progress(cells), "games": matrix.games, "seed": matrix.seed, "seats": matrix.seats,
+        "policy": matrix.policy, "opponent_policy": matrix.opponent_policy or None,
+        "cells_total": len(cells), "cells_reused": sum(1 for cell in cells if cell.reused),
+        "left_out": matrix.left_out, "rows": rows, "columns": columns, "cells": grid,
+    }
+
+
+def matrix_loss_game(run, *, tries: int = 64) -> int | None:
+    """The index of a game the list lost in a finished cell's run (the first among its first `tries` games, played
+    again exactly), None when it lost none of them; remembered in the cache by run."""
+    from django.core.cache import cache
+
+    from rules_engine.replay import find_game
+
+    result = run.result if isinstance(run.result, dict) else {}
+    if run.status != RunStatus.DONE or not result.get("losses"):
+        return None
+    key = f"hangar:matrix-loss:{run.public_id}:{tries}"
+    found = cache.get(key)
+    if found is None:
+        snapshot = SimulationRun.objects.only("snapshot").get(pk=run.pk).snapshot
+        index = find_game(snapshot, run.seed, "loss", games=run.games, tries=tries)
+        found = -1 if index is None else index
+        cache.set(key, found, 24 * 3600)
+    return None if found < 0 else found

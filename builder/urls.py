@@ -3,8 +3,8 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from builder.web import (
-    analysis, batches, cardeditor, dataimport, datasources, fields, listeditor, listimport, lists, listsheet, pages,
-    replays, simulations,
+    analysis, batches, cardeditor, dataimport, datasources, fields, listeditor, listimport, lists, listsheet, matrices,
+    pages, replays, simulations,
 )
 
 urlpatterns = [
@@ -65,6 +65,11 @@ urlpatterns = [
     path("fields/<str:slug>/edit/", fields.field_edit, name="field_edit"),
     path("fields/<str:slug>/delete/", fields.field_delete, name="field_delete"),
     path("lists/<str:slug>/impact/", batches.impact_new, name="impact_new"),
+    path("lists/<str:slug>/beats/", matrices.beats_new, name="beats_new"),
+    path("matrices/", matrices.matrix_new, name="matrix_new"),
+    path("matrices/<str:public_id>/", matrices.matrix_detail, name="matrix_detail"),
+    path("matrices/<str:public_id>/progress/", matrices.matrix_progress, name="matrix_progress"),
+    path("matrices/<str:public_id>/cancel/", matrices.matrix_cancel, name="matrix_cancel"),
     path("simulations/", simulations.simulation_list, name="simulation_list"),
     path("simulations/compare/", simulations.simulation_compare, name="simulation_compare"),
     path("simulations/<str:public_id>/", simulations.simulation_detail, name="simulation_detail"),

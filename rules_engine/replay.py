@@ -18,8 +18,22 @@ from typing import Any
 from rules_engine.core.game import play_out
 from rules_engine.simulation import SimulationInputError, simulator_for
 
-__all__ = ["replay_events", "table_of", "step_turns", "position_at", "board_events", "state_board", "state_codes",
+__all__ = ["replay_events", "find_game", "table_of", "step_turns", "position_at", "board_events", "state_board", "state_codes",
            "ability_names"]
+
+def find_game(snapshot: Mapping[str, Any], seed: int, outcome: str, *, games: int, tries: int) -> int | None:
+    """The index of the first game of the run (snapshot, seed, `games` games) whose outcome for the list is
+    `outcome` ("win", "loss" or "draw"), looking at most at the first `tries` games (each is played again, exactly
+    as the run played it); None when none of them has it."""
+    from rules_engine.simulation import game_player
+
+    simulator = simulator_for(snapshot.get("system"))
+    play, plan_for = game_player(simulator, simulator.prepare(snapshot))
+    for index in range(min(games, tries)):
+        if play(index, plan_for(seed, index)).get("outcome") == outcome:
+            return index
+    return None
+
 
 # The games whose board is read from the state rather than redrawn from the log (rules_engine/<game>/board.py).
 _BOARD_MODULES = {"hagmi": "rules_engine.hagmi.board"}

@@ -248,9 +248,14 @@ SIMULATOR_MODULES: dict[str, str] = {}
 
 
 def simulator_for(system: str) -> Simulator:
-    if system not in SIMULATORS and isinstance(system, str) and system in SIMULATOR_MODULES:
-        import importlib
+    import importlib
 
+    if system not in SIMULATORS and isinstance(system, str) and system not in SIMULATOR_MODULES:
+        # A process that has not loaded the registry yet (a spawned process of a local pool imports only the module
+        # of its task): loading it names every game's simulator module (rules_engine/systems.py, by name: the
+        # registry imports this module, not the other way round).
+        importlib.import_module("rules_engine.systems")
+    if system not in SIMULATORS and isinstance(system, str) and system in SIMULATOR_MODULES:
         importlib.import_module(SIMULATOR_MODULES[system])  # kept lazy: importing this module stays cheap
     try:
         return SIMULATORS[system]

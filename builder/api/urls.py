@@ -2,12 +2,13 @@
 from django.urls import path
 from rest_framework.routers import SimpleRouter
 
-from . import fields, health, odds, positions, simulations, views
+from . import fields, health, matrices, odds, positions, simulations, views
 
 router = SimpleRouter()
 router.register("lists", views.ListViewSet, basename="lists")
 router.register("simulations", simulations.SimulationViewSet, basename="simulations")
 router.register("fields", fields.FieldViewSet, basename="fields")
+router.register("matrices", matrices.MatrixViewSet, basename="matrices")
 
 urlpatterns = [
     path("validate/", views.ValidateView.as_view(), name="api-validate"),
@@ -22,5 +23,6 @@ urlpatterns = [
     path("gauntlets/", simulations.GauntletView.as_view(), name="api-gauntlets"),
     path("doctor/", simulations.DoctorView.as_view(), name="api-doctor"),
     path("impact/", simulations.ImpactView.as_view(), name="api-impact"),
+    path("beats/", matrices.BeatsView.as_view(), name="api-beats"),
     *router.urls,
 ]

@@ -145,12 +145,14 @@ def simulation_start(
 
 def start_run(
     *, user, kind: str, frozen: dict[str, Any], game_list: GameList | None, games: int, seed: int, opponent: str,
-    policy: str, chunk_size, chunks_total, stages: list[dict[str, Any]] | None = None,
+    policy: str, chunk_size, chunks_total, stages: list[dict[str, Any]] | None = None, count_active: bool = True,
 ) -> SimulationRun:
     """Reuse an identical stored run (same kind, frozen snapshot or batch, games, seed and engine) or create one
     and publish its chunks on commit. `chunk_size()` plays a few games (called outside the transaction) and
     `chunks_total(size)` counts the chunks of that size. `stages`: a doctor run's first stage (its later stages are
-    added when a stage's chunks are merged, simulation_finish). The frozen input must be checked already."""
+    added when a stage's chunks are merged, simulation_finish). The frozen input must be checked already.
+    `count_active=False`: the caller checked the user's active runs once for a group of runs (a matchup matrix's
+    cells, builder.services.matrices), so this run is not refused for the group's own cells."""
     check_run_work(frozen, games)  # the run budget (builder/services/budget.py): 400 over it, nothing written
     key = {
         "kind": kind,
@@ -171,7 +173,8 @@ def start_run(
         stored = selectors.simulation_find_reusable(user=user, **key)
         if stored is not None:
             return _reuse(user, stored)
-        check_concurrent_runs(user)
+        if count_active:
+            check_concurrent_runs(user)
         run = SimulationRun.objects.create(
             owner=user, game_list=game_list, system=frozen["system"], snapshot=frozen, chunk_size=size,
             chunks_total=chunks_total(size), stages=list(stages or []), **key,

@@ -27,6 +27,7 @@ RUN_STATES = ("done-private", "done-public", "queued")
 # A field's states: its visibility. Each holds a sample opponent and a private list of its owner, whose name must
 # never reach anyone else.
 FIELD_STATES = ("private", "unlisted", "public")
+MATRIX_STATES = ("done", "queued")  # a matchup matrix of the owner: every cell played, or none yet
 
 
 # The tests that read the one crawl of the matrix (tests/security/crawl.py), one endpoint each.
@@ -82,6 +83,7 @@ class World:
         self._runs: dict[str, SimulationRun] = {}
         self._fields: dict[str, OpponentField] = {}
         self.secrets: list[str] = []  # the names of the private lists inside the owner's fields
+        self._matrices: dict[str, Any] = {}
 
     # --- clients ------------------------------------------------------------------------------------------
 
@@ -159,6 +161,26 @@ class World:
     def all_fields(self) -> list[OpponentField]:
         return [self.field(state) for state in FIELD_STATES]
 
+    def new_matrix(self, state: str):
+        """A fresh matchup matrix of the owner (one private list against the goldfish): `done` or `queued`."""
+        from builder.services.matrices import matrix_start
+
+        game_list = self.new_list("private")
+        matrix = matrix_start(user=self.users["owner"], lists=[game_list.slug], opponents=[{"opponent": "goldfish"}],
+                              games=2, seed=next(self._counter))
+        if state == "done":
+            for cell in matrix.cells.select_related("run"):
+                play_all(cell.run)
+        return matrix
+
+    def matrix(self, state: str):
+        if state not in self._matrices:
+            self._matrices[state] = self.new_matrix(state)
+        return self._matrices[state]
+
+    def all_matrices(self) -> list:
+        return [self.matrix(state) for state in MATRIX_STATES]
+
 
 @pytest.fixture
 def editor(make_user):
@@ -184,4 +206,4 @@ def crawl(world):
     return matrix_crawl(world.users)
 
 
-__all__ = ["ACTORS", "FIELD_STATES", "LIST_STATES", "PASSWORD", "RUN_STATES", "USERS", "World"]
+__all__ = ["ACTORS", "FIELD_STATES", "LIST_STATES", "MATRIX_STATES", "PASSWORD", "RUN_STATES", "USERS", "World"]

@@ -200,6 +200,8 @@ def _objects(world: World, name: str) -> None:
             world.all_runs()
         elif call.kind == "field":
             world.all_fields()
+        elif call.kind == "matrix":
+            world.all_matrices()
         if call.setup is not None:
             call.setup(world)
 
@@ -213,6 +215,8 @@ def _generic(world: World, text: str) -> str:
         text = text.replace(run.public_id, f"<run {state}>")
     for state, field in world._fields.items():
         text = text.replace(field.slug, f"<field {state}>")
+    for state, matrix in world._matrices.items():
+        text = text.replace(matrix.public_id, f"<matrix {state}>")
     # the bundled sample lists' copy buttons are one form: the first copy fills the empty "My lists" that shows them
     return re.sub(r"^/lists/samples/[^/]+/[^/]+/copy/$", "/lists/samples/<sample>/copy/", text)
 
@@ -333,9 +337,9 @@ NOT_HTML = frozenset({"favicon", "replay_position", "package_battlescribe"})
 # Endpoints whose pages carry a POST form of their own, besides the header's (log out, language): the CSRF check
 # must find and post them (each endpoint's test checks its pages have one).
 FORM_ENDPOINTS = frozenset({"login", "signup", "list_detail", "list_edit", "list_new", "list_import", "list_sheet",
-                            "simulation_new", "gauntlet_new", "doctor_new", "impact_new", "field_new", "field_detail",
-                            "field_edit", "data_import", "draft_detail", "draft_card", "draft_card_new", "card_propose",
-                            "replay", "analysis"})
+                            "simulation_new", "gauntlet_new", "doctor_new", "impact_new", "matrix_new", "beats_new",
+                            "field_new", "field_detail", "field_edit", "data_import", "draft_detail", "draft_card",
+                            "draft_card_new", "card_propose", "replay", "analysis"})
 
 
 def page_count() -> int:

@@ -21,7 +21,7 @@ from builder import selectors, services
 from builder.web import presenters
 from tests.builder.conftest import hagmi_doc
 
-from tests.security.conftest import ACTORS, FIELD_STATES, LIST_STATES, PASSWORD, RUN_STATES, World
+from tests.security.conftest import ACTORS, FIELD_STATES, LIST_STATES, MATRIX_STATES, PASSWORD, RUN_STATES, World
 
 pytestmark = pytest.mark.django_db
 
@@ -217,6 +217,51 @@ def run_owner_page(actor: str, state: str) -> Expect:
     return Expect(200) if actor == "owner" else Expect(404, False)
 
 
+# matchup matrices (owner-only, as runs: builder.services.matrices)
+
+
+def api_matrix_read(actor: str, state: str) -> Expect:
+    """A matrix through the API: 403 without an account, 404 for anyone else's (its list's name never shown)."""
+    if actor == "anon":
+        return Expect(403, False)
+    return Expect(200, True) if actor == "owner" else Expect(404, False)
+
+
+def matrix_page(actor: str, state: str) -> Expect:
+    """A matrix's page and its progress fragment: sign in first; the owner's only (anyone else: the 404 page)."""
+    if actor == "anon":
+        return Expect(LOGIN, False)
+    return Expect(200, True) if actor == "owner" else Expect(404, False)
+
+
+def matrix_cancel_page(actor: str, state: str) -> Expect:
+    """Cancel a matrix's playing cells: its owner (back to the matrix); anyone else the 404 page."""
+    if actor == "anon":
+        return Expect(LOGIN, False)
+    return Expect(302) if actor == "owner" else Expect(404, False)
+
+
+def beats_page(ok: int) -> Callable[[str, str], Expect]:
+    """What beats my list: sign in first; the list's owner asks (a list in the trash: 400 on POST, restore it
+    first); anyone else is refused (403 for a list they can see, 404 otherwise), the list's name never shown."""
+    def policy(actor: str, state: str) -> Expect:
+        if actor == "anon":
+            return Expect(LOGIN, False)
+        if actor == "owner":
+            return Expect(400 if state == "deleted" and ok != 200 else ok)
+        return Expect(403 if sees(actor, state) else 404, False)
+
+    return policy
+
+
+def api_beats(actor: str, state: str) -> Expect:
+    if actor == "anon":
+        return Expect(403, False)
+    if actor == "owner":
+        return Expect(400 if state == "deleted" else 202)
+    return Expect(403 if sees(actor, state) else 404, False)
+
+
 # global endpoints (no object): actor -> Expect
 
 
@@ -361,6 +406,18 @@ def doctor_of_list(world: World, game_list) -> dict[str, Any]:
     return {"list": game_list.slug, "opponents": [{"opponent": "goldfish"}], "changes": 1, "games": 800, "seed": 5}
 
 
+def matrix_form(world: World, actor: str) -> dict[str, Any]:
+    """The matrix form of `actor`: one list of their own against the goldfish (anonymous: the owner's, refused)."""
+    game_list = world.new_list("private", owner="owner" if actor == "anon" else actor)
+    return {"system": "hagmi", "rows": [game_list.slug], "opponent-goldfish": 1, "policy": "greedy", "games": 2,
+            "seed": 3}
+
+
+def matrix_api(world: World, actor: str) -> dict[str, Any]:
+    game_list = world.new_list("private", owner="owner" if actor == "anon" else actor)
+    return {"lists": [game_list.slug], "opponents": [{"opponent": "goldfish"}], "games": 2, "seed": 3}
+
+
 def verify_query(world: World, game_list) -> dict[str, Any]:
     revision = selectors.revision_list(game_list).first()
     return {"list": game_list.slug, "code": presenters.verification_code(revision.document, revision.number)}
@@ -403,7 +460,7 @@ def runs_index(world: World, actor: str, body: str) -> str | None:
 @dataclass(frozen=True)
 class Call:
     method: str
-    path: str  # "{slug}" (a list), "{run}" (a run) or neither (no object)
+    path: str  # "{slug}" (a list), "{run}" (a run), "{matrix}" (a matchup matrix) or none (no object)
     expect: Callable[[str, str], Expect]
     api: bool = False
     data: Callable[[World, Any], dict[str, Any]] | None = None  # query (GET) or body; gets the object (or actor)
@@ -418,11 +475,12 @@ class Call:
         if self.on:
             return self.on
         return ("list" if "{slug}" in self.path else "run" if "{run}" in self.path
-                else "field" if "{field}" in self.path else "none")
+                else "field" if "{field}" in self.path else "matrix" if "{matrix}" in self.path else "none")
 
     @property
     def states(self) -> tuple[str, ...]:
-        return {"list": LIST_STATES, "run": RUN_STATES, "field": FIELD_STATES, "none": ("-",)}[self.kind]
+        return {"list": LIST_STATES, "run": RUN_STATES, "field": FIELD_STATES, "matrix": MATRIX_STATES,
+                "none": ("-",)}[self.kind]
 
 
 A = dict(api=True)
@@ -538,6 +596,15 @@ MATRIX: dict[str, list[Call]] = {
         Call("POST", "/api/impact/", signed_in_api(202), actors=SIGNED, data=impact_api, **A),
         Call("POST", "/api/impact/", api_simulate_list, data=impact_of_list, on="list", **A),
     ],
+    # --- API: matchup matrices and what beats my list (owner-only; cells watched at /api/simulations/{id}/) ---
+    "matrices-list": [
+        Call("GET", "/api/matrices/", signed_in_api(200), actors=SIGNED, **A),
+        Call("POST", "/api/matrices/", signed_in_api(202), actors=SIGNED, data=matrix_api, **A),
+    ],
+    "matrices-detail": [Call("GET", "/api/matrices/{matrix}/", api_matrix_read, **A)],
+    "matrices-cancel": [Call("POST", "/api/matrices/{matrix}/cancel/", api_matrix_read, fresh=True, **A)],
+    "api-beats": [Call("POST", "/api/beats/", api_beats, on="list", **A,
+                       data=lambda w, gl: {"list": gl.slug, "games": 2, "seed": 5})],
     # --- pages without an object ---
     "home": [Call("GET", "/", everyone(200), actors=SIGNED)],
     "favicon": [Call("GET", "/favicon.ico", everyone(200), actors=SIGNED),
@@ -628,6 +695,8 @@ MATRIX: dict[str, list[Call]] = {
     "proposal_detail": [Call("GET", "/data/proposals/999999/", editor_page(404), actors=EDITING),
                         Call("POST", "/data/proposals/999999/", editor_page(404), actors=EDITING,
                              data=lambda w, a: {"decision": "accept"})],
+    "matrix_new": [Call("GET", "/matrices/", signed_in_page(200), actors=SIGNED, setup=World.all_lists),
+                   Call("POST", "/matrices/", signed_in_page(302), actors=SIGNED, data=matrix_form)],
     "simulation_list": [Call("GET", "/simulations/", signed_in_page(200), actors=ACTORS, setup=World.all_runs, check=runs_index)],
     # --- pages of a list ---
     "list_detail": [Call("GET", "/lists/{slug}/", read)],
@@ -668,6 +737,14 @@ MATRIX: dict[str, list[Call]] = {
                      Call("GET", "/fields/{field}/delete/", post_only_page)],
     "impact_new": [Call("GET", "/lists/{slug}/impact/", page_signed_in_read(200)),
                    Call("POST", "/lists/{slug}/impact/", page_signed_in_read(302), data=impact_form)],
+    "beats_new": [Call("GET", "/lists/{slug}/beats/", beats_page(200)),
+                  Call("POST", "/lists/{slug}/beats/", beats_page(302),
+                       data=lambda w, gl: {"policy": "greedy", "games": 2, "seed": 3})],
+    # --- pages of a matchup matrix ---
+    "matrix_detail": [Call("GET", "/matrices/{matrix}/", matrix_page)],
+    "matrix_progress": [Call("GET", "/matrices/{matrix}/progress/", matrix_page)],
+    "matrix_cancel": [Call("POST", "/matrices/{matrix}/cancel/", matrix_cancel_page, fresh=True),
+                      Call("GET", "/matrices/{matrix}/cancel/", post_only_page)],
     # --- pages of a run ---
     "doctor_apply": [Call("POST", "/simulations/{run}/apply/", run_owner_apply, data=lambda w, run: {"change": "x"}),
                      Call("GET", "/simulations/{run}/apply/", post_only_page)],
@@ -756,6 +833,8 @@ def _object(world: World, call: Call, state: str, expected: Expect):
         return world.new_run(state) if fresh else world.run(state)
     if call.kind == "field":
         return world.new_field(state) if fresh else world.field(state)
+    if call.kind == "matrix":
+        return world.new_matrix(state) if fresh else world.matrix(state)
     return None
 
 
@@ -767,6 +846,8 @@ def _request(world: World, call: Call, actor: str, obj):
         name = obj.game_list.name
     elif call.kind == "field":
         path, name = call.path.format(field=obj.slug), obj.name
+    elif call.kind == "matrix":
+        path, name = call.path.format(matrix=obj.public_id), obj.rows[0]["name"]
     else:
         path, name = call.path, None
     data = call.data(world, obj if call.kind != "none" else actor) if call.data else None

@@ -36,6 +36,7 @@ class Showcase:
     lists: dict[str, GameList] = field(default_factory=dict)  # file stem -> list
     runs: list[SimulationRun] = field(default_factory=list)
     edited: GameList | None = None
+    matrices: list = field(default_factory=list)  # a matchup matrix of each game, and one "what beats my list"
 
 
 def load_bundled() -> None:
@@ -59,6 +60,7 @@ def build_showcase(owner, *, play=None) -> Showcase:
                                         games=GAMES, seed=7)
         (play or _play_here)(run)
         show.runs.append(SimulationRun.objects.get(pk=run.pk))
+    _matrices(owner, show, play or _play_here)
     edited = show.lists["akane-assault"]
     document = sample_document("hagmi", "akane-assault.json")
     first = document["sections"]["weapons"][0]
@@ -69,6 +71,30 @@ def build_showcase(owner, *, play=None) -> Showcase:
                                   expected_version=edited.version)
     show.edited = edited
     return show
+
+
+def _matrices(owner, show: Showcase, play) -> None:
+    """A matchup matrix of each game (its first two bundled lists against two of its sample opponents, or one),
+    and "what beats" the first HAGMI list, every cell played."""
+    from builder import selectors
+    from builder.services import matrices
+    from cards.models import Opponent
+
+    def played(matrix):
+        for cell in selectors.matrix_cells(matrix):
+            if cell.run.is_active:
+                play(cell.run)
+        return matrix
+
+    for system in ("hagmi", "mwda", "warcaster"):
+        lists = [game_list for game_list in show.lists.values() if game_list.system.slug == system][:2]
+        opponents = list(Opponent.objects.filter(system__slug=system).exclude(data__kind="goldfish")
+                         .order_by("slug").values_list("slug", flat=True))[:2]
+        show.matrices.append(played(matrices.matrix_start(
+            user=owner, lists=[game_list.slug for game_list in lists], games=GAMES, seed=7,
+            opponents=[{"opponent": slug, "weight": weight} for slug, weight in zip(opponents, (2, 1))])))
+    show.matrices.append(played(matrices.beats_start(user=owner, game_list=show.lists["akane-assault"], games=2,
+                                                     seed=7)))
 
 
 def _play_here(run: SimulationRun) -> None:
@@ -89,3 +115,5 @@ def main() -> None:  # pragma: no cover - a hand tool for the development databa
         print(run.system, run.opponent, f"/simulations/{run.public_id}/", f"/simulations/{run.public_id}/games/0/")
     for stem, game_list in show.lists.items():
         print(stem, f"/lists/{game_list.slug}/")
+    for matrix in show.matrices:
+        print(matrix.kind, matrix.system, f"/matrices/{matrix.public_id}/")

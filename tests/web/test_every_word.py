@@ -174,6 +174,12 @@ def site(owner) -> Site:
         "gauntlet_new": [f"/lists/{gl.slug}/gauntlet/" for gl in lists],
         "doctor_new": [f"/lists/{gl.slug}/doctor/" for gl in lists],
         "impact_new": [f"/lists/{gl.slug}/impact/" for gl in lists],
+        "beats_new": [f"/lists/{gl.slug}/beats/" for gl in lists[:3]],
+        "matrix_new": ["/matrices/"] + [f"/matrices/?system={system}" for system in systems],
+        "matrix_detail": [f"/matrices/{matrix.public_id}/" for matrix in show.matrices]
+        + [f"/matrices/{show.matrices[0].public_id}/?rows=name-&columns=rate:0-"],
+        "matrix_progress": [f"/matrices/{matrix.public_id}/progress/" for matrix in show.matrices],
+        "matrix_cancel": [],  # POST only (tests/web/test_matrix_pages.py)
         "simulation_detail": [f"/simulations/{run.public_id}/" for run in runs],
         "simulation_progress": [f"/simulations/{run.public_id}/progress/" for run in runs],
         "replay": [f"/simulations/{run.public_id}/games/{game}/" for run in runs for game in range(GAMES)],

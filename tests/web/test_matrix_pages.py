@@ -1,0 +1,112 @@
+"""Matchup matrix and "what beats my list" pages: a player chooses lists and a field, sees the heat map fill with a
+win rate and its interval per cell, sorts rows and columns by links; "what beats my list" ranks the public lists and
+samples against the list (never a private list of another player) with a replay of a loss; both in Japanese."""
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+
+from builder import selectors
+from builder.models import MatchupMatrix
+from tests.support.simulations import play_all, published  # noqa: F401  (records chunk messages)
+from tests.web.conftest import hagmi_legal_doc
+
+pytestmark = pytest.mark.django_db
+
+
+def play(matrix) -> None:
+    for cell in selectors.matrix_cells(matrix):
+        if cell.run.is_active:
+            play_all(cell.run)
+
+
+def test_a_matrix_is_started_from_the_form_and_drawn_as_a_heat_map_with_numbers(make_list, owner_client, other,
+                                                                                 published):
+    first = make_list(hagmi_legal_doc("Blue rush"))
+    second = make_list(hagmi_legal_doc("Red wall"))
+    theirs = make_list(hagmi_legal_doc("Their wall"), visibility="public", user=other)
+    hidden = make_list(hagmi_legal_doc("Their secret"), visibility="private", user=other)
+    page = owner_client.get("/matrices/?system=hagmi").content.decode()
+    assert "Blue rush" in page and "Their wall by other" in page and "Their secret" not in page
+    response = owner_client.post("/matrices/", {
+        "system": "hagmi", "rows": [first.slug, second.slug], "opponent-sample-vanguard": 1,
+        "opponent-goldfish": 0, "opponent-sample-fortress": 0, f"list-{theirs.slug}": 2, "policy": "greedy",
+        "games": 4, "seed": 3})
+    assert response.status_code == 302, response.content.decode()[:3000]
+    matrix = MatchupMatrix.objects.get()
+    assert [column["key"] for column in matrix.columns] == ["sample-vanguard", f"list:{theirs.slug}"]
+    assert response["Location"] == f"/matrices/{matrix.public_id}/"
+    waiting = owner_client.get(response["Location"]).content.decode()
+    assert 'hx-get="/matrices/' in waiting and "heat-none" in waiting
+    play(matrix)
+    page = html.unescape(owner_client.get(response["Location"]).content.decode())
+    assert "hx-get" not in page
+    assert len(re.findall(r'<td class="heat heat-\d">', page)) == 4  # 2 lists × 2 opponents, each coloured
+    assert page.count('class="interval"') == 6  # every cell and each row's weighted total has its interval
+    assert "Numbers" in page and "Weighted over the field" in page
+    by_name = html.unescape(owner_client.get(f"/matrices/{matrix.public_id}/?rows=name").content.decode())
+    assert by_name.index("Blue rush") < by_name.index("Red wall")
+    desc = html.unescape(owner_client.get(f"/matrices/{matrix.public_id}/?rows=name-").content.decode())
+    assert desc.index("Red wall") < desc.index("Blue rush")
+    ja = owner_client.get(response["Location"], HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert "対戦表" in ja and "数値" in ja
+    refused = owner_client.post("/matrices/", {
+        "system": "hagmi", "rows": [first.slug], "another_list": hidden.slug, "another_weight": 1,
+        "policy": "greedy", "games": 4, "seed": 4})
+    assert refused.status_code == 400 and MatchupMatrix.objects.count() == 1
+
+
+def test_another_players_matrix_is_a_404(make_list, owner_client, other_client, published):
+    first = make_list(hagmi_legal_doc("Blue rush"))
+    owner_client.post("/matrices/", {"system": "hagmi", "rows": [first.slug], "opponent-sample-vanguard": 1,
+                                     "policy": "greedy", "games": 2, "seed": 1})
+    matrix = MatchupMatrix.objects.get()
+    assert other_client.get(f"/matrices/{matrix.public_id}/").status_code == 404
+    assert other_client.get(f"/matrices/{matrix.public_id}/progress/").status_code == 404
+
+
+def test_what_beats_my_list_ranks_public_lists_and_links_a_lost_game(make_list, owner_client, other_client, other,
+                                                                    published):
+    mine = make_list(hagmi_legal_doc("Blue rush"))
+    theirs = make_list(hagmi_legal_doc("Their wall"), visibility="public", user=other)
+    hidden = make_list(hagmi_legal_doc("Their secret"), visibility="private", user=other)
+    page = owner_client.get(f"/lists/{mine.slug}/").content.decode()
+    assert f'href="/lists/{mine.slug}/beats/"' in page
+    assert other_client.get(f"/lists/{mine.slug}/beats/").status_code == 404  # a private list: not found
+    assert owner_client.get(f"/lists/{theirs.slug}/beats/").status_code == 403  # only the owner asks
+    response = owner_client.post(f"/lists/{mine.slug}/beats/", {"policy": "greedy", "games": 6, "seed": 5})
+    assert response.status_code == 302
+    matrix = MatchupMatrix.objects.get()
+    keys = [column["key"] for column in matrix.columns]
+    assert f"list:{theirs.slug}" in keys and f"list:{hidden.slug}" not in keys
+    play(matrix)
+    page = html.unescape(owner_client.get(response["Location"]).content.decode())
+    assert "Opponents, the worst matchup first" in page and f'href="/lists/{theirs.slug}/"' in page
+    assert "Their secret" not in page
+    rates = [float(rate) for rate in re.findall(r'<td class="winrate">([\d.]+)%</td>', page)]
+    assert rates == sorted(rates) and len(rates) == len(keys)
+    replay = re.search(r'href="/simulations/([^/]+)/games/(\d+)/">', page)
+    if replay:
+        assert owner_client.get(replay.group(0)[6:-2]).status_code == 200
+    ja = owner_client.get(response["Location"], HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert "Opponents, the worst matchup first" not in ja
+
+
+def test_the_owner_cancels_the_cells_still_playing(make_list, owner_client, other_client, published):
+    first = make_list(hagmi_legal_doc("Blue rush"))
+    owner_client.post("/matrices/", {"system": "hagmi", "rows": [first.slug], "opponent-sample-vanguard": 1,
+                                     "opponent-sample-fortress": 1, "policy": "greedy", "games": 2, "seed": 8})
+    matrix = MatchupMatrix.objects.get()
+    cells = selectors.matrix_cells(matrix)
+    play_all(cells[0].run)  # one cell done, one still queued
+    page = owner_client.get(f"/matrices/{matrix.public_id}/").content.decode()
+    assert f'action="/matrices/{matrix.public_id}/cancel/"' in page
+    assert other_client.post(f"/matrices/{matrix.public_id}/cancel/").status_code == 404
+    response = owner_client.post(f"/matrices/{matrix.public_id}/cancel/")
+    assert response.status_code == 302 and response["Location"] == f"/matrices/{matrix.public_id}/"
+    statuses = [cell.run.status for cell in selectors.matrix_cells(matrix)]
+    assert statuses == ["done", "cancelled"]
+    page = owner_client.get(f"/matrices/{matrix.public_id}/").content.decode()
+    assert "/cancel/" not in page and "hx-get" not in page
