@@ -6,8 +6,10 @@ instructions, not seconds, so the same code, games and Python give the same coun
 
 plays 20 (or 0) games of each of the first 4 benchmark cases of the system (bench_hagmi/bench_mwda/bench_warcaster
 cases, seed 11); the games' cost is the difference of the two totals (`grep ^summary: out.N`), start-up excluded.
-`HANGAR_ENGINE=python` measures the pure-Python engine. docs/benchmarks.md, "Session 5", has
-the figures of the one engine layout.
+`HANGAR_ENGINE=python` measures the pure-Python engine. Python salts string hashes per process, so the same code
+gives counts a few tenths of a percent apart (up to about 1.3 % for compiled MWDA): compare the medians of a few
+runs, before and after alternating. docs/benchmarks.md, "Session 5", "Session 6" and "Game knowledge out of
+builder/", has the figures.
 """
 from __future__ import annotations
 
