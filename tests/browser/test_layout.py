@@ -224,7 +224,7 @@ def other_games_pages(world: World, actor: str) -> list[tuple[str, str, int]]:
 
 
 # The matrix's htmx fragments (the picker's results, a run's progress): checked inside the pages that hold them.
-FRAGMENTS = frozenset({"list_picker", "simulation_progress"})
+FRAGMENTS = frozenset({"list_picker", "simulation_progress", "matrix_progress"})
 
 
 def matrix_pages(world: World, actor: str, part: tuple[int, int] = (0, 1)) -> list[tuple[str, str, int]]:
