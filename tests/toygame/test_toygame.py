@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -195,6 +196,35 @@ def test_the_toy_replay_reads_as_the_toys_own_sentences_in_both_languages(toy_ga
     assert_no_slug(japanese)
     assert not [kind for kind in EVENT_KINDS if re.search(rf"(?<![\w/.\-]){kind}(?![\w/\-])", japanese)]
     assert not re.search(r"\b(went|played|rolled|points|greedy)\b", japanese)  # no English sentence on the Japanese page
+
+
+def test_a_game_that_declares_no_report_still_words_every_event_without_its_kinds(db, settings, owner):
+    """Toy Duel without its report.py (`Presentation.report` None): the site's general sentence names each event's
+    kind humanised and its cards by their names, says who won and how from `game_over`, and shows no event kind with
+    an underscore, no slug and no engine text, in both languages."""
+    settings.SECURE_SSL_REDIRECT = False
+    load_bundled_catalog()
+    unworded = replace(SYSTEM, presentation=replace(SYSTEM.presentation, report=None))
+    with registered(unworded):
+        call_command("load_packages")
+        game_list = services.list_create(owner=owner, document=KNIGHTS)
+        run = services.simulation_start(user=owner, game_list=game_list, opponent_slug="sparring-partner",
+                                        policy="greedy", games=2, seed=7)
+        play_all(run)
+        client = Client()
+        client.force_login(owner)
+        url = f"/simulations/{run.public_id}/games/0/"
+        english = main_text(client.get(url))
+        japanese = main_text(ja(client).get(url))
+    assert "You did something the report cannot put in words yet (play: Lance Knight)." in english, english
+    assert re.search(r"(You won|The opponent won|The game was a draw): After the last round, on points\.$", english)
+    assert re.search(r"Round 1 · Turn 1 \((you|the opponent)\)", english)  # turn_start: the heading, not a line
+    assert "あなたの行動（play：槍の騎士。この記録はまだ文章にできません）。" in japanese, japanese
+    assert re.search(r"(あなたの勝利|相手の勝利|引き分け)：最終ラウンド終了時のポイント差。$", japanese)
+    for text in (english, japanese):
+        assert_no_slug(text)
+        assert "game_over" not in text and "turn_start" not in text and "game over" not in text
+        assert not re.search(r"\b[a-z_]+=\S|TD-\d{3}", text)  # no key=value, no card code
 
 
 def _card_form(client: Client, url: str) -> dict[str, list[str]]:
