@@ -1,7 +1,8 @@
 """Adding a game is one package: Toy Duel (tests/toygame/), a game none of the site's code knows, runs end to end —
 its package loaded by the real `load_packages`, its cards on the catalogue, a list created, saved and checked (T1,
-T2, the violation in words), a simulation run through the real services and chunk code, and its result page —
-with nothing outside its package written for it (docs/architecture.md "Adding a game").
+T2, the violation in words), a simulation run through the real services and chunk code, its result page, its replay
+in its own sentences, a card drafted and a correction proposed in the card editor — with nothing outside its package
+written for it (docs/architecture.md "Adding a game").
 
 The toy is registered only inside the `toy_game` fixture (rules_engine.systems.registered): every other test sees
 the three games, and the last test here checks that nothing of the toy is left behind."""
