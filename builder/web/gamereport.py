@@ -21,7 +21,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules_engine.core.gamewords import ReportWords
-from rules_engine.core.naming import Namer, capfirst
+from rules_engine.core.naming import Namer, capfirst, game_over, join
+from rules_engine.core.outcome import END_REASONS
 from rules_engine.core.words import _t
 
 from . import vocabulary
@@ -96,8 +97,22 @@ def piece_labels(names: Mapping[int, tuple[int, str]]) -> dict[int, str]:
 # --- sentences ----------------------------------------------------------------------------------------------
 
 
+MAX_NAMED_CARDS = 3  # the cards an unworded event names, at most
+
+
 def _unknown(n: Namer, e: Mapping[str, Any]) -> str:
+    """An event the game has no sentence for, in plain words: its kind humanised ("orbital strike") and the cards
+    its data names by their names ("play: Lance Knight"), never the kind's or a value's slug nor key=value text. A
+    game's last event `game_over` with its `winner` and `reason` (rules_engine.core.outcome.END_REASONS) says who
+    won and how, as the games' own reports do."""
+    data = e.get("data") if isinstance(e.get("data"), Mapping) else {}
+    if e.get("kind") == "game_over" and "winner" in data and data.get("reason") in END_REASONS:
+        return game_over(n, data.get("winner"), data.get("reason"))
     what = vocabulary.humanise(str(e.get("kind") or ""))
+    codes = list(dict.fromkeys(value for value in data.values() if isinstance(value, str) and value in n.cards))
+    if codes:
+        what = _t("replay", "%(kind)s: %(cards)s", kind=what,
+                  cards=join([n.card(code) for code in codes[:MAX_NAMED_CARDS]]))
     if e.get("player") is None:
         return _t("replay", "Something the report cannot put in words yet happened (%(what)s).", what=what)
     return _t("replay", "%(who)s did something the report cannot put in words yet (%(what)s).",

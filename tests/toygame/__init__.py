@@ -6,6 +6,7 @@ needs nothing outside its package (docs/architecture.md "Adding a game" walks th
     game.py           its engine: a tiny card duel of three rounds (the state protocol of rules_engine/core/game.py)
     simulation.py     its Simulator, registered with rules_engine.simulation
     presentation.py   what it shows (rules_engine.system_entry.Presentation)
+    report.py         its replay's sentences in both languages (a ReportWords of rules_engine/core/gamewords.py)
     toyduel.schema.json, packages/toyduel/   the JSON Schema of its data packages, its bundled package and a
                       sample list
 

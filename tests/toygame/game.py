@@ -89,6 +89,10 @@ class ToyDuelState:
         self.decks = [self.decks[p][size:] for p in (0, 1)]
         self.end: outcome.Outcome | None = None
         self.events.record("setup", 0, None, {"first": first, "rounds": game.options["rounds"]})
+        self._start_turn()
+
+    def _start_turn(self) -> None:
+        self.events.record("turn_start", self.turn, self.player, {"round": self.round})
 
     def current_player(self) -> int:
         return TERMINAL if self.end is not None else self.player
@@ -113,12 +117,14 @@ class ToyDuelState:
             self.events.record("play", self.turn, player, {"card": code, "roll": roll, "points": scored})
             if self.decks[player]:
                 self.hands[player].append(self.decks[player].pop(0))
-        self.turn += 1
         self.player = 1 - player
         if self.player == self.first:
             self.round += 1
             if self.round > self.game.options["rounds"]:
-                self._finish()
+                self._finish()  # said at the end of the last turn
+                return
+        self.turn += 1
+        self._start_turn()
 
     def _finish(self) -> None:
         self.round = self.game.options["rounds"]

@@ -1,7 +1,8 @@
 """Adding a game is one package: Toy Duel (tests/toygame/), a game none of the site's code knows, runs end to end —
 its package loaded by the real `load_packages`, its cards on the catalogue, a list created, saved and checked (T1,
-T2, the violation in words), a simulation run through the real services and chunk code, and its result page —
-with nothing outside its package written for it (docs/architecture.md "Adding a game").
+T2, the violation in words), a simulation run through the real services and chunk code, its result page, its replay
+in its own sentences, a card drafted and a correction proposed in the card editor — with nothing outside its package
+written for it (docs/architecture.md "Adding a game").
 
 The toy is registered only inside the `toy_game` fixture (rules_engine.systems.registered): every other test sees
 the three games, and the last test here checks that nothing of the toy is left behind."""
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -18,11 +20,12 @@ from django.test import Client
 from builder.models import GameList, SimulationRun
 from builder import services
 from cards.drafts import editor_group
-from cards.models import Card
+from cards.models import Card, CardProposal, PackageDraft
 from rules_engine.systems import SYSTEMS, registered
 from tests.support.bundled_catalog import load_bundled_catalog
 from tests.support.simulations import play_all
 from tests.toygame.system import SYSTEM
+from tests.web.formfields import as_post, form_pairs
 from tests.web.test_every_word import PageText
 
 pytestmark = pytest.mark.django_db
@@ -30,6 +33,7 @@ pytestmark = pytest.mark.django_db
 HERE = Path(__file__).resolve().parent
 KNIGHTS = json.loads((HERE / "packages" / "toyduel" / "lists" / "knights.json").read_text(encoding="utf-8"))
 SLUGS = ("toyduel", "sparring-partner", "toyduel.copies", "toyduel.deck_size", "toy-core", "fighter")
+EVENT_KINDS = ("setup", "turn_start", "play", "game_over")  # what its engine logs (game.py)
 
 
 @pytest.fixture
@@ -162,6 +166,114 @@ def test_every_page_of_the_toy_game_answers_without_a_server_error(toy_game, sta
     replay = main_text(client.get(f"/simulations/{run.public_id}/games/0/"))
     assert "From this turn on" not in replay  # no positions: the replay offers none
     assert "このゲームには局面がありません" in client.get(f"/simulations/{run.public_id}/games/0/position/").content.decode()
+
+
+def test_the_toy_replay_reads_as_the_toys_own_sentences_in_both_languages(toy_game, owner, client):
+    """Its report (report.py, `Presentation.report`): each event a sentence of its own words, the headings the
+    site's, and no event kind, slug or engine text on the page."""
+    game_list = services.list_create(owner=owner, document=KNIGHTS)
+    run = services.simulation_start(user=owner, game_list=game_list, opponent_slug="sparring-partner",
+                                    policy="greedy", games=2, seed=7)
+    play_all(run)
+    client.force_login(owner)
+    url = f"/simulations/{run.public_id}/games/0/"
+    english = main_text(client.get(url))
+    assert re.search(r"(You|The opponent) went first; the duel lasts 3 rounds\.", english), english
+    assert re.search(r"Round 1 · Turn 1 \((you|the opponent)\)", english)
+    played = re.findall(r"(?:You|The opponent) played ([A-Z][\w ]+?) and rolled [1-6]: \d+ points\.", english)
+    assert len(played) == 6 and "Lance Knight" in played  # one card a turn, three rounds, named in English
+    assert re.search(r"(You won|The opponent won|The game was a draw): After the last round, on points\.$", english)
+    assert "how your side plays: The first card in hand, by code" in english  # its policy in its own words
+    assert "cannot put in words" not in english and "=" not in english
+    assert_no_slug(english)
+    assert not [kind for kind in EVENT_KINDS if re.search(rf"(?<![\w/.\-]){kind}(?![\w/\-])", english)]
+    japanese = main_text(ja(client).get(url))
+    assert re.search(r"(あなた|相手)が先攻。3ラウンドの決闘。", japanese), japanese
+    played = re.findall(r"(?:あなた|相手)は(\S+?)を出し、ダイスは[1-6]：\d+点。", japanese)
+    assert len(played) == 6 and "槍の騎士" in played
+    assert re.search(r"(あなたの勝利|相手の勝利|引き分け)：最終ラウンド終了時のポイント差。$", japanese)
+    assert "あなたの側の戦い方：手札のコード順で最初のカード" in japanese
+    assert "文章にできません" not in japanese
+    assert_no_slug(japanese)
+    assert not [kind for kind in EVENT_KINDS if re.search(rf"(?<![\w/.\-]){kind}(?![\w/\-])", japanese)]
+    assert not re.search(r"\b(went|played|rolled|points|greedy)\b", japanese)  # no English sentence on the Japanese page
+
+
+def test_a_game_that_declares_no_report_still_words_every_event_without_its_kinds(db, settings, owner):
+    """Toy Duel without its report.py (`Presentation.report` None): the site's general sentence names each event's
+    kind humanised and its cards by their names, says who won and how from `game_over`, and shows no event kind with
+    an underscore, no slug and no engine text, in both languages."""
+    settings.SECURE_SSL_REDIRECT = False
+    load_bundled_catalog()
+    unworded = replace(SYSTEM, presentation=replace(SYSTEM.presentation, report=None))
+    with registered(unworded):
+        call_command("load_packages")
+        game_list = services.list_create(owner=owner, document=KNIGHTS)
+        run = services.simulation_start(user=owner, game_list=game_list, opponent_slug="sparring-partner",
+                                        policy="greedy", games=2, seed=7)
+        play_all(run)
+        client = Client()
+        client.force_login(owner)
+        url = f"/simulations/{run.public_id}/games/0/"
+        english = main_text(client.get(url))
+        japanese = main_text(ja(client).get(url))
+    assert "You did something the report cannot put in words yet (play: Lance Knight)." in english, english
+    assert re.search(r"(You won|The opponent won|The game was a draw): After the last round, on points\.$", english)
+    assert re.search(r"Round 1 · Turn 1 \((you|the opponent)\)", english)  # turn_start: the heading, not a line
+    assert "あなたの行動（play：槍の騎士。この記録はまだ文章にできません）。" in japanese, japanese
+    assert re.search(r"(あなたの勝利|相手の勝利|引き分け)：最終ラウンド終了時のポイント差。$", japanese)
+    for text in (english, japanese):
+        assert_no_slug(text)
+        assert "game_over" not in text and "turn_start" not in text and "game over" not in text
+        assert not re.search(r"\b[a-z_]+=\S|TD-\d{3}", text)  # no key=value, no card code
+
+
+def _card_form(client: Client, url: str) -> dict[str, list[str]]:
+    """What a browser submits for the card editor's form on `url` (tests/web/test_card_editor.py's flow)."""
+    page = client.get(url, HTTP_ACCEPT_LANGUAGE="en")
+    assert page.status_code == 200, page.status_code
+    return as_post(form_pairs(page.content.decode(), "card-form"))
+
+
+def test_the_card_editor_drafts_a_toy_card_from_the_schema_its_package_brings(toy_game, make_user):
+    """The draft pages read the game's JSON Schema where its entry says it is (`package_schema`, in its package):
+    a new card typed into the form, checked, saved into the draft; an existing card's form reads back unchanged."""
+    editor = make_user("editor")
+    editor.groups.add(editor_group())
+    client = Client()
+    client.force_login(editor)
+    assert main_text(client.get("/data/toyduel/toy-core/"))
+    data = _card_form(client, "/data/toyduel/toy-core/cards/new/")
+    data.update({"code": ["TD-042"], "name": ["試しの剣士"], "name_en": ["Trial Swordsman"], "kind": ["fighter"],
+                 "cost": ["2"], "power": ["5"], "text_en": ["A test blow."]})
+    checked = client.post("/data/toyduel/toy-core/cards/new/", {**data, "action": "check"}, HTTP_HX_REQUEST="true")
+    assert checked.status_code == 200 and b'id="card-ok"' in checked.content
+    saved = client.post("/data/toyduel/toy-core/cards/new/", {**data, "action": "save"})
+    assert saved.status_code == 302 and saved["Location"] == "/data/toyduel/toy-core/"
+    card = next(card for card in PackageDraft.objects.get(slug="toy-core").data["cards"] if card["code"] == "TD-042")
+    assert card == {"code": "TD-042", "name": "試しの剣士", "name_en": "Trial Swordsman", "kind": "fighter",
+                    "cost": 2, "power": 5, "text_en": "A test blow."}
+    bad = client.post("/data/toyduel/toy-core/cards/new/", {**data, "code": ["TD-043"], "power": ["12"],
+                                                             "action": "save"}, HTTP_ACCEPT_LANGUAGE="en")
+    assert bad.status_code == 422 and 'href="#f-power"' in bad.content.decode()  # the schema's maximum, at its field
+    for language in ("en", "ja"):
+        client.cookies["django_language"] = language
+        page = main_text(client.get("/data/toyduel/toy-core/cards/TD-001/"))
+        assert_no_slug(page)
+
+
+def test_a_user_proposes_a_correction_to_a_toy_card(toy_game, owner):
+    player = Client()
+    player.force_login(owner)
+    for language in ("en", "ja"):
+        player.cookies["django_language"] = language
+        assert_no_slug(main_text(player.get("/catalog/toyduel/TD-001/propose/")))
+    data = _card_form(player, "/catalog/toyduel/TD-001/propose/")
+    data.update({"power": ["2"], "note": ["The print says power 2"]})
+    sent = player.post("/catalog/toyduel/TD-001/propose/", {**data, "action": "save"})
+    assert sent.status_code == 302 and sent["Location"] == "/catalog/toyduel/TD-001/"
+    proposal = CardProposal.objects.get()
+    assert proposal.data["power"] == 2 and proposal.before["power"] == 1 and proposal.proposed_by == owner
 
 
 def test_the_toy_game_leaves_nothing_behind():

@@ -73,6 +73,14 @@ def test_a_game_without_a_report_still_words_every_event_and_its_headings():
     assert turn["heading"] == "Round 1 · Turn 1 (you)"
     # the turn's start is its heading, not a sentence
     assert turn["lines"] == ["You did something the report cannot put in words yet (advance piece)."]
+    cards = {"TK-1": {"name": "塔", "name_en": "Tower"}}
+    events = [{"kind": "raise", "turn": 2, "player": 1, "data": {"card": "TK-1", "rank": "TK-1", "height": 3}},
+              {"kind": "game_over", "turn": 2, "player": None, "data": {"winner": 1, "reason": "rounds"}}]
+    with translation.override("en"):
+        [turn] = gamereport.report("toy", {"events": events}, cards)
+    # the cards its data names, once each, by their names; who won and how from the shared game_over
+    assert turn["lines"] == ["The opponent did something the report cannot put in words yet (raise: Tower).",
+                             "The opponent won: After the last round, on points."]
 
 
 def test_a_game_without_position_words_names_its_actions_by_their_kinds():
