@@ -89,6 +89,32 @@ def linked_field(slug: str, system: str, user) -> list[tuple[str, str]]:
                                   count) % {"name": field.name, "player": field.owner.username, "n": count})]
 
 
+def field_error(form, error: SimulationInvalid) -> bool:
+    """A field refused by the services said next to the field select, in the page's language (True), else False."""
+    details = error.details or {}
+    if error.code == "simulation.field":  # the field chosen has nothing this player may play
+        form.add_error("field", _("This field has no opponent you may play against."))
+        return True
+    if error.code == "simulation.too_many_opponents":
+        form.add_error("field" if form.cleaned_data.get("field") else None, too_many_opponents_words(details))
+        return True
+    path = str(details.get("path", ""))
+    if ".field entries[" in path and path.endswith("]"):  # a field's entry given twice
+        form.add_error("field", _("An opponent of this field also has a weight below: give it one weight (0 below, "
+                                  "or choose no field)."))
+        return True
+    return False
+
+
+def too_many_opponents_words(details: dict[str, Any]) -> str:
+    """More opponents (a field's entries counted) than the run may play, in the page's language."""
+    return ngettext("These are %(given)s opponents with the field's entries; at most %(limit)s opponent may be "
+                    "played here: choose a smaller field or fewer opponents.",
+                    "These are %(given)s opponents with the field's entries; at most %(limit)s opponents may be "
+                    "played here: choose a smaller field or fewer opponents.", details.get("limit") or 0) % {
+        "given": details.get("given"), "limit": details.get("limit")}
+
+
 GALLERY_SHOWN = 12  # the newest gallery lists offered with a weight; any other one is given by its link
 
 
@@ -149,13 +175,7 @@ def _batch_new(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
                             "most": max(1, (error.details or {}).get("limit", 64)
                                         // ((error.details or {}).get("cards", 1) + 1))})
                         return None
-                    if error.code == "simulation.field":  # the field chosen has nothing this player may play
-                        form.add_error("field", _("This field has no opponent you may play against."))
-                        return None
-                    path = str((error.details or {}).get("path", ""))
-                    if ".field entries[" in path and path.endswith("]"):  # a field's entry given twice
-                        form.add_error("field", _("An opponent of this field also has a weight below: give it "
-                                                  "one weight (0 below, or choose no field)."))
+                    if field_error(form, error):  # a field refused: said next to it, in words
                         return None
                     if error.code != "simulation.opponent_list" or not data.get("another_list") \
                             or (error.details or {}).get("list") != data["another_list"]:
