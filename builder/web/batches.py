@@ -66,6 +66,8 @@ def field_choices(system: str, user) -> list[tuple[str, str]]:
     rows = []
     for field in selectors.field_choices(user=user, system=system):
         count = field.entry_count
+        if field.owner_id != getattr(user, "pk", None):  # the entries this player may play: a private list of the
+            count = len(selectors.field_entries(field, user=user))  # field's owner is not counted, nor played
         if field.owner_id == getattr(user, "pk", None):
             words = ngettext("%(name)s (yours, %(n)s opponent)", "%(name)s (yours, %(n)s opponents)", count)
         else:

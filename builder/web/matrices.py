@@ -89,7 +89,7 @@ def matrix_new(request: HttpRequest) -> HttpResponse:
     if system is None:  # no list yet, or an unknown game in ?system=
         return render(request, "matrices/new.html", {
             "form": None, "system": None, "unknown": system_slug, "system_links": _system_links(request.user),
-            "recent": selectors.matrix_list(user=request.user)[:10]}, status=404 if system_slug else 200)
+            "recent": recent_matrices(request.user)}, status=404 if system_slug else 200)
     if request.method == "POST" and (wait := scope_wait(request, "simulations")) is not None:
         return throttled_page(request, wait)
     mine = _my_lists(request.user, system.slug)
@@ -127,7 +127,7 @@ def matrix_new(request: HttpRequest) -> HttpResponse:
         "form": form, "system": system, "rows": form["rows"],
         "groups": [(legend, [form[name] for name in names]) for legend, names in form.opponent_groups],
         "pick": [form[name] for name in form.pick_fields], "most_cells": matrices.MAX_CELLS,
-        "recent": selectors.matrix_list(user=request.user)[:10], "system_links": _system_links(request.user),
+        "recent": recent_matrices(request.user), "system_links": _system_links(request.user),
     }, status=status)
 
 
@@ -241,11 +241,26 @@ class BeatsForm(forms.Form):
 MATRICES_PAGE = 50
 
 
+def matrix_words(matrix) -> str:
+    """What a matrix played, in words: "What beats Blue rush", or "2 lists × 3 opponents"."""
+    if matrix.kind == MatrixKind.BEATS:
+        return _("What beats %(name)s") % {"name": (matrix.rows[0].get("name") if matrix.rows else "")
+                                          or _("(untitled)")}
+    return _("%(lists)s × %(opponents)s") % {
+        "lists": ngettext("%(n)s list", "%(n)s lists", len(matrix.rows)) % {"n": len(matrix.rows)},
+        "opponents": ngettext("%(n)s opponent", "%(n)s opponents", len(matrix.columns)) % {"n": len(matrix.columns)}}
+
+
+def recent_matrices(user) -> list[dict[str, Any]]:
+    """The user's 10 newest matrices, each with its words (the matrix form's "Your recent matrices")."""
+    return [{"matrix": matrix, "words": matrix_words(matrix)} for matrix in selectors.matrix_list(user=user)[:10]]
+
+
 @login_required
 def matrix_mine(request: HttpRequest) -> HttpResponse:
     """Every matrix and "what beats my list" of the user, newest first, 50 a page (the form shows the 10 newest)."""
     page = Paginator(selectors.matrix_list(user=request.user), MATRICES_PAGE).get_page(request.GET.get("page"))
-    rows = [{"matrix": matrix, "system": presenters.system_name(matrix.system),
+    rows = [{"matrix": matrix, "words": matrix_words(matrix), "system": presenters.system_name(matrix.system),
              "policy": results.policy_label(matrix.system, matrix.policy)} for matrix in page.object_list]
     return render(request, "matrices/mine.html", {"page": page, "rows": rows})
 
