@@ -120,6 +120,9 @@ def test_a_matrix_and_what_beats_my_list_play_a_field_chosen_on_their_forms(make
     secret = make_list(hagmi_legal_doc("Secret plan"))
     field = services.field_create(owner=owner, system="hagmi", name="Spring", visibility="public", entries=[
         {"opponent": "goldfish", "weight": 2}, {"list": secret.slug}])
+    detail = owner_client.get(f"/fields/{field.slug}/").content.decode()
+    assert f'href="/matrices/?system=hagmi&amp;field={field.slug}"' in detail
+    assert f'href="/lists/{first.slug}/beats/?field={field.slug}"' in detail
     form = owner_client.get(f"/matrices/?system=hagmi&field={field.slug}").content.decode()
     assert re.search(rf'<option value="{field.slug}" selected>Spring \(yours, 2 opponents\)</option>', form)
     assert 'name="opponent-goldfish" value="0"' in form  # a field chosen: no sample opponent added by default
@@ -138,7 +141,8 @@ def test_a_matrix_and_what_beats_my_list_play_a_field_chosen_on_their_forms(make
     assert "also has a weight below" not in ja.content.decode()
     # another player's "what beats my list" against the owner's public field: the private list never plays
     theirs = make_list(hagmi_legal_doc("Their wall"), user=other)
-    beats_form = other_client.get(f"/lists/{theirs.slug}/beats/").content.decode()
+    beats_form = other_client.get(f"/lists/{theirs.slug}/beats/?field={field.slug}").content.decode()
+    assert re.search(rf'<option value="{field.slug}" selected>', beats_form)
     assert "Every sample opponent and public list of this game" in beats_form and "Spring by owner (1 opponent)" in beats_form  # the private entry: not counted
     response = other_client.post(f"/lists/{theirs.slug}/beats/", {"field": field.slug, "policy": "greedy",
                                                                     "games": 4, "seed": 5})
