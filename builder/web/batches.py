@@ -23,7 +23,7 @@ from builder.forms import BatchForm
 from builder.models import SimulationRun
 from builder.errors import DoctorApplyRefused, SimulationInvalid
 from builder.services import ListServiceError
-from builder.services.batches import apply_refusal
+from builder.services.batches import MAX_LEGS, apply_refusal
 from builder.templatetags.hangar import percent  # the pages' one way of writing a rate: "25.0%"
 from builder.throttles import scope_wait
 
@@ -60,9 +60,10 @@ def left_out_lists(game_list, user) -> list[str]:
     return [row.name or _("(untitled)") for row in _mine(game_list, user) if not row.entry_count]
 
 
-def field_choices(system: str, user) -> list[tuple[str, str]]:
+def field_choices(system: str, user, most: int | None = None) -> list[tuple[str, str]]:
     """The fields a gauntlet or the doctor offers: the player's own, then other players' public ones, as (id,
-    words): "Spring league (yours, 5 opponents)", "Store meta by alice (4 opponents)"."""
+    words): "Spring league (yours, 5 opponents)", "Store meta by alice (4 opponents)"; given `most` (the opponents
+    the run may play), a field with more says so in its words, before the form is sent."""
     rows = []
     for field in selectors.field_choices(user=user, system=system):
         count = field.entry_count
@@ -73,7 +74,11 @@ def field_choices(system: str, user) -> list[tuple[str, str]]:
         else:
             words = ngettext("%(name)s by %(player)s (%(n)s opponent)", "%(name)s by %(player)s (%(n)s opponents)",
                              count)
-        rows.append((field.slug, words % {"name": field.name, "player": field.owner.username, "n": count}))
+        words = words % {"name": field.name, "player": field.owner.username, "n": count}
+        if most is not None and count > most:
+            words = _("%(field)s: more than the %(limit)s opponents this run may play") % {"field": words,
+                                                                                           "limit": most}
+        rows.append((field.slug, words))
     return rows
 
 
@@ -138,7 +143,7 @@ def _batch_new(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
     if request.method == "POST" and (wait := scope_wait(request, "simulations")) is not None:
         return throttled_page(request, wait)
     system = game_list.system.slug
-    fields = field_choices(system, request.user)
+    fields = field_choices(system, request.user, most=MAX_LEGS // 2 if kind in (DOCTOR, IMPACT) else None)
     chosen = request.GET.get("field") or request.POST.get("field") or ""
     if chosen and not any(slug == chosen for slug, _words in fields):  # a field given by its link (unlisted)
         fields = linked_field(chosen, system, request.user) + fields

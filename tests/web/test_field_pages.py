@@ -123,6 +123,12 @@ def test_the_doctor_refuses_a_field_past_its_limit_in_the_readers_language(make_
     lists = [make_list(hagmi_legal_doc(f"Wall {number}")) for number in range(33)]
     field = services.field_create(owner=owner, system="hagmi", name="Big meta",
                                   entries=[{"list": other.slug} for other in lists])
+    page = owner_client.get(f"/lists/{game_list.slug}/doctor/").content.decode()  # said before the form is sent
+    assert "Big meta (yours, 33 opponents): more than the 32 opponents this run may play" in page
+    ja = owner_client.get(f"/lists/{game_list.slug}/doctor/", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert "この実行で対戦できる相手 32 を超えています" in ja
+    gauntlet = owner_client.get(f"/lists/{game_list.slug}/gauntlet/").content.decode()
+    assert "Big meta (yours, 33 opponents)<" in gauntlet  # a gauntlet plays up to 64
     form = {"field": field.slug, "policy": "greedy", "games": 6000, "changes": 1, "seed": 1}
     response = owner_client.post(f"/lists/{game_list.slug}/doctor/", form)
     page = response.content.decode()
