@@ -67,6 +67,7 @@ urlpatterns = [
     path("lists/<str:slug>/impact/", batches.impact_new, name="impact_new"),
     path("lists/<str:slug>/beats/", matrices.beats_new, name="beats_new"),
     path("matrices/", matrices.matrix_new, name="matrix_new"),
+    path("matrices/mine/", matrices.matrix_mine, name="matrix_mine"),
     path("matrices/<str:public_id>/", matrices.matrix_detail, name="matrix_detail"),
     path("matrices/<str:public_id>/progress/", matrices.matrix_progress, name="matrix_progress"),
     path("matrices/<str:public_id>/cancel/", matrices.matrix_cancel, name="matrix_cancel"),

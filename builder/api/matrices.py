@@ -39,13 +39,25 @@ class MatrixCreateSerializer(_RunParams):
         child=serializers.CharField(max_length=32), allow_empty=False, max_length=matrices.MAX_ROWS,
         help_text=f"the ids of your lists (the rows), one game, at most {matrices.MAX_ROWS}")
     opponents = GauntletOpponentSerializer(
-        many=True, allow_empty=False,
-        help_text="the field (the columns): sample opponents and public or own lists, each with a weight")
+        many=True, required=False,
+        help_text="the field (the columns): sample opponents, public or own lists, each with a weight, and "
+                  "{\"field\": id} for a named field's entries; may be left out when `field` is given")
+    field = serializers.CharField(required=False, max_length=32,
+                                  help_text="the id of a field you may see: played as {\"field\": id} after the "
+                                            "opponents")
+
+    def validate(self, attrs):
+        if not attrs.get("opponents") and not attrs.get("field"):
+            raise serializers.ValidationError({"opponents": "Give at least one opponent, or a field."})
+        return attrs
 
 
 class BeatsCreateSerializer(_RunParams):
     list = serializers.CharField(max_length=32, help_text="the id of your list; the field is every sample opponent "
-                                                          "and every public list of its game")
+                                                          "and every public list of its game unless `field` is given")
+    field = serializers.CharField(required=False, max_length=32,
+                                  help_text="the id of a field you may see: your list plays its entries (with their "
+                                            "weights) instead")
 
 
 class MatrixCellSerializer(serializers.Serializer):
@@ -139,7 +151,9 @@ class MatrixViewSet(viewsets.GenericViewSet):
         params = MatrixCreateSerializer(data=request.data)
         params.is_valid(raise_exception=True)
         data = params.validated_data
-        opponents = [dict(opponent) for opponent in data["opponents"]]
+        opponents = [dict(opponent) for opponent in data.get("opponents") or []]
+        if data.get("field"):
+            opponents.append({"field": data["field"]})
         matrix = matrices.matrix_start(user=request.user, lists=list(data["lists"]), opponents=opponents,
                                        **_run_kwargs(data))
         return _started(matrix, request)
@@ -180,5 +194,6 @@ class BeatsView(APIView):
         params.is_valid(raise_exception=True)
         data = params.validated_data
         game_list = selectors.list_get(slug=data["list"], user=request.user)
-        matrix = matrices.beats_start(user=request.user, game_list=game_list, **_run_kwargs(data))
+        matrix = matrices.beats_start(user=request.user, game_list=game_list, field=data.get("field") or None,
+                                      **_run_kwargs(data))
         return _started(matrix, request)

@@ -127,11 +127,13 @@ def check_opponents(user, system: str, catalog, opponents: Any, *, most: int = M
             'or {"field": id}.', details={"path": "opponents"})
     if len(opponents) > most:
         raise SimulationInvalid(f"opponents: at most {most} opponents here, {len(opponents)} given.",
-                                details={"path": "opponents", "limit": most})
+                                code="simulation.too_many_opponents",
+                                details={"path": "opponents", "limit": most, "given": len(opponents)})
     expanded = expand_fields(user, system, opponents)
     if len(expanded) > most:
         raise SimulationInvalid(f"opponents: at most {most} opponents here, {len(expanded)} given with the "
-                                "field's entries.", details={"path": "opponents", "limit": most})
+                                "field's entries.", code="simulation.too_many_opponents",
+                                details={"path": "opponents", "limit": most, "given": len(expanded)})
     found: list[tuple[str, float, dict[str, Any]]] = []
     for path, given in expanded:
         if not isinstance(given, dict) or ("opponent" in given) == ("list" in given):

@@ -23,7 +23,7 @@ from builder.forms import BatchForm
 from builder.models import SimulationRun
 from builder.errors import DoctorApplyRefused, SimulationInvalid
 from builder.services import ListServiceError
-from builder.services.batches import apply_refusal
+from builder.services.batches import MAX_LEGS, apply_refusal
 from builder.templatetags.hangar import percent  # the pages' one way of writing a rate: "25.0%"
 from builder.throttles import scope_wait
 
@@ -60,18 +60,25 @@ def left_out_lists(game_list, user) -> list[str]:
     return [row.name or _("(untitled)") for row in _mine(game_list, user) if not row.entry_count]
 
 
-def field_choices(system: str, user) -> list[tuple[str, str]]:
+def field_choices(system: str, user, most: int | None = None) -> list[tuple[str, str]]:
     """The fields a gauntlet or the doctor offers: the player's own, then other players' public ones, as (id,
-    words): "Spring league (yours, 5 opponents)", "Store meta by alice (4 opponents)"."""
+    words): "Spring league (yours, 5 opponents)", "Store meta by alice (4 opponents)"; given `most` (the opponents
+    the run may play), a field with more says so in its words, before the form is sent."""
     rows = []
     for field in selectors.field_choices(user=user, system=system):
         count = field.entry_count
+        if field.owner_id != getattr(user, "pk", None):  # the entries this player may play: a private list of the
+            count = len(selectors.field_entries(field, user=user))  # field's owner is not counted, nor played
         if field.owner_id == getattr(user, "pk", None):
             words = ngettext("%(name)s (yours, %(n)s opponent)", "%(name)s (yours, %(n)s opponents)", count)
         else:
             words = ngettext("%(name)s by %(player)s (%(n)s opponent)", "%(name)s by %(player)s (%(n)s opponents)",
                              count)
-        rows.append((field.slug, words % {"name": field.name, "player": field.owner.username, "n": count}))
+        words = words % {"name": field.name, "player": field.owner.username, "n": count}
+        if most is not None and count > most:
+            words = _("%(field)s: more than the %(limit)s opponents this run may play") % {"field": words,
+                                                                                           "limit": most}
+        rows.append((field.slug, words))
     return rows
 
 
@@ -87,6 +94,32 @@ def linked_field(slug: str, system: str, user) -> list[tuple[str, str]]:
     count = len(selectors.field_entries(field, user=user))
     return [(field.slug, ngettext("%(name)s by %(player)s (%(n)s opponent)", "%(name)s by %(player)s (%(n)s opponents)",
                                   count) % {"name": field.name, "player": field.owner.username, "n": count})]
+
+
+def field_error(form, error: SimulationInvalid) -> bool:
+    """A field refused by the services said next to the field select, in the page's language (True), else False."""
+    details = error.details or {}
+    if error.code == "simulation.field":  # the field chosen has nothing this player may play
+        form.add_error("field", _("This field has no opponent you may play against."))
+        return True
+    if error.code == "simulation.too_many_opponents":
+        form.add_error("field" if form.cleaned_data.get("field") else None, too_many_opponents_words(details))
+        return True
+    path = str(details.get("path", ""))
+    if ".field entries[" in path and path.endswith("]"):  # a field's entry given twice
+        form.add_error("field", _("An opponent of this field also has a weight below: give it one weight (0 below, "
+                                  "or choose no field)."))
+        return True
+    return False
+
+
+def too_many_opponents_words(details: dict[str, Any]) -> str:
+    """More opponents (a field's entries counted) than the run may play, in the page's language."""
+    return ngettext("These are %(given)s opponents with the field's entries; at most %(limit)s opponent may be "
+                    "played here: choose a smaller field or fewer opponents.",
+                    "These are %(given)s opponents with the field's entries; at most %(limit)s opponents may be "
+                    "played here: choose a smaller field or fewer opponents.", details.get("limit") or 0) % {
+        "given": details.get("given"), "limit": details.get("limit")}
 
 
 GALLERY_SHOWN = 12  # the newest gallery lists offered with a weight; any other one is given by its link
@@ -110,7 +143,7 @@ def _batch_new(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
     if request.method == "POST" and (wait := scope_wait(request, "simulations")) is not None:
         return throttled_page(request, wait)
     system = game_list.system.slug
-    fields = field_choices(system, request.user)
+    fields = field_choices(system, request.user, most=MAX_LEGS // 2 if kind in (DOCTOR, IMPACT) else None)
     chosen = request.GET.get("field") or request.POST.get("field") or ""
     if chosen and not any(slug == chosen for slug, _words in fields):  # a field given by its link (unlisted)
         fields = linked_field(chosen, system, request.user) + fields
@@ -149,13 +182,7 @@ def _batch_new(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
                             "most": max(1, (error.details or {}).get("limit", 64)
                                         // ((error.details or {}).get("cards", 1) + 1))})
                         return None
-                    if error.code == "simulation.field":  # the field chosen has nothing this player may play
-                        form.add_error("field", _("This field has no opponent you may play against."))
-                        return None
-                    path = str((error.details or {}).get("path", ""))
-                    if ".field entries[" in path and path.endswith("]"):  # a field's entry given twice
-                        form.add_error("field", _("An opponent of this field also has a weight below: give it "
-                                                  "one weight (0 below, or choose no field)."))
+                    if field_error(form, error):  # a field refused: said next to it, in words
                         return None
                     if error.code != "simulation.opponent_list" or not data.get("another_list") \
                             or (error.details or {}).get("list") != data["another_list"]:

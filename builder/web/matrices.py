@@ -14,6 +14,7 @@ from typing import Any
 
 from django import forms
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.db.models import Count
@@ -33,7 +34,7 @@ from cards.selectors import system_get
 from rules_engine.core.seats import seat_pairs
 
 from . import presenters, results
-from .batches import gallery_lists, opponent_words
+from .batches import field_choices, field_error, gallery_lists, linked_field, opponent_words
 from .common import error_page, is_htmx, throttled_page
 from .runforms import opponent_choices, policy_choices, start_from_form
 
@@ -48,8 +49,11 @@ class MatrixForm(BatchForm):
 
     def __init__(self, *args, rows=(), **kwargs):
         super().__init__(*args, **kwargs)
-        for name in self.opponent_fields:  # every sample opponent is in the field at first, no list
-            self.fields[name].initial = 1 if hasattr(self.fields[name], "slug") else 0
+        has_field = bool(self.initial.get("field"))
+        for name in self.opponent_fields:  # every sample opponent is in the field at first (none with a field given)
+            self.fields[name].initial = 1 if hasattr(self.fields[name], "slug") and not has_field else 0
+        self.fields["field"].help_text = _("Its opponents are columns with their weights, together with any opponent "
+                                           "below that has a weight above 0.")
         other_lists = _("Your other lists")  # BatchForm's words for a gauntlet; here every list of yours plays
         self.opponent_groups = [(_("Your lists") if legend == other_lists else legend, names)
                                 for legend, names in self.opponent_groups]
@@ -85,13 +89,15 @@ def matrix_new(request: HttpRequest) -> HttpResponse:
     if system is None:  # no list yet, or an unknown game in ?system=
         return render(request, "matrices/new.html", {
             "form": None, "system": None, "unknown": system_slug, "system_links": _system_links(request.user),
-            "recent": selectors.matrix_list(user=request.user)[:10]}, status=404 if system_slug else 200)
+            "recent": recent_matrices(request.user)}, status=404 if system_slug else 200)
     if request.method == "POST" and (wait := scope_wait(request, "simulations")) is not None:
         return throttled_page(request, wait)
     mine = _my_lists(request.user, system.slug)
+    fields, chosen = field_select(request, system.slug)
     form = MatrixForm(request.POST or None, rows=mine, opponents=opponent_choices(system),
                       lists=[(slug, _("Your list: %(name)s") % {"name": name}) for slug, name in mine],
-                      gallery=_gallery(system.slug, request.user), policies=policy_choices(system.slug))
+                      gallery=_gallery(system.slug, request.user), policies=policy_choices(system.slug),
+                      fields=fields, initial={"field": chosen} if chosen else {})
     status = 200
     if request.method == "POST":
         if form.is_valid():
@@ -105,9 +111,11 @@ def matrix_new(request: HttpRequest) -> HttpResponse:
                         policy=data["policy"], opponent_policy=data.get("opponent_policy") or None)
                 except SimulationInvalid as error:
                     words = too_large_words(error)
-                    if words is None:
+                    if words is not None:
+                        form.add_error("games" if error.details.get("path") == "games" else None, words)
+                        return None
+                    if not field_error(form, error):
                         raise
-                    form.add_error("games" if error.details.get("path") == "games" else None, words)
                     return None
 
             matrix, status = start_from_form(form, start)
@@ -119,8 +127,18 @@ def matrix_new(request: HttpRequest) -> HttpResponse:
         "form": form, "system": system, "rows": form["rows"],
         "groups": [(legend, [form[name] for name in names]) for legend, names in form.opponent_groups],
         "pick": [form[name] for name in form.pick_fields], "most_cells": matrices.MAX_CELLS,
-        "recent": selectors.matrix_list(user=request.user)[:10], "system_links": _system_links(request.user),
+        "recent": recent_matrices(request.user), "system_links": _system_links(request.user),
     }, status=status)
+
+
+def field_select(request: HttpRequest, system: str) -> tuple[list[tuple[str, str]], str]:
+    """The fields offered (the player's own, then public ones; a field opened by its link first) and the one
+    chosen by ?field= (or the POST), when it is offered: "" else."""
+    fields = field_choices(system, request.user)
+    chosen = request.GET.get("field") or request.POST.get("field") or ""
+    if chosen and not any(slug == chosen for slug, _words in fields):  # a field given by its link (unlisted)
+        fields = linked_field(chosen, system, request.user) + fields
+    return fields, chosen if any(slug == chosen for slug, _words in fields) else ""
 
 
 def too_large_words(error: SimulationInvalid) -> str | None:
@@ -166,17 +184,28 @@ def beats_new(request: HttpRequest, slug: str) -> HttpResponse:
         return error_page(request, ListPermissionDenied(_("Only the owner of this list can ask what beats it.")))
     if request.method == "POST" and (wait := scope_wait(request, "simulations")) is not None:
         return throttled_page(request, wait)
-    form = BeatsForm(request.POST or None, policies=policy_choices(game_list.system.slug))
+    fields, chosen = field_select(request, game_list.system.slug)
+    form = BeatsForm(request.POST or None, policies=policy_choices(game_list.system.slug), fields=fields,
+                     initial={"field": chosen} if chosen else {})
     status = 200
     if request.method == "POST":
         if form.is_valid():
             data = form.cleaned_data
 
             def start():
-                return matrices.beats_start(
-                    user=request.user, game_list=game_list, games=data["games"], seed=data["seed"],
-                    seats=data.get("seats") or None, policy=data["policy"],
-                    opponent_policy=data.get("opponent_policy") or None)
+                try:
+                    return matrices.beats_start(
+                        user=request.user, game_list=game_list, games=data["games"], seed=data["seed"],
+                        seats=data.get("seats") or None, policy=data["policy"],
+                        opponent_policy=data.get("opponent_policy") or None, field=data.get("field") or None)
+                except SimulationInvalid as error:
+                    words = too_large_words(error)
+                    if words is not None:
+                        form.add_error("games" if error.details.get("path") == "games" else "field", words)
+                        return None
+                    if not field_error(form, error):
+                        raise
+                    return None
 
             matrix, status = start_from_form(form, start)
             if matrix is not None:
@@ -192,17 +221,48 @@ def beats_new(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 class BeatsForm(forms.Form):
-    """What beats my list: the games against each opponent, the seed, seats and policies (the field is every
-    sample opponent and public list of the game)."""
+    """What beats my list: the field (every sample opponent and public list of the game, or a named field), the
+    games against each opponent, the seed, seats and policies."""
 
-    def __init__(self, *args, policies=(), **kwargs):
+    def __init__(self, *args, policies=(), fields=(), **kwargs):
         super().__init__(*args, **kwargs)
         template = BatchForm(policies=policies)
         for name in ("policy", "opponent_policy", "seats", "seed"):
             self.fields[name] = template.fields[name]
+        self.fields["field"] = forms.ChoiceField(
+            label=_("Against"), required=False,
+            choices=[("", _("Every sample opponent and public list of this game"))] + list(fields),
+            help_text=_("Or a field (a named set of opponents): its opponents you may see, with their weights."))
         self.fields["games"] = forms.IntegerField(label=_("Games against each opponent"), min_value=1,
                                                   max_value=template.fields["games"].max_value, initial=100)
-        self.order_fields(["games", "seed", "seats", "policy", "opponent_policy"])
+        self.order_fields(["field", "games", "seed", "seats", "policy", "opponent_policy"])
+
+
+MATRICES_PAGE = 50
+
+
+def matrix_words(matrix) -> str:
+    """What a matrix played, in words: "What beats Blue rush", or "2 lists × 3 opponents"."""
+    if matrix.kind == MatrixKind.BEATS:
+        return _("What beats %(name)s") % {"name": (matrix.rows[0].get("name") if matrix.rows else "")
+                                          or _("(untitled)")}
+    return _("%(lists)s × %(opponents)s") % {
+        "lists": ngettext("%(n)s list", "%(n)s lists", len(matrix.rows)) % {"n": len(matrix.rows)},
+        "opponents": ngettext("%(n)s opponent", "%(n)s opponents", len(matrix.columns)) % {"n": len(matrix.columns)}}
+
+
+def recent_matrices(user) -> list[dict[str, Any]]:
+    """The user's 10 newest matrices, each with its words (the matrix form's "Your recent matrices")."""
+    return [{"matrix": matrix, "words": matrix_words(matrix)} for matrix in selectors.matrix_list(user=user)[:10]]
+
+
+@login_required
+def matrix_mine(request: HttpRequest) -> HttpResponse:
+    """Every matrix and "what beats my list" of the user, newest first, 50 a page (the form shows the 10 newest)."""
+    page = Paginator(selectors.matrix_list(user=request.user), MATRICES_PAGE).get_page(request.GET.get("page"))
+    rows = [{"matrix": matrix, "words": matrix_words(matrix), "system": presenters.system_name(matrix.system),
+             "policy": results.policy_label(matrix.system, matrix.policy)} for matrix in page.object_list]
+    return render(request, "matrices/mine.html", {"page": page, "rows": rows})
 
 
 # --- the matrix page ----------------------------------------------------------------------------------------

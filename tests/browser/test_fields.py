@@ -14,12 +14,12 @@ from tests.browser.test_results import _no_sideways_scroll
 from tests.support.simulations import play_all, published  # noqa: F401  (chunks played here, not by workers)
 
 WORDS = {
-    "en": {"fields": "Fields: the opponents you expect to meet, for a gauntlet or the list doctor",
+    "en": {"fields": "Fields: the opponents you expect to meet, for a gauntlet, the list doctor or a matrix",
            "new": "New field", "game": "HAGMI!", "name": "Field name", "save": "Save the field",
            "vanguard": "Sample deck: Vanguard", "play": "Play one of your lists against this field",
            "gauntlet": "Gauntlet", "start": "Start the gauntlet", "total": "Weighted total", "public": "Public",
            "again": "Answered from an earlier run of the same question", "all": "All fields"},
-    "ja": {"fields": "フィールド：ガントレットやリスト診断で使う、当たると予想する対戦相手の組",
+    "ja": {"fields": "フィールド：ガントレット、リスト診断、対戦表で使う、当たると予想する対戦相手の組",
            "new": "新しいフィールド", "game": "HAGMI!", "name": "フィールド名", "save": "フィールドを保存",
            "vanguard": "見本デッキ：前衛", "play": "自分のリストをこのフィールドと対戦させる",
            "gauntlet": "ガントレット", "start": "ガントレットを始める", "total": "重みつき合計", "public": "公開",

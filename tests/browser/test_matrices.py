@@ -117,3 +117,63 @@ def test_a_player_asks_what_beats_a_list(site, new_page, make_user, published, l
     if replay.count():
         replay.click()
         page.wait_for_url("**/games/**")
+
+
+MORE = {
+    "en": {"simulations": "Your matchup matrices", "beats": "What beats this list", "find": "Find what beats it",
+           "start": "Start the matrix"},
+    "ja": {"simulations": "自分の対戦表", "beats": "このリストの苦手な相手", "find": "苦手な相手を調べる",
+           "start": "対戦表を始める"},
+}
+
+
+@pytest.mark.parametrize("language, width", [("ja", 390), ("en", 1280)])
+def test_a_player_plays_a_named_field_in_a_matrix_and_in_what_beats_a_list(site, new_page, make_user, published,
+                                                                         language, width):
+    owner = make_user("fielder")
+    rival = make_user("rival")
+    first = _list(owner, "akane-assault.json")
+    secret = _list(rival, "shizuku-artillery.json", visibility="private")
+    field = services.field_create(owner=rival, system="hagmi", name="Store meta", visibility="public", entries=[
+        {"opponent": "sample-vanguard", "weight": 2}, {"list": secret.slug}])
+    words = {**WORDS[language], **MORE[language]}
+    page = new_page()
+    page.set_viewport_size({"width": width, "height": 844})
+    page.context.add_cookies([{"name": "django_language", "value": language, "url": site}])
+    log_in(page, site, "fielder")
+    page.goto(f"{site}/lists/{first.slug}/")
+    page.get_by_role("link", name=words["matrix"], exact=True).click()
+    page.locator("fieldset.matrix-rows label").first.click()
+    for weight in page.locator("fieldset.weights input").all():
+        weight.fill("0")
+    select = page.locator('select[name="field"]')
+    select.click()  # the real pointer opens it; the option is then chosen as a player does
+    select.select_option(field.slug)
+    page.keyboard.press("Escape")
+    page.locator('input[name="games"]').fill("4")
+    _checked(page, f"matrix field form {language} {width}")
+    shoot(page, f"matrix-field-form-{language}-{width}")
+    page.get_by_role("button", name=words["start"]).click()
+    page.wait_for_url(f"{site}/matrices/**")
+    matrix = MatchupMatrix.objects.get(owner=owner)
+    assert [column["key"] for column in matrix.columns] == ["sample-vanguard"]  # the rival's private list: never
+    _play(matrix)
+    page.goto(f"{site}/simulations/")
+    page.get_by_role("link", name=words["simulations"], exact=True).click()
+    page.wait_for_url(f"{site}/matrices/mine/")
+    expect(page.locator(f'#my-matrices a[href="/matrices/{matrix.public_id}/"]')).to_have_count(1)
+    _checked(page, f"my matrices {language} {width}")
+    shoot(page, f"matrices-mine-{language}-{width}")
+    page.goto(f"{site}/lists/{first.slug}/")
+    page.get_by_role("link", name=words["beats"], exact=True).click()
+    select = page.locator('select[name="field"]')
+    select.click()
+    select.select_option(field.slug)
+    page.keyboard.press("Escape")
+    page.locator('input[name="games"]').fill("4")
+    _checked(page, f"beats field form {language} {width}")
+    shoot(page, f"beats-field-form-{language}-{width}")
+    page.get_by_role("button", name=words["find"]).click()
+    page.wait_for_url(f"{site}/matrices/**")
+    beats = MatchupMatrix.objects.filter(owner=owner, kind="beats").get()
+    assert [column["key"] for column in beats.columns] == ["sample-vanguard"]

@@ -165,3 +165,53 @@ def test_the_size_of_a_matrix_is_bounded_with_a_400_saying_the_product(owner, mi
                                        opponents=[{"opponent": "goldfish"}])
     assert info.value.details["path"] == "lists"
     assert not SimulationRun.objects.exists()
+
+
+@pytest.fixture
+def league(owner, hagmi_catalog):
+    """The owner's public field holding the owner's own private list: it plays for the owner, never for another."""
+    secret = services.list_create(owner=owner, document=hagmi_doc(name="Secret plan", weapons=26, tactics=14),
+                                  visibility="private")
+    field = services.field_create(owner=owner, system="hagmi", name="Spring league", visibility="public", entries=[
+        {"opponent": "goldfish", "weight": 2}, {"list": secret.slug, "weight": 1}])
+    return field, secret
+
+
+def test_a_named_field_gives_the_matrix_its_columns_with_their_weights(owner, mine, second, league, published):
+    field, secret = league
+    matrix = services.matrices.matrix_start(user=owner, lists=[mine.slug, second.slug], games=GAMES, seed=SEED,
+                                            opponents=[{"field": field.slug}])
+    assert [(column["key"], column["weight"]) for column in matrix.columns] == [
+        ("goldfish", 2.0), (f"list:{secret.slug}", 1.0)]
+    assert len(selectors.matrix_cells(matrix)) == 4
+
+
+def test_a_private_list_never_enters_another_players_matrix_through_a_field(other, league, published):
+    field, secret = league
+    theirs = services.list_create(owner=other, document=hagmi_doc(name="Theirs"), visibility="private")
+    matrix = services.matrices.matrix_start(user=other, lists=[theirs.slug], games=GAMES, seed=SEED,
+                                            opponents=[{"field": field.slug}])
+    assert [column["key"] for column in matrix.columns] == ["goldfish"]
+    beats = services.matrices.beats_start(user=other, game_list=theirs, games=GAMES, seed=SEED, field=field.slug)
+    assert [column["key"] for column in beats.columns] == ["goldfish"]
+    assert not SimulationRun.objects.filter(opponent__contains=secret.slug).exists()
+
+
+def test_what_beats_my_list_can_be_asked_against_a_named_field(owner, mine, rival, league, published):
+    field, secret = league
+    matrix = services.matrices.beats_start(user=owner, game_list=mine, games=GAMES, seed=SEED, field=field.slug)
+    assert matrix.kind == MatrixKind.BEATS and matrix.left_out == 0
+    keys = [column["key"] for column in matrix.columns]
+    assert keys == ["goldfish", f"list:{secret.slug}"]  # the field's entries, not every public list (the rival)
+    with pytest.raises(SimulationInvalid) as info:
+        services.matrices.beats_start(user=owner, game_list=mine, games=GAMES, seed=SEED, field="nosuchfield")
+    assert info.value.code == "simulation.field" and info.value.details["path"] == "opponents[0].field"
+
+
+def test_a_field_past_the_matrix_size_is_refused_whole(owner, mine, league, settings, published):
+    field, _secret = league
+    settings.HANGAR_MAX_GAMES = 10
+    with pytest.raises(SimulationInvalid) as info:
+        services.matrices.beats_start(user=owner, game_list=mine, games=6, seed=SEED, field=field.slug)
+    assert info.value.code == "matrix.too_large" and info.value.details["most_per_cell"] == 5
+    assert not SimulationRun.objects.exists()

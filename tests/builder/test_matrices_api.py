@@ -55,3 +55,26 @@ def test_what_beats_a_list_is_asked_by_its_owner(owner, other, hagmi_catalog, pu
     assert response.status_code == 403
     response = client_for(owner).post("/api/beats/", {"list": public.slug, "games": 2, "seed": 1}, format="json")
     assert response.status_code == 202 and response.json()["kind"] == "beats"
+
+
+def test_a_matrix_and_what_beats_my_list_take_a_named_field(owner, other, mine, hagmi_catalog, published):
+    secret = services.list_create(owner=owner, document=hagmi_doc(name="Secret plan", weapons=26, tactics=14),
+                                  visibility="private")
+    field = services.field_create(owner=owner, system="hagmi", name="League", visibility="public", entries=[
+        {"opponent": "goldfish", "weight": 2}, {"list": secret.slug}])
+    client = client_for(owner)
+    as_entry = client.post("/api/matrices/", {"lists": [mine.slug], "opponents": [{"field": field.slug}],
+                                              "games": 4, "seed": 2}, format="json")
+    assert as_entry.status_code == 202, as_entry.json()
+    assert [column["key"] for column in as_entry.json()["columns"]] == ["goldfish", f"list:{secret.slug}"]
+    as_parameter = client.post("/api/matrices/", {"lists": [mine.slug], "field": field.slug, "games": 4, "seed": 2},
+                               format="json")
+    assert as_parameter.status_code == 202 and as_parameter.json()["columns"] == as_entry.json()["columns"]
+    neither = client.post("/api/matrices/", {"lists": [mine.slug], "games": 4, "seed": 2}, format="json")
+    assert neither.status_code == 400 and "opponents" in str(neither.json())
+    theirs = services.list_create(owner=other, document=hagmi_doc(name="Theirs"), visibility="private")
+    beats = client_for(other).post("/api/beats/", {"list": theirs.slug, "field": field.slug, "games": 4, "seed": 2},
+                                   format="json")
+    assert beats.status_code == 202 and [column["key"] for column in beats.json()["columns"]] == ["goldfish"]
+    unknown = client.post("/api/beats/", {"list": mine.slug, "field": "nope", "games": 4, "seed": 2}, format="json")
+    assert unknown.status_code == 400 and unknown.json()["error"]["details"]["path"] == "opponents[0].field"

@@ -454,6 +454,15 @@ def runs_index(world: World, actor: str, body: str) -> str | None:
     return None
 
 
+def matrices_index(world: World, actor: str, body: str) -> str | None:
+    """/matrices/mine/: the owner's matrices for the owner, never anyone else's."""
+    for state in MATRIX_STATES:
+        shown = world.matrix(state).public_id in body
+        if shown != (actor == "owner"):
+            return f"matrix {state} {'missing from' if actor == 'owner' else 'leaks into'} {actor}'s index"
+    return None
+
+
 # --- the matrix ----------------------------------------------------------------------------------------------
 
 
@@ -697,6 +706,8 @@ MATRIX: dict[str, list[Call]] = {
                              data=lambda w, a: {"decision": "accept"})],
     "matrix_new": [Call("GET", "/matrices/", signed_in_page(200), actors=SIGNED, setup=World.all_lists),
                    Call("POST", "/matrices/", signed_in_page(302), actors=SIGNED, data=matrix_form)],
+    "matrix_mine": [Call("GET", "/matrices/mine/", signed_in_page(200), actors=ACTORS, setup=World.all_matrices,
+                         check=matrices_index)],
     "simulation_list": [Call("GET", "/simulations/", signed_in_page(200), actors=ACTORS, setup=World.all_runs, check=runs_index)],
     # --- pages of a list ---
     "list_detail": [Call("GET", "/lists/{slug}/", read)],

@@ -180,6 +180,7 @@ def site(owner) -> Site:
         + [f"/matrices/{show.matrices[0].public_id}/?rows=name-&columns=rate:0-"],
         "matrix_progress": [f"/matrices/{matrix.public_id}/progress/" for matrix in show.matrices],
         "matrix_cancel": [],  # POST only (tests/web/test_matrix_pages.py)
+        "matrix_mine": ["/matrices/mine/"],
         "simulation_detail": [f"/simulations/{run.public_id}/" for run in runs],
         "simulation_progress": [f"/simulations/{run.public_id}/progress/" for run in runs],
         "replay": [f"/simulations/{run.public_id}/games/{game}/" for run in runs for game in range(GAMES)],

@@ -115,3 +115,39 @@ def test_an_unlisted_field_opened_by_its_link_is_offered_on_the_gauntlet(make_li
                                    entries=[{"opponent": "goldfish"}])
     page = owner_client.get(f"/lists/{game_list.slug}/gauntlet/?field={hidden.slug}").content.decode()
     assert "Their secret" not in page
+
+
+def test_the_doctor_refuses_a_field_past_its_limit_in_the_readers_language(make_list, owner, owner_client,
+                                                                          published):
+    game_list = make_list(hagmi_legal_doc("Blue rush"))
+    lists = [make_list(hagmi_legal_doc(f"Wall {number}")) for number in range(33)]
+    field = services.field_create(owner=owner, system="hagmi", name="Big meta",
+                                  entries=[{"list": other.slug} for other in lists])
+    page = owner_client.get(f"/lists/{game_list.slug}/doctor/").content.decode()  # said before the form is sent
+    assert "Big meta (yours, 33 opponents): more than the 32 opponents this run may play" in page
+    ja = owner_client.get(f"/lists/{game_list.slug}/doctor/", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert "この実行で対戦できる相手 32 を超えています" in ja
+    gauntlet = owner_client.get(f"/lists/{game_list.slug}/gauntlet/").content.decode()
+    assert "Big meta (yours, 33 opponents)<" in gauntlet  # a gauntlet plays up to 64
+    form = {"field": field.slug, "policy": "greedy", "games": 6000, "changes": 1, "seed": 1}
+    response = owner_client.post(f"/lists/{game_list.slug}/doctor/", form)
+    page = response.content.decode()
+    assert response.status_code == 400 and not SimulationRun.objects.exists()
+    assert "These are 33 opponents with the field&#x27;s entries; at most 32 opponents may be played here" in page
+    ja = owner_client.post(f"/lists/{game_list.slug}/doctor/", form, HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert "フィールドの相手を含めると相手は 33 です" in ja and "opponents here" not in ja
+
+
+def test_test_every_card_plays_a_field_chosen_on_its_form(make_list, owner, owner_client, published):
+    from tests.support import planted
+
+    game_list = make_list(planted.strong_army())
+    field = services.field_create(owner=owner, system="mwda", name="Knights",
+                                  entries=[{"opponent": planted.OPPONENT, "weight": 1}])
+    form = owner_client.get(f"/lists/{game_list.slug}/impact/?field={field.slug}").content.decode()
+    assert re.search(rf'<option value="{field.slug}" selected>Knights \(yours, 1 opponent\)</option>', form)
+    response = owner_client.post(f"/lists/{game_list.slug}/impact/", {
+        "field": field.slug, "policy": "greedy", "games": 1000, "seed": 1})
+    assert response.status_code == 302, re.findall(r"<li>([^<]+)</li>", response.content.decode())
+    run = SimulationRun.objects.get()
+    assert {leg["opponent"] for leg in run.snapshot["legs"]} == {planted.OPPONENT}

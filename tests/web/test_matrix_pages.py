@@ -110,3 +110,67 @@ def test_the_owner_cancels_the_cells_still_playing(make_list, owner_client, othe
     assert statuses == ["done", "cancelled"]
     page = owner_client.get(f"/matrices/{matrix.public_id}/").content.decode()
     assert "/cancel/" not in page and "hx-get" not in page
+
+
+def test_a_matrix_and_what_beats_my_list_play_a_field_chosen_on_their_forms(make_list, owner, owner_client, other,
+                                                                          other_client, published):
+    from builder import services
+
+    first = make_list(hagmi_legal_doc("Blue rush"))
+    secret = make_list(hagmi_legal_doc("Secret plan"))
+    field = services.field_create(owner=owner, system="hagmi", name="Spring", visibility="public", entries=[
+        {"opponent": "goldfish", "weight": 2}, {"list": secret.slug}])
+    detail = owner_client.get(f"/fields/{field.slug}/").content.decode()
+    assert f'href="/matrices/?system=hagmi&amp;field={field.slug}"' in detail
+    assert f'href="/lists/{first.slug}/beats/?field={field.slug}"' in detail
+    form = owner_client.get(f"/matrices/?system=hagmi&field={field.slug}").content.decode()
+    assert re.search(rf'<option value="{field.slug}" selected>Spring \(yours, 2 opponents\)</option>', form)
+    assert 'name="opponent-goldfish" value="0"' in form  # a field chosen: no sample opponent added by default
+    assert 'href="/fields/"' in form
+    response = owner_client.post("/matrices/", {"system": "hagmi", "rows": [first.slug], "field": field.slug,
+                                                "policy": "greedy", "games": 4, "seed": 3})
+    assert response.status_code == 302, response.content.decode()[:3000]
+    matrix = MatchupMatrix.objects.get()
+    assert [(c["key"], c["weight"]) for c in matrix.columns] == [("goldfish", 2.0), (f"list:{secret.slug}", 1.0)]
+    twice = owner_client.post("/matrices/", {"system": "hagmi", "rows": [first.slug], "field": field.slug,
+                                             "opponent-goldfish": 1, "policy": "greedy", "games": 4, "seed": 3})
+    assert twice.status_code == 400 and "also has a weight below" in twice.content.decode()
+    ja = owner_client.post("/matrices/", {"system": "hagmi", "rows": [first.slug], "field": field.slug,
+                                          "opponent-goldfish": 1, "policy": "greedy", "games": 4, "seed": 3},
+                           HTTP_ACCEPT_LANGUAGE="ja")
+    assert "also has a weight below" not in ja.content.decode()
+    # another player's "what beats my list" against the owner's public field: the private list never plays
+    theirs = make_list(hagmi_legal_doc("Their wall"), user=other)
+    beats_form = other_client.get(f"/lists/{theirs.slug}/beats/?field={field.slug}").content.decode()
+    assert re.search(rf'<option value="{field.slug}" selected>', beats_form)
+    assert "Every sample opponent and public list of this game" in beats_form and "Spring by owner (1 opponent)" in beats_form  # the private entry: not counted
+    response = other_client.post(f"/lists/{theirs.slug}/beats/", {"field": field.slug, "policy": "greedy",
+                                                                    "games": 4, "seed": 5})
+    assert response.status_code == 302, response.content.decode()[:3000]
+    beats = MatchupMatrix.objects.get(owner=other)
+    assert [column["key"] for column in beats.columns] == ["goldfish"]
+    play(beats)
+    page = other_client.get(response["Location"]).content.decode()
+    assert "Secret plan" not in page
+
+
+def test_every_matrix_of_a_player_is_listed_and_linked_from_my_simulations(make_list, owner_client, other_client,
+                                                                           published):
+    first = make_list(hagmi_legal_doc("Blue rush"))
+    response = owner_client.post("/matrices/", {"system": "hagmi", "rows": [first.slug], "policy": "greedy",
+                                                "opponent-goldfish": 1, "games": 2, "seed": 1})
+    assert response.status_code == 302
+    started = MatchupMatrix.objects.get()
+    for seed in range(2, 13):  # more than the form's 10 most recent (the same record again: no run is needed)
+        MatchupMatrix.objects.create(owner=started.owner, kind=started.kind, system="hagmi", rows=started.rows,
+                                     columns=started.columns, games=2, seed=seed, seats=started.seats,
+                                     policy="greedy")
+    assert 'href="/matrices/mine/"' in owner_client.get("/simulations/").content.decode()
+    assert 'href="/matrices/mine/"' in owner_client.get("/matrices/?system=hagmi").content.decode()
+    page = owner_client.get("/matrices/mine/").content.decode()
+    assert page.count('href="/matrices/') - page.count('href="/matrices/mine/"') \
+        - page.count('href="/matrices/"') == 12
+    assert "1 list × 1 opponent<" in page
+    ja = owner_client.get("/matrices/mine/", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert "自分の対戦表" in ja and "Games per cell" not in ja
+    assert "You have started no matrix yet." in other_client.get("/matrices/mine/").content.decode()

@@ -1,9 +1,11 @@
 """`python manage.py matchups LIST [LIST ...] --opponent SLUG[=WEIGHT] ... [--opponent-list FILE|ID[=WEIGHT] ...]
---games N --seed S [--policy NAME] [--opponent-policy NAME] [--seats MODE] [--workers W] [--json]`: a matchup
+[--field ID [--user NAME]] --games N --seed S [--policy NAME] [--opponent-policy NAME] [--seats MODE] [--workers W] [--json]`: a matchup
 matrix here, without the workers.
 
 Each LIST (a row) is a list file (hangar.list/1 JSON, a BattleScribe roster, the text format) or the id of a saved
-list; each opponent (a column) a sample opponent or a list file or saved list id played by --opponent-policy. Every
+list; each opponent (a column) a sample opponent or a list file or saved list id played by --opponent-policy, then
+the entries of a saved field (`--field ID`, as `--user NAME` — or, without it, anyone with the link — sees it: another
+player's private list never enters). Every
 cell is exactly the plain run `simulate LIST --opponent ...` gives with the same games and seed (its `result`), so
 it is also the cell the site's matrix (builder.services.matrices) stores; each row gets the weighted win rate over
 the opponents with its 95 % interval. The same seed gives the same report whatever W is. At most 64 cells.
@@ -19,7 +21,9 @@ from django.core.management.base import BaseCommand
 from builder import selectors
 from builder.errors import WorkOverBudget
 from builder.management.commands.check_list import read_list_file, require_catalog_tables
-from builder.management.commands.simulate import add_seats_argument, bad_input, opponent_data, split_weight
+from builder.management.commands.simulate import (
+    add_field_arguments, add_seats_argument, bad_input, field_opponents_of, opponent_data, split_weight,
+)
 from builder.models import GameList
 from builder.services.budget import COMMAND_MORE, check_run_work
 from builder.services.matrices import MAX_CELLS
@@ -57,12 +61,16 @@ class Command(BaseCommand):
         parser.add_argument("--policy", default="greedy", help="the lists' player: greedy (default), search or random")
         parser.add_argument("--opponent-policy", default=None, help="the other side's player (default: --policy)")
         add_seats_argument(parser)
+        add_field_arguments(parser)
         parser.add_argument("--workers", type=int, default=1, help="local processes (default 1)")
         parser.add_argument("--json", action="store_true", help="print the matrix as JSON")
 
     def handle(self, *args, **options):
-        if not options["opponent"] and not options["opponent_list"]:
-            raise bad_input("--opponent or --opponent-list is required (see simulate --list-opponents SYSTEM)")
+        if not options["opponent"] and not options["opponent_list"] and not options["field"]:
+            raise bad_input("--opponent, --opponent-list or --field is required (see simulate --list-opponents "
+                            "SYSTEM)")
+        if options["user"] and not options["field"]:
+            raise bad_input("--user goes with --field")
         if options["workers"] < 1:
             raise bad_input("--workers must be at least 1")
         if not 1 <= options["games"] <= MAX_GAMES:
@@ -123,6 +131,10 @@ class Command(BaseCommand):
             key = f"list:{Path(where).stem}"
             found.append((key, game_system(system).list_opponent(document, slug=key, name=name),
                           1.0 if weight is None else weight))
+        if options["field"]:
+            found = [(key, opponent, 1.0 if weight is None else weight) for key, opponent, weight in
+                     field_opponents_of(system, catalog, options["field"], options["user"],
+                                        [(key, opponent, weight) for key, opponent, weight in found])]
         keys = [key for key, _o, _w in found]
         twice = sorted({key for key in keys if keys.count(key) > 1})
         if twice:
