@@ -9,8 +9,9 @@ The matrix record (MatchupMatrix) only groups the cells; its status and progress
 
 The field is a list of weighted opponents in the gauntlet's shape (builder.services.batches.check_opponents):
 {"opponent": sample slug, "weight": w} or {"list": saved list id, "weight": w}; a named field's
-`selectors.field_opponents(field, user=...)` gives that shape. An opponent list must be public or the user's own:
-another player's private or unlisted list never enters a field (400 naming opponents[i]).
+`selectors.field_opponents(field, user=...)` gives that shape. An opponent list must be one the user may see, as a
+gauntlet's (their own, a public one, or another player's unlisted list by its link): another player's private list
+never enters a field (400 naming opponents[i]).
 
 "What beats my list" (`beats_start`) is a one-row matrix: the list against every sample opponent and every public
 list of its game (the newest first, up to the size bound; how many were left out is kept), or against a named field
