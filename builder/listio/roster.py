@@ -5,7 +5,7 @@ Reading: the file is parsed with defusedxml (no DTD, no entities) and checked ag
 roster content model in either version's element order (rules_engine/formats/battlescribe/schema.py); a `.rosz` is a
 zip holding one `.ros`. A roster of the data Hangar exported, of any game, is read by builder/listio/hangar_roster.py;
 any other roster by the game whose BattleScribe part reads the community's rosters (`read_community_roster`, the
-format registry rules_engine/formats/__init__.py: Warcaster's, rules_engine/warcaster/battlescribe.py), against the
+format registry rules_engine/formats/__init__.py: Warcaster's, rules_engine/warcaster/battlescribe/), against the
 packages imported from the community's data. Every problem (an entry id that the loaded data lacks, by name and id;
 a cortex outside a warjack; two forces...) is reported with the element's path, all of them together, as a
 ListFormatError: a refused roster changes nothing.

@@ -4,7 +4,7 @@ with its game-neutral reader and writer, and the games it serves.
     from rules_engine.formats import FORMATS, games, game_part
     FORMATS["battlescribe"].package     # "rules_engine.formats.battlescribe": files, schema, export, Hangar's cards
     games("battlescribe")               # ("hagmi", "mwda", "warcaster"): the games that declare a part of it
-    game_part("battlescribe", "warcaster")   # the game's own part: rules_engine/warcaster/battlescribe.py
+    game_part("battlescribe", "warcaster")   # the game's own part: rules_engine/warcaster/battlescribe/
 
 A game declares its part of a format in its registry entry (`SystemEntry.data_formats`: format name -> the module
 of its part, imported on first use), as it declares its simulator: what the game makes of the format (how its cards

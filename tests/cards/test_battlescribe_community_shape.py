@@ -1,5 +1,5 @@
 """BattleScribe data in the structure of the community's Warcaster files (a folder of BattleScribe Warcaster
-data imports in one command; rules_engine/warcaster/battlescribe.py, docs/data-packages.md "BattleScribe data"), on Hangar's own
+data imports in one command; rules_engine/warcaster/battlescribe/, docs/data-packages.md "BattleScribe data"), on Hangar's own
 invented files in tests/cards/fixtures/battlescribe/community-shape/ (make_fixtures.py): weapons with RNG and POW only
 or linked shared profiles, squads without DMG, heroes in the game system linked from the catalogue, a Hardpoints
 group, the cypher rack as suit groups."""

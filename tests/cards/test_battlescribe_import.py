@@ -1,4 +1,4 @@
-"""BattleScribe data → a Warcaster package (rules_engine/warcaster/battlescribe.py, docs/data-packages.md
+"""BattleScribe data → a Warcaster package (rules_engine/warcaster/battlescribe/, docs/data-packages.md
 "BattleScribe data"), on Hangar's own small files in tests/cards/fixtures/battlescribe/ (make_fixtures.py)."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""What the Warcaster rules need from BattleScribe data (rules_engine/warcaster/battlescribe.py, docs/data-packages.md "BattleScribe
+"""What the Warcaster rules need from BattleScribe data (rules_engine/warcaster/battlescribe/, docs/data-packages.md "BattleScribe
 data"): squad attachments, the weapon choices of heroes, solos and vehicles, the modifiers and constraints that change
 a cost or a limit; and a roster BattleScribe saved whose squad has an attachment, through check_list, export_list and
 simulate (builder/listio/roster.py). On tests/cards/fixtures/battlescribe/community-shape/ and community-roster.ros

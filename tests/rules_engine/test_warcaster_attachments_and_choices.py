@@ -1,5 +1,5 @@
 """Warcaster squad attachments and the weapon choices of heroes, solos and vehicles (BattleScribe data, read by
-rules_engine/warcaster/battlescribe.py): W2 and W4 count a squad attachment, W4 reads a card's own copy limit, W5 checks a non-warjack's
+rules_engine/warcaster/battlescribe/): W2 and W4 count a squad attachment, W4 reads a card's own copy limit, W5 checks a non-warjack's
 chosen weapons, and the simulator plays both (rules_engine/warcaster/models.py)."""
 from __future__ import annotations
 

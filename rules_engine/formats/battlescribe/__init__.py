@@ -8,7 +8,8 @@ The format's game-neutral part is here, without Django:
 - export.py: any game's package as BattleScribe data, each card's JSON in a "Hangar card" profile;
 - hangar.py: reading such data back into the package it came from.
 
-What a game makes of BattleScribe is the game's own part (rules_engine/<game>/battlescribe.py), declared in its
+What a game makes of BattleScribe is the game's own part (rules_engine/<game>/battlescribe.py, or a package
+battlescribe/ as Warcaster's), declared in its
 registry entry (`SystemEntry.data_formats`, collected by rules_engine/formats/__init__.py): how its cards look in the
 data Hangar exports (EXPORT), and for a game whose community writes BattleScribe data (Warcaster) how that data
 reads as a package (`read_community_data`).
