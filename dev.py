@@ -183,10 +183,12 @@ def command_test(argv: list[str]) -> int:
     if argv:  # the tests asked for, as asked (add `-n 2` for pytest-xdist's processes)
         say("running the tests" + where + size)
         return pytest(argv + (["-m", "services"] if services_only else []), env)
-    # The whole suite (or, with --services, the tests marked `services`): one pytest-xdist process per core, then
+    # The whole suite (or, with --services, the tests marked `services`): pytest-xdist processes, then
     # the few tests that restart a shared service (PostgreSQL, Redis: marked `serial`) on their own, since a
     # restart would cut the other processes' connections.
-    processes = str(max(1, min(os.cpu_count() or 1, 4)))
+    # One process more than the cores: the browser tests and the tests that start processes wait on Chromium and on
+    # their children much of the time, so a third process keeps a 2-core machine busy (docs/testing.md, measured).
+    processes = str(max(2, min((os.cpu_count() or 1) + 1, 5)))
     which = "the tests marked `services`" if services_only else "the test suite"
     say(f"running {which}{where}{size}: {processes} processes, then the `serial` tests alone")
     selected = "services and " if services_only else ""
