@@ -50,6 +50,9 @@ def test_a_field_that_may_not_be_used_exits_2(bundled, owner):
         with pytest.raises(CommandError) as info:
             run("simulate", str(LIST), *args, "--games", "4")
         assert info.value.returncode == 2 and "--" in str(info.value)
+    with pytest.raises(CommandError) as info:  # "test every card" is the doctor's command: it takes --field too
+        run("impact", str(LIST), "--field", private.slug, "--games", "900")
+    assert info.value.returncode == 2 and "--field" in str(info.value)
 
 
 def test_matchups_plays_a_field_as_its_columns(bundled, owner):

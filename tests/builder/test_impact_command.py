@@ -47,3 +47,4 @@ def test_a_budget_below_the_minimum_exits_2_and_says_why(bundled):
         run(*COMMON, "--games", "999")
     assert info.value.returncode == 2 and "needs at least 1000 games in all" in str(info.value)
     assert "a test-every-card run of 3 cards against 1 opponent" in str(info.value)
+

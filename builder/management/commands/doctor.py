@@ -29,6 +29,8 @@ DEFAULT_GAMES = 10_000
 
 class Command(BaseCommand):
     help = "Try single changes to a list on the same seeds and rank them by how much they change its win rate."
+    what_is_tried = "change"  # the budget's help: games in all, every stage, change and opponent together
+    variant: str | None = None  # rules_engine.doctor's variant of the batch (None: the doctor's own changes)
 
     def add_arguments(self, parser):
         parser.add_argument("file", help="list file: hangar.list/1 JSON, a BattleScribe .ros/.rosz roster or the text format")
@@ -37,11 +39,10 @@ class Command(BaseCommand):
         parser.add_argument("--opponent-list", action="append", default=[], metavar="FILE[=WEIGHT]",
                             help="a list file played as an opponent (by --opponent-policy)")
         parser.add_argument("--games", type=int, default=DEFAULT_GAMES,
-                            help=f"games in all, every stage, change and opponent together (the budget, up to "
-                                 f"{MAX_GAMES}; default {DEFAULT_GAMES}; refused below the doctor's minimum)")
+                            help=f"games in all, every stage, {self.what_is_tried} and opponent together (the budget, "
+                                 f"up to {MAX_GAMES}; default {DEFAULT_GAMES}; refused below the minimum)")
         parser.add_argument("--seed", type=int, default=1, help="run seed (default 1)")
-        parser.add_argument("--changes", type=int, default=DEFAULT_CHANGES,
-                            help=f"how many changes to try at most (default {DEFAULT_CHANGES})")
+        self.add_change_arguments(parser)
         parser.add_argument("--policy", default="greedy", help="the list's player: greedy (default), search or random")
         parser.add_argument("--opponent-policy", default=None, help="the other side's player (default: --policy)")
         add_seats_argument(parser)
@@ -49,25 +50,40 @@ class Command(BaseCommand):
         parser.add_argument("--workers", type=int, default=1, help="local processes (default 1)")
         parser.add_argument("--json", action="store_true", help="print the report as JSON")
 
+    def add_change_arguments(self, parser) -> None:
+        parser.add_argument("--changes", type=int, default=DEFAULT_CHANGES,
+                            help=f"how many changes to try at most (default {DEFAULT_CHANGES})")
+
+    def changes_of(self, document: dict, catalog, options: dict) -> list:
+        """The changes to try (ValueError: the list has none that can be tried, said in words)."""
+        if options["changes"] < 1:
+            raise bad_input("--changes must be at least 1")
+        return candidate_changes(document, catalog, limit=options["changes"])
+
+    def check_size(self, changes: list, opponents: list, options: dict) -> None:
+        """Refuse a run too large to hold before anything is played (the doctor's changes are bounded by --changes)."""
+
+    def describe(self, result: dict) -> list[str]:
+        return describe(result)
+
     def handle(self, *args, **options):
         if not options["opponent"] and not options["opponent_list"] and not options["field"]:
             raise bad_input("--opponent is required (see simulate --list-opponents SYSTEM), or --field ID")
         if options["workers"] < 1:
             raise bad_input("--workers must be at least 1")
-        if options["changes"] < 1:
-            raise bad_input("--changes must be at least 1")
         document, catalog, opponents = read_run_inputs(options)
         policies = {"policy": options["policy"], "opponent_policy": options["opponent_policy"],
                     "seats": options["seats"]}
         try:
-            changes = candidate_changes(document, catalog, limit=options["changes"])
+            changes = self.changes_of(document, catalog, options)
         except ValueError as error:
             raise bad_input(f"{options['file']}: {error}") from None
+        self.check_size(changes, opponents, options)
         try:
             snapshots = [(key, 1.0 if weight is None else weight,
                           build_snapshot(document, catalog.cards, opponent, **policies))
                          for key, opponent, weight in opponents]
-            batch = doctor_batch(snapshots[0][2], changes, snapshots, catalog.cards)
+            batch = doctor_batch(snapshots[0][2], changes, snapshots, catalog.cards, variant=self.variant)
             for leg in batch["legs"]:  # a list past every format is refused as such, before its cost
                 check_list_size(leg["snapshot"])
             screen_stage(batch, games=options["games"], seed=options["seed"])  # the minimum first: it says why
@@ -84,7 +100,7 @@ class Command(BaseCommand):
         if options["json"]:
             self.stdout.write(json.dumps(result, ensure_ascii=False, indent=2, sort_keys=True))
         else:
-            self.stdout.write("\n".join(describe(result)))
+            self.stdout.write("\n".join(self.describe(result)))
 
     def stage(self, stage: dict) -> None:
         lists = len(stage["legs"])
