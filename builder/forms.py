@@ -137,7 +137,28 @@ class SimulationForm(forms.Form):
         self.fields["games"].widget.attrs["max"] = limit
 
 
-class BatchForm(forms.Form):
+class AnotherListForm(forms.Form):
+    """A form of weighted opponents with one more list given by its link or id (`another_list`, `another_weight`):
+    the gauntlet's and the doctor's (BatchForm) and a field's (FieldForm)."""
+
+    def clean_another_list(self) -> str:
+        return list_id_from_link(self.cleaned_data.get("another_list") or "")
+
+    def clean(self):
+        data = super().clean()
+        another = data.get("another_list")
+        if another and data.get("another_weight") is None:
+            data["another_weight"] = 1  # a list given without a weight counts once
+        offered = f"list-{another}"
+        if another and offered in self.fields:  # pasted although it is offered above: one opponent, one weight
+            if (data.get(offered) or 0) > 0:
+                self.add_error("another_list", _("That list is already above with a weight: give it one weight."))
+            else:
+                data[offered], data["another_list"] = data["another_weight"], ""
+        return data
+
+
+class BatchForm(AnotherListForm):
     """A gauntlet or a list doctor: a weight for every sample opponent, every other list of yours and the
     newest gallery lists (0: left out), any other gallery list by its link or ID with its weight, the games, the seed
     and both sides' policies; the doctor also takes how many changes to try."""
@@ -202,20 +223,9 @@ class BatchForm(forms.Form):
         self.fields["seed"] = forms.IntegerField(label=_("Seed (same seed, same result)"), min_value=0,
                                                  max_value=2**63 - 1, initial=1)
 
-    def clean_another_list(self) -> str:
-        return list_id_from_link(self.cleaned_data.get("another_list") or "")
-
     def clean(self):
         data = super().clean()
         another = data.get("another_list")
-        if another and data.get("another_weight") is None:
-            data["another_weight"] = 1  # a list given without a weight counts once
-        offered = f"list-{another}"
-        if another and offered in self.fields:  # pasted although it is offered above: one opponent, one weight
-            if (data.get(offered) or 0) > 0:
-                self.add_error("another_list", _("That list is already above with a weight: give it one weight."))
-            else:
-                data[offered], data["another_list"] = data["another_weight"], ""
         if not any((data.get(name) or 0) > 0 for name in self.opponent_fields) \
                 and not (another and (data.get("another_weight") or 0) > 0) and not data.get("field"):
             raise forms.ValidationError(_("Give at least one opponent a weight above 0."))
@@ -239,7 +249,7 @@ class BatchForm(forms.Form):
         return chosen
 
 
-class FieldForm(forms.Form):
+class FieldForm(AnotherListForm):
     """A field: its name, description and who can see it, and a weight for every sample opponent, every list of
     yours, the newest gallery lists and the lists already in it (0 or empty: not in the field), with one more list
     by its link or ID."""
@@ -282,21 +292,6 @@ class FieldForm(forms.Form):
             widget=forms.NumberInput(attrs={"class": "weight", "inputmode": "decimal", "step": "any"}))
         self.pick_fields = ["another_list", "another_weight"]
 
-    def clean_another_list(self) -> str:
-        return list_id_from_link(self.cleaned_data.get("another_list") or "")
-
-    def clean(self):
-        data = super().clean()
-        another = data.get("another_list")
-        if another and data.get("another_weight") is None:
-            data["another_weight"] = 1  # a list given without a weight counts once
-        offered = f"list-{another}"
-        if another and offered in self.fields:  # pasted although it is offered above: one list, one weight
-            if (data.get(offered) or 0) > 0:
-                self.add_error("another_list", _("That list is already above with a weight: give it one weight."))
-            else:
-                data[offered], data["another_list"] = data["another_weight"], ""
-        return data
 
     def entries(self) -> list[dict]:
         """The entries with a weight above 0, as builder.services.fields takes them (the list given by link last)."""
