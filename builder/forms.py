@@ -157,6 +157,21 @@ class AnotherListForm(forms.Form):
                 data[offered], data["another_list"] = data["another_weight"], ""
         return data
 
+    def weighted(self) -> list[dict]:
+        """Every sample opponent and list given a weight above 0, as the services take them: {"opponent": slug,
+        "weight": w} or {"list": id, "weight": w}, the list given by its link last."""
+        chosen = []
+        for name in self.opponent_fields:
+            weight = self.cleaned_data.get(name) or 0
+            if weight > 0:
+                field = self.fields[name]
+                chosen.append({"opponent": field.slug, "weight": weight} if hasattr(field, "slug")
+                              else {"list": field.list_id, "weight": weight})
+        another, weight = self.cleaned_data.get("another_list"), self.cleaned_data.get("another_weight") or 0
+        if another and weight > 0:
+            chosen.append({"list": another, "weight": weight})
+        return chosen
+
 
 class BatchForm(AnotherListForm):
     """A gauntlet or a list doctor: a weight for every sample opponent, every other list of yours and the
@@ -234,16 +249,7 @@ class BatchForm(AnotherListForm):
     def chosen_opponents(self) -> list[dict]:
         """The opponents with a weight above 0, as the services take them (the list given by link, then the field
         chosen, last)."""
-        chosen = []
-        for name in self.opponent_fields:
-            weight = self.cleaned_data.get(name) or 0
-            if weight > 0:
-                field = self.fields[name]
-                chosen.append({"opponent": field.slug, "weight": weight} if hasattr(field, "slug")
-                              else {"list": field.list_id, "weight": weight})
-        another, weight = self.cleaned_data.get("another_list"), self.cleaned_data.get("another_weight") or 0
-        if another and weight > 0:
-            chosen.append({"list": another, "weight": weight})
+        chosen = self.weighted()
         if self.cleaned_data.get("field"):
             chosen.append({"field": self.cleaned_data["field"]})
         return chosen
@@ -295,17 +301,7 @@ class FieldForm(AnotherListForm):
 
     def entries(self) -> list[dict]:
         """The entries with a weight above 0, as builder.services.fields takes them (the list given by link last)."""
-        chosen = []
-        for name in self.opponent_fields:
-            weight = self.cleaned_data.get(name) or 0
-            if weight > 0:
-                field = self.fields[name]
-                chosen.append({"opponent": field.slug, "weight": weight} if hasattr(field, "slug")
-                              else {"list": field.list_id, "weight": weight})
-        another, weight = self.cleaned_data.get("another_list"), self.cleaned_data.get("another_weight") or 0
-        if another and weight > 0:
-            chosen.append({"list": another, "weight": weight})
-        return chosen
+        return self.weighted()
 
 
 def list_id_from_link(value: str) -> str:
