@@ -80,6 +80,24 @@ def _system_of(request: HttpRequest) -> str | None:
     return newest.system.slug if newest is not None else None
 
 
+def _started(form, begin, *, too_large_at: str | None):
+    """Start a matrix from a valid form (`begin()`): a refusal the form can say goes on it, next to the games or
+    `too_large_at` (a matrix past its size) or the field select; (matrix or None, the page's status)."""
+    def start():
+        try:
+            return begin()
+        except SimulationInvalid as error:
+            words = too_large_words(error)
+            if words is not None:
+                form.add_error("games" if error.details.get("path") == "games" else too_large_at, words)
+                return None
+            if not field_error(form, error):
+                raise
+            return None
+
+    return start_from_form(form, start)
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def matrix_new(request: HttpRequest) -> HttpResponse:
@@ -103,22 +121,10 @@ def matrix_new(request: HttpRequest) -> HttpResponse:
         if form.is_valid():
             data = form.cleaned_data
 
-            def start():
-                try:
-                    return matrices.matrix_start(
-                        user=request.user, lists=list(data["rows"]), opponents=form.chosen_opponents(),
-                        games=data["games"], seed=data["seed"], seats=data.get("seats") or None,
-                        policy=data["policy"], opponent_policy=data.get("opponent_policy") or None)
-                except SimulationInvalid as error:
-                    words = too_large_words(error)
-                    if words is not None:
-                        form.add_error("games" if error.details.get("path") == "games" else None, words)
-                        return None
-                    if not field_error(form, error):
-                        raise
-                    return None
-
-            matrix, status = start_from_form(form, start)
+            matrix, status = _started(form, lambda: matrices.matrix_start(
+                user=request.user, lists=list(data["rows"]), opponents=form.chosen_opponents(),
+                games=data["games"], seed=data["seed"], seats=data.get("seats") or None,
+                policy=data["policy"], opponent_policy=data.get("opponent_policy") or None), too_large_at=None)
             if matrix is not None:
                 return redirect("matrix_detail", public_id=matrix.public_id)
         else:
@@ -192,22 +198,11 @@ def beats_new(request: HttpRequest, slug: str) -> HttpResponse:
         if form.is_valid():
             data = form.cleaned_data
 
-            def start():
-                try:
-                    return matrices.beats_start(
-                        user=request.user, game_list=game_list, games=data["games"], seed=data["seed"],
-                        seats=data.get("seats") or None, policy=data["policy"],
-                        opponent_policy=data.get("opponent_policy") or None, field=data.get("field") or None)
-                except SimulationInvalid as error:
-                    words = too_large_words(error)
-                    if words is not None:
-                        form.add_error("games" if error.details.get("path") == "games" else "field", words)
-                        return None
-                    if not field_error(form, error):
-                        raise
-                    return None
-
-            matrix, status = start_from_form(form, start)
+            matrix, status = _started(form, lambda: matrices.beats_start(
+                user=request.user, game_list=game_list, games=data["games"], seed=data["seed"],
+                seats=data.get("seats") or None, policy=data["policy"],
+                opponent_policy=data.get("opponent_policy") or None, field=data.get("field") or None),
+                too_large_at="field")
             if matrix is not None:
                 return redirect("matrix_detail", public_id=matrix.public_id)
         else:
