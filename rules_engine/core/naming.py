@@ -142,6 +142,7 @@ def numbered(entries: list[tuple[int, int, str]]) -> dict[int, tuple[int, str]]:
 def game_over(n: Namer, winner: Any, reason: Any) -> str:
     """Who won, and how the game ended (END_REASON_WORDS): every game's last sentence starts with it."""
     why = word(END_REASON_WORDS, reason) if reason else ""
+    why = why[:1].lower() + why[1:]  # a label ("After the last round, on points") inside a sentence, after its colon
     if winner == 0:
         return _t("replay", "You won: %(why)s.", why=why) if why else _t("replay", "You won.")
     if winner == 1 and n.coop:

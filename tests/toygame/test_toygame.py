@@ -182,7 +182,7 @@ def test_the_toy_replay_reads_as_the_toys_own_sentences_in_both_languages(toy_ga
     assert re.search(r"Round 1 · Turn 1 \((you|the opponent)\)", english)
     played = re.findall(r"(?:You|The opponent) played ([A-Z][\w ]+?) and rolled [1-6]: \d+ points\.", english)
     assert len(played) == 6 and "Lance Knight" in played  # one card a turn, three rounds, named in English
-    assert re.search(r"(You won|The opponent won|The game was a draw): After the last round, on points\.$", english)
+    assert re.search(r"(You won|The opponent won|The game was a draw): after the last round, on points\.$", english)
     assert "how your side plays: The first card in hand, by code" in english  # its policy in its own words
     assert "cannot put in words" not in english and "=" not in english
     assert_no_slug(english)
@@ -218,7 +218,7 @@ def test_a_game_that_declares_no_report_still_words_every_event_without_its_kind
         english = main_text(client.get(url))
         japanese = main_text(ja(client).get(url))
     assert "You did something the report cannot put in words yet (play: Lance Knight)." in english, english
-    assert re.search(r"(You won|The opponent won|The game was a draw): After the last round, on points\.$", english)
+    assert re.search(r"(You won|The opponent won|The game was a draw): after the last round, on points\.$", english)
     assert re.search(r"Round 1 · Turn 1 \((you|the opponent)\)", english)  # turn_start: the heading, not a line
     assert "あなたの行動（play：槍の騎士。この記録はまだ文章にできません）。" in japanese, japanese
     assert re.search(r"(あなたの勝利|相手の勝利|引き分け)：最終ラウンド終了時のポイント差。$", japanese)

@@ -80,7 +80,7 @@ def test_a_game_without_a_report_still_words_every_event_and_its_headings():
         [turn] = gamereport.report("toy", {"events": events}, cards)
     # the cards its data names, once each, by their names; who won and how from the shared game_over
     assert turn["lines"] == ["The opponent did something the report cannot put in words yet (raise: Tower).",
-                             "The opponent won: After the last round, on points."]
+                             "The opponent won: after the last round, on points."]
 
 
 def test_a_game_without_position_words_names_its_actions_by_their_kinds():
