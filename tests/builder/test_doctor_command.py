@@ -1,26 +1,14 @@
 """`manage.py doctor`: a budget of games, two stages, a verdict per change; its baseline is `simulate`."""
 import json
-from io import StringIO
 from pathlib import Path
 
 import pytest
-from django.core.management import CommandError, call_command
-from tests.support.bundled_catalog import load_bundled_catalog
+from django.core.management import CommandError
+from tests.support.commands import bundled, run  # noqa: F401 (a fixture)
 
 
 ROOT = Path(__file__).resolve().parents[2]
 LIST = ROOT / "cards/packages/hagmi/lists/sample-fortress.json"
-
-
-@pytest.fixture
-def bundled(db):
-    load_bundled_catalog()
-
-
-def run(command: str, *args) -> str:
-    out = StringIO()
-    call_command(command, *args, stdout=out, stderr=StringIO())
-    return out.getvalue()
 
 
 def test_the_doctor_baseline_equals_simulate_and_every_change_gets_a_verdict(bundled):

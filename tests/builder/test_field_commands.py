@@ -3,28 +3,16 @@ field's opponents with their
 weights, as anyone with its link (or `--user`) sees them; a private list inside never plays for anyone else, and
 a field nobody may use exits 2."""
 import json
-from io import StringIO
 from pathlib import Path
 
 import pytest
-from django.core.management import CommandError, call_command
+from django.core.management import CommandError
 
 from builder import services
-from tests.support.bundled_catalog import load_bundled_catalog
+from tests.support.commands import bundled, run  # noqa: F401 (a fixture)
 
 ROOT = Path(__file__).resolve().parents[2]
 LIST = ROOT / "cards/packages/hagmi/lists/sample-fortress.json"
-
-
-@pytest.fixture
-def bundled(db):
-    load_bundled_catalog()
-
-
-def run(command: str, *args) -> str:
-    out = StringIO()
-    call_command(command, *args, stdout=out, stderr=StringIO())
-    return out.getvalue()
 
 
 def test_simulate_and_doctor_play_a_field(bundled, owner):

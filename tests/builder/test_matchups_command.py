@@ -1,26 +1,14 @@
 """`manage.py matchups`: every cell is exactly what `simulate LIST --opponent ...` gives with the same games and
 seed, the report is the same whatever --workers is, bad arguments exit 2 naming them."""
 import json
-from io import StringIO
 from pathlib import Path
 
 import pytest
-from django.core.management import CommandError, call_command
-from tests.support.bundled_catalog import load_bundled_catalog
+from django.core.management import CommandError
+from tests.support.commands import bundled, run  # noqa: F401 (a fixture)
 
 ROOT = Path(__file__).resolve().parents[2]
 LISTS = ROOT / "cards/packages/hagmi/lists"
-
-
-@pytest.fixture
-def bundled(db):
-    load_bundled_catalog()
-
-
-def run(command: str, *args) -> str:
-    out = StringIO()
-    call_command(command, *args, stdout=out, stderr=StringIO())
-    return out.getvalue()
 
 
 def test_a_cell_is_the_plain_simulate_run_and_workers_change_nothing(bundled):
