@@ -130,3 +130,14 @@ class WorkQuotaExceeded(ListServiceError):
     def __init__(self, message: str, *, wait: float, details: Any = None):
         super().__init__(message, details=details)
         self.wait = wait
+
+
+# --- tournament events (builder.services.events) -----------------------------------------------------------------
+
+
+class EventClosed(ListServiceError):
+    """An event action its state refuses: submitting or changing the pins after the lists locked, joining a full
+    event, publishing before the lock. Nothing was written."""
+
+    code = "event.closed"
+    status = 409

@@ -323,3 +323,113 @@ class MatrixCell(models.Model):
     class Meta:
         ordering = ["matrix", "row", "column"]
         constraints = [models.UniqueConstraint(fields=["matrix", "row", "column"], name="unique_matrix_cell")]
+
+
+# --- tournament events (docs/events.md) ----------------------------------------------------------------------------
+
+
+def new_join_code() -> str:
+    """An event's join code: eight characters a player can type (no 0/O, 1/I/l)."""
+    alphabet = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+    return "".join(secrets.choice(alphabet) for _ in range(8))
+
+
+class Registration(models.TextChoices):
+    OPEN = "open", "Open registration"  # anyone signed in may join; the event is listed
+    CODE = "code", "Join code"  # only who has the join code (or its link) may see and join the event
+
+
+class ListsShown(models.TextChoices):
+    """When the entrants' lists become visible to the players (the organiser always sees them)."""
+
+    OPEN = "open", "Open"  # as soon as they are submitted
+    AT_PUBLISH = "publish", "At the publish time"  # hidden until `publish_at` (or published by hand)
+    ORGANISER = "organiser", "Organiser only"  # never shown to the players
+
+
+class Event(models.Model):
+    """A tournament event's list side: registration, submissions checked against the pinned package versions, the
+    lock at the deadline, publication and the event's field. Written only by builder.services.events, read through
+    builder.event_selectors."""
+
+    slug = models.CharField(max_length=32, unique=True, default=new_list_slug, editable=False)
+    organiser = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="organised_events")
+    system = models.ForeignKey("cards.GameSystem", on_delete=models.PROTECT, related_name="events")
+    format = models.CharField(max_length=64, blank=True)  # the format every list is checked in; "" = the default
+    name = models.CharField(max_length=150)
+    date = models.DateField()
+    place = models.CharField(max_length=200, blank=True)
+    player_cap = models.PositiveIntegerField(null=True, blank=True)  # None: no cap
+    registration = models.CharField(max_length=8, choices=Registration.choices, default=Registration.OPEN)
+    join_code = models.CharField(max_length=16, default=new_join_code)
+    deadline = models.DateTimeField()  # lists lock then (automatically), or earlier by hand (`locked_at`)
+    locked_at = models.DateTimeField(null=True, blank=True)  # locked by hand before the deadline
+    lists_shown = models.CharField(max_length=10, choices=ListsShown.choices, default=ListsShown.AT_PUBLISH)
+    publish_at = models.DateTimeField(null=True, blank=True)  # ListsShown.AT_PUBLISH: when they become visible
+    published_at = models.DateTimeField(null=True, blank=True)  # published by hand before `publish_at`
+    # {package slug: PackageVersion number}: the data every list of the event is checked against, pinned when the
+    # event is made; the organiser may move them to the newest versions until the lists lock.
+    package_versions = models.JSONField(default=dict)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-date", "-id"]
+        indexes = [
+            models.Index(fields=["registration", "-date"], name="event_open_idx"),
+            models.Index(fields=["organiser", "-date"], name="event_organiser_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.system_id}, {self.date})"
+
+
+class EventEntrant(models.Model):
+    """A player registered in an event. Withdrawing keeps the row (and the submissions) with `withdrawn_at`."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="entrants")
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="event_entries")
+    display_name = models.CharField(max_length=100)  # the name printed on the sheet and in the exports
+    joined_at = models.DateTimeField(auto_now_add=True)
+    withdrawn_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["event", "joined_at", "id"]
+        constraints = [models.UniqueConstraint(fields=["event", "player"], name="unique_event_entrant")]
+
+    def __str__(self) -> str:
+        return f"{self.display_name} in {self.event.slug}"
+
+
+class SubmissionSource(models.TextChoices):
+    LIST = "list", "A saved list"
+    TEXT = "text", "A text list"
+    ROSTER = "roster", "A roster file"
+
+
+class EventSubmission(models.Model):
+    """One list an entrant submitted: a locked snapshot of the hangar.list/1 document, never changed afterwards
+    (later edits of the list do not reach it). A later submission replaces it as the entrant's list; every one is
+    kept. Its legality was checked against the event's pinned versions (`package_versions`, re-checked when the
+    organiser moves them before the lock)."""
+
+    public_id = models.CharField(max_length=32, unique=True, default=new_run_id, editable=False)
+    entrant = models.ForeignKey(EventEntrant, on_delete=models.CASCADE, related_name="submissions")
+    number = models.PositiveIntegerField()  # 1, 2, ... per entrant; the highest is the entrant's list
+    document = models.JSONField()  # the locked hangar.list/1 snapshot, its format set to the event's
+    source = models.CharField(max_length=8, choices=SubmissionSource.choices, default=SubmissionSource.LIST)
+    game_list = models.ForeignKey(GameList, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    list_revision = models.PositiveIntegerField(null=True, blank=True)  # the list's revision it was taken from
+    legal = models.BooleanField(default=False)
+    error_count = models.PositiveIntegerField(default=0)
+    warning_count = models.PositiveIntegerField(default=0)
+    validation = models.JSONField(default=dict)  # the check (English) against `package_versions`
+    package_versions = models.JSONField(default=dict)  # the pins it was checked against
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["entrant", "-number"]
+        constraints = [models.UniqueConstraint(fields=["entrant", "number"], name="unique_submission_number")]
+
+    def __str__(self) -> str:
+        return f"submission {self.public_id} ({self.entrant_id} #{self.number})"

@@ -46,6 +46,7 @@ def catalog_forget() -> None:
         _stamp = None
         _CATALOGS.clear()
         _FACTIONS.clear()
+        _PINNED.clear()
 
 
 def system_get(slug: str) -> GameSystem | None:
@@ -77,6 +78,49 @@ def catalog_for(system_slug: str) -> Catalog | None:
     catalog = Catalog.build(system_slug, cards, formats, default_format=default, foreign_cards=foreign)
     with _CATALOGS_LOCK:
         _CATALOGS[system_slug] = (stamp, catalog)
+    return catalog
+
+
+_PINNED: dict[tuple[str, tuple[tuple[str, int, str], ...]], Catalog] = {}
+PINNED_CACHE = 16  # catalogs of pinned versions kept per process (an event's; versions never change)
+
+
+def catalog_pinned(system_slug: str, pins: dict[str, int]) -> Catalog:
+    """The engine view of a system's catalog as it was at the package versions `pins` ({package slug: version
+    number}, cards.PackageVersion): a tournament event checks every list against the data it pinned, whatever was
+    imported since. A pinned version that no longer exists is left out (its cards are then unknown cards). Versions
+    never change, so a built catalog is kept (a few per process)."""
+    wanted = sorted((str(slug), int(number)) for slug, number in pins.items())
+    found = {(slug, number): sha for slug, number, sha in PackageVersion.objects.filter(
+        system__slug=system_slug, slug__in=[slug for slug, _n in wanted]).values_list("slug", "number", "sha256")}
+    present = [(slug, number) for slug, number in wanted if (slug, number) in found]
+    key = (system_slug, tuple((slug, number, found[slug, number]) for slug, number in present))
+    cached = _PINNED.get(key)
+    if cached is not None:
+        return cached
+    cards: list[dict] = []
+    formats: list[dict] = []
+    default = None
+    seen: set[str] = set()
+    for slug, number in present:
+        data = (PackageVersion.objects.filter(system__slug=system_slug, slug=slug, number=number)
+                .values_list("data", flat=True).first())
+        if not isinstance(data, dict):
+            continue
+        for card in data.get("cards") or []:
+            if isinstance(card, dict) and card.get("code") not in seen:
+                seen.add(card.get("code"))
+                cards.append(card)
+        for fmt in data.get("formats") or []:
+            if isinstance(fmt, dict):
+                formats.append(fmt)
+                if fmt.get("default") and default is None:
+                    default = fmt.get("slug")
+    catalog = Catalog.build(system_slug, cards, formats, default_format=default)
+    with _CATALOGS_LOCK:
+        if len(_PINNED) >= PINNED_CACHE:
+            _PINNED.pop(next(iter(_PINNED)))
+        _PINNED[key] = catalog
     return catalog
 
 

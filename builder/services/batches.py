@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 
 from django.conf import settings
 
-from builder import selectors
+from builder import event_selectors, selectors
 from builder.errors import DoctorApplyRefused, ListNotFound, ListPermissionDenied, SimulationInvalid, SimulationLimitExceeded
 from builder.models import ACTIVE_STATUSES, GameList, ListRevision, RunKind, RunStatus, SimulationRun
 from rules_engine import doctor as doctor_engine
@@ -86,12 +86,61 @@ def _list_opponent(user, system: str, catalog, slug: Any, path: str) -> tuple[st
         raise SimulationInvalid(f"{path}: {exc}.", details={"path": path}) from exc
 
 
+class EventOpponent(NamedTuple):
+    """A list of a tournament event's field (builder.event_selectors.event_field): its locked snapshot, played as a
+    list opponent. Only expand_fields makes one (no JSON body can), so a snapshot never comes from a request."""
+
+    key: str
+    name: str
+    document: dict[str, Any]
+    weight: float
+
+
+def _event_field(user, system: str, given: dict[str, Any], path: str) -> list[tuple[str, Any]]:
+    """The entries of {"event": id}: the event's distinct lists, weighted by how many players brought each, when
+    `user` may see its lists (after they are shown; the organiser always)."""
+    extra = sorted(set(given) - {"event"})
+    if extra:
+        raise SimulationInvalid(f"{path}: an event's field takes no {extra[0]!r}: its lists are weighted by how "
+                                "many players brought each.", details={"path": f"{path}.{extra[0]}"})
+    try:
+        event = event_selectors.event_get(slug=given["event"], user=user)
+    except ListNotFound:
+        event = None
+    entries = event_selectors.event_field(event, user=user) if event is not None else []
+    if event is None or not event_selectors.event_lists_visible(event, user):
+        raise SimulationInvalid(f"{path}.event: no event {str(given['event'])[:40]!r} whose lists you may see "
+                                "(an event's lists are shown when its organiser publishes them).",
+                                code="simulation.event", details={"path": f"{path}.event"})
+    if event.system.slug != system:
+        raise SimulationInvalid(f"{path}.event: event {event.slug!r} plays {event.system.slug}; it cannot play a "
+                                f"{system} list.", code="simulation.event", details={"path": f"{path}.event"})
+    if not entries:
+        raise SimulationInvalid(f"{path}.event: no list has been submitted to event {event.slug!r}.",
+                                code="simulation.event", details={"path": f"{path}.event"})
+    return [(f"{path}.event lists[{number}]",
+             EventOpponent(entry["key"], entry["name"], entry["document"], float(entry["weight"])))
+            for number, entry in enumerate(entries)]
+
+
+def _event_opponent(system: str, catalog, given: EventOpponent, path: str) -> dict[str, Any]:
+    check_list_cards(given.document, catalog, path=f"{path} ({given.name}): ")
+    try:
+        return game_system(system).list_opponent(given.document, slug=given.key, name=given.name)
+    except ValueError as exc:
+        raise SimulationInvalid(f"{path}: {exc}.", details={"path": path}) from exc
+
+
 def expand_fields(user, system: str, opponents: list[Any]) -> list[tuple[str, Any]]:
     """(path, opponent) of every opponent given, a {"field": id} replaced by the field's entries that `user` may
-    see and play (builder.selectors.field_opponents), each with the path "opponents[i].field entries[j]"."""
+    see and play (builder.selectors.field_opponents), each with the path "opponents[i].field entries[j]", and an
+    {"event": id} by the event's field (its lists, EventOpponent)."""
     expanded: list[tuple[str, Any]] = []
     for index, given in enumerate(opponents):
         path = f"opponents[{index}]"
+        if isinstance(given, dict) and "event" in given:
+            expanded.extend(_event_field(user, system, given, path))
+            continue
         if not (isinstance(given, dict) and "field" in given):
             expanded.append((path, given))
             continue
@@ -123,8 +172,8 @@ def check_opponents(user, system: str, catalog, opponents: Any, *, most: int = M
     anything wrong."""
     if not isinstance(opponents, list) or not opponents:
         raise SimulationInvalid(
-            'opponents: expected a non-empty array of {"opponent": slug, "weight": w}, {"list": id, "weight": w} '
-            'or {"field": id}.', details={"path": "opponents"})
+            'opponents: expected a non-empty array of {"opponent": slug, "weight": w}, {"list": id, "weight": w}, '
+            '{"field": id} or {"event": id}.', details={"path": "opponents"})
     if len(opponents) > most:
         raise SimulationInvalid(f"opponents: at most {most} opponents here, {len(opponents)} given.",
                                 code="simulation.too_many_opponents",
@@ -136,6 +185,11 @@ def check_opponents(user, system: str, catalog, opponents: Any, *, most: int = M
                                 details={"path": "opponents", "limit": most, "given": len(expanded)})
     found: list[tuple[str, float, dict[str, Any]]] = []
     for path, given in expanded:
+        if isinstance(given, EventOpponent):
+            if any(given.key == seen for seen, _w, _o in found):
+                raise SimulationInvalid(f"{path}: {given.key} is given twice.", details={"path": path})
+            found.append((given.key, given.weight, _event_opponent(system, catalog, given, path)))
+            continue
         if not isinstance(given, dict) or ("opponent" in given) == ("list" in given):
             raise SimulationInvalid(f'{path}: expected {{"opponent": slug}} or {{"list": id}} (exactly one), '
                                     "with an optional \"weight\".", details={"path": path})
