@@ -3,8 +3,8 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from builder.web import (
-    analysis, batches, cardeditor, dataimport, datasources, fields, listeditor, listimport, lists, listsheet, matrices,
-    pages, replays, simulations,
+    analysis, batches, cardeditor, dataimport, datasources, eventadmin, events, fields, listeditor, listimport, lists,
+    listsheet, matrices, pages, replays, simulations,
 )
 
 urlpatterns = [
@@ -66,6 +66,27 @@ urlpatterns = [
     path("fields/<str:slug>/delete/", fields.field_delete, name="field_delete"),
     path("lists/<str:slug>/impact/", batches.impact_new, name="impact_new"),
     path("lists/<str:slug>/beats/", matrices.beats_new, name="beats_new"),
+    # tournament events (docs/events.md): the players' side (builder/web/events.py), the organiser's (eventadmin.py)
+    path("events/", events.event_list, name="event_list"),
+    path("events/mine/", events.event_mine, name="event_mine"),
+    path("events/new/", events.event_new, name="event_new"),
+    path("events/<str:slug>/", events.event_detail, name="event_detail"),
+    path("events/<str:slug>/edit/", events.event_edit, name="event_edit"),
+    path("events/<str:slug>/delete/", events.event_delete, name="event_delete"),
+    path("events/<str:slug>/join/", events.event_join, name="event_join"),
+    path("events/<str:slug>/withdraw/", events.event_withdraw, name="event_withdraw"),
+    path("events/<str:slug>/submit/", events.event_submit, name="event_submit"),
+    path("events/<str:slug>/lists/", events.event_lists, name="event_lists"),
+    path("events/<str:slug>/submissions/<str:public_id>/", events.event_submission, name="event_submission"),
+    path("events/<str:slug>/submissions/<str:public_id>/sheet/", eventadmin.event_sheet, name="event_sheet"),
+    path("events/<str:slug>/manage/", eventadmin.event_manage, name="event_manage"),
+    path("events/<str:slug>/lock/", eventadmin.event_lock, name="event_lock"),
+    path("events/<str:slug>/publish/", eventadmin.event_publish, name="event_publish"),
+    path("events/<str:slug>/repin/", eventadmin.event_repin, name="event_repin"),
+    path("events/<str:slug>/players/<int:entrant>/remove/", eventadmin.event_remove_player,
+         name="event_remove_player"),
+    path("events/<str:slug>/pack/", eventadmin.event_pack, name="event_pack"),
+    path("events/<str:slug>/export/<str:kind>/", eventadmin.event_export, name="event_export"),
     path("matrices/", matrices.matrix_new, name="matrix_new"),
     path("matrices/mine/", matrices.matrix_mine, name="matrix_mine"),
     path("matrices/<str:public_id>/", matrices.matrix_detail, name="matrix_detail"),
