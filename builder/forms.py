@@ -142,6 +142,8 @@ def event_field(events) -> forms.ChoiceField:
     return forms.ChoiceField(
         label=_("An event's field (the lists its players brought)"), required=False,
         choices=[("", _("No event"))] + list(events),
+        error_messages={"invalid_choice": _("This event is not offered: its lists are not shown to you yet, or no "
+                                            "list was submitted to it.")},
         help_text=_("Each list the event's players submitted, weighted by how many players brought it, together "
                     "with the field and the opponents chosen here."))
 
@@ -199,7 +201,7 @@ class BatchForm(AnotherListForm):
             choices=[("", _("No field: only the opponents below"))] + list(fields),
             help_text=_("Its opponents are played with their weights, together with any opponent below that has a "
                         "weight above 0."))
-        if events:  # an event's field (docs/events.md): offered only when the reader may play one
+        if events or self.data.get("event"):  # an event's field (docs/events.md): when the reader may play one
             self.fields["event"] = event_field(events)
         has_field = bool(self.initial.get("field") or self.initial.get("event"))
         groups = ((_("Sample opponents"), [(f"opponent-{slug}", words, {"slug": slug}) for slug, words in opponents]),

@@ -238,7 +238,7 @@ class BeatsForm(forms.Form):
             help_text=_("Or a field (a named set of opponents): its opponents you may see, with their weights."))
         self.fields["games"] = forms.IntegerField(label=_("Games against each opponent"), min_value=1,
                                                   max_value=template.fields["games"].max_value, initial=100)
-        if events:  # an event's field (docs/events.md), with the named field or in place of the default
+        if events or self.data.get("event"):  # an event's field (docs/events.md), with the named field or alone
             self.fields["event"] = event_field(events)
             self.fields["event"].help_text = _("Each list the event's players submitted, weighted by how many "
                                                "players brought it (with the field above, if one is chosen).")

@@ -54,6 +54,8 @@ def test_before_publish_nothing_of_the_events_field_is_offered_or_played(entered
     response = client.post(f"/lists/{mine.slug}/gauntlet/", {"event": entered.slug, "opponent-goldfish": 0,
                                                              "policy": "greedy", "games": 4, "seed": 1})
     assert response.status_code == 400 and not SimulationRun.objects.exists()
+    assert "This event is not offered: its lists are not shown to you yet" in response.content.decode()
+    assert "Select a valid choice" not in response.content.decode()  # said in words, without its id
     api = client.post("/api/gauntlets/", json.dumps({"list": mine.slug, "opponents": [{"event": entered.slug}],
                                                     "games": 4, "seed": 1}), content_type="application/json")
     assert api.status_code == 400 and api.json()["error"]["code"] == "simulation.event"
@@ -158,3 +160,18 @@ def test_the_commands_play_the_event_once_published_and_refuse_it_before(entered
     with pytest.raises(CommandError) as info:
         run_command("simulate", str(path), "--event", "nope", "--games", "4")
     assert "--event: no event 'nope'" in str(info.value)
+
+
+def test_the_doctor_plays_the_event_and_its_page_names_each_list_with_its_players(entered, rival):
+    _publish(entered)
+    mine = services.list_create(owner=rival, document=hagmi_doc("Practice"))
+    client = client_of(rival)
+    response = client.post(f"/lists/{mine.slug}/doctor/", {"event": entered.slug, "policy": "greedy",
+                                                           "games": 1600, "changes": 1, "seed": 1})
+    assert response.status_code == 302, _text(response.content.decode())[:2000]
+    run = SimulationRun.objects.get()
+    play_all(run)
+    page = client.get(f"/simulations/{run.public_id}/").content.decode()
+    shown = _text(page)
+    assert "Red wall" in shown and "From the event Winter Cup (Dec. 20, 2026): brought by 2 players" in shown
+    assert entered.slug not in page
