@@ -241,7 +241,8 @@ class BeatsForm(forms.Form):
         if events or self.data.get("event"):  # an event's field (docs/events.md), with the named field or alone
             self.fields["event"] = event_field(events)
             self.fields["event"].help_text = _("Each list the event's players submitted, weighted by how many "
-                                               "players brought it (with the field above, if one is chosen).")
+                                               "players brought it, in place of every sample opponent and public "
+                                               "list (with the field above, if one is chosen).")
         self.order_fields(["field", "event", "games", "seed", "seats", "policy", "opponent_policy"])
 
 
