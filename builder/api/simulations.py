@@ -76,14 +76,18 @@ class SimulationCreateSerializer(serializers.Serializer):
 
 
 class GauntletOpponentSerializer(serializers.Serializer):
-    """One opponent of a gauntlet or doctor run: exactly one of `opponent`, `list` and `field` (checked by the
-    service, which names opponents[i] in its message)."""
+    """One opponent of a gauntlet or doctor run: exactly one of `opponent`, `list`, `field` and `event` (checked by
+    the service, which names opponents[i] in its message)."""
 
     opponent = serializers.CharField(required=False, max_length=64, help_text="a sample opponent's slug")
     list = serializers.CharField(required=False, max_length=32,
                                  help_text="or the id of a saved list: public (the gallery), unlisted or your own")
     field = serializers.CharField(required=False, max_length=32,
                                   help_text="or the id of a field you may see: its entries, with their weights")
+    event = serializers.CharField(required=False, max_length=32,
+                                  help_text="or the id of a tournament event whose lists you may see (once they are "
+                                            "shown): each distinct list, weighted by how many players brought it "
+                                            "(400 simulation.event before)")
     weight = serializers.FloatField(required=False, min_value=0, help_text="its share of the total (default 1)")
 
 
