@@ -80,6 +80,15 @@ def list_identity(document: Mapping[str, Any], catalog: Catalog) -> dict[str, st
     return {"kind": "card", "value": code, "name": presenters.names(catalog.cards.get(code), code)["main"]}
 
 
+def format_name(document: Mapping[str, Any], catalog: Catalog) -> str:
+    """The name of the format a locked list was checked in (the event's, else its pinned data's default one), in the
+    UI language."""
+    slug = document.get("format") if isinstance(document.get("format"), str) else None
+    slug = slug if slug in catalog.formats else catalog.default_format
+    fmt = catalog.formats.get(slug) if slug else None
+    return presenters.names(fmt, slug)["main"] if fmt is not None else "–"
+
+
 def _gauges(document: Mapping[str, Any], catalog: Catalog) -> list[dict[str, Any]]:
     ruleset = RULESETS.get(str(document.get("system") or catalog.system))
     return [gauge.as_dict() for gauge in ruleset.gauges(document, catalog)] if ruleset is not None else []
@@ -327,7 +336,7 @@ def export_pdf_pack(event: Event, *, lang: str = "en", verify_url: str = "") -> 
             page = _Page(canvas, f"{head} · {entrant.display_name} ({words['continued']})")
             page.line(words["sheet"], 9)
             page.line(event.name, 16)
-            fmt = presenters.format_name(submission.document.get("format"), event.system.slug)
+            fmt = format_name(submission.document, cat)
             page.line(f"{date_format(event.date, 'DATE_FORMAT')}{place} · "
                       f"{presenters.system_name(event.system.slug)} · {fmt}", 10)
             page.space()
