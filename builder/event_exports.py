@@ -16,6 +16,7 @@ from typing import Any
 
 from django.utils import timezone, translation
 from django.utils.formats import date_format
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
 from builder import event_selectors as events
@@ -106,8 +107,8 @@ def size_label(system: str) -> str:
     """The words of the size column, in the UI language."""
     measure = size_measure(system)
     if measure == "cost":
-        return presenters.cost_word(system)
-    return str(presenters.COUNTER_LABELS[measure])
+        return capfirst(presenters.cost_word(system))
+    return capfirst(str(presenters.COUNTER_LABELS[measure]))
 
 
 def list_size(document: Mapping[str, Any], catalog: Catalog) -> int:

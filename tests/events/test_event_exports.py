@@ -41,7 +41,7 @@ def _pages(pdf: bytes) -> int:
 
 def test_csv_has_one_row_per_player_with_a_list_then_those_without(event, submitted):
     rows = list(csv.reader(io.StringIO(event_exports.export_csv(event, lang="en"))))
-    assert rows[0] == ["Player", "List", "Faction or main card", "main deck", "Legal", "Errors", "Verification code",
+    assert rows[0] == ["Player", "List", "Faction or main card", "Main deck", "Legal", "Errors", "Verification code",
                        "Submitted at"]
     one, two, three = rows[1:]
     assert one[:6] == ["Player One", "Blue rush", one[2], "40", "yes", "0"] and one[2]  # the main card's name
