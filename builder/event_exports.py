@@ -19,7 +19,7 @@ from django.utils.formats import date_format
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
-from builder import event_selectors as events
+from builder import event_selectors
 from builder.models import Event, EventEntrant, EventSubmission
 from builder.web import presenters, vocabulary
 from cards.models import PackageVersion
@@ -168,19 +168,19 @@ def entrant_rows(event: Event, *, lang: str) -> list[dict[str, Any]]:
     Words in `lang`."""
     with translation.override(lang):
         submitted, missing = [], []
-        for entrant in events.entrants_with_lists(event):
+        for entrant in event_selectors.entrants_with_lists(event):
             submission = entrant.current
             if submission is None:
                 missing.append({"entrant": entrant, "submission": None})
                 continue
             cat = submission_catalog(submission)
-            validation = events.submission_validation(submission, lang=lang)
+            validation = event_selectors.submission_validation(submission, lang=lang)
             severities = [v.get("severity") for v in validation.get("violations", [])]
             submitted.append({
                 "entrant": entrant, "submission": submission, "catalog": cat, "validation": validation,
                 "identity": list_identity(submission.document, cat), "size": list_size(submission.document, cat),
                 "legal": bool(validation.get("legal")), "errors": severities.count("error"),
-                "warnings": severities.count("warning"), "code": events.submission_code(submission),
+                "warnings": severities.count("warning"), "code": event_selectors.submission_code(submission),
             })
         return submitted + missing
 
@@ -239,9 +239,9 @@ def export_json(event: Event) -> dict[str, Any]:
         "schema": SCHEMA,
         "event": {"id": event.slug, "name": event.name, "system": event.system.slug, "format": event.format or None,
                   "date": event.date.isoformat(), "place": event.place, "deadline": _iso(event.deadline),
-                  "locked_at": _iso(events.event_locked_at(event)), "lists_shown": event.lists_shown,
+                  "locked_at": _iso(event_selectors.event_locked_at(event)), "lists_shown": event.lists_shown,
                   "publish_at": _iso(event.publish_at), "published_at": _iso(event.published_at),
-                  "status": events.event_status(event)},
+                  "status": event_selectors.event_status(event)},
         "package_versions": event.package_versions or {},
         "size_measure": size_measure(event.system.slug),
         "entrants": entrants,
