@@ -13,6 +13,7 @@ from django.core.management import CommandError
 from builder import event_exports
 from builder import event_selectors as events
 from builder import services
+from builder.models import Event
 from builder.services import events as event_services
 from rules_engine.core.catalog import Catalog
 from tests.events.conftest import client_of, hagmi_doc
@@ -108,12 +109,15 @@ def test_the_downloads_of_the_organisers_page(event, organiser, player, submitte
 
 
 def test_the_command_writes_each_kind(event, submitted, tmp_path):
-    text = run("event_export", event.slug, "--as", "csv", "--lang", "ja")
+    # options first, then `--`: an id may begin with "-" (ids are random URL-safe text)
+    text = run("event_export", "--as", "csv", "--lang", "ja", "--", event.slug)
     assert text.splitlines()[0].startswith("プレイヤー") and "Blue rush" in text
-    data = json.loads(run("event_export", event.slug, "--as", "json"))
+    data = json.loads(run("event_export", "--as", "json", "--", event.slug))
     assert data["schema"] == "hangar.event-lists/1" and len(data["entrants"]) == 3
     out = tmp_path / "pack.pdf"
-    run("event_export", event.slug, "--as", "pdf-pack", "--output", str(out))
+    run("event_export", "--as", "pdf-pack", "--output", str(out), "--", event.slug)
+    Event.objects.filter(pk=event.pk).update(slug="-starts-with-a-dash")
+    assert "Blue rush" in run("event_export", "--as", "csv", "--", "-starts-with-a-dash")
     assert out.read_bytes().startswith(b"%PDF") and _pages(out.read_bytes()) == 2
 
 
@@ -121,6 +125,6 @@ def test_the_command_refuses_an_unknown_event_or_kind(event):
     with pytest.raises(CommandError, match="No event with id 'nope'"):
         run("event_export", "nope", "--as", "csv")
     with pytest.raises(CommandError, match="invalid choice"):
-        run("event_export", event.slug, "--as", "xlsx")
+        run("event_export", "--as", "xlsx", "--", event.slug)
     with pytest.raises(CommandError, match="--output"):
-        run("event_export", event.slug, "--as", "pdf-pack")  # bytes to a test's stdout: refused
+        run("event_export", "--as", "pdf-pack", "--", event.slug)  # bytes to a test's stdout: refused

@@ -3,7 +3,8 @@
 
 Writes an event's lists: `csv` one row per player (player, list, faction or main card, points/size, legal, errors,
 verification code, submitted at; words in --lang), `json` every list (hangar.event-lists/1), `pdf-pack` one
-printable sheet per page. EVENT is the event's id (its slug, as in /events/<id>/). Without --output the result goes
+printable sheet per page. EVENT is the event's id (its slug, as in /events/<id>/; one that begins with "-" goes
+after `--`). Without --output the result goes
 to standard output (a PDF only to a file or a pipe). The command line is the operator's: it reads every event.
 Exit status 0, or 2 for an unknown event or a file that cannot be written.
 """
