@@ -113,7 +113,7 @@ def event_manage(request: HttpRequest, slug: str) -> HttpResponse:
         "format_name": event_exports.format_name({"format": event.format}, event_selectors.event_catalog(event)),
         "submitted": submitted, "missing": missing, "withdrawn": withdrawn,
         "illegal": sum(1 for row in submitted if not row["legal"]),
-        "reminder": _reminder(request, event, missing) if missing else None,
+        "reminder": _reminder(request, event, missing) if missing and status == "open" else None,
         "can_publish": event.lists_shown == ListsShown.AT_PUBLISH and event.published_at is None
         and status == "locked",
         "published": status == "published",

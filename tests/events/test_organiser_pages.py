@@ -75,6 +75,7 @@ def test_lock_then_publish_and_a_publish_before_the_lock_is_refused_with_a_messa
     response = client.post(f"/events/{event.slug}/lock/", follow=True)
     html = response.content.decode()
     assert "The lists are locked" in html and "Publish the lists now" in html
+    assert "Hello!" not in html and "can no longer submit one" in html  # no reminder to submit once locked
     assert events.event_status(Event.objects.get(pk=event.pk)) == "locked"
     response = client.post(f"/events/{event.slug}/repin/", follow=True)  # locked: a message, not a 500
     assert response.status_code == 200 and "locked" in response.content.decode()
