@@ -328,13 +328,27 @@ def list_id_from_link(value: str) -> str:
     return value.split("?", 1)[0].split("#", 1)[0]
 
 
+def submission_id_from_link(value: str) -> str:
+    """An event submission's ID from its ID or its sheet's link (…/submissions/<id>/…)."""
+    value = value.strip().rstrip("/")
+    if "/submissions/" in value:
+        value = value.split("/submissions/", 1)[1].split("/", 1)[0]
+    return value.split("?", 1)[0].split("#", 1)[0]
+
+
 class VerifyForm(forms.Form):
-    list = forms.CharField(label=_("List link or ID (from the sheet)"), max_length=300)
+    """A list's sheet (its list ID and a `-r<revision>` code) or an event's sheet (its submission ID and a
+    `-e<number>` code): the code says which."""
+
+    list = forms.CharField(label=_("List or submission link or ID (from the sheet)"), max_length=300)
     code = forms.CharField(label=_("Verification code"), max_length=40)
 
     def clean_list(self) -> str:
-        """Accept the ID or the whole link (…/lists/<id>/…)."""
-        return list_id_from_link(self.cleaned_data["list"])
+        """Accept the ID or the whole link (…/lists/<id>/… or …/submissions/<id>/…)."""
+        value = self.cleaned_data["list"]
+        if "/submissions/" in value:
+            return submission_id_from_link(value)
+        return list_id_from_link(value)
 
 
 class SheetForm(forms.Form):

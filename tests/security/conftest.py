@@ -28,6 +28,11 @@ RUN_STATES = ("done-private", "done-public", "queued")
 # never reach anyone else.
 FIELD_STATES = ("private", "unlisted", "public")
 MATRIX_STATES = ("done", "queued")  # a matchup matrix of the owner: every cell played, or none yet
+# A tournament event of the owner (its organiser) with one player, "entrant", who submitted a list (its name must not
+# reach anyone the event does not show its lists to): open registration and open for lists, a join-code event (only
+# its organiser, staff and players see it), its lists locked (not shown yet), its lists published.
+EVENT_STATES = ("open", "code", "locked", "published")
+EVENT_ACTORS = ("anon", "owner", "entrant", "other", "staff")
 
 
 # The tests that read the one crawl of the matrix (tests/security/crawl.py), one endpoint each.
@@ -84,6 +89,7 @@ class World:
         self._fields: dict[str, OpponentField] = {}
         self.secrets: list[str] = []  # the names of the private lists inside the owner's fields
         self._matrices: dict[str, Any] = {}
+        self._events: dict[str, Any] = {}
 
     # --- clients ------------------------------------------------------------------------------------------
 
@@ -181,6 +187,41 @@ class World:
     def all_matrices(self) -> list:
         return [self.matrix(state) for state in MATRIX_STATES]
 
+    def new_event(self, state: str):
+        """A fresh event of the owner in `state` (EVENT_STATES), "entrant" in it with a submitted list (the event's
+        `.submission`, its row `.entrant_row`)."""
+        from datetime import timedelta
+
+        from django.utils import timezone
+
+        from builder.services import events as event_services
+
+        event = event_services.event_create(organiser=self.users["owner"], data={
+            "system": "hagmi", "name": self.unique(f"Cup-{state}"), "date": "2026-12-20", "place": "Hall",
+            "deadline": (timezone.now() + timedelta(days=3)).isoformat(timespec="minutes"),
+            "registration": "code" if state == "code" else "open", "lists_shown": "publish"})
+        entrant = self.users["entrant"]
+        event_services.event_join(event=event, user=entrant, code=event.join_code, display_name="Entrant")
+        game_list = services.list_create(owner=entrant, document=hagmi_doc(name=self.unique(f"Entry-{state}")),
+                                         visibility="private")
+        submission = event_services.event_submit(event=event, user=entrant, game_list=game_list)
+        if state in ("locked", "published"):
+            event_services.event_lock(event=event, user=self.users["owner"])
+        if state == "published":
+            event_services.event_publish(event=event, user=self.users["owner"])
+        event.refresh_from_db()
+        event.submission = submission
+        event.entrant_row = submission.entrant
+        return event
+
+    def event(self, state: str):
+        if state not in self._events:
+            self._events[state] = self.new_event(state)
+        return self._events[state]
+
+    def all_events(self) -> list:
+        return [self.event(state) for state in EVENT_STATES]
+
 
 @pytest.fixture
 def editor(make_user):
@@ -193,8 +234,14 @@ def editor(make_user):
 
 
 @pytest.fixture
-def world(hagmi_catalog, published, owner, other, staff, editor) -> World:  # noqa: F811
-    return World({"owner": owner, "other": other, "staff": staff, "editor": editor})
+def entrant(make_user):
+    """A player of the owner's events (the permission matrix's event rows)."""
+    return make_user("entrant")
+
+
+@pytest.fixture
+def world(hagmi_catalog, published, owner, other, staff, editor, entrant) -> World:  # noqa: F811
+    return World({"owner": owner, "other": other, "staff": staff, "editor": editor, "entrant": entrant})
 
 
 @pytest.fixture
@@ -206,4 +253,5 @@ def crawl(world):
     return matrix_crawl(world.users)
 
 
-__all__ = ["ACTORS", "FIELD_STATES", "LIST_STATES", "MATRIX_STATES", "PASSWORD", "RUN_STATES", "USERS", "World"]
+__all__ = ["ACTORS", "EVENT_ACTORS", "EVENT_STATES", "FIELD_STATES", "LIST_STATES", "MATRIX_STATES", "PASSWORD",
+           "RUN_STATES", "USERS", "World"]

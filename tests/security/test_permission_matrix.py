@@ -21,7 +21,9 @@ from builder import selectors, services
 from builder.web import presenters
 from tests.builder.conftest import hagmi_doc
 
-from tests.security.conftest import ACTORS, FIELD_STATES, LIST_STATES, MATRIX_STATES, PASSWORD, RUN_STATES, World
+from tests.security.conftest import (
+    ACTORS, EVENT_ACTORS, EVENT_STATES, FIELD_STATES, LIST_STATES, MATRIX_STATES, PASSWORD, RUN_STATES, World,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -341,6 +343,48 @@ def gauntlet_against_field(world: World, field) -> dict[str, Any]:
     return {"document": hagmi_doc(), "field": field.slug, "games": 2, "seed": 5}
 
 
+# tournament events, the organiser's side: the owner organises, "entrant" submitted a list (its name is the secret)
+
+
+def event_seen(actor: str, state: str) -> bool:
+    """Who sees the event itself: open registration for anyone; a join-code event for its organiser, staff, players."""
+    return state != "code" or actor in ("owner", "staff", "entrant")
+
+
+def event_lists_seen(actor: str, state: str) -> bool:
+    """Who sees the entrant's list: the entrant, the organiser and staff always; others once it is published."""
+    return actor in ("owner", "staff", "entrant") or (state == "published" and event_seen(actor, state))
+
+
+def event_organiser(ok: int, shows: bool | None = None) -> Callable[[str, str], Expect]:
+    """The organiser's pages and buttons: sign in first; the organiser and staff; anyone else 403 when they see the
+    event, 404 when they do not, the list's name never shown."""
+    def policy(actor: str, state: str) -> Expect:
+        if actor == "anon":
+            return Expect(LOGIN, False)
+        if actor in ("owner", "staff"):
+            return Expect(ok, shows)
+        return Expect(403 if event_seen(actor, state) else 404, False)
+
+    return policy
+
+
+def event_sheet(actor: str, state: str) -> Expect:
+    """A player's sheet: 404 (nothing leaks) for whoever may not see the list."""
+    return Expect(200, True) if event_lists_seen(actor, state) else Expect(404, False)
+
+
+def event_verify(actor: str, state: str) -> Expect:
+    """/verify/ with an event sheet's code: 200 for any input; the list shows only to whoever may see it."""
+    return Expect(200, event_lists_seen(actor, state))
+
+
+def event_verify_query(world: World, event) -> dict[str, Any]:
+    from builder import event_selectors
+
+    return {"list": event.submission.public_id, "code": event_selectors.submission_code(event.submission)}
+
+
 # --- request bodies ------------------------------------------------------------------------------------------
 
 
@@ -474,7 +518,7 @@ class Call:
     api: bool = False
     data: Callable[[World, Any], dict[str, Any]] | None = None  # query (GET) or body; gets the object (or actor)
     fresh: bool = False  # a new object for each cell where the call succeeds (it changes the object)
-    on: str | None = None  # "list" or "run" when the object travels in the query or body, not the path
+    on: str | None = None  # "list", "run", "event"... when the object travels in the query or body, not the path
     actors: tuple[str, ...] = ACTORS
     check: Callable[[World, str, str], str | None] | None = None  # extra check on the body (indexes)
     setup: Callable[[World], Any] | None = None  # objects that must exist before the first request
@@ -484,15 +528,17 @@ class Call:
         if self.on:
             return self.on
         return ("list" if "{slug}" in self.path else "run" if "{run}" in self.path
-                else "field" if "{field}" in self.path else "matrix" if "{matrix}" in self.path else "none")
+                else "field" if "{field}" in self.path else "matrix" if "{matrix}" in self.path
+                else "event" if "{event}" in self.path else "none")
 
     @property
     def states(self) -> tuple[str, ...]:
         return {"list": LIST_STATES, "run": RUN_STATES, "field": FIELD_STATES, "matrix": MATRIX_STATES,
-                "none": ("-",)}[self.kind]
+                "event": EVENT_STATES, "none": ("-",)}[self.kind]
 
 
 A = dict(api=True)
+E = dict(actors=EVENT_ACTORS)  # an event's rows: its organiser (the owner), its player, another user, staff, anonymous
 SIGNED = ("anon", "owner", "other")  # endpoints without an object: staff is just another user there
 EDITING = ("anon", "owner", "editor", "staff")  # the card editor: anonymous, a user, a data editor, staff
 
@@ -639,7 +685,8 @@ MATRIX: dict[str, list[Call]] = {
                                   actors=SIGNED)],
     "rules": [Call("GET", "/rules/hagmi/", everyone(200), actors=SIGNED)],
     "verify": [Call("GET", "/verify/", everyone(200), actors=SIGNED),
-               Call("GET", "/verify/", verify_page, data=verify_query, on="list")],
+               Call("GET", "/verify/", verify_page, data=verify_query, on="list"),
+               Call("GET", "/verify/", event_verify, data=event_verify_query, on="event", **E)],
     "analysis": [Call("GET", "/analysis/", everyone(200), actors=SIGNED),
                  Call("POST", "/analysis/", everyone(400), actors=SIGNED, data=lambda w, a: {"position": "{"}),
                  Call("GET", "/analysis/", run_shared_quiet, on="run",
@@ -751,6 +798,21 @@ MATRIX: dict[str, list[Call]] = {
     "beats_new": [Call("GET", "/lists/{slug}/beats/", beats_page(200)),
                   Call("POST", "/lists/{slug}/beats/", beats_page(302),
                        data=lambda w, gl: {"policy": "greedy", "games": 2, "seed": 3})],
+    # --- tournament events, the organiser's side (builder/web/eventadmin.py) ---
+    "event_manage": [Call("GET", "/events/{event}/manage/", event_organiser(200, True), **E)],
+    "event_lock": [Call("POST", "/events/{event}/lock/", event_organiser(302), fresh=True, **E),
+                   Call("GET", "/events/{event}/lock/", post_only_page, **E)],
+    "event_publish": [Call("POST", "/events/{event}/publish/", event_organiser(302), fresh=True, **E),
+                      Call("GET", "/events/{event}/publish/", post_only_page, **E)],
+    "event_repin": [Call("POST", "/events/{event}/repin/", event_organiser(302), fresh=True, **E)],
+    "event_remove_player": [Call("POST", "/events/{event}/players/{entrant}/remove/", event_organiser(302),
+                                 fresh=True, **E)],
+    "event_sheet": [Call("GET", "/events/{event}/submissions/{submission}/sheet/", event_sheet, **E)],
+    "event_pack": [Call("GET", "/events/{event}/pack/", event_organiser(200, True), **E)],
+    "event_export": [Call("GET", "/events/{event}/export/csv/", event_organiser(200, True), **E),
+                     Call("GET", "/events/{event}/export/json/", event_organiser(200, True), **E),
+                     Call("GET", "/events/{event}/export/pdf-pack/", event_organiser(200), **E),
+                     Call("GET", "/events/{event}/export/xlsx/", event_organiser(404), **E)],
     # --- pages of a matchup matrix ---
     "matrix_detail": [Call("GET", "/matrices/{matrix}/", matrix_page)],
     "matrix_progress": [Call("GET", "/matrices/{matrix}/progress/", matrix_page)],
@@ -819,7 +881,8 @@ def test_the_matrix_covers_every_actor_and_state_of_the_objects():
     for name, calls in MATRIX.items():
         for call in calls:
             if call.kind != "none":
-                assert call.actors == ACTORS, f"{name} {call.method}: objects are checked for every actor"
+                actors = EVENT_ACTORS if call.kind == "event" else ACTORS
+                assert call.actors == actors, f"{name} {call.method}: objects are checked for every actor"
 
 
 def matrix_size() -> int:
@@ -846,6 +909,8 @@ def _object(world: World, call: Call, state: str, expected: Expect):
         return world.new_field(state) if fresh else world.field(state)
     if call.kind == "matrix":
         return world.new_matrix(state) if fresh else world.matrix(state)
+    if call.kind == "event":
+        return world.new_event(state) if fresh else world.event(state)
     return None
 
 
@@ -859,6 +924,9 @@ def _request(world: World, call: Call, actor: str, obj):
         path, name = call.path.format(field=obj.slug), obj.name
     elif call.kind == "matrix":
         path, name = call.path.format(matrix=obj.public_id), obj.rows[0]["name"]
+    elif call.kind == "event":
+        path = call.path.format(event=obj.slug, submission=obj.submission.public_id, entrant=obj.entrant_row.pk)
+        name = obj.submission.document["name"]
     else:
         path, name = call.path, None
     data = call.data(world, obj if call.kind != "none" else actor) if call.data else None
