@@ -13,7 +13,7 @@ from django.core.management import CommandError
 from builder import event_exports
 from builder import event_selectors as events
 from builder import services
-from builder.models import Event, new_event_slug
+from builder.models import new_event_slug
 from builder.services import events as event_services
 from rules_engine.core.catalog import Catalog
 from tests.events.conftest import client_of, hagmi_doc
