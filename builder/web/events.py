@@ -185,6 +185,16 @@ def _refusal_words(error: ListServiceError) -> str:
     return error_lines(error)[0]["message"]
 
 
+def _refused(request: HttpRequest, error: ListServiceError, denied: str | None = None) -> HttpResponse:
+    """A refusal as the error page, in the page's language: `denied` says who may do this (a 403)."""
+    if isinstance(error, ListPermissionDenied):
+        error = ListPermissionDenied(denied or _("Only the event's organiser can do this."),
+                                     code="event.permission_denied")
+    elif isinstance(error, EventClosed):
+        error = EventClosed(_refusal_words(error), code=error.code, details=error.details)
+    return error_page(request, error)
+
+
 def _put_refusal(form, error: ListServiceError) -> None:
     details = error.details if isinstance(error.details, dict) else {}
     path = str(details.get("path") or "")
@@ -251,7 +261,7 @@ def event_edit(request: HttpRequest, slug: str) -> HttpResponse:
     try:
         event = _organised(request, slug)
     except ListServiceError as error:
-        return error_page(request, error)
+        return _refused(request, error)
     initial = {"system": event.system.slug, "format": event.format, "name": event.name, "date": event.date,
                "place": event.place, "player_cap": event.player_cap, "registration": event.registration,
                "deadline": _local(event.deadline), "lists_shown": event.lists_shown,
@@ -283,7 +293,7 @@ def event_delete(request: HttpRequest, slug: str) -> HttpResponse:
             messages.success(request, _("The event is deleted."))
             return redirect("event_mine")
     except ListServiceError as error:
-        return error_page(request, error)
+        return _refused(request, error)
     return render(request, "events/delete.html", {"event": event,
                                                   "players": event_selectors.entrant_count(event)})
 
@@ -357,7 +367,7 @@ def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
     try:
         event = event_selectors.event_get(slug=slug, user=request.user, code=code)
     except ListServiceError as error:
-        return error_page(request, error)
+        return _refused(request, error)
     return _detail(request, event, code=code)
 
 
@@ -368,7 +378,7 @@ def event_join(request: HttpRequest, slug: str) -> HttpResponse:
     try:
         event = event_selectors.event_get(slug=slug, user=request.user, code=code)
     except ListServiceError as error:
-        return error_page(request, error)
+        return _refused(request, error)
     form = JoinForm(request.POST)
     status = 400
     if form.is_valid():
@@ -391,7 +401,7 @@ def event_withdraw(request: HttpRequest, slug: str) -> HttpResponse:
         event = event_selectors.event_get(slug=slug, user=request.user)
         event_services.event_withdraw(event=event, user=request.user)
     except ListServiceError as error:
-        return error_page(request, error)
+        return _refused(request, error)
     messages.success(request, _("You left the event. Your submissions are kept: join again to get them back."))
     return redirect("event_detail", slug=event.slug)
 
@@ -404,7 +414,7 @@ def event_submit(request: HttpRequest, slug: str) -> HttpResponse:
         if event_selectors.event_entrant(event, request.user) is None:
             event_services.event_submit(event=event, user=request.user, text="")  # its refusal: join first / 404
     except ListServiceError as error:
-        return error_page(request, error)
+        return _refused(request, error, denied=_("Join the event before submitting a list."))
     form = SubmitForm(request.POST, request.FILES, lists=_my_lists(event, request.user))
     way = request.POST.get("way")
     issues: list[dict[str, Any]] = []
@@ -459,7 +469,7 @@ def event_lists(request: HttpRequest, slug: str) -> HttpResponse:
         if not event_selectors.event_lists_visible(event, request.user):
             raise ListNotFound(f"No lists of event {slug!r}.")
     except ListServiceError as error:
-        return error_page(request, error)
+        return _refused(request, error)
     rows = []
     for entrant in event_selectors.entrants_with_lists(event):
         current = entrant.current
@@ -481,7 +491,7 @@ def event_submission(request: HttpRequest, slug: str, public_id: str) -> HttpRes
         if event.slug != slug:
             raise ListNotFound(f"No submission with id {public_id!r}.")
     except ListServiceError as error:
-        return error_page(request, error)
+        return _refused(request, error)
     cat = event_selectors.event_catalog(event)
     document = submission.document
     context = submission_view(submission)

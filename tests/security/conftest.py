@@ -28,6 +28,12 @@ RUN_STATES = ("done-private", "done-public", "queued")
 # never reach anyone else.
 FIELD_STATES = ("private", "unlisted", "public")
 MATRIX_STATES = ("done", "queued")  # a matchup matrix of the owner: every cell played, or none yet
+# A tournament event's states (the owner organises it; `entrant` has joined and submitted a private list, whose
+# name must not reach anyone else before the lists are shown): open registration taking lists, a join-code event
+# taking lists, locked with the lists still hidden, locked and published.
+EVENT_STATES = ("open", "code", "hidden", "published")
+# An event's actors: the organiser ("owner"), an entrant, another user, anonymous, staff.
+EVENT_ACTORS = ("anon", "owner", "entrant", "other", "staff")
 
 
 # The tests that read the one crawl of the matrix (tests/security/crawl.py), one endpoint each.
@@ -84,6 +90,7 @@ class World:
         self._fields: dict[str, OpponentField] = {}
         self.secrets: list[str] = []  # the names of the private lists inside the owner's fields
         self._matrices: dict[str, Any] = {}
+        self._events: dict[str, Any] = {}
 
     # --- clients ------------------------------------------------------------------------------------------
 
@@ -181,6 +188,44 @@ class World:
     def all_matrices(self) -> list:
         return [self.matrix(state) for state in MATRIX_STATES]
 
+    def new_event(self, state: str):
+        """A fresh event of the owner in `state` (EVENT_STATES), lists shown at a publish time, with `entrant`'s
+        submission of a private list (`.entry`, its name `.entry_name`: hidden from others until published)."""
+        from datetime import timedelta
+
+        from django.utils import timezone
+
+        from builder.models import Event
+        from builder.services import events as event_services
+
+        organiser, entrant = self.users["owner"], self.users["entrant"]
+        event = event_services.event_create(organiser=organiser, data={
+            "system": "hagmi", "name": self.unique(f"Cup-{state}"), "date": "2026-12-20",
+            "deadline": (timezone.now() + timedelta(days=3)).isoformat(timespec="minutes"),
+            "registration": "code" if state == "code" else "open", "lists_shown": "publish"})
+        event_services.event_join(event=event, user=entrant, code=event.join_code, display_name="Entrant")
+        game_list = services.list_create(owner=entrant, document=hagmi_doc(name=self.unique(f"Entry-{state}")),
+                                         visibility="private")
+        entry = event_services.event_submit(event=event, user=entrant, game_list=game_list)
+        if state in ("hidden", "published"):
+            Event.objects.filter(pk=event.pk).update(deadline=timezone.now() - timedelta(minutes=1))
+            event.refresh_from_db()
+        if state == "published":
+            event = event_services.event_publish(event=event, user=organiser)
+        event.entry, event.entry_name = entry, game_list.name
+        return event
+
+    def event(self, state: str):
+        if state not in self._events:
+            self._events[state] = self.new_event(state)
+        return self._events[state]
+
+    def all_events(self) -> list:
+        return [self.event(state) for state in EVENT_STATES]
+
+    def entry_names(self) -> list[str]:
+        return [event.entry_name for event in self._events.values()]
+
 
 @pytest.fixture
 def editor(make_user):
@@ -193,8 +238,14 @@ def editor(make_user):
 
 
 @pytest.fixture
-def world(hagmi_catalog, published, owner, other, staff, editor) -> World:  # noqa: F811
-    return World({"owner": owner, "other": other, "staff": staff, "editor": editor})
+def entrant(make_user):
+    """A player in the owner's events (the matrix's event rows)."""
+    return make_user("entrant")
+
+
+@pytest.fixture
+def world(hagmi_catalog, published, owner, other, staff, editor, entrant) -> World:  # noqa: F811
+    return World({"owner": owner, "other": other, "staff": staff, "editor": editor, "entrant": entrant})
 
 
 @pytest.fixture
@@ -206,4 +257,4 @@ def crawl(world):
     return matrix_crawl(world.users)
 
 
-__all__ = ["ACTORS", "FIELD_STATES", "LIST_STATES", "MATRIX_STATES", "PASSWORD", "RUN_STATES", "USERS", "World"]
+__all__ = ["ACTORS", "EVENT_ACTORS", "EVENT_STATES", "FIELD_STATES", "LIST_STATES", "MATRIX_STATES", "PASSWORD", "RUN_STATES", "USERS", "World"]

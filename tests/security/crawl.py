@@ -202,6 +202,8 @@ def _objects(world: World, name: str) -> None:
             world.all_fields()
         elif call.kind == "matrix":
             world.all_matrices()
+        elif call.kind == "event":
+            world.all_events()
         if call.setup is not None:
             call.setup(world)
 
@@ -217,6 +219,8 @@ def _generic(world: World, text: str) -> str:
         text = text.replace(field.slug, f"<field {state}>")
     for state, matrix in world._matrices.items():
         text = text.replace(matrix.public_id, f"<matrix {state}>")
+    for state, event in world._events.items():
+        text = text.replace(event.slug, f"<event {state}>").replace(event.entry.public_id, f"<entry {state}>")
     # the bundled sample lists' copy buttons are one form: the first copy fills the empty "My lists" that shows them
     return re.sub(r"^/lists/samples/[^/]+/[^/]+/copy/$", "/lists/samples/<sample>/copy/", text)
 
@@ -256,8 +260,9 @@ def _csrf_posts(world: World, pages: list[Cell], seen: set) -> dict[tuple[str, s
             if form["method"] != "post" or not fields.get(TOKEN_FIELD):
                 continue  # a GET form, or a POST form without a token: test_csrf fails on the page itself
             action = urlsplit(urljoin(cell.url, form["action"])).path
-            if action.endswith("/remove/") and any(key[1] == _generic(world, action) for key in seen | set(forms)):
-                continue  # a card out of the draft once: the next actor's page no longer has its button
+            once = action.endswith("/remove/") or (action.startswith("/events/") and action.endswith("/delete/"))
+            if once and any(key[1] == _generic(world, action) for key in seen | set(forms)):
+                continue  # a card out of the draft, an event deleted, once: the next actor's page no longer has it
             key = (cell.actor, _generic(world, action), ",".join(sorted(fields)))
             if key not in seen and key not in forms:
                 forms[key] = (cell.url, action)
@@ -339,7 +344,8 @@ NOT_HTML = frozenset({"favicon", "replay_position", "package_battlescribe"})
 FORM_ENDPOINTS = frozenset({"login", "signup", "list_detail", "list_edit", "list_new", "list_import", "list_sheet",
                             "simulation_new", "gauntlet_new", "doctor_new", "impact_new", "matrix_new", "beats_new",
                             "field_new", "field_detail", "field_edit", "data_import", "draft_detail", "draft_card",
-                            "draft_card_new", "card_propose", "replay", "analysis"})
+                            "draft_card_new", "card_propose", "replay", "analysis",
+                            "event_new", "event_detail", "event_edit", "event_delete"})
 
 
 def page_count() -> int:

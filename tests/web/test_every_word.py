@@ -144,6 +144,8 @@ def site(owner) -> Site:
             + [{"list": gl.slug, "weight": 1} for gl in own]
         fields.append(services.field_create(owner=owner, system=system, name="Store league", visibility="public",
                                             entries=entries))
+    event, submissions = _event_showcase(owner, [gl for gl in lists if gl.system.slug == "hagmi"][0],
+                                         [card for card in cards if card.system.slug == "hagmi"][0])
     urls: dict[str, list[str]] = {
         "home": ["/"],
         "favicon": [],  # an image
@@ -210,6 +212,16 @@ def site(owner) -> Site:
         "package_battlescribe": [],  # a .zip of BattleScribe data, no page (tests/web/test_package_page.py)
         "package_detail": [f"/catalog/{package.system.slug}/packages/{package.slug}/" for package in packages]
         + [f"/catalog/hagmi/packages/{hagmi.slug}/?from=2&to=1", f"/catalog/hagmi/packages/{hagmi.slug}/?from=9"],
+        # tournament events, the players' side: the owner organises an event, entered it and submitted twice
+        "event_list": ["/events/"],
+        "event_mine": ["/events/mine/"],
+        "event_new": ["/events/new/"],
+        "event_detail": [f"/events/{event.slug}/", f"/events/{event.slug}/?code={event.join_code}"],
+        "event_edit": [f"/events/{event.slug}/edit/"],
+        "event_delete": [f"/events/{event.slug}/delete/"],
+        "event_join": [], "event_withdraw": [], "event_submit": [],  # POST only (tests/events/test_player_pages.py)
+        "event_lists": [f"/events/{event.slug}/lists/"],
+        "event_submission": [f"/events/{event.slug}/submissions/{sub.public_id}/" for sub in submissions],
     }
     missing = _page_names() - set(urls)
     assert not missing, f"the crawler has no URL for the matrix's pages {sorted(missing)}: add them above"
@@ -222,9 +234,29 @@ def site(owner) -> Site:
     data |= {gl.name for gl in lists} | {opp.name for opp in Opponent.objects.all()}
     data |= {str(opp.data.get("name_en") or "") for opp in Opponent.objects.all()}
     data |= {fmt.name for fmt in Format.objects.all()} | {fmt.name_en for fmt in Format.objects.all()}
+    data |= {event.name, event.place, "Aki"} | {sub.document.get("name") or "" for sub in submissions}
     data |= {owner.username, "Store league", "Tuned for the store championship.", "The printed card says so.", "Thank you."}
     words = tuple(sorted((w for w in data if w and len(w) > 1), key=len, reverse=True))
     return Site(client=client, urls=urls, data_words=words)
+
+
+def _event_showcase(owner, game_list, card: Card):
+    """An event of the owner's (join code, lists shown at once) that the owner entered: a saved list, then a text
+    list that breaks the rules (the current submission, with its violations; the first one in the history)."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from builder.services import events as event_services
+
+    event = event_services.event_create(organiser=owner, data={
+        "system": "hagmi", "name": "Store championship", "date": "2026-12-20", "place": "Akihabara",
+        "deadline": (timezone.now() + timedelta(days=3)).isoformat(timespec="minutes"), "registration": "code",
+        "lists_shown": "open", "player_cap": 16})
+    event_services.event_join(event=event, user=owner, display_name="Aki")
+    first = event_services.event_submit(event=event, user=owner, game_list=game_list)
+    second = event_services.event_submit(event=event, user=owner, text=f"System: hagmi\n[兵器]\n2 {card.code}\n")
+    return event, [first, second]
 
 
 def _one_of_each_kind(cards: list[Card]) -> list[Card]:
