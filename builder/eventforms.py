@@ -102,6 +102,8 @@ class SubmitForm(forms.Form):
     def clean(self):
         data = super().clean()
         way = data.get("way")
+        if way is None:
+            raise forms.ValidationError(_("Choose how to submit: one of your lists, a text list or a file."))
         if way == "list" and not data.get("list"):
             self.add_error("list", _("Choose one of your lists."))
         elif way == "text" and not (data.get("text") or "").strip():
