@@ -148,8 +148,9 @@ def event_mine(request: HttpRequest) -> HttpResponse:
 # --- making and editing an event ---------------------------------------------------------------------------
 
 
-def _form_choices() -> dict[str, Any]:
-    games = list(systems_list())
+def _form_choices(system: str | None = None) -> dict[str, Any]:
+    """The games, and their formats grouped by game (only the event's game's once it is made)."""
+    games = [game for game in systems_list() if system is None or game.slug == system]
     return {"systems": [(game.slug, presenters.system_name(game.slug)) for game in games],
             "formats": [(presenters.system_name(game.slug),
                          [(fmt.slug, fmt.label) for fmt in presenters.format_options(game)]) for game in games]}
@@ -266,7 +267,7 @@ def event_edit(request: HttpRequest, slug: str) -> HttpResponse:
                "place": event.place, "player_cap": event.player_cap, "registration": event.registration,
                "deadline": _local(event.deadline), "lists_shown": event.lists_shown,
                "publish_at": _local(event.publish_at)}
-    form = EventForm(request.POST or None, initial=initial, editing=True, **_form_choices())
+    form = EventForm(request.POST or None, initial=initial, editing=True, **_form_choices(event.system.slug))
     status = 200
     if request.method == "POST":
         if form.is_valid():
