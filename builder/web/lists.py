@@ -14,10 +14,11 @@ from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from builder import selectors, services
+from builder import event_selectors, selectors, services
 from builder.forms import NewListForm
 from builder.listio import ListFormatError, export_list_text
 from builder.models import GameList, Visibility
@@ -187,7 +188,26 @@ def list_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "forked_from": game_list.forked_from if game_list.forked_from_id
         and selectors.list_can_see(game_list.forked_from, request.user) else None,
     })
+    if context["is_owner"]:
+        context["event_notices"] = _event_notices(game_list, document)
     return render(request, "lists/detail.html", context)
+
+
+def _sections_of(document: dict[str, Any]) -> dict[str, Any]:
+    """A list's cards by section, empty sections left out (they do not make two lists differ)."""
+    return {name: entries for name, entries in (document.get("sections") or {}).items() if entries}
+
+
+def _event_notices(game_list: GameList, document: dict[str, Any]) -> list[dict[str, Any]]:
+    """The events holding a locked submission of this list that differs from the list as it is now."""
+    notices = []
+    for submission in event_selectors.submissions_of_list(game_list):
+        if _sections_of(submission.document) == _sections_of(document):
+            continue
+        event = submission.entrant.event
+        notices.append({"event": event, "submission": submission,
+                        "when": timezone.localtime(submission.created_at).strftime("%Y-%m-%d %H:%M")})
+    return notices
 
 
 @login_required

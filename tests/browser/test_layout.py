@@ -333,8 +333,8 @@ def site(live_server, settings):
 # language, actor and part of the actor's pages (every SHARDS[language][actor]-th page): pytest-xdist's processes
 # share the walk, and no test walks for more than a minute.
 LANGUAGES = {"en": WIDTHS, "ja": WIDTHS[:1]}
-SHARDS = {"en": {"anon": 2, "owner": 3, "other": 2, "staff": 2, "editor": 1},
-          "ja": {"anon": 2, "owner": 2, "other": 1, "staff": 1, "editor": 1}}
+SHARDS = {"en": {"anon": 2, "owner": 3, "other": 2, "staff": 2, "editor": 1, "entrant": 1},
+          "ja": {"anon": 2, "owner": 2, "other": 1, "staff": 1, "editor": 1, "entrant": 1}}
 WALKS = [(language, actor, part, parts) for language, actors in SHARDS.items() for actor, parts in actors.items()
          for part in range(parts)]
 
@@ -345,7 +345,7 @@ def test_the_walk_covers_every_page_of_the_matrix_and_the_other_games():
     from tests.security.conftest import ACTORS
 
     for language, actors in SHARDS.items():
-        assert set(actors) == {*ACTORS, "editor"}, language
+        assert set(actors) == {*ACTORS, "editor", "entrant"}, language
         assert sum(planned_pages(actor) for actor in actors) >= 140, language
 
 

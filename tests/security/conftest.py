@@ -212,6 +212,7 @@ class World:
         event.refresh_from_db()
         event.submission = submission
         event.entrant_row = submission.entrant
+        event.entry, event.entry_name = submission, game_list.name  # the name must not reach who may not see it
         return event
 
     def event(self, state: str):
@@ -221,6 +222,9 @@ class World:
 
     def all_events(self) -> list:
         return [self.event(state) for state in EVENT_STATES]
+
+    def entry_names(self) -> list[str]:
+        return [event.entry_name for event in self._events.values()]
 
 
 @pytest.fixture

@@ -267,8 +267,9 @@ def _csrf_posts(world: World, pages: list[Cell], seen: set) -> dict[tuple[str, s
             if form["method"] != "post" or not fields.get(TOKEN_FIELD):
                 continue  # a GET form, or a POST form without a token: test_csrf fails on the page itself
             action = urlsplit(urljoin(cell.url, form["action"])).path
-            if action.endswith(ONCE) and any(key[1] == _generic(world, action) for key in seen | set(forms)):
-                continue  # a card out of the draft (an event's lock...) once: the next actor's page has no button
+            once = action.endswith(ONCE) or (action.startswith("/events/") and action.endswith("/delete/"))
+            if once and any(key[1] == _generic(world, action) for key in seen | set(forms)):
+                continue  # a card out of the draft, an event's lock, an event deleted, once: the next actor's page has no button
             key = (cell.actor, _generic(world, action), ",".join(sorted(fields)))
             if key not in seen and key not in forms:
                 forms[key] = (cell.url, action)
@@ -350,7 +351,8 @@ NOT_HTML = frozenset({"favicon", "replay_position", "package_battlescribe", "eve
 FORM_ENDPOINTS = frozenset({"login", "signup", "list_detail", "list_edit", "list_new", "list_import", "list_sheet",
                             "simulation_new", "gauntlet_new", "doctor_new", "impact_new", "matrix_new", "beats_new",
                             "field_new", "field_detail", "field_edit", "data_import", "draft_detail", "draft_card",
-                            "draft_card_new", "card_propose", "replay", "analysis", "event_manage"})
+                            "draft_card_new", "card_propose", "replay", "analysis", "event_manage",
+                            "event_new", "event_detail", "event_edit", "event_delete"})
 
 
 def page_count() -> int:

@@ -365,6 +365,34 @@ def event_organiser(ok: int, shows: bool | None = None) -> Callable[[str, str], 
         if actor in ("owner", "staff"):
             return Expect(ok, shows)
         return Expect(403 if event_seen(actor, state) else 404, False)
+# tournament events (builder.event_selectors): the owner organises them; staff may run any; `entrant` joined and
+# submitted a private list. A join-code event is a 404 to anyone without its code; nothing of a list before the lists
+# are shown (the "published" state) reaches anyone but its player, the organiser and staff.
+
+ORGANISING = ("owner", "staff")
+
+
+def event_sees(actor: str, state: str) -> bool:
+    """Who may open an event's page (without its code)."""
+    return state != "code" or actor in ORGANISING + ("entrant",)
+
+
+def event_locked(state: str) -> bool:
+    return state in ("locked", "published")
+
+
+def event_page(actor: str, state: str) -> Expect:
+    return Expect(200, True) if event_sees(actor, state) else Expect(404, False)
+
+
+def event_organiser_page(ok: int) -> Callable[[str, str], Expect]:
+    """The event's form and its delete: sign in first; the organiser and staff; 403 for a reader who may see it."""
+    def policy(actor: str, state: str) -> Expect:
+        if actor == "anon":
+            return Expect(LOGIN, False)
+        if actor in ORGANISING:
+            return Expect(ok)
+        return Expect(403) if event_sees(actor, state) else Expect(404, False)
 
     return policy
 
@@ -383,6 +411,86 @@ def event_verify_query(world: World, event) -> dict[str, Any]:
     from builder import event_selectors
 
     return {"list": event.submission.public_id, "code": event_selectors.submission_code(event.submission)}
+def event_join(actor: str, state: str) -> Expect:
+    """Anyone signed in who may see the event joins it (the entrant again: nothing changes) until the lists lock."""
+    if actor == "anon":
+        return Expect(LOGIN, False)
+    if not event_sees(actor, state):
+        return Expect(404, False)
+    return Expect(409) if event_locked(state) else Expect(302)
+
+
+def event_withdraw(actor: str, state: str) -> Expect:
+    if actor == "anon":
+        return Expect(LOGIN, False)
+    if actor != "entrant":
+        return Expect(404, False)  # not in the event (a join-code event is not revealed either)
+    return Expect(409) if event_locked(state) else Expect(302)
+
+
+def event_submit(actor: str, state: str) -> Expect:
+    """An entrant's list until the lock; anyone else who may see the event is told to join first (403)."""
+    if actor == "anon":
+        return Expect(LOGIN, False)
+    if not event_sees(actor, state):
+        return Expect(404, False)
+    if actor != "entrant":
+        return Expect(403, False)
+    return Expect(409) if event_locked(state) else Expect(302)
+
+
+def event_lists_page(actor: str, state: str) -> Expect:
+    """Every entrant's list: the organiser and staff always; anyone who may see the event once published."""
+    if actor in ORGANISING or (state == "published" and event_sees(actor, state)):
+        return Expect(200, True)
+    return Expect(404, False)
+
+
+def event_submission_page(actor: str, state: str) -> Expect:
+    """A submission: its player always, then as the event's lists."""
+    return Expect(200, True) if actor == "entrant" else event_lists_page(actor, state)
+
+
+def hides_entries(world: World, actor: str, body: str) -> str | None:
+    """An event's page shows its reader's own entry only: no one else's list name (the entrant's is theirs)."""
+    if actor == "entrant":
+        return None
+    leaked = [name for name in world.entry_names() if name in body]
+    return f"the entry {leaked[0]!r} leaks to {actor}" if leaked else None
+
+
+def events_index(shown: Callable[[str], tuple[str, ...]]) -> Callable[[World, str, str], str | None]:
+    """/events/ and /events/mine/: which of the owner's events each actor sees (never a join-code event in the
+    open index), and never an entry's name."""
+    def check(world: World, actor: str, body: str) -> str | None:
+        for state in EVENT_STATES:
+            listed = world.event(state).name in body
+            if listed != (state in shown(actor)):
+                return f"{state} event {'missing from' if state in shown(actor) else 'leaks into'} the index"
+        leaked = [name for name in world.entry_names() if name in body]
+        return f"the entry {leaked[0]!r} leaks into the index" if leaked else None
+
+    return check
+
+
+def event_form(world: World, event) -> dict[str, Any]:
+    """The event's form as its page fills it (the locked fields unchanged), with a new name."""
+    from django.utils import timezone
+
+    return {"format": event.format, "name": event.name, "date": event.date.isoformat(), "place": "",
+            "player_cap": "", "registration": event.registration, "lists_shown": event.lists_shown,
+            "deadline": timezone.localtime(event.deadline).strftime("%Y-%m-%dT%H:%M"), "publish_at": ""}
+
+
+def new_event_form(world: World, actor: str) -> dict[str, Any]:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    deadline = timezone.localtime(timezone.now() + timedelta(days=2)).strftime("%Y-%m-%dT%H:%M")
+    return {"system": "hagmi", "format": "", "name": world.unique("New cup"), "date": "2026-12-24", "place": "",
+            "player_cap": "", "registration": "open", "deadline": deadline, "lists_shown": "publish",
+            "publish_at": ""}
 
 
 # --- request bodies ------------------------------------------------------------------------------------------
@@ -513,7 +621,8 @@ def matrices_index(world: World, actor: str, body: str) -> str | None:
 @dataclass(frozen=True)
 class Call:
     method: str
-    path: str  # "{slug}" (a list), "{run}" (a run), "{matrix}" (a matchup matrix) or none (no object)
+    path: str  # "{slug}" (a list), "{run}" (a run), "{matrix}" (a matchup matrix), "{event}" (a tournament event;
+    # "{submission}": its entrant's submission) or none (no object)
     expect: Callable[[str, str], Expect]
     api: bool = False
     data: Callable[[World, Any], dict[str, Any]] | None = None  # query (GET) or body; gets the object (or actor)
@@ -540,6 +649,9 @@ class Call:
 A = dict(api=True)
 E = dict(actors=EVENT_ACTORS)  # an event's rows: its organiser (the owner), its player, another user, staff, anonymous
 SIGNED = ("anon", "owner", "other")  # endpoints without an object: staff is just another user there
+EV = dict(actors=EVENT_ACTORS)  # an event's rows: the organiser (owner), an entrant, another user, anonymous, staff
+# an event's own pages (its page, form, delete, join, leave, submit): what they show is the event, not a list
+EVENT_OWN_PAGES = ("/events/{event}/", "/edit/", "/delete/", "/join/", "/withdraw/", "/submit/")
 EDITING = ("anon", "owner", "editor", "staff")  # the card editor: anonymous, a user, a data editor, staff
 
 MATRIX: dict[str, list[Call]] = {
@@ -830,6 +942,29 @@ MATRIX: dict[str, list[Call]] = {
                               data=lambda w, run: {"step": 0, "games": 2}),
                          Call("GET", "/simulations/{run}/games/0/from-here/", everyone(405))],
     "simulation_compare": [Call("GET", "/simulations/compare/?{run}", run_shared_page)],  # ?a=<run>&b=<run>
+    # --- tournament events, the players' side (builder/web/events.py) ---
+    "event_list": [Call("GET", "/events/", everyone(200), actors=EVENT_ACTORS, setup=World.all_events,
+                        check=events_index(lambda actor: ("open", "locked", "published")))],
+    "event_mine": [Call("GET", "/events/mine/", signed_in_page(200), actors=EVENT_ACTORS, setup=World.all_events,
+                        check=events_index(lambda actor: EVENT_STATES if actor in ("owner", "entrant") else ()))],
+    "event_new": [Call("GET", "/events/new/", signed_in_page(200), actors=SIGNED),
+                  Call("POST", "/events/new/", signed_in_page(302), actors=SIGNED, data=new_event_form)],
+    "event_detail": [Call("GET", "/events/{event}/", event_page, check=hides_entries, **EV)],
+    "event_edit": [Call("GET", "/events/{event}/edit/", event_organiser_page(200), **EV),
+                   Call("POST", "/events/{event}/edit/", event_organiser_page(302), data=event_form, fresh=True,
+                        **EV)],
+    "event_delete": [Call("GET", "/events/{event}/delete/", event_organiser_page(200), **EV),
+                     Call("POST", "/events/{event}/delete/", event_organiser_page(302), fresh=True, **EV)],
+    "event_join": [Call("POST", "/events/{event}/join/", event_join, fresh=True, **EV,
+                        data=lambda w, event: {"display_name": ""}),
+                   Call("GET", "/events/{event}/join/", post_only_page, **EV)],
+    "event_withdraw": [Call("POST", "/events/{event}/withdraw/", event_withdraw, fresh=True, **EV),
+                       Call("GET", "/events/{event}/withdraw/", post_only_page, **EV)],
+    "event_submit": [Call("POST", "/events/{event}/submit/", event_submit, fresh=True, **EV,
+                          data=lambda w, event: {"way": "text", "text": "System: hagmi\n[兵器]\n2 HT-001\n"}),
+                     Call("GET", "/events/{event}/submit/", post_only_page, **EV)],
+    "event_lists": [Call("GET", "/events/{event}/lists/", event_lists_page, **EV)],
+    "event_submission": [Call("GET", "/events/{event}/submissions/{submission}/", event_submission_page, **EV)],
 }
 
 
@@ -924,9 +1059,9 @@ def _request(world: World, call: Call, actor: str, obj):
         path, name = call.path.format(field=obj.slug), obj.name
     elif call.kind == "matrix":
         path, name = call.path.format(matrix=obj.public_id), obj.rows[0]["name"]
-    elif call.kind == "event":
+    elif call.kind == "event":  # an event's own pages name the event; the rest name the entrant's list
         path = call.path.format(event=obj.slug, submission=obj.submission.public_id, entrant=obj.entrant_row.pk)
-        name = obj.submission.document["name"]
+        name = obj.name if call.path.endswith(EVENT_OWN_PAGES) else obj.entry_name
     else:
         path, name = call.path, None
     data = call.data(world, obj if call.kind != "none" else actor) if call.data else None

@@ -145,6 +145,8 @@ def site(owner) -> Site:
         fields.append(services.field_create(owner=owner, system=system, name="Store league", visibility="public",
                                             entries=entries))
     event, sheets, event_code = _event_showcase(owner)
+    entered, submissions = _entered_event_showcase(owner, [gl for gl in lists if gl.system.slug == "hagmi"][0],
+                                                  [card for card in cards if card.system.slug == "hagmi"][0])
     urls: dict[str, list[str]] = {
         "home": ["/"],
         "favicon": [],  # an image
@@ -217,6 +219,17 @@ def site(owner) -> Site:
         "event_export": [],  # CSV, JSON, PDF: no page (tests/events/test_event_exports.py)
         "package_detail": [f"/catalog/{package.system.slug}/packages/{package.slug}/" for package in packages]
         + [f"/catalog/hagmi/packages/{hagmi.slug}/?from=2&to=1", f"/catalog/hagmi/packages/{hagmi.slug}/?from=9"],
+        # tournament events, the players' side: the owner organises an event, entered it and submitted twice
+        "event_list": ["/events/"],
+        "event_mine": ["/events/mine/"],
+        "event_new": ["/events/new/"],
+        "event_detail": [f"/events/{entered.slug}/", f"/events/{entered.slug}/?code={entered.join_code}",
+                         f"/events/{event.slug}/"],
+        "event_edit": [f"/events/{entered.slug}/edit/"],
+        "event_delete": [f"/events/{entered.slug}/delete/"],
+        "event_join": [], "event_withdraw": [], "event_submit": [],  # POST only (tests/events/test_player_pages.py)
+        "event_lists": [f"/events/{entered.slug}/lists/", f"/events/{event.slug}/lists/"],
+        "event_submission": [f"/events/{entered.slug}/submissions/{sub.public_id}/" for sub in submissions],
     }
     missing = _page_names() - set(urls)
     assert not missing, f"the crawler has no URL for the matrix's pages {sorted(missing)}: add them above"
@@ -231,6 +244,7 @@ def site(owner) -> Site:
     data |= {fmt.name for fmt in Format.objects.all()} | {fmt.name_en for fmt in Format.objects.all()}
     data |= {event.name, event.place} | set(EVENT_PLAYERS) | set(EVENT_PLAYERS.values())
     data |= {f"{name}'s list" for name in EVENT_PLAYERS.values()}
+    data |= {entered.name, entered.place, "Aki"} | {sub.document.get("name") or "" for sub in submissions}
     data |= {owner.username, "Store league", "Tuned for the store championship.", "The printed card says so.", "Thank you."}
     words = tuple(sorted((w for w in data if w and len(w) > 1), key=len, reverse=True))
     return Site(client=client, urls=urls, data_words=words)
@@ -256,6 +270,25 @@ def _event_showcase(owner) -> tuple[Any, list[Any], str]:
             game_list = services.list_create(owner=user, document=hagmi_doc(f"{name}'s list", copies=copies))
             sheets.append(event_services.event_submit(event=event, user=user, game_list=game_list))
     return event, sheets, event_selectors.submission_code(sheets[0])
+
+
+def _entered_event_showcase(owner, game_list, card: Card):
+    """An event of the owner's (join code, lists shown at once) that the owner entered: a saved list, then a text
+    list that breaks the rules (the current submission, with its violations; the first one in the history)."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from builder.services import events as event_services
+
+    event = event_services.event_create(organiser=owner, data={
+        "system": "hagmi", "name": "Store championship", "date": "2026-12-20", "place": "Akihabara",
+        "deadline": (timezone.now() + timedelta(days=3)).isoformat(timespec="minutes"), "registration": "code",
+        "lists_shown": "open", "player_cap": 16})
+    event_services.event_join(event=event, user=owner, display_name="Aki")
+    first = event_services.event_submit(event=event, user=owner, game_list=game_list)
+    second = event_services.event_submit(event=event, user=owner, text=f"System: hagmi\n[兵器]\n2 {card.code}\n")
+    return event, [first, second]
 
 
 def _one_of_each_kind(cards: list[Card]) -> list[Card]:
