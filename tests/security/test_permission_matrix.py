@@ -365,6 +365,10 @@ def event_organiser(ok: int, shows: bool | None = None) -> Callable[[str, str], 
         if actor in ("owner", "staff"):
             return Expect(ok, shows)
         return Expect(403 if event_seen(actor, state) else 404, False)
+
+    return policy
+
+
 # tournament events (builder.event_selectors): the owner organises them; staff may run any; `entrant` joined and
 # submitted a private list. A join-code event is a 404 to anyone without its code; nothing of a list before the lists
 # are shown (the "published" state) reaches anyone but its player, the organiser and staff.
