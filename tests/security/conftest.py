@@ -28,6 +28,11 @@ RUN_STATES = ("done-private", "done-public", "queued")
 # never reach anyone else.
 FIELD_STATES = ("private", "unlisted", "public")
 MATRIX_STATES = ("done", "queued")  # a matchup matrix of the owner: every cell played, or none yet
+# Tournament events: the owner organises; "entrant" has joined and submitted a list, and so has a player who is no
+# actor (whose list's name must reach only the organiser and staff before the lists are shown). An event's states:
+# open registration taking lists, join-code registration taking lists, locked (lists not shown yet), published.
+EVENT_ACTORS = ("anon", "owner", "entrant", "other", "staff")
+EVENT_STATES = ("open", "code", "locked", "published")
 
 
 # The tests that read the one crawl of the matrix (tests/security/crawl.py), one endpoint each.
@@ -84,6 +89,11 @@ class World:
         self._fields: dict[str, OpponentField] = {}
         self.secrets: list[str] = []  # the names of the private lists inside the owner's fields
         self._matrices: dict[str, Any] = {}
+        self._events: dict[str, Any] = {}
+        # the names of the lists submitted to the events: name -> (the event's state, the actor who submitted it
+        # or None for the player who is no actor)
+        self.event_lists: dict[str, tuple[str, str | None]] = {}
+        self.event_player: Any = None
 
     # --- clients ------------------------------------------------------------------------------------------
 
@@ -181,6 +191,50 @@ class World:
     def all_matrices(self) -> list:
         return [self.matrix(state) for state in MATRIX_STATES]
 
+    # --- tournament events ------------------------------------------------------------------------------------
+
+    def new_event(self, state: str):
+        """A fresh event of the owner in `state` (EVENT_STATES): the entrant and a player who is no actor have
+        joined and each submitted a private list of theirs (names in `event_lists`)."""
+        from datetime import timedelta
+
+        from django.contrib.auth import get_user_model
+        from django.utils import timezone
+
+        from builder.services import events as event_services
+
+        if self.event_player is None:
+            self.event_player = get_user_model().objects.create_user(self.unique("player"), password=PASSWORD)
+        organiser = self.users["owner"]
+        event = event_services.event_create(organiser=organiser, data={
+            "system": "hagmi", "name": self.unique(f"Cup-{state}"), "date": "2026-12-20", "lists_shown": "publish",
+            "deadline": (timezone.now() + timedelta(days=3)).isoformat(),
+            "registration": "code" if state == "code" else "open"})
+        for actor, user in (("entrant", self.users["entrant"]), (None, self.event_player)):
+            name = self.unique("Entry" if actor else "Hidden")
+            self.event_lists[name] = (state, actor)
+            event_services.event_join(event=event, user=user, code=event.join_code)
+            event_services.event_submit(event=event, user=user, game_list=services.list_create(
+                owner=user, document=hagmi_doc(name=name), visibility="private"))
+        if state in ("locked", "published"):
+            event = event_services.event_lock(event=event, user=organiser)
+        if state == "published":
+            event = event_services.event_publish(event=event, user=organiser)
+        return event
+
+    def event(self, state: str):
+        if state not in self._events:
+            self._events[state] = self.new_event(state)
+        return self._events[state]
+
+    def all_events(self) -> list:
+        return [self.event(state) for state in EVENT_STATES]
+
+    def event_hidden(self, event):
+        """The entrant who is no actor in `event`, and their (only) submission: the list others must not see."""
+        entrant = event.entrants.exclude(player=self.users["entrant"]).get()
+        return entrant, entrant.submissions.get()
+
 
 @pytest.fixture
 def editor(make_user):
@@ -193,8 +247,14 @@ def editor(make_user):
 
 
 @pytest.fixture
-def world(hagmi_catalog, published, owner, other, staff, editor) -> World:  # noqa: F811
-    return World({"owner": owner, "other": other, "staff": staff, "editor": editor})
+def entrant(make_user):
+    """A player of the owner's tournament events (the events' rows of the matrix)."""
+    return make_user("entrant")
+
+
+@pytest.fixture
+def world(hagmi_catalog, published, owner, other, staff, editor, entrant) -> World:  # noqa: F811
+    return World({"owner": owner, "other": other, "staff": staff, "editor": editor, "entrant": entrant})
 
 
 @pytest.fixture
@@ -206,4 +266,4 @@ def crawl(world):
     return matrix_crawl(world.users)
 
 
-__all__ = ["ACTORS", "FIELD_STATES", "LIST_STATES", "MATRIX_STATES", "PASSWORD", "RUN_STATES", "USERS", "World"]
+__all__ = ["ACTORS", "EVENT_ACTORS", "EVENT_STATES", "FIELD_STATES", "LIST_STATES", "MATRIX_STATES", "PASSWORD", "RUN_STATES", "USERS", "World"]

@@ -202,6 +202,8 @@ def _objects(world: World, name: str) -> None:
             world.all_fields()
         elif call.kind == "matrix":
             world.all_matrices()
+        elif call.kind == "event":
+            world.all_events()
         if call.setup is not None:
             call.setup(world)
 
@@ -217,6 +219,8 @@ def _generic(world: World, text: str) -> str:
         text = text.replace(field.slug, f"<field {state}>")
     for state, matrix in world._matrices.items():
         text = text.replace(matrix.public_id, f"<matrix {state}>")
+    for state, event in world._events.items():
+        text = text.replace(event.slug, f"<event {state}>")
     # the bundled sample lists' copy buttons are one form: the first copy fills the empty "My lists" that shows them
     return re.sub(r"^/lists/samples/[^/]+/[^/]+/copy/$", "/lists/samples/<sample>/copy/", text)
 

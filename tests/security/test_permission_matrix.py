@@ -21,7 +21,9 @@ from builder import selectors, services
 from builder.web import presenters
 from tests.builder.conftest import hagmi_doc
 
-from tests.security.conftest import ACTORS, FIELD_STATES, LIST_STATES, MATRIX_STATES, PASSWORD, RUN_STATES, World
+from tests.security.conftest import (
+    ACTORS, EVENT_ACTORS, EVENT_STATES, FIELD_STATES, LIST_STATES, MATRIX_STATES, PASSWORD, RUN_STATES, World,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -341,6 +343,116 @@ def gauntlet_against_field(world: World, field) -> dict[str, Any]:
     return {"document": hagmi_doc(), "field": field.slug, "games": 2, "seed": 5}
 
 
+# --- tournament events through the API (builder/api/events.py): actors EVENT_ACTORS, states EVENT_STATES ----------
+# The owner organises; "entrant" joined and submitted a list, as did a player who is no actor (the hidden list).
+
+
+def event_sees(actor: str, state: str) -> bool:
+    """An event with open registration: anyone; a join-code event: its organiser, staff and its players (anyone
+    else only with its code)."""
+    return state != "code" or actor in ("owner", "entrant", "staff")
+
+
+def event_runs(actor: str) -> bool:
+    return actor in ("owner", "staff")
+
+
+def event_lists_seen(actor: str, state: str) -> bool:
+    """Every player's list: the organiser and staff always; anyone who may see the event once they are shown."""
+    return event_runs(actor) or (state == "published" and event_sees(actor, state))
+
+
+def event_taking_lists(state: str) -> bool:
+    return state in ("open", "code")
+
+
+def api_event_refused(actor: str, state: str) -> Expect:
+    """An event you may not see is a 404 (not revealed, its name never shown); one you may see is a 403 (anonymous:
+    not signed in)."""
+    return Expect(403 if event_sees(actor, state) else 404, False)
+
+
+def api_event_read(actor: str, state: str) -> Expect:
+    return Expect(200, True) if event_sees(actor, state) else Expect(404, False)
+
+
+def api_event_read_quiet(actor: str, state: str) -> Expect:
+    """As `api_event_read`, for answers that do not carry the event's name (its submissions)."""
+    return Expect(200) if event_sees(actor, state) else Expect(404, False)
+
+
+def api_event_lists(actor: str, state: str) -> Expect:
+    """Another player's submission, the event's field: 404 until the lists are shown to the reader."""
+    return Expect(200) if event_lists_seen(actor, state) else Expect(404, False)
+
+
+def api_event_organiser(ok: Callable[[str], int]) -> Callable[[str, str], Expect]:
+    """The organiser's and staff's actions: `ok(state)` for them; anyone else refused."""
+    def policy(actor: str, state: str) -> Expect:
+        return Expect(ok(state)) if event_runs(actor) else api_event_refused(actor, state)
+
+    return policy
+
+
+def api_event_join(with_code: bool) -> Callable[[str, str], Expect]:
+    """Joining: signed in; a join-code event with its code (its organiser, staff and its players without);
+    nobody once the lists are locked (409)."""
+    def policy(actor: str, state: str) -> Expect:
+        if not (with_code or event_sees(actor, state)):
+            return Expect(404, False)
+        if actor == "anon":
+            return Expect(403, False)
+        return Expect(200 if event_taking_lists(state) else 409)
+
+    return policy
+
+
+def api_event_withdraw(actor: str, state: str) -> Expect:
+    if actor == "entrant":
+        return Expect(200 if event_taking_lists(state) else 409)
+    if actor == "anon":
+        return api_event_refused(actor, state)
+    return Expect(404, False)  # not one of its players (or an event they may not see)
+
+
+def api_event_submit(actor: str, state: str) -> Expect:
+    """Submitting: its players, until the lists lock; anyone else who may see the event: 403 (join first)."""
+    if actor == "entrant":
+        return Expect(201 if event_taking_lists(state) else 409)
+    return api_event_refused(actor, state)
+
+
+def hides_event_lists(world: World, actor: str, body: str) -> str | None:
+    """No answer names a player's list to anyone but that player, the organiser and staff before the lists are
+    shown; the join code is the organiser's and staff's."""
+    for name, (state, submitter) in world.event_lists.items():
+        if name in body and actor != submitter and not event_lists_seen(actor, state):
+            return f"the list {name!r} of a {state} event leaks to {actor}"
+    if not event_runs(actor):
+        for event in world._events.values():
+            if event.join_code in body:
+                return f"the join code of event {event.slug} leaks to {actor}"
+    return None
+
+
+def events_index(shown_states: Callable[[str], tuple[str, ...]]) -> Callable[[World, str, str], str | None]:
+    def check(world: World, actor: str, body: str) -> str | None:
+        for state in EVENT_STATES:
+            name = world.event(state).name
+            if (name in body) != (state in shown_states(actor)):
+                return f"{state} event {'missing from' if state in shown_states(actor) else 'leaks into'} the index"
+        return hides_event_lists(world, actor, body)
+
+    return check
+
+
+def new_event_body(world: World, actor: str) -> dict[str, Any]:
+    return {"system": "hagmi", "name": world.unique("Cup"), "date": "2026-12-20", "deadline": "2030-01-01T10:00Z"}
+
+
+EVENT_TEXT = "System: hagmi\n[兵器]\n2 HT-001\n"
+
+
 # --- request bodies ------------------------------------------------------------------------------------------
 
 
@@ -469,7 +581,8 @@ def matrices_index(world: World, actor: str, body: str) -> str | None:
 @dataclass(frozen=True)
 class Call:
     method: str
-    path: str  # "{slug}" (a list), "{run}" (a run), "{matrix}" (a matchup matrix) or none (no object)
+    path: str  # "{slug}" (a list), "{run}" (a run), "{matrix}" (a matchup matrix), "{event}" (a tournament event:
+    # "{hidden}" its hidden submission, "{player}" that submission's player) or none (no object)
     expect: Callable[[str, str], Expect]
     api: bool = False
     data: Callable[[World, Any], dict[str, Any]] | None = None  # query (GET) or body; gets the object (or actor)
@@ -484,15 +597,17 @@ class Call:
         if self.on:
             return self.on
         return ("list" if "{slug}" in self.path else "run" if "{run}" in self.path
-                else "field" if "{field}" in self.path else "matrix" if "{matrix}" in self.path else "none")
+                else "field" if "{field}" in self.path else "matrix" if "{matrix}" in self.path
+                else "event" if "{event}" in self.path else "none")
 
     @property
     def states(self) -> tuple[str, ...]:
         return {"list": LIST_STATES, "run": RUN_STATES, "field": FIELD_STATES, "matrix": MATRIX_STATES,
-                "none": ("-",)}[self.kind]
+                "event": EVENT_STATES, "none": ("-",)}[self.kind]
 
 
 A = dict(api=True)
+EV = dict(api=True, actors=EVENT_ACTORS)  # the API on a tournament event: its players are actors too
 SIGNED = ("anon", "owner", "other")  # endpoints without an object: staff is just another user there
 EDITING = ("anon", "owner", "editor", "staff")  # the card editor: anonymous, a user, a data editor, staff
 
@@ -614,6 +729,51 @@ MATRIX: dict[str, list[Call]] = {
     "matrices-cancel": [Call("POST", "/api/matrices/{matrix}/cancel/", api_matrix_read, fresh=True, **A)],
     "api-beats": [Call("POST", "/api/beats/", api_beats, on="list", **A,
                        data=lambda w, gl: {"list": gl.slug, "games": 2, "seed": 5})],
+    # --- API: tournament events (builder/api/events.py; EVENT_ACTORS, the owner organises; EVENT_STATES) ---
+    "events-list": [
+        Call("GET", "/api/events/", everyone(200), actors=EVENT_ACTORS, setup=World.all_events,
+             check=events_index(lambda actor: ("open", "locked", "published")), **A),
+        Call("GET", "/api/events/?mine=1", signed_in_api(200), actors=EVENT_ACTORS, setup=World.all_events,
+             check=events_index(lambda actor: EVENT_STATES if actor in ("owner", "entrant") else ()), **A),
+        Call("POST", "/api/events/", signed_in_api(201), actors=SIGNED, data=new_event_body, **A),
+    ],
+    "events-detail": [
+        Call("GET", "/api/events/{event}/", api_event_read, check=hides_event_lists, **EV),
+        Call("GET", "/api/events/{event}/", everyone(200), data=lambda w, ev: {"code": ev.join_code.lower()},
+             check=hides_event_lists, **EV),
+        Call("PATCH", "/api/events/{event}/", api_event_organiser(lambda state: 200), fresh=True,
+             data=lambda w, ev: {"place": "Nakano"}, **EV),
+        Call("DELETE", "/api/events/{event}/", api_event_organiser(lambda state: 204), fresh=True, **EV),
+    ],
+    "events-join": [
+        Call("POST", "/api/events/{event}/join/", api_event_join(False), data=lambda w, ev: {}, fresh=True, **EV),
+        Call("POST", "/api/events/{event}/join/", api_event_join(True), data=lambda w, ev: {"code": ev.join_code},
+             fresh=True, **EV),
+    ],
+    "events-withdraw": [Call("POST", "/api/events/{event}/withdraw/", api_event_withdraw, fresh=True, **EV)],
+    "events-submissions": [
+        Call("GET", "/api/events/{event}/submissions/", api_event_read_quiet, check=hides_event_lists, **EV),
+        Call("GET", "/api/events/{event}/submissions/?history=1", api_event_read_quiet, check=hides_event_lists,
+             **EV),
+        Call("POST", "/api/events/{event}/submissions/", api_event_submit, data=lambda w, ev: {"text": EVENT_TEXT},
+             fresh=True, check=hides_event_lists, **EV),
+    ],
+    "events-submission": [Call("GET", "/api/events/{event}/submissions/{hidden}/", api_event_lists,
+                               check=hides_event_lists, **EV)],
+    "events-field": [Call("GET", "/api/events/{event}/field/", api_event_lists, check=hides_event_lists, **EV)],
+    "events-players": [Call("GET", "/api/events/{event}/players/", api_event_organiser(lambda state: 200),
+                            check=hides_event_lists, **EV)],
+    "events-player": [Call("DELETE", "/api/events/{event}/players/{player}/",
+                           api_event_organiser(lambda state: 204 if event_taking_lists(state) else 409), fresh=True,
+                           **EV)],
+    "events-lock": [Call("POST", "/api/events/{event}/lock/", api_event_organiser(lambda state: 200), fresh=True,
+                         check=hides_event_lists, **EV)],
+    "events-publish": [Call("POST", "/api/events/{event}/publish/",
+                            api_event_organiser(lambda state: 409 if event_taking_lists(state) else 200), fresh=True,
+                            **EV)],
+    "events-repin": [Call("POST", "/api/events/{event}/repin/",
+                          api_event_organiser(lambda state: 200 if event_taking_lists(state) else 409), fresh=True,
+                          **EV)],
     # --- pages without an object ---
     "home": [Call("GET", "/", everyone(200), actors=SIGNED)],
     "favicon": [Call("GET", "/favicon.ico", everyone(200), actors=SIGNED),
@@ -819,7 +979,8 @@ def test_the_matrix_covers_every_actor_and_state_of_the_objects():
     for name, calls in MATRIX.items():
         for call in calls:
             if call.kind != "none":
-                assert call.actors == ACTORS, f"{name} {call.method}: objects are checked for every actor"
+                expected = EVENT_ACTORS if call.kind == "event" else ACTORS  # an event has its players too
+                assert call.actors == expected, f"{name} {call.method}: objects are checked for every actor"
 
 
 def matrix_size() -> int:
@@ -846,6 +1007,8 @@ def _object(world: World, call: Call, state: str, expected: Expect):
         return world.new_field(state) if fresh else world.field(state)
     if call.kind == "matrix":
         return world.new_matrix(state) if fresh else world.matrix(state)
+    if call.kind == "event":
+        return world.new_event(state) if fresh else world.event(state)
     return None
 
 
@@ -859,6 +1022,9 @@ def _request(world: World, call: Call, actor: str, obj):
         path, name = call.path.format(field=obj.slug), obj.name
     elif call.kind == "matrix":
         path, name = call.path.format(matrix=obj.public_id), obj.rows[0]["name"]
+    elif call.kind == "event":
+        player, hidden = world.event_hidden(obj)
+        path, name = call.path.format(event=obj.slug, hidden=hidden.public_id, player=player.pk), obj.name
     else:
         path, name = call.path, None
     data = call.data(world, obj if call.kind != "none" else actor) if call.data else None
