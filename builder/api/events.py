@@ -36,7 +36,7 @@ from cards.systems import SYSTEMS
 from .errors import RequestTooLarge, too_large_message
 from .parsers import JSONBodyParser
 from .serializers import LIST_DOCUMENT_SCHEMA, ErrorSerializer, ViolationSerializer
-from .views import LANG_PARAM, LANGS, BodySizeLimitMixin, request_lang
+from .views import LANG_PARAM, BodySizeLimitMixin, request_lang
 
 CODE = "event.invalid"
 ROLES = ["organiser", "staff", "entrant", "user", "anonymous"]
@@ -59,6 +59,9 @@ ERRORS = {
                 "is reached), event.not_locked (publish after the lock), event.organiser_only (lists never shown)"),
     413: _error("body (or uploaded file) larger than the upload limit"),
 }
+
+
+QUERY_ERROR = _error("a bad query parameter (mine, system, history, lang): the message and details.path name it")
 
 
 def _errors(*codes: int) -> dict[int, OpenApiResponse]:
@@ -369,7 +372,7 @@ EVENT_EXAMPLE = OpenApiExample(
            "player_cap": 16, "players": 9, "registration": "code", "join_code": "K7PQ2XWM",
            "deadline": "2026-12-19T09:00:00Z", "locked": False, "locked_at": None, "lists_shown": "publish",
            "publish_at": "2026-12-20T01:00:00Z", "published": False, "status": "open",
-           "package_versions": {"hagmi-core": 3}, "organiser": "store", "my_role": "organiser"})
+           "package_versions": {"core": 3}, "organiser": "store", "my_role": "organiser"})
 JOIN_EXAMPLE = OpenApiExample("Join with the code", request_only=True,
                               value={"code": "K7PQ2XWM", "display_name": "Aoi"})
 SUBMIT_EXAMPLES = [
@@ -430,7 +433,8 @@ class EventViewSet(BodySizeLimitMixin, viewsets.GenericViewSet):
     # --- events -------------------------------------------------------------------------------------------
 
     @extend_schema(summary="Events with open registration (newest date first), or yours (?mine=1)",
-                   parameters=EVENT_FILTERS, responses={200: EventSerializer(many=True), **_errors(400, 403)})
+                   parameters=EVENT_FILTERS,
+                   responses={200: EventSerializer(many=True), 400: QUERY_ERROR, **_errors(403)})
     def list(self, request):
         system = request.query_params.get("system")
         if _flag(request, "mine"):
@@ -556,7 +560,7 @@ class EventViewSet(BodySizeLimitMixin, viewsets.GenericViewSet):
     @extend_schema(methods=["GET"], summary="The current list of every player once the lists are shown to you "
                                             "(the organiser and staff: always), else your own",
                    parameters=[CODE_PARAM, HISTORY_PARAM, LANG_PARAM],
-                   responses={200: SubmissionSerializer(many=True), **_errors(400, 404)})
+                   responses={200: SubmissionSerializer(many=True), 400: QUERY_ERROR, **_errors(404)})
     @extend_schema(methods=["POST"], summary="Submit a list (a player, until the lists lock): one of your lists, a "
                                              "text list or a roster file; a locked snapshot checked against the "
                                              "pinned data (an illegal list is taken, flagged)",
@@ -599,7 +603,8 @@ class EventViewSet(BodySizeLimitMixin, viewsets.GenericViewSet):
         return {"filename": upload.name or "", "content": upload.read()}
 
     @extend_schema(summary="One submission: its player's always, anyone else's once the lists are shown to them",
-                   parameters=[CODE_PARAM, LANG_PARAM], responses={200: SubmissionSerializer, **_errors(400, 404)})
+                   parameters=[CODE_PARAM, LANG_PARAM], responses={200: SubmissionSerializer, 400: QUERY_ERROR,
+                                                                   **_errors(404)})
     @action(detail=True, methods=["get"], url_path=r"submissions/(?P<public_id>[A-Za-z0-9_-]+)")
     def submission(self, request, slug=None, public_id=None):
         event = self._event()
@@ -623,4 +628,4 @@ class EventViewSet(BodySizeLimitMixin, viewsets.GenericViewSet):
             "lists": [{**entry, "share": entry["weight"] / players} for entry in lists]}).data)
 
 
-__all__ = ["EventViewSet", "LANGS"]
+__all__ = ["EventViewSet"]

@@ -17,7 +17,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import dateparse, timezone
 
-from builder import event_selectors as events
+from builder import event_selectors
 from builder import selectors
 from builder.errors import EventClosed, ListInputError, ListNotFound, ListPermissionDenied
 from builder.models import (
@@ -121,8 +121,8 @@ def check_event_system(system: Any) -> GameSystem:
 
 def _check_format(event: Event, value: Any) -> str:
     value = _text(value, "format", 64, required=False)
-    if value and value not in events.event_catalog(event).formats:
-        known = ", ".join(events.event_catalog(event).formats)
+    if value and value not in event_selectors.event_catalog(event).formats:
+        known = ", ".join(event_selectors.event_catalog(event).formats)
         raise _invalid(f"format: {value!r} is not a format of {event.system.slug}'s pinned data; expected one of: "
                        f"{known}.", "format")
     return value
@@ -165,15 +165,15 @@ def _apply(event: Event, data: dict[str, Any]) -> None:
 
 def check_organiser(event: Event, user) -> None:
     """Only the organiser (or staff) runs an event: others get 404 when they cannot see it, else 403."""
-    if events.event_is_organiser(event, user):
+    if event_selectors.event_is_organiser(event, user):
         return
-    if not events.event_can_see(event, user):
+    if not event_selectors.event_can_see(event, user):
         raise ListNotFound(f"No event with id {event.slug!r}.")
     raise ListPermissionDenied("Only the event's organiser can do this.")
 
 
 def _check_open(event: Event, action: str) -> None:
-    if events.event_is_locked(event):
+    if event_selectors.event_is_locked(event):
         raise EventClosed(f"The lists of this event are locked: {action} is no longer possible.",
                           code="event.locked")
 
@@ -212,7 +212,7 @@ def event_update(*, event: Event, user, data: dict[str, Any]) -> Event:
         raise _invalid("The body must be a JSON object of the event's fields.", "")
     if "system" in data and data["system"] != event.system.slug:
         raise _invalid("system: an event's game cannot change; make a new event.", "system")
-    locked = events.event_is_locked(event)
+    locked = event_selectors.event_is_locked(event)
     if locked:
         frozen = [key for key in ("format", "deadline", "player_cap", "registration") if key in data
                   and data[key] != _current(event, key)]
@@ -237,7 +237,7 @@ def _current(event: Event, key: str) -> Any:
 def event_lock(*, event: Event, user) -> Event:
     """Lock the lists now (before the deadline): no submission is taken any more."""
     check_organiser(event, user)
-    if events.event_is_locked(event):
+    if event_selectors.event_is_locked(event):
         return event
     event.locked_at = timezone.now()
     event.save(update_fields=["locked_at", "updated_at"])
@@ -250,7 +250,7 @@ def event_publish(*, event: Event, user) -> Event:
     if event.lists_shown == ListsShown.ORGANISER:
         raise EventClosed("This event's lists are for the organiser only; change that setting to publish them.",
                           code="event.organiser_only")
-    if not events.event_is_locked(event):
+    if not event_selectors.event_is_locked(event):
         raise EventClosed("Lock the lists before publishing them: a player could still change theirs.",
                           code="event.not_locked")
     if event.lists_shown == ListsShown.AT_PUBLISH and event.published_at is None:
@@ -266,7 +266,7 @@ def event_repin(*, event: Event, user) -> Event:
     _check_open(event, "moving the pinned data")
     with transaction.atomic():
         event.package_versions = selectors.package_versions_now(event.system.slug)
-        if event.format and event.format not in events.event_catalog(event).formats:
+        if event.format and event.format not in event_selectors.event_catalog(event).formats:
             event.format = ""  # the newest data dropped the format: the default one
         event.save(update_fields=["package_versions", "format", "updated_at"])
         _recheck(event)
@@ -293,9 +293,9 @@ def event_join(*, event: Event, user, code: str = "", display_name: Any = None) 
     after withdrawing restores the registration and its submissions."""
     if user is None or not user.is_authenticated:
         raise ListPermissionDenied("Sign in to join an event.")
-    if event.registration == Registration.CODE and not events.event_is_organiser(event, user) \
+    if event.registration == Registration.CODE and not event_selectors.event_is_organiser(event, user) \
             and (code or "").strip().upper() != event.join_code \
-            and events.event_entrant(event, user, active=False) is None:
+            and event_selectors.event_entrant(event, user, active=False) is None:
         raise _invalid("code: this event takes players by its join code; the code given is not it.", "code")
     name = _text(display_name if display_name not in (None, "") else user.get_username(), "display_name",
                  MAX_DISPLAY_NAME, required=True)
@@ -309,7 +309,7 @@ def event_join(*, event: Event, user, code: str = "", display_name: Any = None) 
                 entrant.save(update_fields=["display_name"])
             return entrant
         cap = event.player_cap or MAX_PLAYERS
-        if events.entrant_count(event) >= cap:
+        if event_selectors.entrant_count(event) >= cap:
             raise EventClosed(f"This event is full: {cap} players have joined.", code="event.full",
                               details={"cap": cap})
         if entrant is None:
@@ -324,7 +324,7 @@ def event_withdraw(*, event: Event, user, entrant: EventEntrant | None = None) -
     """A player leaves the event (or the organiser removes `entrant`) before the lists lock; the submissions are
     kept, and joining again restores them."""
     if entrant is None:
-        entrant = events.event_entrant(event, user)
+        entrant = event_selectors.event_entrant(event, user)
         if entrant is None:
             raise ListNotFound("You have not joined this event.")
     elif entrant.event_id != event.pk:
@@ -339,8 +339,8 @@ def event_withdraw(*, event: Event, user, entrant: EventEntrant | None = None) -
 
 def _check_submission(event: Event, submission: EventSubmission) -> None:
     """Check the submission's snapshot against the event's pinned data (in the event's format); set it on the row."""
-    submission.document = events.event_document(event, submission.document)
-    result = events.event_validate(event, submission.document)
+    submission.document = event_selectors.event_document(event, submission.document)
+    result = event_selectors.event_validate(event, submission.document)
     severities = [violation.get("severity") for violation in result.get("violations", [])]
     submission.legal = bool(result.get("legal"))
     submission.error_count = severities.count("error")
@@ -355,9 +355,9 @@ def event_submit(*, event: Event, user, game_list: GameList | None = None, text:
     (`filename`, `content`: .ros, .rosz, .txt, .json), which becomes a private list of the player's as well. The
     snapshot is locked: later edits of the list do not change it; submitting again before the lock replaces it as
     the player's list and keeps the earlier one. An illegal list is taken, flagged with its violations."""
-    entrant = events.event_entrant(event, user)
+    entrant = event_selectors.event_entrant(event, user)
     if entrant is None:
-        if events.event_is_organiser(event, user) or events.event_can_see(event, user):
+        if event_selectors.event_is_organiser(event, user) or event_selectors.event_can_see(event, user):
             raise ListPermissionDenied("Join the event before submitting a list.")
         raise ListNotFound(f"No event with id {event.slug!r}.")
     given = [name for name, value in (("list", game_list), ("text", text), ("file", content)) if value is not None]

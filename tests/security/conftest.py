@@ -266,4 +266,5 @@ def crawl(world):
     return matrix_crawl(world.users)
 
 
-__all__ = ["ACTORS", "EVENT_ACTORS", "EVENT_STATES", "FIELD_STATES", "LIST_STATES", "MATRIX_STATES", "PASSWORD", "RUN_STATES", "USERS", "World"]
+__all__ = ["ACTORS", "EVENT_ACTORS", "EVENT_STATES", "FIELD_STATES", "LIST_STATES", "MATRIX_STATES", "PASSWORD",
+           "RUN_STATES", "USERS", "World"]
