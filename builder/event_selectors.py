@@ -168,7 +168,6 @@ def event_submissions(event: Event, user, *, history: bool = False) -> list[Even
         entrants = [entrant for entrant in entrants_with_lists(event, withdrawn=True) if entrant.player_id == uid]
     found: list[EventSubmission] = []
     for entrant in entrants:
-        entrant.event = event
         for submission in entrant.history if history else [entrant.current] if entrant.current else []:
             submission.entrant = entrant  # the prefetched rows: their entrant (and its event) without a query
             found.append(submission)
@@ -218,6 +217,7 @@ def entrants_with_lists(event: Event, *, withdrawn: bool = False) -> list[EventE
         entrants = entrants.filter(withdrawn_at__isnull=True)
     found = list(entrants)
     for entrant in found:
+        entrant.event = event  # their event without a query each (a sheet's code, a check in its language)
         entrant.history = list(entrant.submissions.all())
         entrant.current = entrant.history[0] if entrant.history else None
     return found
