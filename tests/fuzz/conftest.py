@@ -30,7 +30,7 @@ from tests.support.sizes import sized
 # Random requests per operation and per mode (anonymous / signed in) in schemathesis's fuzzing phase: 4 on each
 # push, 16 under `dev.py test --full` (HANGAR_TEST_FULL=1). The schema's examples and the coverage phase (every
 # boundary value the schema defines: wrong types, huge numbers, NUL, missing fields, other methods) are not sized
-# by it and always run whole: about 5 400 requests to the 41 operations on each push, 6 300 in full
+# by it and always run whole: about 10 000 requests to the 68 operations on each push, 11 500 in full
 # (docs/testing.md, "Sizes"). HANGAR_FUZZ_EXAMPLES=300 (or more) for a longer local session.
 EXAMPLES = int(os.environ.get("HANGAR_FUZZ_EXAMPLES") or sized(4, 16))
 SEED = int(os.environ.get("HANGAR_FUZZ_SEED", "8"))  # another seed, other requests (a longer local session)
