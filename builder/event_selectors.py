@@ -15,7 +15,7 @@ import json
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import Count, Prefetch, Q, QuerySet
 from django.utils import timezone
 
 from cards.selectors import catalog_pinned
@@ -316,3 +316,67 @@ def event_field(event: Event, *, user) -> list[dict[str, Any]]:
         group["players"].append(entrant.display_name)
     return sorted(groups.values(), key=lambda group: (-group["weight"], group["name"]))
 
+
+
+FIELD_CHOICES_SCANNED = 200  # events looked at, at most, to find those whose lists the reader may see
+
+
+def event_field_choices(*, user, system: str, limit: int = 20) -> list[Event]:
+    """The events whose field `user` may play a `system` list against, newest first (by date), at most `limit`:
+    those they organise or entered, or with open registration, whose lists they may see (event_lists_visible:
+    after the lists are shown; the organiser always) and to which at least one list was submitted. Each has
+    `.players`: how many players (not withdrawn) brought a list."""
+    uid = _uid(user)
+    reach = Q(registration=Registration.OPEN)
+    if uid is not None:
+        reach |= Q(organiser_id=uid) | Q(entrants__player_id=uid)
+    with_lists = Q(entrants__withdrawn_at__isnull=True, entrants__submissions__isnull=False)
+    candidates = (Event.objects.select_related("system", "organiser").filter(reach, system__slug=system)
+                  .distinct().order_by("-date", "-id")[:FIELD_CHOICES_SCANNED])
+    found: list[Event] = []
+    ids = [event.pk for event in candidates]
+    players = dict(Event.objects.filter(pk__in=ids).annotate(
+        players=Count("entrants", filter=with_lists, distinct=True)).values_list("pk", "players"))
+    for event in candidates:
+        event.players = players.get(event.pk, 0)
+        if event.players and event_lists_visible(event, user):
+            found.append(event)
+            if len(found) >= limit:
+                break
+    return found
+
+
+def event_field_choice(*, slug: Any, user, system: str) -> Event | None:
+    """The event `slug` as event_field_choices would offer it (its game, its lists visible to `user`, one
+    submitted at least; e.g. an event reached by its link), with `.players`; None otherwise."""
+    try:
+        event = event_get(slug=slug, user=user)
+    except ListNotFound:
+        return None
+    if event.system.slug != system or not event_lists_visible(event, user):
+        return None
+    event.players = (EventEntrant.objects.filter(event=event, withdrawn_at__isnull=True,
+                                                 submissions__isnull=False).distinct().count())
+    return event if event.players else None
+
+
+def event_field_key(key: Any) -> tuple[str, str] | None:
+    """(event slug, digest) of an opponent key of an event's field ("event:<slug>:<digest>", event_field), else
+    None."""
+    if not isinstance(key, str) or not key.startswith("event:"):
+        return None
+    slug, sep, digest = key[len("event:"):].rpartition(":")
+    if not sep or not slug or not set(slug) <= EVENT_SLUG_CHARS:
+        return None
+    return slug, digest
+
+
+def events_of_keys(keys, *, user) -> dict[str, Event | None]:
+    """{event slug: the event, or None when `user` may not see it (or it is gone)} for every event named by an
+    opponent key among `keys` (a result page says where an opponent came from, naming only an event the reader may
+    see)."""
+    slugs = {parsed[0] for parsed in map(event_field_key, keys) if parsed is not None}
+    if not slugs:
+        return {}
+    events = {event.slug: event for event in Event.objects.select_related("system").filter(slug__in=slugs)}
+    return {slug: events[slug] if slug in events and event_can_see(events[slug], user) else None for slug in slugs}

@@ -137,6 +137,17 @@ class SimulationForm(forms.Form):
         self.fields["games"].widget.attrs["max"] = limit
 
 
+def event_field(events) -> forms.ChoiceField:
+    """The choice of an event's field: the events whose lists the reader may play (web/eventfield.py)."""
+    return forms.ChoiceField(
+        label=_("An event's field (the lists its players brought)"), required=False,
+        choices=[("", _("No event"))] + list(events),
+        error_messages={"invalid_choice": _("This event is not offered: its lists are not shown to you yet, or no "
+                                            "list was submitted to it.")},
+        help_text=_("Each list the event's players submitted, weighted by how many players brought it, together "
+                    "with the field and the opponents chosen here."))
+
+
 class AnotherListForm(forms.Form):
     """A form of weighted opponents with one more list given by its link or id (`another_list`, `another_weight`):
     the gauntlet's and the doctor's (BatchForm) and a field's (FieldForm)."""
@@ -181,7 +192,7 @@ class BatchForm(AnotherListForm):
     MAX_WEIGHT = 100
 
     def __init__(self, *args, opponents=(), lists=(), gallery=(), policies=(), doctor: bool = False, fields=(),
-                 impact: bool = False, **kwargs):
+                 impact: bool = False, events=(), **kwargs):
         super().__init__(*args, **kwargs)
         self.opponent_fields: list[str] = []
         self.opponent_groups: list[tuple[str, list[str]]] = []
@@ -190,7 +201,9 @@ class BatchForm(AnotherListForm):
             choices=[("", _("No field: only the opponents below"))] + list(fields),
             help_text=_("Its opponents are played with their weights, together with any opponent below that has a "
                         "weight above 0."))
-        has_field = bool(self.initial.get("field"))
+        if events or self.data.get("event"):  # an event's field (docs/events.md): when the reader may play one
+            self.fields["event"] = event_field(events)
+        has_field = bool(self.initial.get("field") or self.initial.get("event"))
         groups = ((_("Sample opponents"), [(f"opponent-{slug}", words, {"slug": slug}) for slug, words in opponents]),
                   (_("Your other lists"), [(f"list-{slug}", words, {"list_id": slug}) for slug, words in lists]),
                   (_("Gallery lists"), [(f"list-{slug}", words, {"list_id": slug}) for slug, words in gallery]))
@@ -242,7 +255,8 @@ class BatchForm(AnotherListForm):
         data = super().clean()
         another = data.get("another_list")
         if not any((data.get(name) or 0) > 0 for name in self.opponent_fields) \
-                and not (another and (data.get("another_weight") or 0) > 0) and not data.get("field"):
+                and not (another and (data.get("another_weight") or 0) > 0) and not data.get("field") \
+                and not data.get("event"):
             raise forms.ValidationError(_("Give at least one opponent a weight above 0."))
         return data
 
@@ -252,6 +266,8 @@ class BatchForm(AnotherListForm):
         chosen = self.weighted()
         if self.cleaned_data.get("field"):
             chosen.append({"field": self.cleaned_data["field"]})
+        if self.cleaned_data.get("event"):
+            chosen.append({"event": self.cleaned_data["event"]})
         return chosen
 
 
@@ -312,13 +328,27 @@ def list_id_from_link(value: str) -> str:
     return value.split("?", 1)[0].split("#", 1)[0]
 
 
+def submission_id_from_link(value: str) -> str:
+    """An event submission's ID from its ID or its sheet's link (…/submissions/<id>/…)."""
+    value = value.strip().rstrip("/")
+    if "/submissions/" in value:
+        value = value.split("/submissions/", 1)[1].split("/", 1)[0]
+    return value.split("?", 1)[0].split("#", 1)[0]
+
+
 class VerifyForm(forms.Form):
-    list = forms.CharField(label=_("List link or ID (from the sheet)"), max_length=300)
+    """A list's sheet (its list ID and a `-r<revision>` code) or an event's sheet (its submission ID and a
+    `-e<number>` code): the code says which."""
+
+    list = forms.CharField(label=_("List or submission link or ID (from the sheet)"), max_length=300)
     code = forms.CharField(label=_("Verification code"), max_length=40)
 
     def clean_list(self) -> str:
-        """Accept the ID or the whole link (…/lists/<id>/…)."""
-        return list_id_from_link(self.cleaned_data["list"])
+        """Accept the ID or the whole link (…/lists/<id>/… or …/submissions/<id>/…)."""
+        value = self.cleaned_data["list"]
+        if "/submissions/" in value:
+            return submission_id_from_link(value)
+        return list_id_from_link(value)
 
 
 class SheetForm(forms.Form):

@@ -328,6 +328,15 @@ class MatrixCell(models.Model):
 # --- tournament events (docs/events.md) ----------------------------------------------------------------------------
 
 
+def new_event_slug() -> str:
+    """The public id of an event: a list's kind of id that begins with a letter or digit, so that it can follow a
+    command's name (`event_export ID --as csv`) without being read as an option."""
+    while True:
+        slug = new_list_slug()
+        if slug[0] not in "-_":
+            return slug
+
+
 def new_join_code() -> str:
     """An event's join code: eight characters a player can type (no 0/O, 1/I/l)."""
     alphabet = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
@@ -352,7 +361,7 @@ class Event(models.Model):
     lock at the deadline, publication and the event's field. Written only by builder.services.events, read through
     builder.event_selectors."""
 
-    slug = models.CharField(max_length=32, unique=True, default=new_list_slug, editable=False)
+    slug = models.CharField(max_length=32, unique=True, default=new_event_slug, editable=False)
     organiser = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="organised_events")
     system = models.ForeignKey("cards.GameSystem", on_delete=models.PROTECT, related_name="events")
     format = models.CharField(max_length=64, blank=True)  # the format every list is checked in; "" = the default

@@ -59,6 +59,10 @@ class BeatsCreateSerializer(_RunParams):
     field = serializers.CharField(required=False, max_length=32,
                                   help_text="the id of a field you may see: your list plays its entries (with their "
                                             "weights) instead")
+    event = serializers.CharField(required=False, max_length=32,
+                                  help_text="the id of a tournament event whose lists you may see: your list plays "
+                                            "each of them, weighted by how many players brought it (with `field`, "
+                                            "or instead of the default)")
 
 
 class MatrixCellSerializer(serializers.Serializer):
@@ -200,5 +204,6 @@ class BeatsView(APIView):
         data = params.validated_data
         game_list = selectors.list_get(slug=data["list"], user=request.user)
         matrix = matrices.beats_start(user=request.user, game_list=game_list, field=data.get("field") or None,
+                                      event=data.get("event") or None,
                                       **_run_kwargs(data))
         return _started(matrix, request)

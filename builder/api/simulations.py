@@ -95,7 +95,8 @@ class GauntletOpponentSerializer(serializers.Serializer):
     event = serializers.CharField(required=False, max_length=32,
                                   help_text="or the id of a tournament event whose lists are shown to you: its "
                                             "field, each distinct list weighted by how many players brought it (no "
-                                            "weight of its own; GET /api/events/{id}/field/)")
+                                            "weight of its own; GET /api/events/{id}/field/; 400 simulation.event "
+                                            "before the lists are shown)")
     weight = serializers.FloatField(required=False, min_value=0, help_text="its share of the total (default 1)")
 
 

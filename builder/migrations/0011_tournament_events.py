@@ -19,7 +19,7 @@ class Migration(migrations.Migration):
             name='Event',
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('slug', models.CharField(default=builder.models.new_list_slug, editable=False, max_length=32, unique=True)),
+                ('slug', models.CharField(default=builder.models.new_event_slug, editable=False, max_length=32, unique=True)),
                 ('format', models.CharField(blank=True, max_length=64)),
                 ('name', models.CharField(max_length=150)),
                 ('date', models.DateField()),

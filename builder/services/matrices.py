@@ -15,7 +15,8 @@ never enters a field (400 naming opponents[i]).
 
 "What beats my list" (`beats_start`) is a one-row matrix: the list against every sample opponent and every public
 list of its game (the newest first, up to the size bound; how many were left out is kept), or against a named field
-the user may see (its entries the user may play, as a gauntlet takes `{"field": id}`) when one is given.
+the user may see (its entries the user may play, as a gauntlet takes `{"field": id}`) when one is given, and/or a
+tournament event's field (`{"event": id}`: its lists, weighted by how many players brought each).
 
 Size: rows × columns ≤ MAX_CELLS and rows × columns × games ≤ settings.HANGAR_MAX_GAMES, else a 400
 (`matrix.too_large`) saying the product and the bound; nothing is written.
@@ -190,12 +191,14 @@ def beats_field(game_list: GameList, *, user, most: int = MAX_CELLS) -> tuple[li
 
 
 def beats_start(*, user, game_list: GameList, games: Any, seed: Any, seats: Any = None, policy: Any = None,
-                opponent_policy: Any = None, field: Any = None) -> MatchupMatrix:
+                opponent_policy: Any = None, field: Any = None, event: Any = None) -> MatchupMatrix:
     """Start "what beats my list": the user's own `game_list` against every sample opponent and public list of its
     game (beats_field), `games` games each. The field is cut to what fits the size bound for `games` (at least
     one opponent); the matrix keeps how many public lists were left out. Given a named `field` (its id), the list
     plays that field's opponents instead (those the user may see: another player's private list never enters),
-    refused whole (matrix.too_large) when they do not fit the size bound."""
+    refused whole (matrix.too_large) when they do not fit the size bound; given an `event` (its id), the lists of
+    that event's field (each weighted by how many players brought it; only once the lists are shown to the user),
+    with the named field's opponents or alone."""
     if game_list.owner_id != getattr(user, "pk", None):  # a list the user may see (the caller's list_get)
         raise ListPermissionDenied("Only the owner of this list can ask what beats it.")
     (game_list,) = _own_lists(user, [game_list.slug])
@@ -203,11 +206,19 @@ def beats_start(*, user, game_list: GameList, games: Any, seed: Any, seats: Any 
     policy, opponent_policy, seats = check_policy(policy), check_opponent_policy(opponent_policy), check_seats(seats)
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         check_matrix_size(1, 1, games)
-    if field not in (None, ""):
-        if not isinstance(field, str):
-            raise SimulationInvalid("field: expected the id of a field.", code="simulation.field",
-                                    details={"path": "field"})
-        found = check_opponents(user, system, catalog_of(system), [{"field": field}], most=MAX_CELLS)
+    if field not in (None, "") or event not in (None, ""):
+        named: list[dict[str, Any]] = []
+        if field not in (None, ""):
+            if not isinstance(field, str):
+                raise SimulationInvalid("field: expected the id of a field.", code="simulation.field",
+                                        details={"path": "field"})
+            named.append({"field": field})
+        if event not in (None, ""):
+            if not isinstance(event, str):
+                raise SimulationInvalid("event: expected the id of an event.", code="simulation.event",
+                                        details={"path": "event"})
+            named.append({"event": event})
+        found = check_opponents(user, system, catalog_of(system), named, most=MAX_CELLS)
         check_matrix_size(1, len(found), games)
         return _start(user, MatrixKind.BEATS, [game_list], found, games=games, seed=seed, seats=seats,
                       policy=policy, opponent_policy=opponent_policy)

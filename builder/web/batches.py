@@ -30,6 +30,7 @@ from builder.throttles import scope_wait
 from . import presenters
 from . import results
 from .common import error_page, throttled_page
+from .eventfield import event_choices, event_error, origins
 from .runforms import illegal_rows, opponent_choices, policy_choices, start_from_form
 
 GAUNTLET, DOCTOR, IMPACT = "gauntlet", "doctor", "impact"
@@ -103,7 +104,8 @@ def field_error(form, error: SimulationInvalid) -> bool:
         form.add_error("field", _("This field has no opponent you may play against."))
         return True
     if error.code == "simulation.too_many_opponents":
-        form.add_error("field" if form.cleaned_data.get("field") else None, too_many_opponents_words(details))
+        at = "field" if form.cleaned_data.get("field") else "event" if form.cleaned_data.get("event") else None
+        form.add_error(at, too_many_opponents_words(details))
         return True
     path = str(details.get("path", ""))
     if ".field entries[" in path and path.endswith("]"):  # a field's entry given twice
@@ -147,11 +149,13 @@ def _batch_new(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
     chosen = request.GET.get("field") or request.POST.get("field") or ""
     if chosen and not any(slug == chosen for slug, _words in fields):  # a field given by its link (unlisted)
         fields = linked_field(chosen, system, request.user) + fields
+    events, event = event_choices(request, system, most=MAX_LEGS // 2 if kind in (DOCTOR, IMPACT) else None)
+    initial = {"field": chosen} if any(slug == chosen for slug, _words in fields) else {}
     form = BatchForm(request.POST or None,
                      opponents=opponent_choices(game_list.system, selectors.list_document(game_list)),
                      lists=other_lists(game_list, request.user), gallery=gallery_lists(game_list, request.user),
                      policies=policy_choices(system), doctor=kind == DOCTOR, impact=kind == IMPACT, fields=fields,
-                     initial={"field": chosen} if any(slug == chosen for slug, _words in fields) else {})
+                     events=events, initial={**initial, "event": event} if event else initial)
     status = 200
     if request.method == "POST":
         if form.is_valid():
@@ -182,7 +186,7 @@ def _batch_new(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
                             "most": max(1, (error.details or {}).get("limit", 64)
                                         // ((error.details or {}).get("cards", 1) + 1))})
                         return None
-                    if field_error(form, error):  # a field refused: said next to it, in words
+                    if field_error(form, error) or event_error(form, error):  # said next to it, in words
                         return None
                     if error.code != "simulation.opponent_list" or not data.get("another_list") \
                             or (error.details or {}).get("list") != data["another_list"]:
@@ -408,17 +412,30 @@ def seats_about(system: str, results_: list[dict[str, Any]]) -> dict[str, str] |
             "policies": results.policies_words(system, played.get("policies") or {})}
 
 
-def batch_view(run: SimulationRun) -> dict[str, Any]:
-    """What a finished gauntlet or doctor run shows: rows in words and numbers, the chart, the sentences."""
+def _frozen_weights(run: SimulationRun) -> list[tuple[str, Any]]:
+    """(opponent key, weight as given) of a batch run's opponents, from its frozen legs: an event's list was given
+    the number of players who brought it."""
+    legs = [leg for leg in (run.snapshot or {}).get("legs") or [] if isinstance(leg, dict)]
+    if run.kind == GAUNTLET:
+        return [(leg.get("key"), leg.get("weight", 1)) for leg in legs]
+    return [(leg.get("opponent"), leg.get("weight", 1)) for leg in legs if leg.get("change") == "baseline"]
+
+
+def batch_view(run: SimulationRun, user=None) -> dict[str, Any]:
+    """What a finished gauntlet or doctor run shows to `user`: rows in words and numbers, the chart, the
+    sentences; an opponent from an event's field says which event (when the reader may see it) and how many players
+    brought it."""
     result = run.result if isinstance(run.result, dict) else None
     if result is None:
         return {}
     lang = presenters.ui_lang()
+    origin = origins(_frozen_weights(run), user)
     if result.get("kind") == GAUNTLET:
         rows = []
         for row in result["opponents"]:
             low, high = row["win_rate_interval"]
-            rows.append({"name": opponent_words(run.system, row), "weight": f"{row['weight'] * 100:.0f} %",
+            rows.append({"name": opponent_words(run.system, row), "origin": origin.get(row.get("key")),
+                         "weight": f"{row['weight'] * 100:.0f} %",
                          "win_rate": percent(row["win_rate"]), "interval": f"{percent(low)} – {percent(high)}",
                          "length": "–" if row["length"]["mean"] is None else f"{row['length']['mean']:.1f}",
                          **seat_cells(row.get("result") or {})})
@@ -441,6 +458,7 @@ def batch_view(run: SimulationRun) -> dict[str, Any]:
     for row in result["baseline"]["opponents"]:
         low, high = row["result"]["win_rate_interval"]
         baseline.append({"name": opponent_words(run.system, {**row, "key": row["opponent"]}),
+                         "origin": origin.get(row["opponent"]),
                          "weight": f"{row['weight'] * 100:.0f} %", "win_rate": percent(row["result"]["win_rate"]),
                          "interval": f"{percent(low)} – {percent(high)}", **seat_cells(row["result"])})
     if result.get("variant") == IMPACT:

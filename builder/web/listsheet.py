@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from builder import selectors
+from builder import event_exports, event_selectors, selectors
 from builder.forms import SheetForm, VerifyForm
 from builder.services import ListNotFound, ListServiceError
 
@@ -76,6 +76,8 @@ def verify(request: HttpRequest) -> HttpResponse:
 
 
 def _verify(request: HttpRequest, slug: str, code: str) -> dict[str, Any]:
+    if event_selectors.parse_submission_code(code) is not None:
+        return _verify_submission(request, slug, code)
     parsed = presenters.parse_verification_code(code)
     if parsed is None:
         return {"ok": False, "reason": "format"}
@@ -92,3 +94,29 @@ def _verify(request: HttpRequest, slug: str, code: str) -> dict[str, Any]:
             "latest": latest.number if latest else None, "legal": result.get("legal"),
             "sections": (presenters.section_rows(revision.document, presenters.catalog(game_list.system.slug))
                          if ok else [])}
+
+
+def _verify_submission(request: HttpRequest, public_id: str, code: str) -> dict[str, Any]:
+    """An event's sheet: its submission ID and its `-e<number>` code (event_selectors.submission_code, bound to the
+    event, the locked list and the pinned versions). A submission the reader may not see is "missing", exactly as
+    one that does not exist (nothing of a hidden list leaks, not even that it exists)."""
+    parsed = event_selectors.parse_submission_code(code)
+    assert parsed is not None
+    _digest, number = parsed
+    try:
+        submission = event_selectors.submission_get(public_id=public_id, user=request.user)
+    except ListNotFound:
+        return {"ok": False, "event_sheet": True, "reason": "missing"}
+    ok = event_selectors.submission_code(submission) == code.strip().lower().replace(" ", "")
+    if not ok:
+        return {"ok": False, "event_sheet": True, "reason": "mismatch"}
+    event = submission.entrant.event
+    cat = event_exports.submission_catalog(submission)
+    result = event_selectors.submission_validation(submission, lang=presenters.ui_lang())
+    current = event_selectors.current_submission(submission.entrant)
+    return {"ok": True, "event_sheet": True, "reason": "", "submission": submission, "event": event,
+            "player": submission.entrant.display_name, "legal": bool(result.get("legal")),
+            "violations": presenters.violation_rows(result, cat),
+            "replaced_by": current.number if current is not None and current.number != submission.number else None,
+            "withdrawn": submission.entrant.withdrawn_at is not None,
+            "sections": presenters.section_rows(submission.document, cat)}

@@ -24,7 +24,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from builder import selectors
-from builder.forms import BatchForm
+from builder.forms import BatchForm, event_field
 from builder.errors import ListPermissionDenied, SimulationInvalid
 from builder.models import MatrixKind, RunStatus
 from builder.services import ListServiceError, matrices
@@ -36,6 +36,7 @@ from rules_engine.core.seats import seat_pairs
 from . import presenters, results
 from .batches import field_choices, field_error, gallery_lists, linked_field, opponent_words
 from .common import error_page, is_htmx, throttled_page
+from .eventfield import event_choices, event_error, origins
 from .runforms import opponent_choices, policy_choices, start_from_form
 
 SORTS = ("given", "name", "rate")
@@ -49,7 +50,7 @@ class MatrixForm(BatchForm):
 
     def __init__(self, *args, rows=(), **kwargs):
         super().__init__(*args, **kwargs)
-        has_field = bool(self.initial.get("field"))
+        has_field = bool(self.initial.get("field") or self.initial.get("event"))
         for name in self.opponent_fields:  # every sample opponent is in the field at first (none with a field given)
             self.fields[name].initial = 1 if hasattr(self.fields[name], "slug") and not has_field else 0
         self.fields["field"].help_text = _("Its opponents are columns with their weights, together with any opponent "
@@ -91,7 +92,7 @@ def _started(form, begin, *, too_large_at: str | None):
             if words is not None:
                 form.add_error("games" if error.details.get("path") == "games" else too_large_at, words)
                 return None
-            if not field_error(form, error):
+            if not (field_error(form, error) or event_error(form, error)):
                 raise
             return None
 
@@ -112,10 +113,11 @@ def matrix_new(request: HttpRequest) -> HttpResponse:
         return throttled_page(request, wait)
     mine = _my_lists(request.user, system.slug)
     fields, chosen = field_select(request, system.slug)
+    events, event = event_choices(request, system.slug)
     form = MatrixForm(request.POST or None, rows=mine, opponents=opponent_choices(system),
                       lists=[(slug, _("Your list: %(name)s") % {"name": name}) for slug, name in mine],
                       gallery=_gallery(system.slug, request.user), policies=policy_choices(system.slug),
-                      fields=fields, initial={"field": chosen} if chosen else {})
+                      fields=fields, events=events, initial=_initial(chosen, event))
     status = 200
     if request.method == "POST":
         if form.is_valid():
@@ -145,6 +147,10 @@ def field_select(request: HttpRequest, system: str) -> tuple[list[tuple[str, str
     if chosen and not any(slug == chosen for slug, _words in fields):  # a field given by its link (unlisted)
         fields = linked_field(chosen, system, request.user) + fields
     return fields, chosen if any(slug == chosen for slug, _words in fields) else ""
+
+
+def _initial(field: str, event: str) -> dict[str, str]:
+    return {name: value for name, value in (("field", field), ("event", event)) if value}
 
 
 def too_large_words(error: SimulationInvalid) -> str | None:
@@ -191,8 +197,9 @@ def beats_new(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method == "POST" and (wait := scope_wait(request, "simulations")) is not None:
         return throttled_page(request, wait)
     fields, chosen = field_select(request, game_list.system.slug)
+    events, event = event_choices(request, game_list.system.slug)
     form = BeatsForm(request.POST or None, policies=policy_choices(game_list.system.slug), fields=fields,
-                     initial={"field": chosen} if chosen else {})
+                     events=events, initial=_initial(chosen, event))
     status = 200
     if request.method == "POST":
         if form.is_valid():
@@ -201,8 +208,9 @@ def beats_new(request: HttpRequest, slug: str) -> HttpResponse:
             matrix, status = _started(form, lambda: matrices.beats_start(
                 user=request.user, game_list=game_list, games=data["games"], seed=data["seed"],
                 seats=data.get("seats") or None, policy=data["policy"],
-                opponent_policy=data.get("opponent_policy") or None, field=data.get("field") or None),
-                too_large_at="field")
+                opponent_policy=data.get("opponent_policy") or None, field=data.get("field") or None,
+                event=data.get("event") or None), too_large_at="event" if data.get("event") and not data.get("field")
+                else "field")
             if matrix is not None:
                 return redirect("matrix_detail", public_id=matrix.public_id)
         else:
@@ -219,7 +227,7 @@ class BeatsForm(forms.Form):
     """What beats my list: the field (every sample opponent and public list of the game, or a named field), the
     games against each opponent, the seed, seats and policies."""
 
-    def __init__(self, *args, policies=(), fields=(), **kwargs):
+    def __init__(self, *args, policies=(), fields=(), events=(), **kwargs):
         super().__init__(*args, **kwargs)
         template = BatchForm(policies=policies)
         for name in ("policy", "opponent_policy", "seats", "seed"):
@@ -230,7 +238,12 @@ class BeatsForm(forms.Form):
             help_text=_("Or a field (a named set of opponents): its opponents you may see, with their weights."))
         self.fields["games"] = forms.IntegerField(label=_("Games against each opponent"), min_value=1,
                                                   max_value=template.fields["games"].max_value, initial=100)
-        self.order_fields(["field", "games", "seed", "seats", "policy", "opponent_policy"])
+        if events or self.data.get("event"):  # an event's field (docs/events.md), with the named field or alone
+            self.fields["event"] = event_field(events)
+            self.fields["event"].help_text = _("Each list the event's players submitted, weighted by how many "
+                                               "players brought it, in place of every sample opponent and public "
+                                               "list (with the field above, if one is chosen).")
+        self.order_fields(["field", "event", "games", "seed", "seats", "policy", "opponent_policy"])
 
 
 MATRICES_PAGE = 50
@@ -342,8 +355,10 @@ def _interval_words(cell: dict[str, Any]) -> str:
 def matrix_view(request: HttpRequest, matrix) -> dict[str, Any]:
     cells = selectors.matrix_cells(matrix)
     data = selectors.matrix_result(matrix, request.user, cells)
+    origin = origins([(column["key"], column["weight"]) for column in data["columns"]], request.user)
     columns = [{"name": opponent_words(matrix.system, {**column, "opponent": column["key"]}),
-                "weight": column["weight"], "list": column["list"]} for column in data["columns"]]
+                "weight": column["weight"], "list": column["list"], "origin": origin.get(column["key"])}
+               for column in data["columns"]]
     weight_sum = sum(column["weight"] for column in columns) or 1
     for column in columns:
         column["share"] = f"{column['weight'] / weight_sum * 100:.0f} %"
@@ -442,11 +457,12 @@ def beats_rows(matrix, cells, row, columns, data) -> list[dict[str, Any]]:
     budget = LOSS_SEARCH_GAMES
     for index, (column, cell) in enumerate(zip(columns, grid)):
         if cell is None or cell.get("win_rate") is None:
-            ranked.append({"name": column["name"], "list": column["list"], "rate": None, "status": cell and
+            ranked.append({"name": column["name"], "list": column["list"], "origin": column.get("origin"), "rate": None, "status": cell and
                            _status_words(cell.get("status")), "sort": (2, 0.0, 0.0)})
             continue
         low, high = cell["win_rate_interval"]
-        ranked.append({"name": column["name"], "list": column["list"], "rate_value": cell["win_rate"],
+        ranked.append({"name": column["name"], "list": column["list"], "origin": column.get("origin"),
+                       "rate_value": cell["win_rate"],
                        "rate": percent(cell["win_rate"]), "interval": f"{percent(low)} – {percent(high)}",
                        "their_rate": percent((cell["losses"] or 0) / cell["games"]),
                        "wins": cell["wins"], "losses": cell["losses"], "draws": cell["draws"], "games": cell["games"],

@@ -87,7 +87,7 @@ def simulation_detail(request: HttpRequest, public_id: str) -> HttpResponse:
     batch = is_batch_run(run)
     return render(request, "simulations/detail.html", {
         "run": run, "view": run_view(run, figures=not batch), "illegal": snapshot_illegal_rows(run),
-        "batch": batch_view(run) if batch and run.status == "done" else None, "is_batch": batch,
+        "batch": batch_view(run, request.user) if batch and run.status == "done" else None, "is_batch": batch,
         "can_apply": batch and run.owner_id == getattr(request.user, "pk", None),
         "share_url": request.build_absolute_uri(reverse("simulation_detail", kwargs={"public_id": run.public_id})),
         "reused_from": selectors.simulation_reused_from(run),

@@ -308,11 +308,11 @@ def check_widths(page, label: str, shot: str, findings: Findings, widths=WIDTHS)
 
 @pytest.fixture
 def world(site, hagmi_catalog, published, make_user) -> World:  # noqa: F811
-    """The permission matrix's World on the live server: its catalog, the owner, another user, staff and a data
-    editor (the card editor's pages)."""
+    """The permission matrix's World on the live server: its catalog, the owner, another user, staff, a data
+    editor (the card editor's pages) and the player of the owner's events."""
     from cards.drafts import editor_group
 
-    users = {name: make_user(name) for name in ("owner", "other", "staff", "editor")}
+    users = {name: make_user(name) for name in ("owner", "other", "staff", "editor", "entrant")}
     users["staff"].is_staff = True
     users["staff"].save(update_fields=["is_staff"])
     users["editor"].groups.add(editor_group())

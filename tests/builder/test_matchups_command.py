@@ -30,9 +30,9 @@ def test_a_cell_is_the_plain_simulate_run_and_workers_change_nothing(bundled):
 
 
 @pytest.mark.parametrize("args, message", [
-    ([], "--opponent, --opponent-list or --field is required"),
+    ([], "--opponent, --opponent-list, --field or --event is required"),
     (["--field", "nope"], "--field: no field 'nope' shared by its link"),
-    (["--opponent", "goldfish", "--user", "someone"], "--user goes with --field"),
+    (["--opponent", "goldfish", "--user", "someone"], "--user goes with --field or --event"),
     (["--opponent", "nope"], "no hagmi opponent 'nope'"),
     (["--opponent", "goldfish", "--games", "0"], "--games must be from 1"),
     (["--opponent-list", "no-such-list"], "no such list file, nor a saved list"),

@@ -28,11 +28,11 @@ RUN_STATES = ("done-private", "done-public", "queued")
 # never reach anyone else.
 FIELD_STATES = ("private", "unlisted", "public")
 MATRIX_STATES = ("done", "queued")  # a matchup matrix of the owner: every cell played, or none yet
-# Tournament events: the owner organises; "entrant" has joined and submitted a list, and so has a player who is no
-# actor (whose list's name must reach only the organiser and staff before the lists are shown). An event's states:
-# open registration taking lists, join-code registration taking lists, locked (lists not shown yet), published.
-EVENT_ACTORS = ("anon", "owner", "entrant", "other", "staff")
+# A tournament event of the owner (its organiser) with one player, "entrant", who submitted a list (its name must not
+# reach anyone the event does not show its lists to): open registration and open for lists, a join-code event (only
+# its organiser, staff and players see it), its lists locked (not shown yet), its lists published.
 EVENT_STATES = ("open", "code", "locked", "published")
+EVENT_ACTORS = ("anon", "owner", "entrant", "other", "staff")
 
 
 # The tests that read the one crawl of the matrix (tests/security/crawl.py), one endpoint each.
@@ -90,8 +90,8 @@ class World:
         self.secrets: list[str] = []  # the names of the private lists inside the owner's fields
         self._matrices: dict[str, Any] = {}
         self._events: dict[str, Any] = {}
-        # the names of the lists submitted to the events: name -> (the event's state, the actor who submitted it
-        # or None for the player who is no actor)
+        # the names of the lists submitted to the events: name -> (the event's state, the actor who submitted it,
+        # or None for the player who is no actor: their list's name is for the organiser and staff until published)
         self.event_lists: dict[str, tuple[str, str | None]] = {}
         self.event_player: Any = None
 
@@ -191,11 +191,10 @@ class World:
     def all_matrices(self) -> list:
         return [self.matrix(state) for state in MATRIX_STATES]
 
-    # --- tournament events ------------------------------------------------------------------------------------
-
     def new_event(self, state: str):
-        """A fresh event of the owner in `state` (EVENT_STATES): the entrant and a player who is no actor have
-        joined and each submitted a private list of theirs (names in `event_lists`)."""
+        """A fresh event of the owner in `state` (EVENT_STATES), "entrant" in it with a submitted list (the event's
+        `.submission`, its row `.entrant_row`), and a player who is no actor with a list of theirs (`event_hidden`;
+        both names in `event_lists`)."""
         from datetime import timedelta
 
         from django.contrib.auth import get_user_model
@@ -203,23 +202,30 @@ class World:
 
         from builder.services import events as event_services
 
+        event = event_services.event_create(organiser=self.users["owner"], data={
+            "system": "hagmi", "name": self.unique(f"Cup-{state}"), "date": "2026-12-20", "place": "Hall",
+            "deadline": (timezone.now() + timedelta(days=3)).isoformat(timespec="minutes"),
+            "registration": "code" if state == "code" else "open", "lists_shown": "publish"})
+        entrant = self.users["entrant"]
+        event_services.event_join(event=event, user=entrant, code=event.join_code, display_name="Entrant")
+        game_list = services.list_create(owner=entrant, document=hagmi_doc(name=self.unique(f"Entry-{state}")),
+                                         visibility="private")
+        submission = event_services.event_submit(event=event, user=entrant, game_list=game_list)
+        self.event_lists[game_list.name] = (state, "entrant")
         if self.event_player is None:
             self.event_player = get_user_model().objects.create_user(self.unique("player"), password=PASSWORD)
-        organiser = self.users["owner"]
-        event = event_services.event_create(organiser=organiser, data={
-            "system": "hagmi", "name": self.unique(f"Cup-{state}"), "date": "2026-12-20", "lists_shown": "publish",
-            "deadline": (timezone.now() + timedelta(days=3)).isoformat(),
-            "registration": "code" if state == "code" else "open"})
-        for actor, user in (("entrant", self.users["entrant"]), (None, self.event_player)):
-            name = self.unique("Entry" if actor else "Hidden")
-            self.event_lists[name] = (state, actor)
-            event_services.event_join(event=event, user=user, code=event.join_code)
-            event_services.event_submit(event=event, user=user, game_list=services.list_create(
-                owner=user, document=hagmi_doc(name=name), visibility="private"))
+        hidden = services.list_create(owner=self.event_player, document=hagmi_doc(name=self.unique("Hidden")),
+                                      visibility="private")
+        self.event_lists[hidden.name] = (state, None)
+        event_services.event_join(event=event, user=self.event_player, code=event.join_code)
+        event_services.event_submit(event=event, user=self.event_player, game_list=hidden)
         if state in ("locked", "published"):
-            event = event_services.event_lock(event=event, user=organiser)
+            event_services.event_lock(event=event, user=self.users["owner"])
         if state == "published":
-            event = event_services.event_publish(event=event, user=organiser)
+            event_services.event_publish(event=event, user=self.users["owner"])
+        event.refresh_from_db()
+        event.submission = submission
+        event.entrant_row = submission.entrant
         return event
 
     def event(self, state: str):
@@ -231,7 +237,7 @@ class World:
         return [self.event(state) for state in EVENT_STATES]
 
     def event_hidden(self, event):
-        """The entrant who is no actor in `event`, and their (only) submission: the list others must not see."""
+        """The player who is no actor in `event`, and their (only) submission: the list others must not see."""
         entrant = event.entrants.exclude(player=self.users["entrant"]).get()
         return entrant, entrant.submissions.get()
 
@@ -248,7 +254,7 @@ def editor(make_user):
 
 @pytest.fixture
 def entrant(make_user):
-    """A player of the owner's tournament events (the events' rows of the matrix)."""
+    """A player of the owner's events (the permission matrix's event rows)."""
     return make_user("entrant")
 
 

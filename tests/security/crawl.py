@@ -220,7 +220,8 @@ def _generic(world: World, text: str) -> str:
     for state, matrix in world._matrices.items():
         text = text.replace(matrix.public_id, f"<matrix {state}>")
     for state, event in world._events.items():
-        text = text.replace(event.slug, f"<event {state}>")
+        text = text.replace(event.submission.public_id, f"<submission {state}>").replace(event.slug, f"<event {state}>")
+        text = text.replace(f"/players/{event.entrant_row.pk}/", f"/players/<entrant {state}>/")
     # the bundled sample lists' copy buttons are one form: the first copy fills the empty "My lists" that shows them
     return re.sub(r"^/lists/samples/[^/]+/[^/]+/copy/$", "/lists/samples/<sample>/copy/", text)
 
@@ -248,6 +249,12 @@ def _cells(world: World, name: str) -> list[Cell]:
     return cells
 
 
+# Buttons that take themselves away once pressed: posted once (by the first actor whose page shows them), and an
+# event's lock and publish after its other buttons (a locked event shows no "remove a player").
+ONCE = ("/remove/", "/lock/", "/publish/")
+LAST = ("/lock/", "/publish/")
+
+
 def _csrf_posts(world: World, pages: list[Cell], seen: set) -> dict[tuple[str, str, str], str | None]:
     """Each POST form of `pages` not posted before (by the same actor, to the same address, with the same fields),
     posted by that actor without its token (must be a 403 that says CSRF) and with it (must not be a 403). The
@@ -260,15 +267,15 @@ def _csrf_posts(world: World, pages: list[Cell], seen: set) -> dict[tuple[str, s
             if form["method"] != "post" or not fields.get(TOKEN_FIELD):
                 continue  # a GET form, or a POST form without a token: test_csrf fails on the page itself
             action = urlsplit(urljoin(cell.url, form["action"])).path
-            if action.endswith("/remove/") and any(key[1] == _generic(world, action) for key in seen | set(forms)):
-                continue  # a card out of the draft once: the next actor's page no longer has its button
+            if action.endswith(ONCE) and any(key[1] == _generic(world, action) for key in seen | set(forms)):
+                continue  # a card out of the draft (an event's lock...) once: the next actor's page has no button
             key = (cell.actor, _generic(world, action), ",".join(sorted(fields)))
             if key not in seen and key not in forms:
                 forms[key] = (cell.url, action)
     seen.update(forms)
     results: dict[tuple[str, str, str], str | None] = {}
     for (actor, generic, fields_key), (url, action) in sorted(forms.items(), key=lambda item: (
-            item[0][1].endswith(("/delete/", "/remove/")), item[0])):
+            2 if item[0][1].endswith(LAST) else item[0][1].endswith(("/delete/", "/remove/")), item[0])):
         client = world.page_client(actor, enforce_csrf_checks=True)
         fresh = parse(client.get(url).content.decode())  # this client's own token and cookie
         same = [f for f in fresh.forms if urlsplit(urljoin(url, f["action"])).path == action and f["method"] == "post"]
@@ -337,13 +344,13 @@ def page_names() -> list[str]:
 
 
 # The matrix's "pages" that are not HTML: /favicon.ico (an image) and a replay's step as a position (JSON).
-NOT_HTML = frozenset({"favicon", "replay_position", "package_battlescribe"})
+NOT_HTML = frozenset({"favicon", "replay_position", "package_battlescribe", "event_export"})
 # Endpoints whose pages carry a POST form of their own, besides the header's (log out, language): the CSRF check
 # must find and post them (each endpoint's test checks its pages have one).
 FORM_ENDPOINTS = frozenset({"login", "signup", "list_detail", "list_edit", "list_new", "list_import", "list_sheet",
                             "simulation_new", "gauntlet_new", "doctor_new", "impact_new", "matrix_new", "beats_new",
                             "field_new", "field_detail", "field_edit", "data_import", "draft_detail", "draft_card",
-                            "draft_card_new", "card_propose", "replay", "analysis"})
+                            "draft_card_new", "card_propose", "replay", "analysis", "event_manage"})
 
 
 def page_count() -> int:

@@ -343,23 +343,61 @@ def gauntlet_against_field(world: World, field) -> dict[str, Any]:
     return {"document": hagmi_doc(), "field": field.slug, "games": 2, "seed": 5}
 
 
+# tournament events, the organiser's side: the owner organises, "entrant" submitted a list (its name is the secret)
+
+
+def event_seen(actor: str, state: str) -> bool:
+    """Who sees the event itself: open registration for anyone; a join-code event for its organiser, staff, players."""
+    return state != "code" or actor in ("owner", "staff", "entrant")
+
+
+def event_lists_seen(actor: str, state: str) -> bool:
+    """Who sees the entrant's list: the entrant, the organiser and staff always; others once it is published."""
+    return actor in ("owner", "staff", "entrant") or (state == "published" and event_seen(actor, state))
+
+
+def event_organiser(ok: int, shows: bool | None = None) -> Callable[[str, str], Expect]:
+    """The organiser's pages and buttons: sign in first; the organiser and staff; anyone else 403 when they see the
+    event, 404 when they do not, the list's name never shown."""
+    def policy(actor: str, state: str) -> Expect:
+        if actor == "anon":
+            return Expect(LOGIN, False)
+        if actor in ("owner", "staff"):
+            return Expect(ok, shows)
+        return Expect(403 if event_seen(actor, state) else 404, False)
+
+    return policy
+
+
+def event_sheet(actor: str, state: str) -> Expect:
+    """A player's sheet: 404 (nothing leaks) for whoever may not see the list."""
+    return Expect(200, True) if event_lists_seen(actor, state) else Expect(404, False)
+
+
+def event_verify(actor: str, state: str) -> Expect:
+    """/verify/ with an event sheet's code: 200 for any input; the list shows only to whoever may see it."""
+    return Expect(200, event_lists_seen(actor, state))
+
+
+def event_verify_query(world: World, event) -> dict[str, Any]:
+    from builder import event_selectors
+
+    return {"list": event.submission.public_id, "code": event_selectors.submission_code(event.submission)}
+
+
 # --- tournament events through the API (builder/api/events.py): actors EVENT_ACTORS, states EVENT_STATES ----------
-# The owner organises; "entrant" joined and submitted a list, as did a player who is no actor (the hidden list).
-
-
-def event_sees(actor: str, state: str) -> bool:
-    """An event with open registration: anyone; a join-code event: its organiser, staff and its players (anyone
-    else only with its code)."""
-    return state != "code" or actor in ("owner", "entrant", "staff")
+# The owner organises; "entrant" joined and submitted a list (the cell's name), as did a player who is no actor (the
+# hidden list, in `world.event_lists` with the entrant's: hides_event_lists checks both).
 
 
 def event_runs(actor: str) -> bool:
     return actor in ("owner", "staff")
 
 
-def event_lists_seen(actor: str, state: str) -> bool:
-    """Every player's list: the organiser and staff always; anyone who may see the event once they are shown."""
-    return event_runs(actor) or (state == "published" and event_sees(actor, state))
+def event_all_lists_seen(actor: str, state: str) -> bool:
+    """Every player's list (the hidden one too): the organiser and staff always; anyone who may see the event once
+    they are shown."""
+    return event_runs(actor) or (state == "published" and event_seen(actor, state))
 
 
 def event_taking_lists(state: str) -> bool:
@@ -369,21 +407,29 @@ def event_taking_lists(state: str) -> bool:
 def api_event_refused(actor: str, state: str) -> Expect:
     """An event you may not see is a 404 (not revealed, its name never shown); one you may see is a 403 (anonymous:
     not signed in)."""
-    return Expect(403 if event_sees(actor, state) else 404, False)
+    return Expect(403 if event_seen(actor, state) else 404, False)
 
 
 def api_event_read(actor: str, state: str) -> Expect:
-    return Expect(200, True) if event_sees(actor, state) else Expect(404, False)
+    """The event itself: it never carries a player's list."""
+    return Expect(200, False) if event_seen(actor, state) else Expect(404, False)
 
 
-def api_event_read_quiet(actor: str, state: str) -> Expect:
-    """As `api_event_read`, for answers that do not carry the event's name (its submissions)."""
-    return Expect(200) if event_sees(actor, state) else Expect(404, False)
+def api_event_submissions(actor: str, state: str) -> Expect:
+    """The current lists: the entrant's shows to whoever may see it (event_lists_seen), to nobody else."""
+    return Expect(200, event_lists_seen(actor, state)) if event_seen(actor, state) else Expect(404, False)
+
+
+def api_event_history(actor: str, state: str) -> Expect:
+    """Every submission (?history=1): the organiser's and staff's of every player, anyone else's of their own."""
+    if not event_seen(actor, state):
+        return Expect(404, False)
+    return Expect(200, actor in ("owner", "staff", "entrant"))
 
 
 def api_event_lists(actor: str, state: str) -> Expect:
     """Another player's submission, the event's field: 404 until the lists are shown to the reader."""
-    return Expect(200) if event_lists_seen(actor, state) else Expect(404, False)
+    return Expect(200) if event_all_lists_seen(actor, state) else Expect(404, False)
 
 
 def api_event_organiser(ok: Callable[[str], int]) -> Callable[[str, str], Expect]:
@@ -398,7 +444,7 @@ def api_event_join(with_code: bool) -> Callable[[str, str], Expect]:
     """Joining: signed in; a join-code event with its code (its organiser, staff and its players without);
     nobody once the lists are locked (409)."""
     def policy(actor: str, state: str) -> Expect:
-        if not (with_code or event_sees(actor, state)):
+        if not (with_code or event_seen(actor, state)):
             return Expect(404, False)
         if actor == "anon":
             return Expect(403, False)
@@ -426,7 +472,7 @@ def hides_event_lists(world: World, actor: str, body: str) -> str | None:
     """No answer names a player's list to anyone but that player, the organiser and staff before the lists are
     shown; the join code is the organiser's and staff's."""
     for name, (state, submitter) in world.event_lists.items():
-        if name in body and actor != submitter and not event_lists_seen(actor, state):
+        if name in body and actor != submitter and not event_all_lists_seen(actor, state):
             return f"the list {name!r} of a {state} event leaks to {actor}"
     if not event_runs(actor):
         for event in world._events.values():
@@ -582,12 +628,12 @@ def matrices_index(world: World, actor: str, body: str) -> str | None:
 class Call:
     method: str
     path: str  # "{slug}" (a list), "{run}" (a run), "{matrix}" (a matchup matrix), "{event}" (a tournament event:
-    # "{hidden}" its hidden submission, "{player}" that submission's player) or none (no object)
+    # "{submission}" / "{entrant}" the entrant's, "{hidden}" / "{player}" the other player's) or none (no object)
     expect: Callable[[str, str], Expect]
     api: bool = False
     data: Callable[[World, Any], dict[str, Any]] | None = None  # query (GET) or body; gets the object (or actor)
     fresh: bool = False  # a new object for each cell where the call succeeds (it changes the object)
-    on: str | None = None  # "list" or "run" when the object travels in the query or body, not the path
+    on: str | None = None  # "list", "run", "event"... when the object travels in the query or body, not the path
     actors: tuple[str, ...] = ACTORS
     check: Callable[[World, str, str], str | None] | None = None  # extra check on the body (indexes)
     setup: Callable[[World], Any] | None = None  # objects that must exist before the first request
@@ -607,7 +653,8 @@ class Call:
 
 
 A = dict(api=True)
-EV = dict(api=True, actors=EVENT_ACTORS)  # the API on a tournament event: its players are actors too
+E = dict(actors=EVENT_ACTORS)  # an event's rows: its organiser (the owner), its player, another user, staff, anonymous
+EV = dict(api=True, **E)  # the API on a tournament event
 SIGNED = ("anon", "owner", "other")  # endpoints without an object: staff is just another user there
 EDITING = ("anon", "owner", "editor", "staff")  # the card editor: anonymous, a user, a data editor, staff
 
@@ -755,9 +802,8 @@ MATRIX: dict[str, list[Call]] = {
     "events-withdraw": [Call("POST", "/api/events/{event}/withdraw/", api_event_withdraw, fresh=True,
                              check=hides_event_lists, **EV)],
     "events-submissions": [
-        Call("GET", "/api/events/{event}/submissions/", api_event_read_quiet, check=hides_event_lists, **EV),
-        Call("GET", "/api/events/{event}/submissions/?history=1", api_event_read_quiet, check=hides_event_lists,
-             **EV),
+        Call("GET", "/api/events/{event}/submissions/", api_event_submissions, check=hides_event_lists, **EV),
+        Call("GET", "/api/events/{event}/submissions/?history=1", api_event_history, check=hides_event_lists, **EV),
         Call("POST", "/api/events/{event}/submissions/", api_event_submit, data=lambda w, ev: {"text": EVENT_TEXT},
              fresh=True, check=hides_event_lists, **EV),
     ],
@@ -802,7 +848,8 @@ MATRIX: dict[str, list[Call]] = {
                                   actors=SIGNED)],
     "rules": [Call("GET", "/rules/hagmi/", everyone(200), actors=SIGNED)],
     "verify": [Call("GET", "/verify/", everyone(200), actors=SIGNED),
-               Call("GET", "/verify/", verify_page, data=verify_query, on="list")],
+               Call("GET", "/verify/", verify_page, data=verify_query, on="list"),
+               Call("GET", "/verify/", event_verify, data=event_verify_query, on="event", **E)],
     "analysis": [Call("GET", "/analysis/", everyone(200), actors=SIGNED),
                  Call("POST", "/analysis/", everyone(400), actors=SIGNED, data=lambda w, a: {"position": "{"}),
                  Call("GET", "/analysis/", run_shared_quiet, on="run",
@@ -914,6 +961,21 @@ MATRIX: dict[str, list[Call]] = {
     "beats_new": [Call("GET", "/lists/{slug}/beats/", beats_page(200)),
                   Call("POST", "/lists/{slug}/beats/", beats_page(302),
                        data=lambda w, gl: {"policy": "greedy", "games": 2, "seed": 3})],
+    # --- tournament events, the organiser's side (builder/web/eventadmin.py) ---
+    "event_manage": [Call("GET", "/events/{event}/manage/", event_organiser(200, True), **E)],
+    "event_lock": [Call("POST", "/events/{event}/lock/", event_organiser(302), fresh=True, **E),
+                   Call("GET", "/events/{event}/lock/", post_only_page, **E)],
+    "event_publish": [Call("POST", "/events/{event}/publish/", event_organiser(302), fresh=True, **E),
+                      Call("GET", "/events/{event}/publish/", post_only_page, **E)],
+    "event_repin": [Call("POST", "/events/{event}/repin/", event_organiser(302), fresh=True, **E)],
+    "event_remove_player": [Call("POST", "/events/{event}/players/{entrant}/remove/", event_organiser(302),
+                                 fresh=True, **E)],
+    "event_sheet": [Call("GET", "/events/{event}/submissions/{submission}/sheet/", event_sheet, **E)],
+    "event_pack": [Call("GET", "/events/{event}/pack/", event_organiser(200, True), **E)],
+    "event_export": [Call("GET", "/events/{event}/export/csv/", event_organiser(200, True), **E),
+                     Call("GET", "/events/{event}/export/json/", event_organiser(200, True), **E),
+                     Call("GET", "/events/{event}/export/pdf-pack/", event_organiser(200), **E),
+                     Call("GET", "/events/{event}/export/xlsx/", event_organiser(404), **E)],
     # --- pages of a matchup matrix ---
     "matrix_detail": [Call("GET", "/matrices/{matrix}/", matrix_page)],
     "matrix_progress": [Call("GET", "/matrices/{matrix}/progress/", matrix_page)],
@@ -982,8 +1044,8 @@ def test_the_matrix_covers_every_actor_and_state_of_the_objects():
     for name, calls in MATRIX.items():
         for call in calls:
             if call.kind != "none":
-                expected = EVENT_ACTORS if call.kind == "event" else ACTORS  # an event has its players too
-                assert call.actors == expected, f"{name} {call.method}: objects are checked for every actor"
+                actors = EVENT_ACTORS if call.kind == "event" else ACTORS
+                assert call.actors == actors, f"{name} {call.method}: objects are checked for every actor"
 
 
 def matrix_size() -> int:
@@ -1026,8 +1088,10 @@ def _request(world: World, call: Call, actor: str, obj):
     elif call.kind == "matrix":
         path, name = call.path.format(matrix=obj.public_id), obj.rows[0]["name"]
     elif call.kind == "event":
-        player, hidden = world.event_hidden(obj)
-        path, name = call.path.format(event=obj.slug, hidden=hidden.public_id, player=player.pk), obj.name
+        hidden = world.event_hidden(obj) if "{hidden}" in call.path or "{player}" in call.path else None
+        path = call.path.format(event=obj.slug, submission=obj.submission.public_id, entrant=obj.entrant_row.pk,
+                                **({"hidden": hidden[1].public_id, "player": hidden[0].pk} if hidden else {}))
+        name = obj.submission.document["name"]
     else:
         path, name = call.path, None
     data = call.data(world, obj if call.kind != "none" else actor) if call.data else None

@@ -144,6 +144,7 @@ def site(owner) -> Site:
             + [{"list": gl.slug, "weight": 1} for gl in own]
         fields.append(services.field_create(owner=owner, system=system, name="Store league", visibility="public",
                                             entries=entries))
+    event, sheets, event_code = _event_showcase(owner)
     urls: dict[str, list[str]] = {
         "home": ["/"],
         "favicon": [],  # an image
@@ -158,7 +159,8 @@ def site(owner) -> Site:
             [c for c in cards if c.system.slug == "warcaster" and c.data.get("kind") == "warjack"][:1],
             [c for c in cards if c.system.slug == "warcaster" and c.data.get("kind") == "weapon"][:1])],
         "rules": [f"/rules/{system}/" for system in systems],
-        "verify": ["/verify/", f"/verify/?list={edited.slug}&code={code}"],
+        "verify": ["/verify/", f"/verify/?list={edited.slug}&code={code}",
+                   f"/verify/?list={sheets[0].public_id}&code={event_code}"],
         "my_lists": ["/lists/"],
         "gallery": ["/lists/gallery/"],
         "list_new": [f"/lists/new/?system={system}" for system in systems],
@@ -208,6 +210,11 @@ def site(owner) -> Site:
                        _one_of_each_kind(cards)],
         "card_propose": [f"/catalog/{card.system.slug}/{card.code}/propose/" for card in _one_of_each_kind(cards)],
         "package_battlescribe": [],  # a .zip of BattleScribe data, no page (tests/web/test_package_page.py)
+        # a tournament event of the owner (staff) with a legal list, an illegal one and a player without one
+        "event_manage": [f"/events/{event.slug}/manage/"],
+        "event_sheet": [f"/events/{event.slug}/submissions/{sheet.public_id}/sheet/" for sheet in sheets],
+        "event_pack": [f"/events/{event.slug}/pack/"],
+        "event_export": [],  # CSV, JSON, PDF: no page (tests/events/test_event_exports.py)
         "package_detail": [f"/catalog/{package.system.slug}/packages/{package.slug}/" for package in packages]
         + [f"/catalog/hagmi/packages/{hagmi.slug}/?from=2&to=1", f"/catalog/hagmi/packages/{hagmi.slug}/?from=9"],
     }
@@ -222,9 +229,33 @@ def site(owner) -> Site:
     data |= {gl.name for gl in lists} | {opp.name for opp in Opponent.objects.all()}
     data |= {str(opp.data.get("name_en") or "") for opp in Opponent.objects.all()}
     data |= {fmt.name for fmt in Format.objects.all()} | {fmt.name_en for fmt in Format.objects.all()}
+    data |= {event.name, event.place} | set(EVENT_PLAYERS) | set(EVENT_PLAYERS.values())
+    data |= {f"{name}'s list" for name in EVENT_PLAYERS.values()}
     data |= {owner.username, "Store league", "Tuned for the store championship.", "The printed card says so.", "Thank you."}
     words = tuple(sorted((w for w in data if w and len(w) > 1), key=len, reverse=True))
     return Site(client=client, urls=urls, data_words=words)
+
+
+EVENT_PLAYERS = {"ichiro": "Ichiro Tanaka", "hanako": "鈴木 花子", "jiro": "Jiro Sato"}  # username -> display name
+
+
+def _event_showcase(owner) -> tuple[Any, list[Any], str]:
+    """A HAGMI event organised by `owner`: a legal list, an illegal one (three copies: H4), a player without one."""
+    from django.contrib.auth.models import User
+
+    from builder import event_selectors
+    from builder.services import events as event_services
+    from tests.events.conftest import event_data, hagmi_doc
+
+    event = event_services.event_create(organiser=owner, data=event_data(name="Winter Cup", place="Akihabara"))
+    sheets = []
+    for (username, name), copies in zip(EVENT_PLAYERS.items(), (2, 3, 0)):
+        user = User.objects.create_user(username, password="pw-x-12345", email=f"{username}@example.org")
+        event_services.event_join(event=event, user=user, display_name=name)
+        if copies:
+            game_list = services.list_create(owner=user, document=hagmi_doc(f"{name}'s list", copies=copies))
+            sheets.append(event_services.event_submit(event=event, user=user, game_list=game_list))
+    return event, sheets, event_selectors.submission_code(sheets[0])
 
 
 def _one_of_each_kind(cards: list[Card]) -> list[Card]:

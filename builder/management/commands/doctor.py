@@ -1,4 +1,4 @@
-"""`python manage.py doctor FILE --opponent SLUG[=WEIGHT] ... [--opponent-list FILE[=WEIGHT] ...] [--field ID [--user NAME]] --games N --seed S
+"""`python manage.py doctor FILE --opponent SLUG[=WEIGHT] ... [--opponent-list FILE[=WEIGHT] ...] [--field ID] [--event SLUG] [--user NAME] --games N --seed S
 [--changes K] [--workers W] [--policy NAME] [--opponent-policy NAME] [--seats MODE] [--json]`: the list
 doctor.
 
@@ -67,8 +67,10 @@ class Command(BaseCommand):
         return describe(result)
 
     def handle(self, *args, **options):
-        if not options["opponent"] and not options["opponent_list"] and not options["field"]:
-            raise bad_input("--opponent is required (see simulate --list-opponents SYSTEM), or --field ID")
+        if not options["opponent"] and not options["opponent_list"] and not options["field"] \
+                and not options["event"]:
+            raise bad_input("--opponent is required (see simulate --list-opponents SYSTEM), or --field ID or "
+                            "--event SLUG")
         if options["workers"] < 1:
             raise bad_input("--workers must be at least 1")
         document, catalog, opponents = read_run_inputs(options)

@@ -1,4 +1,4 @@
-"""`python manage.py impact FILE --opponent SLUG[=WEIGHT] ... [--opponent-list FILE[=WEIGHT] ...] [--field ID [--user NAME]] --games N --seed S
+"""`python manage.py impact FILE --opponent SLUG[=WEIGHT] ... [--opponent-list FILE[=WEIGHT] ...] [--field ID] [--event SLUG] [--user NAME] --games N --seed S
 [--workers W] [--policy NAME] [--opponent-policy NAME] [--seats MODE] [--json]`: test every card.
 
 What each card of the list in FILE does for it: for every distinct card (unit) the list is played with one copy

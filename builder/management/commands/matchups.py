@@ -1,11 +1,12 @@
 """`python manage.py matchups LIST [LIST ...] --opponent SLUG[=WEIGHT] ... [--opponent-list FILE|ID[=WEIGHT] ...]
-[--field ID [--user NAME]] --games N --seed S [--policy NAME] [--opponent-policy NAME] [--seats MODE] [--workers W] [--json]`: a matchup
+[--field ID] [--event SLUG] [--user NAME] --games N --seed S [--policy NAME] [--opponent-policy NAME] [--seats MODE] [--workers W] [--json]`: a matchup
 matrix here, without the workers.
 
 Each LIST (a row) is a list file (hangar.list/1 JSON, a BattleScribe roster, the text format) or the id of a saved
 list; each opponent (a column) a sample opponent or a list file or saved list id played by --opponent-policy, then
 the entries of a saved field (`--field ID`, as `--user NAME` — or, without it, anyone with the link — sees it: another
-player's private list never enters). Every
+player's private list never enters), then the lists of a tournament event (`--event SLUG`: each distinct list its
+players submitted, weighted by how many brought it, once its lists are shown to `--user`). Every
 cell is exactly the plain run `simulate LIST --opponent ...` gives with the same games and seed (its `result`), so
 it is also the cell the site's matrix (builder.services.matrices) stores; each row gets the weighted win rate over
 the opponents with its 95 % interval. The same seed gives the same report whatever W is. At most 64 cells.
@@ -22,7 +23,8 @@ from builder import selectors
 from builder.errors import WorkOverBudget
 from builder.management.commands.check_list import read_list_file, require_catalog_tables
 from builder.management.commands.simulate import (
-    add_field_arguments, add_seats_argument, bad_input, field_opponents_of, opponent_data, split_weight,
+    add_field_arguments, add_seats_argument, bad_input, event_opponents_of, field_opponents_of, opponent_data,
+    split_weight,
 )
 from builder.models import GameList
 from builder.services.budget import COMMAND_MORE, check_run_work
@@ -66,11 +68,12 @@ class Command(BaseCommand):
         parser.add_argument("--json", action="store_true", help="print the matrix as JSON")
 
     def handle(self, *args, **options):
-        if not options["opponent"] and not options["opponent_list"] and not options["field"]:
-            raise bad_input("--opponent, --opponent-list or --field is required (see simulate --list-opponents "
-                            "SYSTEM)")
-        if options["user"] and not options["field"]:
-            raise bad_input("--user goes with --field")
+        if not options["opponent"] and not options["opponent_list"] and not options["field"] \
+                and not options["event"]:
+            raise bad_input("--opponent, --opponent-list, --field or --event is required (see simulate "
+                            "--list-opponents SYSTEM)")
+        if options["user"] and not options["field"] and not options["event"]:
+            raise bad_input("--user goes with --field or --event")
         if options["workers"] < 1:
             raise bad_input("--workers must be at least 1")
         if not 1 <= options["games"] <= MAX_GAMES:
@@ -135,6 +138,9 @@ class Command(BaseCommand):
             found = [(key, opponent, 1.0 if weight is None else weight) for key, opponent, weight in
                      field_opponents_of(system, catalog, options["field"], options["user"],
                                         [(key, opponent, weight) for key, opponent, weight in found])]
+        if options["event"]:
+            found = [(key, opponent, 1.0 if weight is None else weight) for key, opponent, weight in
+                     event_opponents_of(system, catalog, options["event"], options["user"], found)]
         keys = [key for key, _o, _w in found]
         twice = sorted({key for key in keys if keys.count(key) > 1})
         if twice:

@@ -8,7 +8,9 @@ whatever K is. Exit status: 0 done, 2 bad file or arguments (the message says wh
 
 A **gauntlet**: several `--opponent SLUG[=WEIGHT]` and/or `--opponent-list FILE[=WEIGHT]` (any list
 file, played by `--opponent-policy`), weights 1 unless given (a "meta": they are normalised), and/or `--field ID`
-(a saved field's opponents with their weights, as `--user NAME` — or, without it, anyone with the link — sees it). It prints a row per
+(a saved field's opponents with their weights, as `--user NAME` — or, without it, anyone with the link — sees it)
+and/or `--event SLUG` (a tournament event's lists, each weighted by how many players brought it, once they are
+shown to `--user`). It prints a row per
 opponent (win rate, interval, game length) and the weighted total; each row is exactly the result of the plain run
 against that opponent with the same seed.
 
@@ -25,7 +27,7 @@ from pathlib import Path
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from builder import selectors
+from builder import event_selectors, selectors
 from builder.errors import ListNotFound, WorkOverBudget
 from builder.management.commands.check_list import EXIT_BAD_FILE, read_list_file, require_catalog_tables
 from builder.services.budget import COMMAND_MORE, check_run_work
@@ -84,15 +86,16 @@ class Command(BaseCommand):
             return self.list_opponents(options["list_opponents"])
         if not options["file"]:
             raise bad_input("give a list FILE (or --list-opponents SYSTEM)")
-        if not options["opponent"] and not options["opponent_list"] and not options["field"]:
-            raise bad_input("--opponent is required (see --list-opponents SYSTEM), or --field ID")
+        if not options["opponent"] and not options["opponent_list"] and not options["field"] \
+                and not options["event"]:
+            raise bad_input("--opponent is required (see --list-opponents SYSTEM), or --field ID or --event SLUG")
         if options["workers"] < 1:
             raise bad_input("--workers must be at least 1")
         document, catalog, opponents = read_run_inputs(options)
         policies = {"policy": options["policy"], "opponent_policy": options["opponent_policy"],
                     "seats": options["seats"]}
         gauntlet = len(opponents) > 1 or opponents[0][2] is not None or bool(options["opponent_list"]) \
-            or bool(options["field"])
+            or bool(options["field"]) or bool(options["event"])
         try:
             if gauntlet:
                 batch = gauntlet_batch([(key, 1.0 if weight is None else weight, build_snapshot(document, catalog.cards, opponent, **policies))
@@ -147,26 +150,69 @@ def read_run_inputs(options) -> tuple[dict, object, list[tuple[str, dict, float 
     opponents = gauntlet_opponents(system, catalog, options["opponent"], options["opponent_list"])
     if options.get("field"):
         opponents = field_opponents_of(system, catalog, options["field"], options.get("user"), opponents)
+    if options.get("event"):
+        opponents = event_opponents_of(system, catalog, options["event"], options.get("user"), opponents)
     return document, catalog, opponents
 
 
 def add_field_arguments(parser) -> None:
-    """--field ID [--user NAME] (simulate and doctor): a field's opponents, as that player may see them."""
+    """--field ID, --event SLUG [--user NAME] (simulate, doctor, impact, matchups): a field's opponents, an event's
+    lists, as that player may see them."""
     parser.add_argument("--field", metavar="ID", help="a field's id: its opponents, with their weights, after any "
                         "--opponent and --opponent-list (as anyone with its link sees it, or as --user)")
-    parser.add_argument("--user", metavar="NAME", help="with --field: the player whose field and lists may be "
-                        "used (default: none, so only an unlisted or public field and its shared lists)")
+    parser.add_argument("--event", metavar="SLUG", help="a tournament event's id: each distinct list its players "
+                        "submitted, weighted by how many brought it, after the other opponents; only once its lists "
+                        "are shown to --user (the organiser: always)")
+    parser.add_argument("--user", metavar="NAME", help="with --field or --event: the player whose field, lists or "
+                        "event may be used (default: none, so only an unlisted or public field and its shared lists, "
+                        "or an open event's shown lists)")
+
+
+def command_user(username: str | None, option: str = "--user"):
+    """The player named by --user, or None without it; an unknown name exits 2."""
+    if not username:
+        return None
+    user = get_user_model().objects.filter(username=username).first()
+    if user is None:
+        raise bad_input(f"{option}: no player {username!r}")
+    return user
+
+
+def event_opponents_of(system: str, catalog, slug: str, username: str | None,
+                       found: list[tuple[str, dict, float | None]]) -> list[tuple[str, dict, float | None]]:
+    """`found` and then the lists of event `slug`'s field (builder.event_selectors.event_field: each distinct list
+    submitted, weighted by how many players brought it) as (key, opponent, weight), when `username` (or, without
+    it, anyone) may see the event's lists; otherwise, another game's event or an event with no list, exits 2."""
+    user = command_user(username)
+    who = f"{username} may" if username else "anyone may"
+    try:
+        event = event_selectors.event_get(slug=slug, user=user)
+    except ListNotFound:
+        event = None
+    if event is None or not event_selectors.event_lists_visible(event, user):
+        raise bad_input(f"--event: no event {slug!r} whose lists {who} see (an event's lists are shown when its "
+                        "organiser publishes them)")
+    if event.system.slug != system:
+        raise bad_input(f"--event {slug}: a {event.system.slug} event cannot play a {system} list")
+    entries = event_selectors.event_field(event, user=user)
+    if not entries:
+        raise bad_input(f"--event {slug}: no list has been submitted to this event")
+    rows = list(found)
+    for entry in entries:
+        for card in (item["card"] for items in entry["document"]["sections"].values() for item in items):
+            if card not in catalog.cards:
+                raise bad_input(f"--event {slug}: list {entry['name']!r} has card {card!r}, not in the {system} "
+                                "catalog")
+        rows.append((entry["key"], game_system(system).list_opponent(entry["document"], slug=entry["key"],
+                                                                     name=entry["name"]), float(entry["weight"])))
+    return rows
 
 
 def field_opponents_of(system: str, catalog, field_id: str, username: str | None,
                        found: list[tuple[str, dict, float | None]]) -> list[tuple[str, dict, float | None]]:
     """`found` and then the entries of field `field_id` that the player `username` (or anyone with the link) may
     see, each as (key, opponent, weight); a field or list they may not see, or another game's, exits 2."""
-    user = None
-    if username:
-        user = get_user_model().objects.filter(username=username).first()
-        if user is None:
-            raise bad_input(f"--user: no player {username!r}")
+    user = command_user(username)
     try:
         field = selectors.field_get(slug=field_id, user=user)
     except ListNotFound:
