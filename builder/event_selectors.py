@@ -19,9 +19,10 @@ from django.db.models import Count, Prefetch, Q, QuerySet
 from django.utils import timezone
 
 from cards.selectors import catalog_pinned
+from cards.systems import SYSTEMS
 from rules_engine.construction import validate_list
 
-from .errors import ListNotFound
+from .errors import ListInputError, ListNotFound
 from .models import Event, EventEntrant, EventSubmission, ListsShown, Registration
 
 VERIFICATION_HEX = 10
@@ -151,24 +152,55 @@ def submission_get(*, public_id: Any, user) -> EventSubmission:
     return submission
 
 
+def event_submissions(event: Event, user, *, history: bool = False) -> list[EventSubmission]:
+    """The submissions of `event` that `user` may read, in joining order: the current one of every entrant when the
+    lists are visible to them (event_lists_visible), else only their own (an entrant's, withdrawn too); never
+    another player's before the lists are shown. `history`: every submission (newest first per player) instead of
+    the current ones, for the organiser and staff of every player (withdrawn ones too), for anyone else of their
+    own only."""
+    organiser = event_is_organiser(event, user)
+    uid = _uid(user)
+    if history and not organiser:
+        entrants = [entrant for entrant in entrants_with_lists(event, withdrawn=True) if entrant.player_id == uid]
+    elif event_lists_visible(event, user):
+        entrants = entrants_with_lists(event, withdrawn=history)
+    else:
+        entrants = [entrant for entrant in entrants_with_lists(event, withdrawn=True) if entrant.player_id == uid]
+    found: list[EventSubmission] = []
+    for entrant in entrants:
+        for submission in entrant.history if history else [entrant.current] if entrant.current else []:
+            submission.entrant = entrant  # the prefetched rows: their entrant (and its event) without a query
+            found.append(submission)
+    return found
+
+
 # --- lists of events --------------------------------------------------------------------------------------------
+
+
+def _system_filter(events: QuerySet[Event], system: Any) -> QuerySet[Event]:
+    """Only the events of `system` (a game's slug; None or "" for every game); another value is a 400."""
+    if system in (None, ""):
+        return events
+    if not isinstance(system, str) or system not in SYSTEMS:
+        raise ListInputError(f"Query parameter 'system': unknown game {str(system)[:40]!r}; expected one of "
+                             f"{', '.join(SYSTEMS)}.", code="event.bad_filter", details={"path": "system"})
+    return events.filter(system__slug=system)
 
 
 def events_open(*, system: str | None = None) -> QuerySet[Event]:
     """Events with open registration, the coming ones first (by date), then the past ones."""
     events = Event.objects.select_related("system", "organiser").filter(registration=Registration.OPEN)
-    if system:
-        events = events.filter(system__slug=system)
-    return events.order_by("-date", "-id")
+    return _system_filter(events, system).order_by("-date", "-id")
 
 
-def events_mine(*, user) -> QuerySet[Event]:
+def events_mine(*, user, system: str | None = None) -> QuerySet[Event]:
     """The events the user organises or has entered (withdrawn ones too), the newest date first."""
     uid = _uid(user)
     if uid is None:
         return Event.objects.none()
-    return (Event.objects.select_related("system", "organiser")
-            .filter(Q(organiser_id=uid) | Q(entrants__player_id=uid)).distinct().order_by("-date", "-id"))
+    events = (Event.objects.select_related("system", "organiser")
+              .filter(Q(organiser_id=uid) | Q(entrants__player_id=uid)).distinct())
+    return _system_filter(events, system).order_by("-date", "-id")
 
 
 def entrant_count(event: Event) -> int:
@@ -185,6 +217,7 @@ def entrants_with_lists(event: Event, *, withdrawn: bool = False) -> list[EventE
         entrants = entrants.filter(withdrawn_at__isnull=True)
     found = list(entrants)
     for entrant in found:
+        entrant.event = event  # their event without a query each (a sheet's code, a check in its language)
         entrant.history = list(entrant.submissions.all())
         entrant.current = entrant.history[0] if entrant.history else None
     return found

@@ -210,6 +210,9 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    # two choice sets of fields named "status": a run's keeps its name, an event's is named apart
+    "ENUM_NAME_OVERRIDES": {"StatusEnum": "builder.models.RunStatus",
+                            "EventStatusEnum": ["open", "locked", "published"]},
 }
 
 # The cache holds the API throttles' counters. Default: each process's own memory (one machine, one process is

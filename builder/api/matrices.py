@@ -7,7 +7,7 @@ is a 404). Every cell is a plain run, readable at /api/simulations/{run}/.
 from __future__ import annotations
 
 from django.urls import reverse
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.permissions import IsAuthenticated
@@ -40,8 +40,9 @@ class MatrixCreateSerializer(_RunParams):
         help_text=f"the ids of your lists (the rows), one game, at most {matrices.MAX_ROWS}")
     opponents = GauntletOpponentSerializer(
         many=True, required=False,
-        help_text="the field (the columns): sample opponents, public or own lists, each with a weight, and "
-                  "{\"field\": id} for a named field's entries; may be left out when `field` is given")
+        help_text="the field (the columns): sample opponents, public or own lists, each with a weight, "
+                  "{\"field\": id} for a named field's entries and {\"event\": id} for a tournament event's "
+                  "field (its lists once shown, weighted by players); may be left out when `field` is given")
     field = serializers.CharField(required=False, max_length=32,
                                   help_text="the id of a field you may see: played as {\"field\": id} after the "
                                             "opponents")
@@ -150,7 +151,11 @@ class MatrixViewSet(viewsets.GenericViewSet):
 
     @extend_schema(summary="Start a matchup matrix: your lists against a field of weighted opponents, each cell a "
                            "plain run (reused when stored)",
-                   request=MatrixCreateSerializer, responses={202: MatrixSerializer, **_errors(400, 403, 429, 503)})
+                   request=MatrixCreateSerializer, responses={202: MatrixSerializer, **_errors(400, 403, 429, 503)},
+                   examples=[OpenApiExample(
+                       "Your lists against a tournament event's field", request_only=True,
+                       value={"lists": ["Xy12ab34", "Ab98cd76"], "opponents": [{"event": "Ev12ab34"}],
+                              "games": 200, "seed": 7})])
     def create(self, request):
         params = MatrixCreateSerializer(data=request.data)
         params.is_valid(raise_exception=True)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from django.urls import reverse
 from django.utils import timezone
-from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.permissions import IsAuthenticated
@@ -44,6 +44,14 @@ def _errors(*codes: int) -> dict[int, OpenApiResponse]:
     return {code: ERRORS[code] for code in codes}
 
 
+EVENT_FIELD_EXAMPLE = OpenApiExample(
+    "Against a tournament event's field", request_only=True,
+    description="{\"event\": id}: the event's lists (once shown to you), each weighted by how many players brought "
+                "it; beside other opponents or alone",
+    value={"list": "Xy12ab34", "opponents": [{"event": "Ev12ab34"}, {"opponent": "goldfish", "weight": 1}],
+           "games": 200, "seed": 7})
+
+
 def seats_field() -> serializers.ChoiceField:
     """Who goes first (rules_engine.core.seats): both (each deal from both seats), list-first or random."""
     return serializers.ChoiceField(
@@ -76,8 +84,8 @@ class SimulationCreateSerializer(serializers.Serializer):
 
 
 class GauntletOpponentSerializer(serializers.Serializer):
-    """One opponent of a gauntlet or doctor run: exactly one of `opponent`, `list`, `field` and `event` (checked by
-    the service, which names opponents[i] in its message)."""
+    """One opponent of a gauntlet, doctor, test-every-card or matrix run: exactly one of `opponent`, `list`,
+    `field` and `event` (checked by the service, which names opponents[i] in its message)."""
 
     opponent = serializers.CharField(required=False, max_length=64, help_text="a sample opponent's slug")
     list = serializers.CharField(required=False, max_length=32,
@@ -85,9 +93,10 @@ class GauntletOpponentSerializer(serializers.Serializer):
     field = serializers.CharField(required=False, max_length=32,
                                   help_text="or the id of a field you may see: its entries, with their weights")
     event = serializers.CharField(required=False, max_length=32,
-                                  help_text="or the id of a tournament event whose lists you may see (once they are "
-                                            "shown): each distinct list, weighted by how many players brought it "
-                                            "(400 simulation.event before)")
+                                  help_text="or the id of a tournament event whose lists are shown to you: its "
+                                            "field, each distinct list weighted by how many players brought it (no "
+                                            "weight of its own; GET /api/events/{id}/field/; 400 simulation.event "
+                                            "before the lists are shown)")
     weight = serializers.FloatField(required=False, min_value=0, help_text="its share of the total (default 1)")
 
 
@@ -95,7 +104,10 @@ class GauntletCreateSerializer(serializers.Serializer):
     list = serializers.CharField(required=False, max_length=32, help_text="id (slug) of a saved list you can see")
     document = ListDocumentField(required=False, help_text="or an unsaved hangar.list/1 document")
     opponents = GauntletOpponentSerializer(many=True, required=False, max_length=64,
-                                           help_text="the opponents; may be left out when `field` is given")
+                                           help_text="the opponents: sample opponents and lists with a weight, "
+                                                     "{\"field\": id} for a named field's entries and "
+                                                     "{\"event\": id} for a tournament event's field; may be left "
+                                                     "out when `field` is given")
     field = serializers.CharField(required=False, max_length=32,
                                   help_text="the id of a field you may see: played as {\"field\": id} after the "
                                             "opponents")
@@ -338,7 +350,7 @@ class GauntletView(_BatchStartView):
 
     @extend_schema(
         summary="Start a gauntlet: a list against several weighted opponents (a row each and the weighted total)",
-        request=GauntletCreateSerializer,
+        request=GauntletCreateSerializer, examples=[EVENT_FIELD_EXAMPLE],
         responses={202: SimulationStartedSerializer, **_errors(400, 403, 404, 429, 503)},
     )
     def post(self, request):

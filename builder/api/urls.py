@@ -2,13 +2,14 @@
 from django.urls import path
 from rest_framework.routers import SimpleRouter
 
-from . import fields, health, matrices, odds, positions, simulations, views
+from . import events, fields, health, matrices, odds, positions, simulations, views
 
 router = SimpleRouter()
 router.register("lists", views.ListViewSet, basename="lists")
 router.register("simulations", simulations.SimulationViewSet, basename="simulations")
 router.register("fields", fields.FieldViewSet, basename="fields")
 router.register("matrices", matrices.MatrixViewSet, basename="matrices")
+router.register("events", events.EventViewSet, basename="events")
 
 urlpatterns = [
     path("validate/", views.ValidateView.as_view(), name="api-validate"),

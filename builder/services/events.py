@@ -10,6 +10,7 @@ details name the field; an action the event's state refuses is a 409 (EventClose
 from __future__ import annotations
 
 from datetime import date, datetime
+from datetime import timezone as dt_timezone
 from typing import Any
 
 from django.db import transaction
@@ -64,7 +65,10 @@ def _date(value: Any, path: str) -> date:
         return value.date()
     if isinstance(value, date):
         return value
-    parsed = dateparse.parse_date(value) if isinstance(value, str) else None
+    try:
+        parsed = dateparse.parse_date(value) if isinstance(value, str) else None
+    except ValueError:  # "2026-13-40": the shape of a date, not a day of the calendar
+        parsed = None
     if parsed is None:
         raise _invalid(f"{path}: expected a date as YYYY-MM-DD, got {str(value)[:40]!r}.", path)
     return parsed
@@ -85,6 +89,10 @@ def _datetime(value: Any, path: str, *, required: bool) -> datetime | None:
         raise _invalid(f"{path}: expected a date and time as YYYY-MM-DDTHH:MM, got {str(value)[:40]!r}.", path)
     if timezone.is_naive(parsed):
         parsed = timezone.make_aware(parsed, timezone.get_current_timezone())
+    try:
+        parsed.astimezone(dt_timezone.utc)  # as the database stores it: 9999-12-31T23:59-05:00 is past year 9999
+    except (OverflowError, ValueError):
+        raise _invalid(f"{path}: {str(value)[:40]!r} is out of the range of dates this site keeps.", path) from None
     return parsed
 
 

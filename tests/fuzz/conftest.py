@@ -6,6 +6,7 @@ import os
 from collections import Counter
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import timedelta
 
 import pytest
 import schemathesis
@@ -14,11 +15,13 @@ from django.core.cache import cache
 from django.core.signals import request_finished, request_started
 from django.core.wsgi import get_wsgi_application
 from django.db import close_old_connections
+from django.utils import timezone
 from rest_framework.authtoken.models import Token
 from rest_framework.throttling import SimpleRateThrottle
 
 from builder import services
 from builder.api import health
+from builder.services import events as event_services
 from cards.services import package_import
 from tests.builder.conftest import hagmi_doc, hagmi_package, mwda_doc, mwda_package
 from tests.support.simulations import GOLDFISH
@@ -27,7 +30,7 @@ from tests.support.sizes import sized
 # Random requests per operation and per mode (anonymous / signed in) in schemathesis's fuzzing phase: 4 on each
 # push, 16 under `dev.py test --full` (HANGAR_TEST_FULL=1). The schema's examples and the coverage phase (every
 # boundary value the schema defines: wrong types, huge numbers, NUL, missing fields, other methods) are not sized
-# by it and always run whole: about 5 400 requests to the 41 operations on each push, 6 300 in full
+# by it and always run whole: about 10 000 requests to the 68 operations on each push, 11 500 in full
 # (docs/testing.md, "Sizes"). HANGAR_FUZZ_EXAMPLES=300 (or more) for a longer local session.
 EXAMPLES = int(os.environ.get("HANGAR_FUZZ_EXAMPLES") or sized(4, 16))
 SEED = int(os.environ.get("HANGAR_FUZZ_SEED", "8"))  # another seed, other requests (a longer local session)
@@ -137,14 +140,28 @@ def fuzz_world(db, settings, monkeypatch) -> World:
               for v in ("public", "unlisted", "private")]
     run = services.simulation_start(user=pilot, game_list=mine, opponent_slug="goldfish", games=10, seed=1)
     lists = [mine, shown, binned, *theirs]
+    # tournament events: the pilot's open one (the pilot and the rival submitted), the rival's join-code one
+    deadline = (timezone.now() + timedelta(days=3)).isoformat()
+    cup = event_services.event_create(organiser=pilot, data={"system": "hagmi", "name": "Fuzz Cup",
+                                                              "date": "2026-12-20", "deadline": deadline})
+    club = event_services.event_create(organiser=rival, data={"system": "hagmi", "name": "Fuzz Club",
+                                                               "date": "2026-12-21", "deadline": deadline,
+                                                               "registration": "code"})
+    submissions = []
+    for user, game_list in ((pilot, mine), (rival, theirs[0])):
+        event_services.event_join(event=cup, user=user)
+        submissions.append(event_services.event_submit(event=cup, user=user, game_list=game_list))
+    entrants = list(cup.entrants.values_list("pk", flat=True))
     cache.clear()
     with connections_kept():
         yield World(
             token=token,
             path_values={
-                "slug": [game_list.slug for game_list in lists] + ["hagmi", "mwda", "warcaster"],
+                "slug": [game_list.slug for game_list in lists] + ["hagmi", "mwda", "warcaster", cup.slug,
+                                                                   club.slug],
                 "number": [1, 2, 3],
-                "public_id": [run.public_id],
+                "public_id": [run.public_id] + [submission.public_id for submission in submissions],
+                "entrant": entrants,
                 "system": ["hagmi", "mwda", "warcaster"],
                 "code": ["HT-001", "HT-021", "MT-001"],
             },

@@ -90,6 +90,10 @@ class World:
         self.secrets: list[str] = []  # the names of the private lists inside the owner's fields
         self._matrices: dict[str, Any] = {}
         self._events: dict[str, Any] = {}
+        # the names of the lists submitted to the events: name -> (the event's state, the actor who submitted it,
+        # or None for the player who is no actor: their list's name is for the organiser and staff until published)
+        self.event_lists: dict[str, tuple[str, str | None]] = {}
+        self.event_player: Any = None
 
     # --- clients ------------------------------------------------------------------------------------------
 
@@ -189,9 +193,11 @@ class World:
 
     def new_event(self, state: str):
         """A fresh event of the owner in `state` (EVENT_STATES), "entrant" in it with a submitted list (the event's
-        `.submission`, its row `.entrant_row`)."""
+        `.submission`, its row `.entrant_row`), and a player who is no actor with a list of theirs (`event_hidden`;
+        both names in `event_lists`)."""
         from datetime import timedelta
 
+        from django.contrib.auth import get_user_model
         from django.utils import timezone
 
         from builder.services import events as event_services
@@ -205,6 +211,14 @@ class World:
         game_list = services.list_create(owner=entrant, document=hagmi_doc(name=self.unique(f"Entry-{state}")),
                                          visibility="private")
         submission = event_services.event_submit(event=event, user=entrant, game_list=game_list)
+        self.event_lists[game_list.name] = (state, "entrant")
+        if self.event_player is None:
+            self.event_player = get_user_model().objects.create_user(self.unique("player"), password=PASSWORD)
+        hidden = services.list_create(owner=self.event_player, document=hagmi_doc(name=self.unique("Hidden")),
+                                      visibility="private")
+        self.event_lists[hidden.name] = (state, None)
+        event_services.event_join(event=event, user=self.event_player, code=event.join_code)
+        event_services.event_submit(event=event, user=self.event_player, game_list=hidden)
         if state in ("locked", "published"):
             event_services.event_lock(event=event, user=self.users["owner"])
         if state == "published":
@@ -225,6 +239,10 @@ class World:
 
     def entry_names(self) -> list[str]:
         return [event.entry_name for event in self._events.values()]
+    def event_hidden(self, event):
+        """The player who is no actor in `event`, and their (only) submission: the list others must not see."""
+        entrant = event.entrants.exclude(player=self.users["entrant"]).get()
+        return entrant, entrant.submissions.get()
 
 
 @pytest.fixture

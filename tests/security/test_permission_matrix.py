@@ -463,20 +463,6 @@ def hides_entries(world: World, actor: str, body: str) -> str | None:
     return f"the entry {leaked[0]!r} leaks to {actor}" if leaked else None
 
 
-def events_index(shown: Callable[[str], tuple[str, ...]]) -> Callable[[World, str, str], str | None]:
-    """/events/ and /events/mine/: which of the owner's events each actor sees (never a join-code event in the
-    open index), and never an entry's name."""
-    def check(world: World, actor: str, body: str) -> str | None:
-        for state in EVENT_STATES:
-            listed = world.event(state).name in body
-            if listed != (state in shown(actor)):
-                return f"{state} event {'missing from' if state in shown(actor) else 'leaks into'} the index"
-        leaked = [name for name in world.entry_names() if name in body]
-        return f"the entry {leaked[0]!r} leaks into the index" if leaked else None
-
-    return check
-
-
 def event_form(world: World, event) -> dict[str, Any]:
     """The event's form as its page fills it (the locked fields unchanged), with a new name."""
     from django.utils import timezone
@@ -495,6 +481,120 @@ def new_event_form(world: World, actor: str) -> dict[str, Any]:
     return {"system": "hagmi", "format": "", "name": world.unique("New cup"), "date": "2026-12-24", "place": "",
             "player_cap": "", "registration": "open", "deadline": deadline, "lists_shown": "publish",
             "publish_at": ""}
+
+
+# --- tournament events through the API (builder/api/events.py): actors EVENT_ACTORS, states EVENT_STATES ----------
+# The owner organises; "entrant" joined and submitted a list (the cell's name), as did a player who is no actor (the
+# hidden list, in `world.event_lists` with the entrant's: hides_event_lists checks both).
+
+
+def event_runs(actor: str) -> bool:
+    return actor in ("owner", "staff")
+
+
+def event_all_lists_seen(actor: str, state: str) -> bool:
+    """Every player's list (the hidden one too): the organiser and staff always; anyone who may see the event once
+    they are shown."""
+    return event_runs(actor) or (state == "published" and event_seen(actor, state))
+
+
+def event_taking_lists(state: str) -> bool:
+    return state in ("open", "code")
+
+
+def api_event_refused(actor: str, state: str) -> Expect:
+    """An event you may not see is a 404 (not revealed, its name never shown); one you may see is a 403 (anonymous:
+    not signed in)."""
+    return Expect(403 if event_seen(actor, state) else 404, False)
+
+
+def api_event_read(actor: str, state: str) -> Expect:
+    """The event itself: it never carries a player's list."""
+    return Expect(200, False) if event_seen(actor, state) else Expect(404, False)
+
+
+def api_event_submissions(actor: str, state: str) -> Expect:
+    """The current lists: the entrant's shows to whoever may see it (event_lists_seen), to nobody else."""
+    return Expect(200, event_lists_seen(actor, state)) if event_seen(actor, state) else Expect(404, False)
+
+
+def api_event_history(actor: str, state: str) -> Expect:
+    """Every submission (?history=1): the organiser's and staff's of every player, anyone else's of their own."""
+    if not event_seen(actor, state):
+        return Expect(404, False)
+    return Expect(200, actor in ("owner", "staff", "entrant"))
+
+
+def api_event_lists(actor: str, state: str) -> Expect:
+    """Another player's submission, the event's field: 404 until the lists are shown to the reader."""
+    return Expect(200) if event_all_lists_seen(actor, state) else Expect(404, False)
+
+
+def api_event_organiser(ok: Callable[[str], int]) -> Callable[[str, str], Expect]:
+    """The organiser's and staff's actions: `ok(state)` for them; anyone else refused."""
+    def policy(actor: str, state: str) -> Expect:
+        return Expect(ok(state)) if event_runs(actor) else api_event_refused(actor, state)
+
+    return policy
+
+
+def api_event_join(with_code: bool) -> Callable[[str, str], Expect]:
+    """Joining: signed in; a join-code event with its code (its organiser, staff and its players without);
+    nobody once the lists are locked (409)."""
+    def policy(actor: str, state: str) -> Expect:
+        if not (with_code or event_seen(actor, state)):
+            return Expect(404, False)
+        if actor == "anon":
+            return Expect(403, False)
+        return Expect(200 if event_taking_lists(state) else 409)
+
+    return policy
+
+
+def api_event_withdraw(actor: str, state: str) -> Expect:
+    if actor == "entrant":
+        return Expect(200 if event_taking_lists(state) else 409)
+    if actor == "anon":
+        return api_event_refused(actor, state)
+    return Expect(404, False)  # not one of its players (or an event they may not see)
+
+
+def api_event_submit(actor: str, state: str) -> Expect:
+    """Submitting: its players, until the lists lock; anyone else who may see the event: 403 (join first)."""
+    if actor == "entrant":
+        return Expect(201 if event_taking_lists(state) else 409)
+    return api_event_refused(actor, state)
+
+
+def hides_event_lists(world: World, actor: str, body: str) -> str | None:
+    """No answer names a player's list to anyone but that player, the organiser and staff before the lists are
+    shown; the join code is the organiser's and staff's."""
+    for name, (state, submitter) in world.event_lists.items():
+        if name in body and actor != submitter and not event_all_lists_seen(actor, state):
+            return f"the list {name!r} of a {state} event leaks to {actor}"
+    if not event_runs(actor):
+        for event in world._events.values():
+            if event.join_code in body:
+                return f"the join code of event {event.slug} leaks to {actor}"
+    return None
+
+
+def events_index(shown_states: Callable[[str], tuple[str, ...]]) -> Callable[[World, str, str], str | None]:
+    def check(world: World, actor: str, body: str) -> str | None:
+        for state in EVENT_STATES:
+            name = world.event(state).name
+            if (name in body) != (state in shown_states(actor)):
+                return f"{state} event {'missing from' if state in shown_states(actor) else 'leaks into'} the index"
+        return hides_event_lists(world, actor, body)
+
+    return check
+
+
+def new_event_body(world: World, actor: str) -> dict[str, Any]:
+    return {"system": "hagmi", "name": world.unique("Cup"), "date": "2026-12-20", "deadline": "2030-01-01T10:00Z"}
+
+
+EVENT_TEXT = "System: hagmi\n[兵器]\n2 HT-001\n"
 
 
 # --- request bodies ------------------------------------------------------------------------------------------
@@ -627,6 +727,8 @@ class Call:
     method: str
     path: str  # "{slug}" (a list), "{run}" (a run), "{matrix}" (a matchup matrix), "{event}" (a tournament event;
     # "{submission}": its entrant's submission) or none (no object)
+    path: str  # "{slug}" (a list), "{run}" (a run), "{matrix}" (a matchup matrix), "{event}" (a tournament event:
+    # "{submission}" / "{entrant}" the entrant's, "{hidden}" / "{player}" the other player's) or none (no object)
     expect: Callable[[str, str], Expect]
     api: bool = False
     data: Callable[[World, Any], dict[str, Any]] | None = None  # query (GET) or body; gets the object (or actor)
@@ -652,6 +754,7 @@ class Call:
 
 A = dict(api=True)
 E = dict(actors=EVENT_ACTORS)  # an event's rows: its organiser (the owner), its player, another user, staff, anonymous
+EV = dict(api=True, **E)  # the API on a tournament event
 SIGNED = ("anon", "owner", "other")  # endpoints without an object: staff is just another user there
 EV = dict(actors=EVENT_ACTORS)  # an event's rows: the organiser (owner), an entrant, another user, anonymous, staff
 # an event's own pages (its page, form, delete, join, leave, submit): what they show is the event, not a list
@@ -776,6 +879,53 @@ MATRIX: dict[str, list[Call]] = {
     "matrices-cancel": [Call("POST", "/api/matrices/{matrix}/cancel/", api_matrix_read, fresh=True, **A)],
     "api-beats": [Call("POST", "/api/beats/", api_beats, on="list", **A,
                        data=lambda w, gl: {"list": gl.slug, "games": 2, "seed": 5})],
+    # --- API: tournament events (builder/api/events.py; EVENT_ACTORS, the owner organises; EVENT_STATES) ---
+    "events-list": [
+        Call("GET", "/api/events/", everyone(200), actors=EVENT_ACTORS, setup=World.all_events,
+             check=events_index(lambda actor: ("open", "locked", "published")), **A),
+        Call("GET", "/api/events/?mine=1", signed_in_api(200), actors=EVENT_ACTORS, setup=World.all_events,
+             check=events_index(lambda actor: EVENT_STATES if actor in ("owner", "entrant") else ()), **A),
+        Call("POST", "/api/events/", signed_in_api(201), actors=SIGNED, data=new_event_body, **A),
+    ],
+    "events-detail": [
+        Call("GET", "/api/events/{event}/", api_event_read, check=hides_event_lists, **EV),
+        Call("GET", "/api/events/{event}/", everyone(200), data=lambda w, ev: {"code": ev.join_code.lower()},
+             check=hides_event_lists, **EV),
+        Call("PATCH", "/api/events/{event}/", api_event_organiser(lambda state: 200), fresh=True,
+             data=lambda w, ev: {"place": "Nakano"}, check=hides_event_lists, **EV),
+        Call("DELETE", "/api/events/{event}/", api_event_organiser(lambda state: 204), fresh=True,
+             check=hides_event_lists, **EV),
+    ],
+    "events-join": [
+        Call("POST", "/api/events/{event}/join/", api_event_join(False), data=lambda w, ev: {}, fresh=True,
+             check=hides_event_lists, **EV),
+        Call("POST", "/api/events/{event}/join/", api_event_join(True), data=lambda w, ev: {"code": ev.join_code},
+             fresh=True, check=hides_event_lists, **EV),
+    ],
+    "events-withdraw": [Call("POST", "/api/events/{event}/withdraw/", api_event_withdraw, fresh=True,
+                             check=hides_event_lists, **EV)],
+    "events-submissions": [
+        Call("GET", "/api/events/{event}/submissions/", api_event_submissions, check=hides_event_lists, **EV),
+        Call("GET", "/api/events/{event}/submissions/?history=1", api_event_history, check=hides_event_lists, **EV),
+        Call("POST", "/api/events/{event}/submissions/", api_event_submit, data=lambda w, ev: {"text": EVENT_TEXT},
+             fresh=True, check=hides_event_lists, **EV),
+    ],
+    "events-submission": [Call("GET", "/api/events/{event}/submissions/{hidden}/", api_event_lists,
+                               check=hides_event_lists, **EV)],
+    "events-field": [Call("GET", "/api/events/{event}/field/", api_event_lists, check=hides_event_lists, **EV)],
+    "events-players": [Call("GET", "/api/events/{event}/players/", api_event_organiser(lambda state: 200),
+                            check=hides_event_lists, **EV)],
+    "events-player": [Call("DELETE", "/api/events/{event}/players/{player}/",
+                           api_event_organiser(lambda state: 204 if event_taking_lists(state) else 409), fresh=True,
+                           check=hides_event_lists, **EV)],
+    "events-lock": [Call("POST", "/api/events/{event}/lock/", api_event_organiser(lambda state: 200), fresh=True,
+                         check=hides_event_lists, **EV)],
+    "events-publish": [Call("POST", "/api/events/{event}/publish/",
+                            api_event_organiser(lambda state: 409 if event_taking_lists(state) else 200), fresh=True,
+                            check=hides_event_lists, **EV)],
+    "events-repin": [Call("POST", "/api/events/{event}/repin/",
+                          api_event_organiser(lambda state: 200 if event_taking_lists(state) else 409), fresh=True,
+                          check=hides_event_lists, **EV)],
     # --- pages without an object ---
     "home": [Call("GET", "/", everyone(200), actors=SIGNED)],
     "favicon": [Call("GET", "/favicon.ico", everyone(200), actors=SIGNED),
@@ -1063,9 +1213,11 @@ def _request(world: World, call: Call, actor: str, obj):
         path, name = call.path.format(field=obj.slug), obj.name
     elif call.kind == "matrix":
         path, name = call.path.format(matrix=obj.public_id), obj.rows[0]["name"]
-    elif call.kind == "event":  # an event's own pages name the event; the rest name the entrant's list
-        path = call.path.format(event=obj.slug, submission=obj.submission.public_id, entrant=obj.entrant_row.pk)
-        name = obj.name if call.path.endswith(EVENT_OWN_PAGES) else obj.entry_name
+    elif call.kind == "event":  # an event's own pages name the event; the rest (and the API) the entrant's list
+        hidden = world.event_hidden(obj) if "{hidden}" in call.path or "{player}" in call.path else None
+        path = call.path.format(event=obj.slug, submission=obj.submission.public_id, entrant=obj.entrant_row.pk,
+                                **({"hidden": hidden[1].public_id, "player": hidden[0].pk} if hidden else {}))
+        name = obj.name if not call.api and call.path.endswith(EVENT_OWN_PAGES) else obj.entry_name
     else:
         path, name = call.path, None
     data = call.data(world, obj if call.kind != "none" else actor) if call.data else None
