@@ -754,7 +754,7 @@ class Call:
 
 A = dict(api=True)
 E = dict(actors=EVENT_ACTORS)  # an event's rows: its organiser (the owner), its player, another user, staff, anonymous
-EV = dict(api=True, **E)  # the API on a tournament event
+AEV = dict(api=True, **E)  # the API on a tournament event
 SIGNED = ("anon", "owner", "other")  # endpoints without an object: staff is just another user there
 EV = dict(actors=EVENT_ACTORS)  # an event's rows: the organiser (owner), an entrant, another user, anonymous, staff
 # an event's own pages (its page, form, delete, join, leave, submit): what they show is the event, not a list
@@ -888,44 +888,44 @@ MATRIX: dict[str, list[Call]] = {
         Call("POST", "/api/events/", signed_in_api(201), actors=SIGNED, data=new_event_body, **A),
     ],
     "events-detail": [
-        Call("GET", "/api/events/{event}/", api_event_read, check=hides_event_lists, **EV),
+        Call("GET", "/api/events/{event}/", api_event_read, check=hides_event_lists, **AEV),
         Call("GET", "/api/events/{event}/", everyone(200), data=lambda w, ev: {"code": ev.join_code.lower()},
-             check=hides_event_lists, **EV),
+             check=hides_event_lists, **AEV),
         Call("PATCH", "/api/events/{event}/", api_event_organiser(lambda state: 200), fresh=True,
-             data=lambda w, ev: {"place": "Nakano"}, check=hides_event_lists, **EV),
+             data=lambda w, ev: {"place": "Nakano"}, check=hides_event_lists, **AEV),
         Call("DELETE", "/api/events/{event}/", api_event_organiser(lambda state: 204), fresh=True,
-             check=hides_event_lists, **EV),
+             check=hides_event_lists, **AEV),
     ],
     "events-join": [
         Call("POST", "/api/events/{event}/join/", api_event_join(False), data=lambda w, ev: {}, fresh=True,
-             check=hides_event_lists, **EV),
+             check=hides_event_lists, **AEV),
         Call("POST", "/api/events/{event}/join/", api_event_join(True), data=lambda w, ev: {"code": ev.join_code},
-             fresh=True, check=hides_event_lists, **EV),
+             fresh=True, check=hides_event_lists, **AEV),
     ],
     "events-withdraw": [Call("POST", "/api/events/{event}/withdraw/", api_event_withdraw, fresh=True,
-                             check=hides_event_lists, **EV)],
+                             check=hides_event_lists, **AEV)],
     "events-submissions": [
-        Call("GET", "/api/events/{event}/submissions/", api_event_submissions, check=hides_event_lists, **EV),
-        Call("GET", "/api/events/{event}/submissions/?history=1", api_event_history, check=hides_event_lists, **EV),
+        Call("GET", "/api/events/{event}/submissions/", api_event_submissions, check=hides_event_lists, **AEV),
+        Call("GET", "/api/events/{event}/submissions/?history=1", api_event_history, check=hides_event_lists, **AEV),
         Call("POST", "/api/events/{event}/submissions/", api_event_submit, data=lambda w, ev: {"text": EVENT_TEXT},
-             fresh=True, check=hides_event_lists, **EV),
+             fresh=True, check=hides_event_lists, **AEV),
     ],
     "events-submission": [Call("GET", "/api/events/{event}/submissions/{hidden}/", api_event_lists,
-                               check=hides_event_lists, **EV)],
-    "events-field": [Call("GET", "/api/events/{event}/field/", api_event_lists, check=hides_event_lists, **EV)],
+                               check=hides_event_lists, **AEV)],
+    "events-field": [Call("GET", "/api/events/{event}/field/", api_event_lists, check=hides_event_lists, **AEV)],
     "events-players": [Call("GET", "/api/events/{event}/players/", api_event_organiser(lambda state: 200),
-                            check=hides_event_lists, **EV)],
+                            check=hides_event_lists, **AEV)],
     "events-player": [Call("DELETE", "/api/events/{event}/players/{player}/",
                            api_event_organiser(lambda state: 204 if event_taking_lists(state) else 409), fresh=True,
-                           check=hides_event_lists, **EV)],
+                           check=hides_event_lists, **AEV)],
     "events-lock": [Call("POST", "/api/events/{event}/lock/", api_event_organiser(lambda state: 200), fresh=True,
-                         check=hides_event_lists, **EV)],
+                         check=hides_event_lists, **AEV)],
     "events-publish": [Call("POST", "/api/events/{event}/publish/",
                             api_event_organiser(lambda state: 409 if event_taking_lists(state) else 200), fresh=True,
-                            check=hides_event_lists, **EV)],
+                            check=hides_event_lists, **AEV)],
     "events-repin": [Call("POST", "/api/events/{event}/repin/",
                           api_event_organiser(lambda state: 200 if event_taking_lists(state) else 409), fresh=True,
-                          check=hides_event_lists, **EV)],
+                          check=hides_event_lists, **AEV)],
     # --- pages without an object ---
     "home": [Call("GET", "/", everyone(200), actors=SIGNED)],
     "favicon": [Call("GET", "/favicon.ico", everyone(200), actors=SIGNED),
