@@ -29,6 +29,28 @@ def bad_file(message: str) -> CommandError:
     return CommandError(message, returncode=EXIT_BAD_FILE)
 
 
+def write_output(command, raw: bytes, *, out: str | None, kind: str, binary: bool, binary_refusal: str) -> None:
+    """An export command's bytes: to the file `out` (a line on stderr says how many), else to standard output —
+    text as text; `binary` bytes (a zip, a PDF) only to a file or a pipe, never to a terminal or a captured
+    output, where `binary_refusal` says what to do instead (exit 2)."""
+    if out:
+        path = Path(out)
+        try:
+            path.write_bytes(raw)
+        except OSError as error:
+            raise bad_file(f"{path}: cannot be written ({error.strerror or error}).") from None
+        command.stderr.write(f"{path}: {len(raw)} bytes ({kind})")
+        return
+    if not binary:
+        command.stdout.write(raw.decode("utf-8"), ending="")
+        return
+    if command.stdout._out is not sys.stdout or sys.stdout.isatty():
+        raise bad_file(binary_refusal)
+    command.stdout.flush()
+    sys.stdout.buffer.write(raw)
+    sys.stdout.buffer.flush()
+
+
 SET_UP = ("run `python3 dev.py run` once (it sets everything up), or `python manage.py migrate` then "
           "`python manage.py load_packages`")
 

@@ -11,13 +11,11 @@ Exit status 0, or 2 for an unknown event or a file that cannot be written.
 from __future__ import annotations
 
 import json
-import sys
-from pathlib import Path
 
 from django.core.management.base import BaseCommand
 
 from builder import event_exports
-from builder.management.commands.check_list import bad_file, require_catalog_tables
+from builder.management.commands.check_list import bad_file, require_catalog_tables, write_output
 from builder.models import Event
 
 
@@ -45,19 +43,5 @@ class Command(BaseCommand):
             raw = (json.dumps(event_exports.export_json(event), ensure_ascii=False, indent=2) + "\n").encode("utf-8")
         else:
             raw = event_exports.export_pdf_pack(event, lang=lang)
-        if options["output"]:
-            out = Path(options["output"])
-            try:
-                out.write_bytes(raw)
-            except OSError as error:
-                raise bad_file(f"{out}: cannot be written ({error.strerror or error}).") from None
-            self.stderr.write(f"{out}: {len(raw)} bytes ({kind})")
-            return
-        if kind != "pdf-pack":
-            self.stdout.write(raw.decode("utf-8"), ending="")
-            return
-        if self.stdout._out is not sys.stdout or sys.stdout.isatty():  # a PDF is bytes: a file or a pipe only
-            raise bad_file("A PDF is a binary file: give --output FILE (or redirect the output to a file).")
-        self.stdout.flush()
-        sys.stdout.buffer.write(raw)
-        sys.stdout.buffer.flush()
+        write_output(self, raw, out=options["output"], kind=kind, binary=kind == "pdf-pack",
+                     binary_refusal="A PDF is a binary file: give --output FILE (or redirect the output to a file).")

@@ -9,13 +9,12 @@ cannot be written in that format (each card the catalog lacks named).
 """
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 from django.core.management.base import BaseCommand
 
 from builder.listio import RosterExportError
-from builder.management.commands.check_list import bad_file, read_list_file, require_catalog_tables
+from builder.management.commands.check_list import bad_file, read_list_file, require_catalog_tables, write_output
 from builder.selectors import EXPORT_KINDS, list_export
 
 
@@ -42,19 +41,6 @@ class Command(BaseCommand):
             lines += [f"  {issue.message}" for issue in error.issues]
             raise bad_file("\n".join(lines)) from None
         raw = body.encode("utf-8") if isinstance(body, str) else body
-        if options["out"]:
-            out = Path(options["out"])
-            try:
-                out.write_bytes(raw)
-            except OSError as error:
-                raise bad_file(f"{out}: cannot be written ({error.strerror or error}).") from None
-            self.stderr.write(f"{out}: {len(raw)} bytes ({kind})")
-            return
-        if kind != "rosz":
-            self.stdout.write(raw.decode("utf-8"), ending="")
-            return
-        if self.stdout._out is not sys.stdout or sys.stdout.isatty():  # a zip is bytes: a file or a pipe only
-            raise bad_file(f"{path}: a .rosz is a zip file: give --out PATH (or redirect the output to a file).")
-        self.stdout.flush()
-        sys.stdout.buffer.write(raw)
-        sys.stdout.buffer.flush()
+        write_output(self, raw, out=options["out"], kind=kind, binary=kind == "rosz",
+                     binary_refusal=f"{path}: a .rosz is a zip file: give --out PATH (or redirect the output to a "
+                                    "file).")
