@@ -90,6 +90,13 @@ def _free_games_for_the_chunk_probe(monkeypatch):
     monkeypatch.setattr(runs_submit, "CHUNK_PROBE_CLOCK", lambda: 0.0)
 
 
+@pytest.fixture(autouse=True)
+def _fast_password_hashes(settings):
+    """Every test makes and signs in users with a fast hasher: the site's own (PBKDF2) costs 0.4 s a password,
+    seconds a test that makes a few players. The hasher is no behaviour under test (docs/testing.md)."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture
 def make_user(db) -> Callable[[str], Any]:
     def make(username: str):

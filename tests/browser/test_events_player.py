@@ -35,7 +35,7 @@ def _nav_link(page, words):
     return page.locator("header.site nav").get_by_role("link", name=words["events"], exact=True)
 
 
-@pytest.mark.parametrize("language, width", [("en", 1280), ("ja", 390), ("en", 390), ("ja", 1280)])
+@pytest.mark.parametrize("language, width", [("en", 1280), ("ja", 390)])  # both widths, both languages
 def test_a_player_joins_an_event_and_submits_a_list_flagged_illegal(site, new_page, make_user, language, width):
     organiser, player = make_user("host"), make_user("aki")
     event = event_services.event_create(organiser=organiser, data=event_data(name="Winter Cup", place="Akihabara"))
@@ -85,7 +85,7 @@ def test_a_player_joins_an_event_and_submits_a_list_flagged_illegal(site, new_pa
     shoot(page, f"event-submission-{language}-{width}")
 
 
-@pytest.mark.parametrize("language, width", [("ja", 390), ("en", 1280), ("en", 390), ("ja", 1280)])
+@pytest.mark.parametrize("language, width", [("ja", 1280), ("en", 390)])
 def test_an_organiser_makes_an_event_through_its_form(site, new_page, make_user, language, width):
     make_user("host")
     words = WORDS[language]
