@@ -154,6 +154,10 @@ def test_the_commands_play_the_event_once_published_and_refuse_it_before(entered
     matrix = json.loads(run_command("matchups", str(path), "--event", entered.slug, "--user", rival.username,
                                     "--games", "4", "--seed", "2", "--json"))
     assert sorted(column["weight"] for column in matrix["columns"]) == [1.0, 2.0]
+    for command in ("simulate", "matchups"):  # the text output names each list, never its key
+        text = run_command(command, str(path), "--event", entered.slug, "--user", rival.username,
+                           "--games", "4", "--seed", "2")
+        assert "Blue rush (event)" in text and "Red wall (event)" in text and "event:" not in text, command
     with pytest.raises(CommandError) as info:
         run_command("simulate", str(path), "--event", entered.slug, "--user", "nobody", "--games", "4")
     assert info.value.returncode == 2 and "--user: no player 'nobody'" in str(info.value)

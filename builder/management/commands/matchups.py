@@ -24,7 +24,7 @@ from builder.errors import WorkOverBudget
 from builder.management.commands.check_list import read_list_file, require_catalog_tables
 from builder.management.commands.simulate import (
     add_field_arguments, add_seats_argument, bad_input, event_opponents_of, field_opponents_of, opponent_data,
-    split_weight,
+    opponent_label, split_weight,
 )
 from builder.models import GameList
 from builder.services.budget import COMMAND_MORE, check_run_work
@@ -181,7 +181,7 @@ def describe(report: dict) -> list[str]:
         lines.append(f"  {row['name']}")
         for column, cell in zip(report["columns"], cells):
             low, high = cell["win_rate_interval"]
-            lines.append(f"    vs {column['key']}: win rate {cell['win_rate']:.1%} ({low:.1%}-{high:.1%}), "
+            lines.append(f"    vs {opponent_label(column['key'], column.get('name'))}: win rate {cell['win_rate']:.1%} ({low:.1%}-{high:.1%}), "
                          f"{cell['wins']} won, {cell['losses']} lost, {cell['draws']} drawn")
         total = row["total"]
         low, high = total["win_rate_interval"]

@@ -287,6 +287,12 @@ def split_weight(given: str, option: str, *, path: bool = False) -> tuple[str, f
 
 
 
+def opponent_label(key: str, name: str | None) -> str:
+    """How the text output names an opponent: its key (a sample opponent's slug, `list:<file or id>`), but a list
+    of an event's field by its name (its key, `event:<event>:<digest>`, means nothing to a reader)."""
+    return f"{name or key} (event)" if key.startswith("event:") else key
+
+
 def describe_gauntlet(result: dict) -> list[str]:
     """A gauntlet in plain words: a row per opponent and the weighted total."""
     policy = result["policy"] + (f" vs {result['opponent_policy']}" if result.get("opponent_policy") else "")
@@ -299,9 +305,10 @@ def describe_gauntlet(result: dict) -> list[str]:
     for row in result["opponents"]:
         low, high = row["win_rate_interval"]
         length = row["length"]["mean"]
-        lines.append(f"  {row['key']:<28} weight {row['weight']:.2f}  win rate {row['win_rate']:.1%}"
+        label = opponent_label(row["key"], row.get("name"))
+        lines.append(f"  {label:<28} weight {row['weight']:.2f}  win rate {row['win_rate']:.1%}"
                      f" ({low:.1%}-{high:.1%})  {unit} {length:.1f}" if length is not None else
-                     f"  {row['key']:<28} weight {row['weight']:.2f}  win rate {row['win_rate']:.1%} ({low:.1%}-{high:.1%})")
+                     f"  {label:<28} weight {row['weight']:.2f}  win rate {row['win_rate']:.1%} ({low:.1%}-{high:.1%})")
         if "seats" in row.get("result", {}):
             lines.append(f"  {'':<28} {seat_rates(row['result']['seats'])}")
     low, high = result["total"]["win_rate_interval"]
