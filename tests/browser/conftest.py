@@ -146,3 +146,13 @@ def log_in(page, site: str, username: str) -> None:
     page.fill("#id_password", PASSWORD)
     page.click("form.stack button[type=submit]")
     page.wait_for_url(re.compile(r"^(?!.*/accounts/login/).*$"))
+
+
+def wait_for_the_finished_page(page) -> None:
+    """A run's or a matrix's page polls while it plays (htmx, `hx-trigger="every ..."`) and reloads itself once the
+    work is done (HX-Refresh), as a player sees it: wait for that reload rather than racing it with one of our own
+    (two reloads at once abort each other: net::ERR_ABORTED). The fresh page has no poller left."""
+    from playwright.sync_api import expect
+
+    expect(page.locator('[hx-trigger^="every"]')).to_have_count(0, timeout=30_000)
+    page.wait_for_load_state("load")

@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from builder import services
 from builder.models import ListRevision, SimulationRun
-from tests.browser.conftest import log_in, shoot
+from tests.browser.conftest import log_in, shoot, wait_for_the_finished_page
 from tests.browser.test_editor import assert_nothing_covers_a_control
 from tests.browser.test_results import _no_sideways_scroll
 from tests.support import planted
@@ -69,7 +69,7 @@ def test_a_player_runs_the_doctor_and_applies_the_confirmed_change(site, new_pag
     page.wait_for_url(f"{site}/simulations/**")
     run = SimulationRun.objects.get(kind="doctor")
     play_all(run)
-    page.reload()
+    wait_for_the_finished_page(page)
     changes = page.locator("li.doctor-change")
     expect(changes).to_have_count(3)
     expect(page.locator("table.doctor-stages tbody tr")).to_have_count(2)
@@ -105,7 +105,7 @@ def test_a_player_runs_a_gauntlet_and_reads_the_weighted_total(site, new_page, m
     page.wait_for_url(f"{site}/simulations/**")
     run = SimulationRun.objects.get(kind="gauntlet")
     play_all(run)
-    page.reload()
+    wait_for_the_finished_page(page)
     expect(page.locator("table.gauntlet tbody tr")).to_have_count(6)
     expect(page.locator("table.gauntlet")).to_contain_text(theirs.name)
     expect(page.locator("table.gauntlet tfoot")).to_contain_text(words["total"])

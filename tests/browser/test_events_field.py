@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 from builder import services
 from builder.models import SimulationRun
 from builder.services import events as event_services
-from tests.browser.conftest import log_in, shoot
+from tests.browser.conftest import log_in, shoot, wait_for_the_finished_page
 from tests.browser.test_editor import assert_nothing_covers_a_control
 from tests.browser.test_results import _no_sideways_scroll
 from tests.events.conftest import event_data, hagmi_doc
@@ -59,7 +59,7 @@ def test_a_player_plays_their_list_against_the_published_events_field(site, new_
     run = SimulationRun.objects.get(kind="gauntlet")
     assert sorted(leg["weight"] for leg in run.snapshot["legs"]) == [1.0, 2.0]
     play_all(run)
-    page.reload()
+    wait_for_the_finished_page(page)
     rows = page.locator("table.gauntlet tbody tr")
     expect(rows).to_have_count(2)
     table = page.locator("table.gauntlet")

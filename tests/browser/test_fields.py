@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import expect
 
 from builder.models import OpponentField, SimulationRun
-from tests.browser.conftest import log_in, shoot
+from tests.browser.conftest import log_in, shoot, wait_for_the_finished_page
 from tests.browser.test_batches import _list
 from tests.browser.test_editor import assert_nothing_covers_a_control
 from tests.browser.test_results import _no_sideways_scroll
@@ -77,7 +77,7 @@ def test_a_player_makes_a_field_and_plays_a_gauntlet_against_it(site, new_page, 
     run = SimulationRun.objects.get(kind="gauntlet")
     assert [leg["weight"] for leg in run.snapshot["legs"]] == [3, 1]
     play_all(run)
-    page.reload()
+    wait_for_the_finished_page(page)
     expect(page.locator("table.gauntlet tbody tr")).to_have_count(2)
     expect(page.locator("table.gauntlet")).to_contain_text("Red wall")
     expect(page.locator("table.gauntlet")).to_contain_text(words["vanguard"])

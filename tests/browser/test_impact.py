@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 
 from builder import services
 from builder.models import SimulationRun
-from tests.browser.conftest import log_in, shoot
+from tests.browser.conftest import log_in, shoot, wait_for_the_finished_page
 from tests.browser.test_editor import assert_nothing_covers_a_control
 from tests.browser.test_results import _no_sideways_scroll
 from tests.support import planted
@@ -45,7 +45,7 @@ def test_a_player_tests_every_card_and_reads_effects_and_correlations_apart(site
     page.wait_for_url(f"{site}/simulations/**")
     run = SimulationRun.objects.get(kind="doctor")
     play_all(run)
-    page.reload()
+    wait_for_the_finished_page(page)
     effects = page.locator("section.impact-effects")
     expect(effects.locator(".badge.effect")).to_have_text(words["effect"])
     expect(effects.locator("svg.impact-chart g")).to_have_count(3)

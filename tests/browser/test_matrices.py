@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from builder import selectors, services
 from builder.models import MatchupMatrix
-from tests.browser.conftest import log_in, shoot
+from tests.browser.conftest import log_in, shoot, wait_for_the_finished_page
 from tests.browser.test_editor import assert_nothing_covers_a_control
 from tests.browser.test_results import _no_sideways_scroll
 from tests.support.showcase import PACKAGES
@@ -69,7 +69,7 @@ def test_a_player_starts_a_matrix_and_reads_the_heat_map(site, new_page, make_us
     matrix = MatchupMatrix.objects.get(owner=owner)
     assert len(matrix.rows) == 2 and sorted(c["key"] for c in matrix.columns) == ["sample-fortress", "sample-vanguard"]
     _play(matrix)
-    page.reload()
+    wait_for_the_finished_page(page)
     expect(page.locator("table.heat-map tbody tr")).to_have_count(2)
     expect(page.locator("table.heat-map td.heat small.interval")).to_have_count(6)  # 4 cells and 2 totals
     _checked(page, f"matrix {language} {width}")
@@ -107,7 +107,7 @@ def test_a_player_asks_what_beats_a_list(site, new_page, make_user, published, l
     keys = [column["key"] for column in matrix.columns]
     assert f"list:{theirs.slug}" in keys and f"list:{secret.slug}" not in keys
     _play(matrix)
-    page.reload()
+    wait_for_the_finished_page(page)
     expect(page.get_by_role("heading", name=words["worst"])).to_be_visible()
     expect(page.locator("table.beats tbody tr")).to_have_count(len(keys))
     expect(page.locator(f'table.beats a[href="/lists/{theirs.slug}/"]')).to_have_count(1)
