@@ -156,3 +156,10 @@ def wait_for_the_finished_page(page) -> None:
 
     expect(page.locator('[hx-trigger^="every"]')).to_have_count(0, timeout=30_000)
     page.wait_for_load_state("load")
+
+
+# Two runs of a flow cover both widths and both languages: Japanese at the phone width (its longer words wrap most),
+# English at the desktop width. The other two pairs are the layout walk's (tests/browser/test_layout.py: every page
+# at every width, in both languages), so a flow is not played four times over for them.
+WIDTH_AND_LANGUAGE = [((390, 844), "ja"), ((1280, 900), "en")]
+WIDTH_AND_LANGUAGE_IDS = ["390px-ja", "1280px-en"]

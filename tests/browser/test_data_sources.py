@@ -16,13 +16,12 @@ from playwright.sync_api import expect
 
 from cards.models import Card, DataSource, PackageVersion
 from cards.tasks import data_source_check
-from tests.browser.conftest import log_in, shoot
+from tests.browser.conftest import WIDTH_AND_LANGUAGE, WIDTH_AND_LANGUAGE_IDS, log_in, shoot
 from tests.browser.test_editor import assert_nothing_covers_a_control
 from tests.support.source_server import SourceServer
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-SIZES = [(1280, 900), (390, 844)]
 SLUG = "bs-warcaster-hangar-test"
 WORDS = {
     "en": {"register": "Register", "check": "Check for updates", "checking": "checking…",
@@ -62,8 +61,7 @@ def slow_worker(monkeypatch):
     monkeypatch.setattr(data_source_check, "apply_async", run_later)
 
 
-@pytest.mark.parametrize("language", ["en", "ja"])
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}px")
+@pytest.mark.parametrize("size, language", WIDTH_AND_LANGUAGE, ids=WIDTH_AND_LANGUAGE_IDS)
 def test_staff_register_check_and_import_a_data_source(site, new_page, make_user, source_server, slow_worker, size,
                                                         language):
     staff = make_user("curator")

@@ -18,11 +18,10 @@ import pytest
 from playwright.sync_api import expect
 
 from builder import services
-from tests.browser.conftest import PASSWORD, log_in, shoot
+from tests.browser.conftest import PASSWORD, WIDTH_AND_LANGUAGE, WIDTH_AND_LANGUAGE_IDS, log_in, shoot
 from tests.browser.test_editor import assert_nothing_covers_a_control, open_editor
 
 PACKAGES = Path(__file__).resolve().parents[2] / "cards" / "packages"
-SIZES = [(1280, 900), (390, 844)]
 WORDS = {
     "en": {"username": "Username", "password": "Password", "again": "Password again", "create": "Create my account",
            "first": "Your first list", "copy": "Copy to my lists: {name}", "lists_using": "Lists using this card",
@@ -73,8 +72,7 @@ def test_after_sign_up_an_empty_my_lists_offers_first_steps_and_a_sample_is_copi
     expect(page.get_by_role("link", name=sample["name"])).to_be_visible()
 
 
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}px")
-@pytest.mark.parametrize("language", ["en", "ja"])
+@pytest.mark.parametrize("size, language", WIDTH_AND_LANGUAGE, ids=WIDTH_AND_LANGUAGE_IDS)
 def test_a_new_sites_gallery_shows_the_sample_lists(site, new_page, size, language):
     page = at(new_page, site, size, language)
     page.goto(f"{site}/lists/gallery/")

@@ -19,7 +19,7 @@ import pytest
 from playwright.sync_api import expect
 
 from cards.drafts import editor_group
-from tests.browser.conftest import log_in, shoot
+from tests.browser.conftest import WIDTH_AND_LANGUAGE, WIDTH_AND_LANGUAGE_IDS, log_in, shoot
 from tests.browser.test_editor import assert_nothing_covers_a_control, empty, open_editor, qty, wait_idle
 from tests.browser.test_replays import finished_run
 from tests.support.simulations import published  # noqa: F401  (the replays' catalog)
@@ -170,8 +170,7 @@ def test_a_warcaster_replays_models_are_in_the_window_after_a_step(site, new_pag
     assert_nothing_covers_a_control(page, f"warcaster replay {size[0]}")
 
 
-@pytest.mark.parametrize("language", ["en", "ja"])
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}px")
+@pytest.mark.parametrize("size, language", WIDTH_AND_LANGUAGE, ids=WIDTH_AND_LANGUAGE_IDS)
 def test_simulate_from_here_brings_its_result_into_the_window(site, new_page, make_user, published, size,  # noqa: F811
                                                                language):
     owner = make_user("pilot")

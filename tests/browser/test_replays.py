@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from builder import services
-from tests.browser.conftest import log_in
+from tests.browser.conftest import WIDTH_AND_LANGUAGE, WIDTH_AND_LANGUAGE_IDS, log_in
 from tests.browser.test_editor import assert_nothing_covers_a_control
 from tests.support.simulations import play_all, published  # noqa: F401  (records chunk messages)
 
@@ -21,7 +21,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 PACKAGES = Path(__file__).resolve().parents[2] / "cards" / "packages"
 GAMES = {"hagmi": ("akane-assault", "sample-vanguard"), "coop": ("hibari-skirmish", "coop-ironshell-cradle"),
          "mwda": ("highland-line", "steel-wolves-pack"), "warcaster": ("isa-starsteel-vanguard", "marcher-dust-raiders")}
-SIZES = [(1280, 900), (390, 844)]
 SCREENSHOTS = os.environ.get("HANGAR_SCREENSHOTS", "")
 NEXT = {"en": "Next turn", "ja": "次のターン"}
 PREVIOUS = {"en": "Previous turn", "ja": "前のターン"}
@@ -50,8 +49,7 @@ def visible_step(page) -> int:
                                    .filter((li) => !li.hidden).map((li) => Number(li.dataset.frame))[0]""")
 
 
-@pytest.mark.parametrize("language", ["en", "ja"])
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}px")
+@pytest.mark.parametrize("size, language", WIDTH_AND_LANGUAGE, ids=WIDTH_AND_LANGUAGE_IDS)
 @pytest.mark.parametrize("game", ["hagmi", "coop", "mwda", "warcaster"])
 def test_a_replay_steps_forward_and_back(site, new_page, make_user, published, game, size, language):  # noqa: F811
     owner = make_user("pilot")

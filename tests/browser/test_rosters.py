@@ -13,13 +13,12 @@ from playwright.sync_api import expect
 from builder.listio import export_roster, parse_list_json, parse_roster
 from builder.models import GameList
 from cards.selectors import catalog_forget, catalog_for
-from tests.browser.conftest import log_in, shoot
+from tests.browser.conftest import WIDTH_AND_LANGUAGE, WIDTH_AND_LANGUAGE_IDS, log_in, shoot
 from tests.browser.test_editor import assert_nothing_covers_a_control
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 FIXTURES = Path(__file__).resolve().parents[1] / "cards" / "fixtures" / "battlescribe"
-SIZES = [(1280, 900), (390, 844)]
 IMPORT = {"en": "Import", "ja": "インポート"}
 DOWNLOAD = {"en": "Download for BattleScribe / New Recruit", "ja": "BattleScribe / New Recruit 用にダウンロード"}
 IRON = {"schema": "hangar.list/1", "system": "warcaster", "format": "bs-warcaster-hangar-test-skirmish",
@@ -35,8 +34,7 @@ def no_sideways_scroll(page, where: str) -> None:
     assert wide <= 0, f"{where}: the page scrolls sideways by {wide} px"
 
 
-@pytest.mark.parametrize("language", ["en", "ja"])
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}px")
+@pytest.mark.parametrize("size, language", WIDTH_AND_LANGUAGE, ids=WIDTH_AND_LANGUAGE_IDS)
 def test_a_roster_comes_in_through_the_import_page_and_goes_back_out(site, new_page, make_user, tmp_path, size,
                                                                       language):
     call_command("import_package", str(FIXTURES / "hangar-test.zip"), stdout=StringIO())

@@ -14,13 +14,12 @@ from builder import selectors
 from builder.listio import parse_roster
 from builder.models import GameList
 from cards.selectors import catalog_for, catalog_forget
-from tests.browser.conftest import SCREENSHOTS, shoot
+from tests.browser.conftest import SCREENSHOTS, WIDTH_AND_LANGUAGE, WIDTH_AND_LANGUAGE_IDS, shoot
 from tests.browser.test_editor import assert_nothing_covers_a_control, draft, open_editor, wait_idle
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 FIXTURES = Path(__file__).resolve().parents[1] / "cards" / "fixtures" / "battlescribe"
-SIZES = [(1280, 900), (390, 844)]
 LEGEND = {"en": "Weapon choice of {}", "ja": "{}の武器選択"}
 
 
@@ -29,8 +28,7 @@ def no_sideways_scroll(page, where: str) -> None:
     assert wide <= 0, f"{where}: the page scrolls sideways by {wide} px"
 
 
-@pytest.mark.parametrize("language", ["en", "ja"])
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}px")
+@pytest.mark.parametrize("size, language", WIDTH_AND_LANGUAGE, ids=WIDTH_AND_LANGUAGE_IDS)
 def test_choose_a_heros_and_a_vehicles_weapons_beside_a_squad_attachment(site, new_page, make_user, size, language):
     call_command("import_package", str(FIXTURES / "community-shape"), stdout=StringIO())
     catalog_forget()
