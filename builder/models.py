@@ -303,6 +303,8 @@ class MatchupMatrix(models.Model):
     opponent_policy = models.CharField(max_length=64, blank=True)
     left_out = models.PositiveIntegerField(default=0)  # "what beats my list": public lists past the limit
     created_at = models.DateTimeField(auto_now_add=True)
+    # when its owner cancelled it: a cell that still plays then plays for another question (matrix_cancel)
+    cancelled_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]

@@ -28,6 +28,7 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Count
+from django.utils import timezone
 
 from builder import selectors
 from builder.errors import ListPermissionDenied, SimulationInvalid
@@ -239,18 +240,41 @@ def beats_start(*, user, game_list: GameList, games: Any, seed: Any, seats: Any 
 
 
 def matrix_cancel(*, matrix: MatchupMatrix, user) -> MatchupMatrix:
-    """Cancel every queued or running cell of the user's matrix (a stored cell stays as it is)."""
+    """Cancel the user's matrix: every cell still queued or running that only this matrix waits for is cancelled (a
+    stored cell stays as it is). A cell is a plain run, which may answer another question too: a run this matrix
+    reused (the user's own simulation, or a run another of their matrices started) or one another matrix of theirs
+    reused plays on for that matrix or simulation while it is not cancelled; `matrix.kept_playing` counts them (0 when
+    none). The matrix is marked cancelled (`cancelled_at`), so that a run it shares is cancelled with the last matrix
+    waiting for it."""
     from .runs_stop import simulation_cancel
 
     from builder.errors import SimulationNotActive
 
+    MatchupMatrix.objects.filter(pk=matrix.pk, cancelled_at__isnull=True).update(cancelled_at=timezone.now())
+    matrix.refresh_from_db(fields=["cancelled_at"])
+    kept = 0
     for cell in matrix.cells.select_related("run"):
-        if cell.run.is_active and cell.run.owner_id == user.pk:
-            try:
-                simulation_cancel(run=cell.run, user=user)
-            except SimulationNotActive:  # it finished meanwhile: it stays as it is
-                pass
+        run = cell.run
+        if not (run.is_active and run.owner_id == user.pk):
+            continue
+        if _still_wanted(run, matrix):
+            kept += 1
+            continue
+        try:
+            simulation_cancel(run=run, user=user)
+        except SimulationNotActive:  # it finished meanwhile: it stays as it is
+            pass
+    matrix.kept_playing = kept
     return matrix
+
+
+def _still_wanted(run, matrix: MatchupMatrix) -> bool:
+    """Whether a cell's run answers a question besides `matrix`: a simulation started on its own (no matrix started
+    it: no cell holds it unreused) or another matrix of the user not cancelled."""
+    holders = MatrixCell.objects.filter(run_id=run.pk)
+    if not holders.filter(reused=False).exists():  # started on its own, then reused by matrices
+        return True
+    return holders.exclude(matrix_id=matrix.pk).filter(matrix__cancelled_at__isnull=True).exists()
 
 
 __all__ = ["MAX_CELLS", "MAX_ROWS", "beats_field", "beats_start", "check_matrix_size", "matrix_cancel",

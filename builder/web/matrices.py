@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
@@ -292,12 +293,18 @@ def matrix_detail(request: HttpRequest, public_id: str) -> HttpResponse:
 @login_required
 @require_POST
 def matrix_cancel(request: HttpRequest, public_id: str) -> HttpResponse:
-    """Cancel the matrix's cells still queued or running (stored cells stay), then show the matrix."""
+    """Cancel the matrix's cells still queued or running (stored cells stay), then show the matrix, saying how many
+    cells play on for the player's other matrices or simulations."""
     try:
         matrix = _matrix_or_error(request, public_id)
-        matrices.matrix_cancel(matrix=matrix, user=request.user)
+        matrix = matrices.matrix_cancel(matrix=matrix, user=request.user)
     except ListServiceError as error:
         return error_page(request, error)
+    if matrix.kept_playing:
+        messages.info(request, ngettext(
+            "Cancelled. %(count)d cell plays on: its run also answers another of your matrices or simulations.",
+            "Cancelled. %(count)d cells play on: their runs also answer your other matrices or simulations.",
+            matrix.kept_playing) % {"count": matrix.kept_playing})
     return redirect("matrix_detail", public_id=matrix.public_id)
 
 

@@ -51,6 +51,7 @@ def test_a_player_runs_the_doctor_and_applies_the_confirmed_change(site, new_pag
     log_in(page, site, "doc")
     page.goto(f"{site}/lists/{game_list.slug}/")
     page.get_by_role("link", name=words["doctor"], exact=True).click()
+    expect(page.locator("fieldset.weights input").first).to_be_visible()  # the form has loaded: all() does not wait
     for weight in page.locator("fieldset.weights input").all():
         weight.fill("0")
     page.locator(f'input[name="opponent-{planted.OPPONENT}"]').fill("1")
@@ -98,6 +99,7 @@ def test_a_player_runs_a_gauntlet_and_reads_the_weighted_total(site, new_page, m
     log_in(page, site, "gaunt")
     page.goto(f"{site}/lists/{game_list.slug}/")
     page.get_by_role("link", name=words["gauntlet"], exact=True).click()
+    expect(page.locator("fieldset.weights input").first).to_be_visible()  # the form has loaded: all() does not wait
     fields = page.locator("fieldset.weights input")
     for index in range(fields.count()):
         fields.nth(index).fill("1")

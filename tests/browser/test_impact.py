@@ -34,6 +34,7 @@ def test_a_player_tests_every_card_and_reads_effects_and_correlations_apart(site
     log_in(page, site, "impact")
     page.goto(f"{site}/lists/{game_list.slug}/")
     page.get_by_role("link", name=words["test"], exact=True).click()
+    expect(page.locator("fieldset.weights input").first).to_be_visible()  # the form has loaded: all() does not wait
     for weight in page.locator("fieldset.weights input").all():
         weight.fill("0")
     page.locator(f'input[name="opponent-{planted.OPPONENT}"]').fill("1")

@@ -215,3 +215,28 @@ def test_a_field_past_the_matrix_size_is_refused_whole(owner, mine, league, sett
         services.matrices.beats_start(user=owner, game_list=mine, games=6, seed=SEED, field=field.slug)
     assert info.value.code == "matrix.too_large" and info.value.details["most_per_cell"] == 5
     assert not SimulationRun.objects.exists()
+
+
+def test_cancelling_a_matrix_cancels_only_the_cells_no_other_question_waits_for(owner, mine, second, rival, settings,
+                                                                              published):
+    """Two matrices of the player share a cell (the same question: one run); another cell answers a simulation the
+    player started on its own. Cancelling the first matrix cancels its own cells, keeps the shared one playing for
+    the second matrix and the simulation's run for the simulation; cancelling the second then cancels the shared
+    cell, the last matrix waiting for it. Nothing another question waits for is lost."""
+    settings.HANGAR_MAX_CONCURRENT_RUNS = 10  # three questions at once: a simulation and two matrices
+    alone = services.simulation_start(user=owner, game_list=mine, opponent_slug="goldfish", games=GAMES, seed=SEED)
+    first = services.matrices.matrix_start(user=owner, lists=[mine.slug, second.slug], games=GAMES, seed=SEED,
+                                           opponents=[{"opponent": "goldfish"}, {"list": rival.slug}])
+    later = services.matrices.matrix_start(user=owner, lists=[mine.slug], games=GAMES, seed=SEED,
+                                           opponents=[{"list": rival.slug}])
+    reused, shared, own_goldfish, own_rival = (cell.run for cell in selectors.matrix_cells(first))
+    assert reused.pk == alone.pk and selectors.matrix_cells(later)[0].run.pk == shared.pk
+
+    cancelled = matrices.matrix_cancel(matrix=first, user=owner)
+    assert cancelled.kept_playing == 2 and cancelled.cancelled_at is not None
+    statuses = [SimulationRun.objects.get(pk=run.pk).status for run in (reused, shared, own_goldfish, own_rival)]
+    assert statuses == [RunStatus.QUEUED, RunStatus.QUEUED, RunStatus.CANCELLED, RunStatus.CANCELLED]
+
+    assert matrices.matrix_cancel(matrix=later, user=owner).kept_playing == 0
+    assert SimulationRun.objects.get(pk=shared.pk).status == RunStatus.CANCELLED
+    assert SimulationRun.objects.get(pk=alone.pk).status == RunStatus.QUEUED

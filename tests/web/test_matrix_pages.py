@@ -174,3 +174,24 @@ def test_every_matrix_of_a_player_is_listed_and_linked_from_my_simulations(make_
     ja = owner_client.get("/matrices/mine/", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
     assert "自分の対戦表" in ja and "Games per cell" not in ja
     assert "You have started no matrix yet." in other_client.get("/matrices/mine/").content.decode()
+
+
+def test_cancelling_a_matrix_says_which_cells_play_on_for_another_matrix(make_list, owner_client, settings,
+                                                                          published):
+    """A cell shared with another of the player's matrices plays on for it: the page says so in words (both
+    languages) and offers no second Cancel."""
+    settings.HANGAR_MAX_CONCURRENT_RUNS = 10
+    first = make_list(hagmi_legal_doc("Blue rush"))
+    form = {"system": "hagmi", "rows": [first.slug], "opponent-sample-vanguard": 1, "opponent-sample-fortress": 0,
+            "policy": "greedy", "games": 2, "seed": 8}
+    owner_client.post("/matrices/", {**form, "opponent-sample-fortress": 1})
+    owner_client.post("/matrices/", form)  # the vanguard cell again: the same run
+    bigger, smaller = MatchupMatrix.objects.order_by("id")
+    response = owner_client.post(f"/matrices/{bigger.public_id}/cancel/", follow=True)
+    page = response.content.decode()
+    assert "1 cell plays on: its run also answers another of your matrices or simulations." in page
+    assert "also answer your other matrices or simulations" in page and f"/{bigger.public_id}/cancel/" not in page
+    assert sorted(cell.run.status for cell in selectors.matrix_cells(bigger)) == ["cancelled", "queued"]
+    owner_client.cookies["django_language"] = "ja"
+    japanese = owner_client.get(f"/matrices/{bigger.public_id}/").content.decode()
+    assert "取り消しました。まだ対戦中のマスはあなたの別の対戦表やシミュレーションの答えでもあるため" in japanese
