@@ -131,10 +131,40 @@ def _event_opponent(system: str, catalog, given: EventOpponent, path: str) -> di
         raise SimulationInvalid(f"{path}: {exc}.", details={"path": path}) from exc
 
 
-def expand_fields(user, system: str, opponents: list[Any]) -> list[tuple[str, Any]]:
+def _event_of(given: EventOpponent) -> str:
+    return event_selectors.event_field_key(given.key)[0]
+
+
+def _cut_events(expanded: list[tuple[str, Any]], most: int) -> list[tuple[str, Any]]:
+    """An event's field past what the run may play keeps its lists brought by most players (event_field's order:
+    the most brought first, then by name), sharing the room the other opponents leave between the events given
+    (at least one list each; with less room than that the whole request is refused by the caller). The result pages
+    say how many of the event's lists and players were played (builder/web/eventfield.py `event_coverage`)."""
+    events = [_event_of(given) for _path, given in expanded if isinstance(given, EventOpponent)]
+    if len(expanded) <= most or not events:
+        return expanded
+    distinct = list(dict.fromkeys(events))
+    room = most - (len(expanded) - len(events))
+    if room < len(distinct):
+        return expanded
+    share = {slug: room // len(distinct) + (1 if number < room % len(distinct) else 0)
+             for number, slug in enumerate(distinct)}
+    kept: list[tuple[str, Any]] = []
+    for path, given in expanded:
+        if isinstance(given, EventOpponent):
+            slug = _event_of(given)
+            if share[slug] <= 0:
+                continue
+            share[slug] -= 1
+        kept.append((path, given))
+    return kept
+
+
+def expand_fields(user, system: str, opponents: list[Any], most: int | None = None) -> list[tuple[str, Any]]:
     """(path, opponent) of every opponent given, a {"field": id} replaced by the field's entries that `user` may
     see and play (builder.selectors.field_opponents), each with the path "opponents[i].field entries[j]", and an
-    {"event": id} by the event's field (its lists, EventOpponent)."""
+    {"event": id} by the event's field (its lists, EventOpponent). Given `most` (the opponents the run may play),
+    an event's field past it keeps its most brought lists (_cut_events)."""
     expanded: list[tuple[str, Any]] = []
     for index, given in enumerate(opponents):
         path = f"opponents[{index}]"
@@ -162,11 +192,11 @@ def expand_fields(user, system: str, opponents: list[Any]) -> list[tuple[str, An
             raise SimulationInvalid(f"{path}.field: field {field.slug!r} has no opponent you may play against.",
                                     code="simulation.field", details={"path": f"{path}.field"})
         expanded.extend((f"{path}.field entries[{number}]", entry) for number, entry in enumerate(entries))
-    return expanded
+    return expanded if most is None else _cut_events(expanded, most)
 
 
-def check_opponents(user, system: str, catalog, opponents: Any, *, most: int = MAX_LEGS
-                    ) -> list[tuple[str, float, dict[str, Any]]]:
+def check_opponents(user, system: str, catalog, opponents: Any, *, most: int = MAX_LEGS,
+                    events_most: int | None = None) -> list[tuple[str, float, dict[str, Any]]]:
     """(key, weight, opponent dict) of every opponent given, in order (sample slugs keyed by slug, lists by
     "list:<id>"); a {"field": id} stands for the field's entries (expand_fields); 400 naming opponents[i] for
     anything wrong."""
@@ -178,7 +208,7 @@ def check_opponents(user, system: str, catalog, opponents: Any, *, most: int = M
         raise SimulationInvalid(f"opponents: at most {most} opponents here, {len(opponents)} given.",
                                 code="simulation.too_many_opponents",
                                 details={"path": "opponents", "limit": most, "given": len(opponents)})
-    expanded = expand_fields(user, system, opponents)
+    expanded = expand_fields(user, system, opponents, min(most, events_most or most))
     if len(expanded) > most:
         raise SimulationInvalid(f"opponents: at most {most} opponents here, {len(expanded)} given with the "
                                 "field's entries.", code="simulation.too_many_opponents",
@@ -323,7 +353,9 @@ def doctor_start(
     policy, opponent_policy = check_policy(policy), check_opponent_policy(opponent_policy)
     seats = check_seats(seats)
     check_list_cards(doc, catalog)
-    found = check_opponents(user, doc["system"], catalog, opponents, most=MAX_LEGS // 2)
+    room = (MAX_LEGS // (changes + 1) if isinstance(changes, int) and not isinstance(changes, bool) and changes >= 1
+            else None)  # an event's field leaves room for the changes asked
+    found = check_opponents(user, doc["system"], catalog, opponents, most=MAX_LEGS // 2, events_most=room)
     limit = _check_changes(changes, len(found))
     try:
         candidates = doctor_engine.candidate_changes(doc, catalog, limit=limit)
@@ -349,11 +381,12 @@ def impact_start(
     policy, opponent_policy = check_policy(policy), check_opponent_policy(opponent_policy)
     seats = check_seats(seats)
     check_list_cards(doc, catalog)
-    found = check_opponents(user, doc["system"], catalog, opponents, most=MAX_LEGS // 2)
     try:
         candidates = doctor_engine.impact_changes(doc, catalog)
     except ValueError as exc:
         raise SimulationInvalid(f"list: {exc}.", code="impact.too_few_cards", details={"path": "list"}) from exc
+    found = check_opponents(user, doc["system"], catalog, opponents, most=MAX_LEGS // 2,
+                            events_most=max(1, MAX_LEGS // (len(candidates) + 1)))  # an event's field fits the cards
     lists = (len(candidates) + 1) * len(found)
     if lists > MAX_LEGS:
         raise SimulationInvalid(

@@ -170,7 +170,8 @@ def matrix_start(*, user, lists: Any, opponents: Any, games: Any, seed: Any, sea
     game_lists = _own_lists(user, lists)
     system = game_lists[0].system.slug
     policy, opponent_policy, seats = check_policy(policy), check_opponent_policy(opponent_policy), check_seats(seats)
-    found = check_opponents(user, system, catalog_of(system), opponents, most=MAX_CELLS)
+    found = check_opponents(user, system, catalog_of(system), opponents, most=MAX_CELLS,
+                            events_most=max(1, MAX_CELLS // len(game_lists)))  # an event's field fits the rows
     check_matrix_size(len(game_lists), len(found), games)
     return _start(user, MatrixKind.MATRIX, game_lists, found, games=games, seed=seed, seats=seats, policy=policy,
                   opponent_policy=opponent_policy)

@@ -30,7 +30,7 @@ from builder.throttles import scope_wait
 from . import presenters
 from . import results
 from .common import error_page, throttled_page
-from .eventfield import event_choices, event_error, origins
+from .eventfield import event_choices, event_coverage, event_error, origins
 from .runforms import illegal_rows, opponent_choices, policy_choices, start_from_form
 
 GAUNTLET, DOCTOR, IMPACT = "gauntlet", "doctor", "impact"
@@ -424,7 +424,14 @@ def _frozen_weights(run: SimulationRun) -> list[tuple[str, Any]]:
 def batch_view(run: SimulationRun, user=None) -> dict[str, Any]:
     """What a finished gauntlet or doctor run shows to `user`: rows in words and numbers, the chart, the
     sentences; an opponent from an event's field says which event (when the reader may see it) and how many players
-    brought it."""
+    brought it, and an event's field played in part says how much of it was played (`event_coverage`)."""
+    view = _batch_rows(run, user)
+    if view:
+        view["event_coverage"] = event_coverage(_frozen_weights(run), user)
+    return view
+
+
+def _batch_rows(run: SimulationRun, user=None) -> dict[str, Any]:
     result = run.result if isinstance(run.result, dict) else None
     if result is None:
         return {}

@@ -18,11 +18,13 @@ EVENTS_OFFERED = 20  # the newest events a form offers; another one is chosen by
 
 def event_words(event, *, count: int | None = None, most: int | None = None) -> str:
     """"Event: Winter Cup (Dec. 20, 2026, 3 players)"; given `most` (the opponents the run may play) and `count`
-    (the event's distinct lists), an event with more says so before the form is sent."""
+    (the event's distinct lists), an event with more says before the form is sent that only its most brought lists
+    will be played (builder.services.batches `_cut_events`)."""
     words = ngettext("Event: %(name)s (%(date)s, %(n)s player)", "Event: %(name)s (%(date)s, %(n)s players)",
                      event.players) % {"name": event.name, "date": date_format(event.date), "n": event.players}
     if most is not None and count is not None and count > most:
-        words = _("%(field)s: more than the %(limit)s opponents this run may play") % {"field": words, "limit": most}
+        words = _("%(field)s: %(count)s lists, more than this run may play: those brought by most players are "
+                  "played") % {"field": words, "count": count}
     return words
 
 
@@ -76,3 +78,32 @@ def origins(keys_weights: Iterable[tuple[str, Any]], user) -> dict[str, str]:
             found[key] = ngettext("From a tournament event: brought by %(n)s player",
                                   "From a tournament event: brought by %(n)s players", players) % {"n": players}
     return found
+
+
+def event_coverage(keys_weights: Iterable[tuple[str, Any]], user) -> list[str]:
+    """A sentence for each event whose field a run played only in part (more distinct lists than the run may play:
+    builder.services.batches `_cut_events` kept the most brought): "From the event Winter Cup (Dec. 20, 2026), the
+    64 lists brought by most players were played, of its 90 (74 of its 100 players)." Nothing for an event played
+    whole, or one the reader may not see the lists of."""
+    pairs = list(keys_weights)
+    played: dict[str, list[float]] = {}
+    for key, weight in pairs:
+        parsed = event_selectors.event_field_key(key)
+        if parsed is not None:
+            played.setdefault(parsed[0], []).append(float(weight or 0))
+    if not played:
+        return []
+    events = event_selectors.events_of_keys([key for key, _weight in pairs], user=user)
+    sentences = []
+    for slug, weights in played.items():
+        event = events.get(slug)
+        field = event_selectors.event_field(event, user=user) if event is not None else []
+        if len(field) <= len(weights):
+            continue
+        players = sum(entry["weight"] for entry in field)
+        sentences.append(_("From the event %(event)s (%(date)s), the %(lists)s lists brought by most players were "
+                           "played, of its %(all)s (%(players)s of its %(everyone)s players): the others are left "
+                           "out of the weighted total.") % {
+            "event": event.name, "date": date_format(event.date), "lists": len(weights), "all": len(field),
+            "players": int(round(sum(weights))), "everyone": players})
+    return sentences

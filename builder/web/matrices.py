@@ -37,7 +37,7 @@ from rules_engine.core.seats import seat_pairs
 from . import presenters, results
 from .batches import field_choices, field_error, gallery_lists, linked_field, opponent_words
 from .common import error_page, is_htmx, throttled_page
-from .eventfield import event_choices, event_error, origins
+from .eventfield import event_choices, event_coverage, event_error, origins
 from .runforms import opponent_choices, policy_choices, start_from_form
 
 SORTS = ("given", "name", "rate")
@@ -427,6 +427,8 @@ def matrix_view(request: HttpRequest, matrix) -> dict[str, Any]:
     view = {
         "matrix": matrix, "data": data, "rows": heat, "columns": [columns[c] for c in column_order],
         "active": active, "status_words": _status_words(data["status"]), "progress": data["progress"],
+        "event_coverage": event_coverage([(column["key"], column["weight"]) for column in data["columns"]],
+                                         request.user),
         "reused_words": ngettext("%(reused)s of %(total)s cell was answered by a stored run: nothing was played "
                                  "for it.",
                                  "%(reused)s of %(total)s cells were answered by stored runs: nothing was played "
