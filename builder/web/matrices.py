@@ -13,7 +13,6 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
@@ -293,18 +292,13 @@ def matrix_detail(request: HttpRequest, public_id: str) -> HttpResponse:
 @login_required
 @require_POST
 def matrix_cancel(request: HttpRequest, public_id: str) -> HttpResponse:
-    """Cancel the matrix's cells still queued or running (stored cells stay), then show the matrix, saying how many
-    cells play on for the player's other matrices or simulations."""
+    """Cancel the matrix's cells still queued or running (stored cells stay), then show the matrix, which says how
+    many cells play on for the player's other matrices or simulations."""
     try:
         matrix = _matrix_or_error(request, public_id)
         matrix = matrices.matrix_cancel(matrix=matrix, user=request.user)
     except ListServiceError as error:
         return error_page(request, error)
-    if matrix.kept_playing:
-        messages.info(request, ngettext(
-            "Cancelled. %(count)d cell plays on: its run also answers another of your matrices or simulations.",
-            "Cancelled. %(count)d cells play on: their runs also answer your other matrices or simulations.",
-            matrix.kept_playing) % {"count": matrix.kept_playing})
     return redirect("matrix_detail", public_id=matrix.public_id)
 
 
@@ -357,6 +351,18 @@ def _order(count: int, key: str, index: int | None, descending: bool, names: lis
 def _interval_words(cell: dict[str, Any]) -> str:
     low, high = cell["win_rate_interval"]
     return f"{percent(low)} – {percent(high)}"
+
+
+def _playing_on(matrix, cells) -> str:
+    """After its owner cancelled the matrix, the cells that play on (their runs also answer another question), in
+    words; "" otherwise."""
+    count = sum(1 for cell in cells if cell.run.is_active) if matrix.cancelled_at else 0
+    if not count:
+        return ""
+    return ngettext("Cancelled: %(count)d cell plays on, as its run also answers another of your matrices or "
+                    "simulations; its result shows here when it is done.",
+                    "Cancelled: %(count)d cells play on, as their runs also answer your other matrices or "
+                    "simulations; their results show here when they are done.", count) % {"count": count}
 
 
 def matrix_view(request: HttpRequest, matrix) -> dict[str, Any]:
@@ -427,6 +433,7 @@ def matrix_view(request: HttpRequest, matrix) -> dict[str, Any]:
     view = {
         "matrix": matrix, "data": data, "rows": heat, "columns": [columns[c] for c in column_order],
         "active": active, "status_words": _status_words(data["status"]), "progress": data["progress"],
+        "playing_on": _playing_on(matrix, cells),
         "event_coverage": event_coverage([(column["key"], column["weight"]) for column in data["columns"]],
                                          request.user),
         "reused_words": ngettext("%(reused)s of %(total)s cell was answered by a stored run: nothing was played "

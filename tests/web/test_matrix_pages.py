@@ -178,8 +178,9 @@ def test_every_matrix_of_a_player_is_listed_and_linked_from_my_simulations(make_
 
 def test_cancelling_a_matrix_says_which_cells_play_on_for_another_matrix(make_list, owner_client, settings,
                                                                           published):
-    """A cell shared with another of the player's matrices plays on for it: the page says so in words (both
-    languages) and offers no second Cancel."""
+    """A cell shared with another of the player's matrices plays on for it: the page says how many and why in words
+    (both languages) and offers no second Cancel; once the other matrix is cancelled too, nothing plays and the page
+    says nothing more."""
     settings.HANGAR_MAX_CONCURRENT_RUNS = 10
     first = make_list(hagmi_legal_doc("Blue rush"))
     form = {"system": "hagmi", "rows": [first.slug], "opponent-sample-vanguard": 1, "opponent-sample-fortress": 0,
@@ -189,9 +190,13 @@ def test_cancelling_a_matrix_says_which_cells_play_on_for_another_matrix(make_li
     bigger, smaller = MatchupMatrix.objects.order_by("id")
     response = owner_client.post(f"/matrices/{bigger.public_id}/cancel/", follow=True)
     page = response.content.decode()
-    assert "1 cell plays on: its run also answers another of your matrices or simulations." in page
-    assert "also answer your other matrices or simulations" in page and f"/{bigger.public_id}/cancel/" not in page
+    assert ("Cancelled: 1 cell plays on, as its run also answers another of your matrices or simulations; its "
+            "result shows here when it is done.") in page
+    assert f"/{bigger.public_id}/cancel/" not in page  # no second Cancel
     assert sorted(cell.run.status for cell in selectors.matrix_cells(bigger)) == ["cancelled", "queued"]
     owner_client.cookies["django_language"] = "ja"
     japanese = owner_client.get(f"/matrices/{bigger.public_id}/").content.decode()
-    assert "取り消しました。まだ対戦中のマスはあなたの別の対戦表やシミュレーションの答えでもあるため" in japanese
+    assert "取り消しました。1 マスはあなたの別の対戦表やシミュレーションの答えでもあるため対戦を続け" in japanese
+    owner_client.post(f"/matrices/{smaller.public_id}/cancel/")
+    page = owner_client.get(f"/matrices/{bigger.public_id}/").content.decode()
+    assert "取り消しました。" not in page and "hx-get" not in page
