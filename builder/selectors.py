@@ -693,6 +693,18 @@ def matrix_cells(matrix) -> list:
     return list(matrix.cells.select_related("run").defer("run__snapshot").order_by("row", "column"))
 
 
+def matrix_states(matrices) -> dict[int, tuple[str, int]]:
+    """{matrix pk: (status, progress 0-100)} of several matrices (a page of "your matrices") in one query, as
+    matrix_status and matrix_progress give them."""
+    from .models import MatrixCell
+
+    cells: dict[int, list] = {matrix.pk: [] for matrix in matrices}
+    for cell in (MatrixCell.objects.filter(matrix_id__in=list(cells)).select_related("run")
+                 .only("matrix_id", "run__status", "run__chunks_done", "run__chunks_total")):
+        cells[cell.matrix_id].append(cell)
+    return {pk: (matrix_status(found), matrix_progress(found)) for pk, found in cells.items()}
+
+
 def matrix_status(cells) -> str:
     """The matrix's status from its cells': queued or running while any cell is, then failed or cancelled when
     any cell ended so, else done."""

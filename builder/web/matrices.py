@@ -266,10 +266,14 @@ def recent_matrices(user) -> list[dict[str, Any]]:
 
 @login_required
 def matrix_mine(request: HttpRequest) -> HttpResponse:
-    """Every matrix and "what beats my list" of the user, newest first, 50 a page (the form shows the 10 newest)."""
+    """Every matrix and "what beats my list" of the user, newest first, 50 a page (the form shows the 10 newest),
+    each with its status (and its progress while it plays)."""
     page = Paginator(selectors.matrix_list(user=request.user), MATRICES_PAGE).get_page(request.GET.get("page"))
+    states = selectors.matrix_states(page.object_list)
     rows = [{"matrix": matrix, "words": matrix_words(matrix), "system": presenters.system_name(matrix.system),
-             "policy": results.policy_label(matrix.system, matrix.policy)} for matrix in page.object_list]
+             "policy": results.policy_label(matrix.system, matrix.policy),
+             "status": states[matrix.pk][0], "status_words": _status_words(states[matrix.pk][0]),
+             "progress": states[matrix.pk][1]} for matrix in page.object_list]
     return render(request, "matrices/mine.html", {"page": page, "rows": rows})
 
 

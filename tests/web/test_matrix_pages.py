@@ -171,6 +171,10 @@ def test_every_matrix_of_a_player_is_listed_and_linked_from_my_simulations(make_
     assert page.count('href="/matrices/') - page.count('href="/matrices/mine/"') \
         - page.count('href="/matrices/"') == 12
     assert "1 list × 1 opponent<" in page
+    assert page.count('<span class="status status-queued">Queued</span> · 0%') == 1  # the one with a cell to play
+    play(started)
+    page = owner_client.get("/matrices/mine/").content.decode()
+    assert page.count('<span class="status status-done">Done</span></td>') == 12
     ja = owner_client.get("/matrices/mine/", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
     assert "自分の対戦表" in ja and "Games per cell" not in ja
     assert "You have started no matrix yet." in other_client.get("/matrices/mine/").content.decode()
