@@ -149,7 +149,7 @@ def _batch_new(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
     chosen = request.GET.get("field") or request.POST.get("field") or ""
     if chosen and not any(slug == chosen for slug, _words in fields):  # a field given by its link (unlisted)
         fields = linked_field(chosen, system, request.user) + fields
-    events, event = event_choices(request, system, most=MAX_LEGS // 2 if kind in (DOCTOR, IMPACT) else None)
+    events, event = event_choices(request, system, most=MAX_LEGS // 2 if kind in (DOCTOR, IMPACT) else MAX_LEGS)
     initial = {"field": chosen} if any(slug == chosen for slug, _words in fields) else {}
     form = BatchForm(request.POST or None,
                      opponents=opponent_choices(game_list.system, selectors.list_document(game_list)),

@@ -72,3 +72,21 @@ def test_the_result_page_says_how_much_of_the_events_field_was_played(big_event,
     client.cookies["django_language"] = "ja"
     page = client.get(f"/simulations/{run.public_id}/").content.decode()
     assert "持ち込んだ参加者の多いリスト 2 件（全 4 件中）と対戦しました（参加者 5 人のうち 3 人分）" in page
+
+
+def test_the_gauntlet_and_doctor_forms_say_beforehand_that_only_the_most_brought_lists_fit(big_event, player,
+                                                                                           monkeypatch):
+    """Beside the event in the form's choice: its number of lists and that those brought by most players are played,
+    when it has more than the run may play (here 2, and 1 for the doctor), in both languages."""
+    from builder.web import batches as batch_pages
+
+    monkeypatch.setattr(batch_pages, "MAX_LEGS", 2)
+    mine = services.list_create(owner=player, document=hagmi_doc("Mine"))
+    client = client_of(player)
+    for path in ("gauntlet", "doctor"):
+        page = client.get(f"/lists/{mine.slug}/{path}/?event={big_event.slug}").content.decode()
+        assert ("Event: Winter Cup (Dec. 20, 2026, 5 players): 4 lists, more than this run may play: those brought "
+                "by most players are played") in page, path
+    client.cookies["django_language"] = "ja"
+    page = client.get(f"/lists/{mine.slug}/gauntlet/?event={big_event.slug}").content.decode()
+    assert "リスト 4 件はこの実行で対戦できる数を超えるため、持ち込んだ参加者の多いリストと対戦します" in page
