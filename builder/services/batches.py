@@ -198,8 +198,9 @@ def expand_fields(user, system: str, opponents: list[Any], most: int | None = No
 def check_opponents(user, system: str, catalog, opponents: Any, *, most: int = MAX_LEGS,
                     events_most: int | None = None) -> list[tuple[str, float, dict[str, Any]]]:
     """(key, weight, opponent dict) of every opponent given, in order (sample slugs keyed by slug, lists by
-    "list:<id>"); a {"field": id} stands for the field's entries (expand_fields); 400 naming opponents[i] for
-    anything wrong."""
+    "list:<id>"); a {"field": id} stands for the field's entries (expand_fields); an {"event": id} for the event's
+    lists, cut to the room `most` (or `events_most`, when smaller) leaves them (_cut_events); 400 naming
+    opponents[i] for anything wrong."""
     if not isinstance(opponents, list) or not opponents:
         raise SimulationInvalid(
             'opponents: expected a non-empty array of {"opponent": slug, "weight": w}, {"list": id, "weight": w}, '
