@@ -1,16 +1,22 @@
-"""An event's field with more distinct lists than a run may play: the lists brought by most players are played (the
-most brought first, then by name), in the room the other opponents leave, and the result page says how much of the
-field was played; never a refusal of the whole field, never a silent cut."""
+"""An event's field with more distinct lists than a run may play: on the site, the lists brought by most players are
+played (the most brought first, then by name), in the room the other opponents leave, and the forms and the result
+page say how much of the field is played: never a refusal of the whole field, never a silent cut. A command plays
+the whole field or exits 2 saying why."""
 from __future__ import annotations
+
+import json
 
 import pytest
 from django.contrib.auth.models import User
+from django.core.management import CommandError
 
 from builder import services
+from builder.management.commands import simulate
 from builder.services import batches
 from builder.services import events as event_services
 from builder.services.runs_input import catalog_of
 from tests.events.conftest import client_of, hagmi_doc
+from tests.support.commands import run as run_command
 from tests.support.simulations import play_all, published  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.django_db
@@ -90,3 +96,16 @@ def test_the_gauntlet_and_doctor_forms_say_beforehand_that_only_the_most_brought
     client.cookies["django_language"] = "ja"
     page = client.get(f"/lists/{mine.slug}/gauntlet/?event={big_event.slug}").content.decode()
     assert "リスト 4 件はこの実行で対戦できる数を超えるため、持ち込んだ参加者の多いリストと対戦します" in page
+
+
+def test_a_command_given_an_event_past_the_run_limit_exits_2_saying_so(big_event, player, monkeypatch, tmp_path):
+    """The commands play an event's whole field or refuse it (exit 2) naming its lists and the limit; the site plays
+    the most brought lists instead."""
+    monkeypatch.setattr(simulate, "MAX_LEGS", 3)
+    path = tmp_path / "practice.json"
+    path.write_text(json.dumps(hagmi_doc("Practice")), encoding="utf-8")
+    with pytest.raises(CommandError) as info:
+        run_command("simulate", str(path), "--event", big_event.slug, "--opponent", "goldfish", "--games", "4")
+    assert info.value.returncode == 2
+    assert (f"--event {big_event.slug}: its 4 lists and the 1 other opponents are more than the 3 opponents a run "
+            "may play") in str(info.value)

@@ -34,7 +34,7 @@ from builder.services.budget import COMMAND_MORE, check_run_work
 from cards.models import Opponent
 from cards.selectors import catalog_for
 from cards.systems import SYSTEMS
-from rules_engine.batch import gauntlet_batch, gauntlet_result, run_batch
+from rules_engine.batch import MAX_LEGS, gauntlet_batch, gauntlet_result, run_batch
 from rules_engine.core.seats import DEFAULT_SEATS, SEAT_MODES
 from rules_engine.simulation import (
     MAX_GAMES,
@@ -197,6 +197,10 @@ def event_opponents_of(system: str, catalog, slug: str, username: str | None,
     entries = event_selectors.event_field(event, user=user)
     if not entries:
         raise bad_input(f"--event {slug}: no list has been submitted to this event")
+    if len(found) + len(entries) > MAX_LEGS:  # the site plays the most brought lists; a command plays all or none
+        besides = f" and the {len(found)} other opponents" if found else ""
+        raise bad_input(f"--event {slug}: its {len(entries)} lists{besides} are more than the {MAX_LEGS} opponents a "
+                        "run may play (the site plays the lists brought by most players)")
     rows = list(found)
     for entry in entries:
         for card in (item["card"] for items in entry["document"]["sections"].values() for item in items):
